@@ -1,0 +1,172 @@
+import type {
+	IAuthenticateGeneric,
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IHttpRequestHelper,
+	INodeProperties,
+	Icon,
+} from 'n8n-workflow';
+import { UserError } from 'n8n-workflow';
+
+/** Form-encoded OAuth 2.0 password grant fields; `client_id` and `grant_type` never change. */
+export const TOKEN_CLIENT_ID = 'ismstoken';
+
+function withoutTrailingSlash(url: unknown): string {
+	return String(url ?? '').replace(/\/+$/, '');
+}
+
+interface HttpFailure {
+	httpCode?: unknown;
+	statusCode?: unknown;
+	response?: { status?: unknown; data?: unknown };
+}
+
+function statusOf(error: HttpFailure): number | undefined {
+	const n = Number(error?.response?.status ?? error?.statusCode ?? error?.httpCode);
+	return Number.isFinite(n) && n > 0 ? n : undefined;
+}
+
+/** The OAuth `error` code of a token response (e.g. `invalid_grant`); never the request. */
+function oauthErrorOf(error: HttpFailure): string | undefined {
+	let data = error?.response?.data;
+	if (typeof data === 'string') {
+		try {
+			data = JSON.parse(data);
+		} catch {
+			return undefined;
+		}
+	}
+	const code = (data as { error?: unknown } | undefined)?.error;
+	return typeof code === 'string' && /^[\w.-]{1,64}$/.test(code) ? code : undefined;
+}
+
+export class PhonovationApi implements ICredentialType {
+	name = 'phonovationApi';
+
+	displayName = 'Phonovation API';
+
+	icon: Icon = { light: 'file:../icons/phonovation.svg', dark: 'file:../icons/phonovation.dark.svg' };
+
+	documentationUrl = 'https://github.com/n8n-nodes-phonovation/n8n-nodes-phonovation#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Username',
+			name: 'username',
+			type: 'string',
+			default: '',
+			required: true,
+			description: 'The InteractSMS account username issued by Phonovation',
+		},
+		{
+			displayName: 'Password',
+			name: 'password',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description: 'The InteractSMS account password issued by Phonovation',
+		},
+		{
+			displayName: 'Relay Secret',
+			name: 'relaySecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				'The key Phonovation uses for the SMS-Verify MD5 of inbound relays and delivery receipts. Request it from Phonovation support. Only the trigger node uses it.',
+		},
+		{
+			displayName: 'API ID',
+			name: 'apiId',
+			type: 'string',
+			default: '',
+			description:
+				'Numeric API ID issued with the account. Only the legacy send API (sendmessage.aspx) needs it.',
+		},
+		{
+			displayName: 'Auth URL',
+			name: 'authUrl',
+			type: 'string',
+			default: 'https://auth.interactsms.com',
+			description: 'Token server. Change it only to use the local simulator.',
+		},
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: 'https://api.interactsms.com',
+			description: 'Campaign API host (without /api/v2). Change it only to use the local simulator.',
+		},
+		{
+			displayName: 'Legacy Base URL',
+			name: 'legacyBaseUrl',
+			type: 'string',
+			default: 'https://secure.interactsms.com/api/v1',
+			description: 'Legacy API base. Change it only to use the local simulator.',
+		},
+		{
+			displayName: 'Access Token',
+			name: 'accessToken',
+			type: 'hidden',
+			typeOptions: { expirable: true, password: true },
+			default: '',
+		},
+	];
+
+	/**
+	 * Logs in with the password grant. n8n calls this when the stored token is empty and again
+	 * (once) after a request answers 401; access tokens live 120 s, so that path is routine.
+	 */
+	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
+		const url = `${withoutTrailingSlash(credentials.authUrl)}/token`;
+		let response: { access_token?: unknown };
+		try {
+			response = (await this.helpers.httpRequest({
+				method: 'POST',
+				url,
+				headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+				body: new URLSearchParams({
+					grant_type: 'password',
+					client_id: TOKEN_CLIENT_ID,
+					username: String(credentials.username ?? ''),
+					password: String(credentials.password ?? ''),
+				}).toString(),
+				json: true,
+			})) as { access_token?: unknown };
+		} catch (error) {
+			// A new error on purpose: the original carries the request body, which holds the password.
+			const status = statusOf(error as HttpFailure);
+			const code = oauthErrorOf(error as HttpFailure);
+			if (status === 401 || code === 'invalid_grant') {
+				throw new UserError(
+					`Phonovation refused the username or password (HTTP ${status ?? '?'} from ${url}). Check the credential's Username and Password.`,
+				);
+			}
+			const detail = status ? `HTTP ${status}${code ? ` ${code}` : ''}` : 'no HTTP response';
+			throw new UserError(
+				`Could not log in to Phonovation at ${url} (${detail}). Check the credential's Auth URL.`,
+			);
+		}
+		if (typeof response?.access_token !== 'string' || response.access_token === '') {
+			throw new UserError(`Phonovation's token server at ${url} answered without an access token.`);
+		}
+		return { accessToken: response.access_token };
+	}
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: { Authorization: '=Bearer {{$credentials.accessToken}}' },
+		},
+	};
+
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+			url: '/api/v2/senderlist',
+			method: 'GET',
+		},
+	};
+}

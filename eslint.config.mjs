@@ -1,0 +1,47 @@
+// n8n's community-node rules (the same sets its package scanner applies) on the shipped code:
+// nodes/, credentials/ and package.json. test/ is tooling and may use node:http, process and timers.
+import js from '@eslint/js';
+import { n8nCommunityNodesPlugin } from '@n8n/eslint-plugin-community-nodes';
+import n8nNodesBase from 'eslint-plugin-n8n-nodes-base';
+import tseslint from 'typescript-eslint';
+
+const community = n8nCommunityNodesPlugin.configs.recommended;
+
+export default tseslint.config(
+	{ ignores: ['dist/**', 'node_modules/**', 'test/**', '**/*.js', '**/*.cjs', '**/*.mjs'] },
+	{
+		files: ['nodes/**/*.ts', 'credentials/**/*.ts'],
+		extends: [js.configs.recommended, tseslint.configs.recommended, community],
+		plugins: { 'n8n-nodes-base': n8nNodesBase },
+		rules: {
+			'prefer-spread': 'off',
+			'no-console': 'error',
+		},
+	},
+	{
+		files: ['package.json'],
+		extends: [community],
+		plugins: { 'n8n-nodes-base': n8nNodesBase },
+		rules: { ...n8nNodesBase.configs.community.rules },
+		languageOptions: {
+			parser: tseslint.parser,
+			parserOptions: { extraFileExtensions: ['.json'] },
+		},
+	},
+	{
+		files: ['credentials/**/*.ts'],
+		rules: {
+			...n8nNodesBase.configs.credentials.rules,
+			'n8n-nodes-base/cred-class-field-documentation-url-miscased': 'off',
+		},
+	},
+	{
+		files: ['nodes/**/*.ts'],
+		rules: {
+			...n8nNodesBase.configs.nodes.rules,
+			'n8n-nodes-base/node-class-description-inputs-wrong-regular-node': 'off',
+			'n8n-nodes-base/node-class-description-outputs-wrong': 'off',
+			'n8n-nodes-base/node-param-type-options-max-value-present': 'off',
+		},
+	},
+);

@@ -1,0 +1,27 @@
+/** Two projects: `unit` (pure modules, engine and simulator tests) and `e2e` (real n8n process). */
+const shared = {
+	preset: 'ts-jest',
+	testEnvironment: 'node',
+	setupFiles: ['<rootDir>/test/setup.cjs'],
+	transform: {
+		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json', diagnostics: false }],
+	},
+};
+
+module.exports = {
+	reporters: ['default', '<rootDir>/test/summary-reporter.cjs'],
+	projects: [
+		{
+			...shared,
+			displayName: 'unit',
+			testMatch: ['<rootDir>/test/**/*.test.ts'],
+			testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/e2e/'],
+		},
+		{
+			...shared,
+			displayName: 'e2e',
+			testMatch: ['<rootDir>/test/e2e/**/*.test.ts'],
+			testPathIgnorePatterns: ['/node_modules/'],
+		},
+	],
+};

@@ -1,0 +1,140 @@
+import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import type {
+	ICredentialType,
+	INode,
+	INodeExecutionData,
+	INodeType,
+	IRun,
+	ITaskData,
+	IVersionedNodeType,
+	IWorkflowBase,
+	IWorkflowExecuteAdditionalData,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
+import { createRunExecutionData, Workflow } from 'n8n-workflow';
+
+import { InMemoryCredentialsHelper } from './credentials-helper';
+import { NodeTypeRegistry } from './node-types';
+
+export interface EngineOptions {
+	nodeTypes: Record<string, INodeType | IVersionedNodeType>;
+	credentialTypes: ICredentialType[];
+}
+
+export interface NodeRunResult {
+	/** Items on the node's first output, as the next node would receive them. */
+	items: INodeExecutionData[];
+	/** All outputs of the node's first run. */
+	outputs: INodeExecutionData[][];
+	/** The node's error when the execution failed there. */
+	error?: ITaskData['error'];
+	run: IRun;
+}
+
+/** Builds the `additionalData` n8n's host hands to WorkflowExecute, with our credentials helper. */
+export function additionalDataFor(
+	credentialsHelper: InMemoryCredentialsHelper,
+	hooks?: ExecutionLifecycleHooks,
+): IWorkflowExecuteAdditionalData {
+	const base = 'http://127.0.0.1:5678';
+	return {
+		credentialsHelper,
+		hooks,
+		executionId: 'test-execution',
+		currentNodeExecutionIndex: 0,
+		currentNodeParameters: undefined,
+		evalLlmMockHandler: undefined,
+		restApiUrl: `${base}/rest`,
+		instanceBaseUrl: base,
+		formBaseUrl: `${base}/form`,
+		formWaitingBaseUrl: `${base}/form-waiting`,
+		formTestBaseUrl: `${base}/form-test`,
+		webhookBaseUrl: `${base}/webhook`,
+		webhookWaitingBaseUrl: `${base}/webhook-waiting`,
+		webhookTestBaseUrl: `${base}/webhook-test`,
+		mcpBaseUrl: `${base}/mcp`,
+		mcpTestBaseUrl: `${base}/mcp-test`,
+		variables: {},
+		userId: 'test-user',
+		executeWorkflow: async () => {
+			throw new Error('Sub-workflows are not available in tests');
+		},
+		getRunExecutionData: async () => undefined,
+		getRuntimeCredential: async () => undefined,
+		logAiEvent: () => {},
+		startRunnerTask: async () => {
+			throw new Error('Task runners are not available in tests');
+		},
+	} as unknown as IWorkflowExecuteAdditionalData;
+}
+
+/**
+ * Runs nodes in the real n8n-core engine: a Workflow built from node JSON, executed by
+ * WorkflowExecute with lifecycle hooks, the real execution contexts and the real
+ * httpRequestWithAuthentication (token refresh on 401 included).
+ */
+export class Engine {
+	readonly nodeTypes: NodeTypeRegistry;
+
+	readonly credentials: InMemoryCredentialsHelper;
+
+	constructor(options: EngineOptions) {
+		this.nodeTypes = new NodeTypeRegistry(options.nodeTypes);
+		this.credentials = new InMemoryCredentialsHelper(options.credentialTypes);
+	}
+
+	workflow(nodes: INode[], connections: IWorkflowBase['connections'] = {}): Workflow {
+		return new Workflow({
+			id: 'test-workflow',
+			name: 'test',
+			nodes,
+			connections,
+			nodeTypes: this.nodeTypes,
+			active: false,
+			settings: { executionOrder: 'v1' },
+		});
+	}
+
+	/** Runs one node on the given input items, as if a trigger had handed them over. */
+	async runNode(
+		node: INode,
+		items: INodeExecutionData[],
+		mode: WorkflowExecuteMode = 'manual',
+	): Promise<NodeRunResult> {
+		const workflow = this.workflow([node]);
+		const workflowData = {
+			id: 'test-workflow',
+			name: 'test',
+			nodes: [node],
+			connections: {},
+			active: false,
+			settings: {},
+			createdAt: new Date(),
+			updatedAt: new Date(),
+			isArchived: false,
+			activeVersionId: null,
+		} as unknown as IWorkflowBase;
+		const hooks = new ExecutionLifecycleHooks(mode, 'test-execution', workflowData);
+		const finished = new Promise<IRun>((resolve) =>
+			hooks.addHandler('workflowExecuteAfter', (run) => resolve(run)),
+		);
+
+		const runExecutionData = createRunExecutionData({
+			executionData: {
+				nodeExecutionStack: [
+					{ node, data: { main: [items.length ? items : [{ json: {} }]] }, source: null },
+				],
+			},
+		});
+		const execute = new WorkflowExecute(
+			additionalDataFor(this.credentials, hooks),
+			mode,
+			runExecutionData,
+		);
+		await execute.processRunExecutionData(workflow);
+		const run = await finished;
+		const task = run.data.resultData.runData[node.name]?.[0];
+		const outputs = (task?.data?.main ?? []).map((output) => output ?? []);
+		return { items: outputs[0] ?? [], outputs, error: task?.error, run };
+	}
+}
