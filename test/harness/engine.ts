@@ -1,7 +1,9 @@
-import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import { ExecutionLifecycleHooks, LoadOptionsContext, WorkflowExecute } from 'n8n-core';
 import type {
 	ICredentialType,
+	ILoadOptionsFunctions,
 	INode,
+	INodePropertyOptions,
 	INodeExecutionData,
 	INodeType,
 	IRun,
@@ -136,5 +138,15 @@ export class Engine {
 		const task = run.data.resultData.runData[node.name]?.[0];
 		const outputs = (task?.data?.main ?? []).map((output) => output ?? []);
 		return { items: outputs[0] ?? [], outputs, error: task?.error, run };
+	}
+
+	/** Calls a node's loadOptions method through n8n-core's real LoadOptionsContext, as the editor does. */
+	async loadOptions(node: INode, method: string): Promise<INodePropertyOptions[]> {
+		const workflow = this.workflow([node]);
+		const context = new LoadOptionsContext(workflow, node, additionalDataFor(this.credentials), 'parameters');
+		const type = this.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
+		const fn = type.methods?.loadOptions?.[method];
+		if (!fn) throw new Error(`${node.type} has no loadOptions method ${method}`);
+		return await fn.call(context as ILoadOptionsFunctions);
 	}
 }

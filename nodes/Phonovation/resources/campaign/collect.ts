@@ -1,0 +1,113 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import type { RuleViolation } from '../../../shared/campaignRules';
+import { LIMITS, notifyIdSchema, violationsOf } from '../../../shared/campaignRules';
+import { normaliseMsisdn, splitRecipients } from '../../../shared/phoneNumbers';
+import { toSendAt } from '../../../shared/sendAt';
+import { DEFAULT_TIMEOUT_MS } from '../../transport';
+import type { ItemRequest, Recipient } from './plan';
+
+interface CampaignOptions {
+	batchSize?: number;
+	campaignName?: string;
+	defaultCountryCode?: string;
+	dryRun?: boolean;
+	excludeNumbers?: unknown;
+	invalidNumbers?: 'skip' | 'fail';
+	notifyId?: string;
+	timeout?: number;
+}
+
+/** Reads a parameter; an expression that fails becomes a violation instead of a crash. */
+function read<T>(
+	ctx: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+	fallback: T,
+	violations: RuleViolation[],
+): T {
+	try {
+		return ctx.getNodeParameter(name, itemIndex, fallback) as T;
+	} catch (error) {
+		violations.push({ field: name, message: `Could not read ${name}: ${(error as Error).message}` });
+		return fallback;
+	}
+}
+
+function asText(value: unknown): string {
+	if (value === null || value === undefined) return '';
+	return typeof value === 'string' ? value : String(value);
+}
+
+/** Reads one input item's campaign parameters and normalises its recipients. */
+export function collectItem(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	scheduled: boolean,
+	now: Date,
+): ItemRequest {
+	const violations: RuleViolation[] = [];
+	const from = asText(read(ctx, 'from', itemIndex, '', violations)).trim();
+	const text = asText(read(ctx, 'text', itemIndex, '', violations));
+	const listed = read<unknown>(ctx, 'recipients', itemIndex, '', violations);
+	const options = read<CampaignOptions>(ctx, 'options', itemIndex, {}, violations);
+
+	const countryCode = asText(options.defaultCountryCode ?? '353').trim().replace(/^\+/, '') || '353';
+	if (!/^\d{1,4}$/.test(countryCode)) {
+		violations.push({
+			field: 'defaultCountryCode',
+			message: `Default Country Code "${countryCode}" must be 1 to 4 digits, e.g. 353`,
+		});
+	}
+
+	const notifyId = asText(options.notifyId).trim();
+	for (const v of violationsOf(notifyIdSchema, notifyId)) violations.push({ field: 'notifyId', message: v.message });
+
+	let sendAt: string | null = null;
+	if (scheduled) {
+		const result = toSendAt(read<unknown>(ctx, 'sendAt', itemIndex, '', violations), ctx.getTimezone(), now);
+		if (result.ok) sendAt = result.sendAt;
+		else violations.push({ field: 'sendAt', message: result.message });
+	}
+
+	const excluded = new Set<string>();
+	for (const entry of splitRecipients(options.excludeNumbers)) {
+		const n = normaliseMsisdn(entry, countryCode);
+		if (n.ok) excluded.add(n.msisdn);
+	}
+
+	const failOnInvalid = options.invalidNumbers === 'fail';
+	const inputs = splitRecipients(listed);
+	if (inputs.length === 0) inputs.push('');
+	const recipients: Recipient[] = inputs.map((input) => {
+		const recipient: Recipient = { input, msisdn: null, notifyId: notifyId || null, status: 'pending', reason: null };
+		const n = input === '' ? { ok: false as const, reason: 'no number given' } : normaliseMsisdn(input, countryCode);
+		if (!n.ok) {
+			recipient.status = 'invalid';
+			recipient.reason = n.reason;
+			if (failOnInvalid) {
+				violations.push({ field: 'recipients', message: `Invalid number "${input}": ${n.reason}` });
+			}
+		} else if (excluded.has(n.msisdn)) {
+			recipient.msisdn = n.msisdn;
+			recipient.status = 'excluded';
+			recipient.reason = 'on the Exclude Numbers list';
+		} else {
+			recipient.msisdn = n.msisdn;
+		}
+		return recipient;
+	});
+
+	return {
+		itemIndex,
+		from,
+		text,
+		campaignName: asText(options.campaignName).trim(),
+		sendAt,
+		dryRun: options.dryRun === true,
+		batchSize: Number(options.batchSize ?? LIMITS.recipientsPerRequest),
+		timeoutMs: Number(options.timeout ?? DEFAULT_TIMEOUT_MS),
+		recipients,
+		violations,
+	};
+}

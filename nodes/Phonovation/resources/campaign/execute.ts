@@ -1,0 +1,269 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { TextAnalysis } from '../../../shared/gsmSegments';
+import { analyseText } from '../../../shared/gsmSegments';
+import { apiRequest, trimSlash } from '../../transport';
+import { fetchSenders, senderTypeLabel, type SenderRecord } from '../sender/senders';
+import { collectItem } from './collect';
+import type { Campaign, ItemRequest, Recipient } from './plan';
+import { batchesOf, groupIntoCampaigns, numbersNamedIn } from './plan';
+
+const CAMPAIGN_PATH = '/api/v2/Campaign';
+
+const FIELD_LABELS: Record<string, string> = {
+	from: 'Sender',
+	text: 'Text',
+	recipients: 'Recipients',
+	sendAt: 'Send At',
+	campaignName: 'Campaign Name',
+	notifyId: 'Notify ID',
+	batchSize: 'Batch Size',
+	defaultCountryCode: 'Default Country Code',
+	options: 'Options',
+};
+
+interface CampaignResponse {
+	success?: boolean;
+	message?: string | null;
+	errors?: string[] | null;
+}
+
+/** What the provider said about a campaign, merged over its batches. */
+interface Outcome {
+	success: boolean;
+	message: string | null;
+	generalErrors: string[];
+	errorsByNumber: Map<string, string[]>;
+	requests: number;
+	failure?: Error;
+	dryRunRequests?: IDataObject[];
+}
+
+function requestBody(campaign: Campaign, batch: Recipient[]): IDataObject {
+	const body: IDataObject = {
+		text: campaign.text,
+		from: campaign.from,
+		recipientInfo: batch.map((r) => (r.notifyId ? { msisdn: r.msisdn, notifyId: r.notifyId } : { msisdn: r.msisdn })),
+	};
+	if (campaign.campaignName) body.campaignName = campaign.campaignName;
+	if (campaign.sendAt) body.sendAt = campaign.sendAt;
+	return body;
+}
+
+function violationError(ctx: IExecuteFunctions, campaign: Campaign): NodeOperationError {
+	const [first, ...rest] = campaign.violations;
+	const label = FIELD_LABELS[first.field] ?? first.field;
+	const more = rest.length
+		? ` Also: ${rest
+				.slice(0, 5)
+				.map((v) => `${v.message} (item ${v.itemIndex})`)
+				.join('; ')}${rest.length > 5 ? `; and ${rest.length - 5} more` : ''}.`
+		: '';
+	return new NodeOperationError(ctx.getNode(), `${label}: ${first.message} (item ${first.itemIndex})`, {
+		itemIndex: first.itemIndex,
+		description: `Nothing was sent for this campaign.${more}`,
+	});
+}
+
+/** Checks `from` against the account's approved sender IDs (one request per execution). */
+async function checkSenders(ctx: IExecuteFunctions, campaigns: Campaign[]): Promise<void> {
+	const live = campaigns.filter((c) => !c.dryRun && c.violations.length === 0);
+	if (live.length === 0) return;
+	let senders: SenderRecord[];
+	try {
+		senders = await fetchSenders(ctx);
+	} catch (error) {
+		for (const c of live) {
+			c.warnings.push(`Could not check the sender ID against the account's list: ${(error as Error).message}`);
+		}
+		return;
+	}
+	const byName = new Map(senders.map((s) => [s.name, s]));
+	for (const c of live) {
+		const sender = byName.get(c.from);
+		if (!sender) {
+			const approved = senders.map((s) => s.name).join(', ') || 'none';
+			c.violations.push({
+				field: 'from',
+				message: `Sender ID "${c.from}" is not approved on this account (approved: ${approved})`,
+				itemIndex: c.items[0].itemIndex,
+			});
+		} else if (sender.type === 1 && c.toSend.some((r) => r.msisdn?.startsWith('353'))) {
+			c.warnings.push(
+				`Sender ID "${c.from}" is ${senderTypeLabel(1)}: the provider will not deliver it to the Irish (353) numbers in this campaign`,
+			);
+		}
+	}
+}
+
+async function deliver(ctx: IExecuteFunctions, campaign: Campaign): Promise<Outcome> {
+	const outcome: Outcome = {
+		success: true,
+		message: null,
+		generalErrors: [],
+		errorsByNumber: new Map(),
+		requests: 0,
+	};
+	const batches = batchesOf(campaign.toSend, campaign.batchSize);
+	if (campaign.dryRun) {
+		const credentials = await ctx.getCredentials('phonovationApi');
+		const url = `${trimSlash(credentials.baseUrl)}${CAMPAIGN_PATH}`;
+		outcome.dryRunRequests = batches.map((batch) => ({ method: 'POST', url, body: requestBody(campaign, batch) }));
+		for (const r of campaign.toSend) {
+			r.status = 'dry run';
+			r.reason = 'not sent: dry run';
+		}
+		outcome.message = 'Dry run: nothing was sent';
+		return outcome;
+	}
+
+	for (const [index, batch] of batches.entries()) {
+		const where = batches.length > 1 ? ` (batch ${index + 1} of ${batches.length})` : '';
+		let response: CampaignResponse | undefined;
+		try {
+			outcome.requests++;
+			response = await apiRequest<CampaignResponse>(
+				ctx,
+				{
+					method: 'POST',
+					path: CAMPAIGN_PATH,
+					body: requestBody(campaign, batch),
+					timeoutMs: campaign.timeoutMs,
+					itemIndex: batch[0] ? campaign.items[0].itemIndex : undefined,
+				},
+				`the campaign${where}`,
+			);
+		} catch (error) {
+			outcome.failure = error as Error;
+		}
+		if (!outcome.failure && response?.success !== true) {
+			const said = [response?.message, ...(response?.errors ?? [])].filter(Boolean).join('; ');
+			outcome.failure = new NodeOperationError(
+				ctx.getNode(),
+				`Phonovation did not accept the campaign${where}: ${said || 'success was not true'}`,
+				{ itemIndex: campaign.items[0].itemIndex },
+			);
+		}
+		if (outcome.failure || !response) {
+			outcome.success = false;
+			for (const later of batches.slice(index).flat()) {
+				later.status = 'not sent';
+				later.reason = `the campaign request failed${where}: ${outcome.failure?.message}`;
+			}
+			return outcome;
+		}
+		outcome.message = response.message ?? null;
+		const sent = new Set(batch.map((r) => r.msisdn));
+		for (const message of response.errors ?? []) {
+			const named = numbersNamedIn(message).filter((n) => sent.has(n));
+			if (named.length === 0) outcome.generalErrors.push(message);
+			for (const n of named) outcome.errorsByNumber.set(n, [...(outcome.errorsByNumber.get(n) ?? []), message]);
+		}
+		for (const r of batch) {
+			const errors = outcome.errorsByNumber.get(r.msisdn!);
+			r.status = errors ? 'rejected by provider' : 'accepted';
+			r.reason = errors ? errors.join('; ') : null;
+		}
+	}
+	return outcome;
+}
+
+function count(recipients: Recipient[], status: Recipient['status']) {
+	return recipients.filter((r) => r.status === status).length;
+}
+
+function itemOutput(
+	operation: string,
+	campaign: Campaign,
+	item: ItemRequest,
+	analysis: TextAnalysis,
+	outcome: Outcome,
+	isFirst: boolean,
+): IDataObject {
+	const mine = item.recipients.filter((r) => r.msisdn !== null && ['accepted', 'dry run'].includes(r.status));
+	const errors = [
+		...outcome.generalErrors,
+		...item.recipients.flatMap((r) => (r.msisdn ? (outcome.errorsByNumber.get(r.msisdn) ?? []) : [])),
+	];
+	const json: IDataObject = {
+		operation,
+		success: outcome.success,
+		dryRun: campaign.dryRun,
+		campaign: {
+			from: campaign.from,
+			campaignName: campaign.campaignName || null,
+			sendAt: campaign.sendAt,
+			recipients: campaign.toSend.length,
+			requests: campaign.dryRun ? (outcome.dryRunRequests?.length ?? 0) : outcome.requests,
+			estimatedCredits: analysis.segments * campaign.toSend.length,
+		},
+		text: { ...analysis, estimatedCredits: analysis.segments * mine.length },
+		recipients: item.recipients.map((r) => ({ ...r })),
+		counts: {
+			accepted: count(item.recipients, 'accepted'),
+			rejectedByProvider: count(item.recipients, 'rejected by provider'),
+			invalid: count(item.recipients, 'invalid'),
+			duplicate: count(item.recipients, 'duplicate'),
+			excluded: count(item.recipients, 'excluded'),
+			notSent: count(item.recipients, 'not sent'),
+		},
+		response: campaign.dryRun ? null : { success: outcome.success, message: outcome.message, errors },
+		warnings: [...campaign.warnings],
+	};
+	if (campaign.dryRun) {
+		json.requests = isFirst ? outcome.dryRunRequests : `see item ${campaign.items[0].itemIndex}`;
+	}
+	return json;
+}
+
+/** Send or schedule: merges items into campaigns, validates everything, then sends. */
+export async function runCampaigns(ctx: IExecuteFunctions, scheduled: boolean): Promise<INodeExecutionData[][]> {
+	const operation = scheduled ? 'schedule' : 'send';
+	const now = new Date();
+	const items = ctx.getInputData().map((_, i) => collectItem(ctx, i, scheduled, now));
+	const campaigns = groupIntoCampaigns(items);
+	await checkSenders(ctx, campaigns);
+
+	const out: INodeExecutionData[] = new Array(items.length);
+	const invalid = campaigns.filter((c) => c.violations.length > 0);
+	if (invalid.length > 0 && !ctx.continueOnFail()) throw violationError(ctx, invalid[0]);
+	for (const campaign of invalid) {
+		const error = violationError(ctx, campaign);
+		for (const item of campaign.items) {
+			out[item.itemIndex] = {
+				json: { error: error.message, description: error.description, recipients: item.recipients },
+				error,
+				pairedItem: { item: item.itemIndex },
+			};
+		}
+	}
+
+	let acceptedSoFar = 0;
+	for (const campaign of campaigns.filter((c) => c.violations.length === 0)) {
+		const analysis = analyseText(campaign.text);
+		const outcome = await deliver(ctx, campaign);
+		if (outcome.failure && !ctx.continueOnFail()) {
+			const failure = outcome.failure as NodeOperationError;
+			if (acceptedSoFar > 0 || campaign.toSend.some((r) => r.status === 'accepted')) {
+				const earlier = acceptedSoFar + count(campaign.toSend, 'accepted');
+				failure.description = `${failure.description ? `${failure.description} ` : ''}Before this failure the provider had accepted ${earlier} recipient(s) of this run; they are not sent again.`;
+			}
+			throw failure;
+		}
+		acceptedSoFar += count(campaign.toSend, 'accepted');
+		for (const [position, item] of campaign.items.entries()) {
+			const json = itemOutput(operation, campaign, item, analysis, outcome, position === 0);
+			const unsent = item.recipients.some((r) => r.status === 'not sent');
+			out[item.itemIndex] =
+				outcome.failure && unsent
+					? {
+							json: { ...json, error: outcome.failure.message },
+							error: outcome.failure as NodeOperationError,
+							pairedItem: { item: item.itemIndex },
+						}
+					: { json, pairedItem: { item: item.itemIndex } };
+		}
+	}
+	return [out];
+}

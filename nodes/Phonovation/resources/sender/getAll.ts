@@ -1,0 +1,36 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { fetchSenders, senderTypeLabel } from './senders';
+
+const show = { show: { resource: ['sender'], operation: ['getAll'] } };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: true,
+		displayOptions: show,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 50,
+		displayOptions: { show: { ...show.show, returnAll: [false] } },
+		description: 'Max number of results to return',
+	},
+];
+
+/** One output item per approved sender ID: `{ name, type, typeLabel }`. */
+export async function run(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const senders = await fetchSenders(this);
+	const returnAll = this.getNodeParameter('returnAll', itemIndex, true) as boolean;
+	const limit = this.getNodeParameter('limit', itemIndex, 50) as number;
+	return (returnAll ? senders : senders.slice(0, limit)).map((s) => ({
+		json: { name: s.name, type: s.type, typeLabel: senderTypeLabel(s.type) },
+		pairedItem: { item: itemIndex },
+	}));
+}

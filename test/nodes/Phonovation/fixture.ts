@@ -1,0 +1,66 @@
+import type { INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+
+import { PhonovationApi } from '../../../credentials/PhonovationApi.credentials';
+import { Phonovation } from '../../../nodes/Phonovation/Phonovation.node';
+import { Engine, type NodeRunResult } from '../../harness/engine';
+import { startSimulator, type Simulator, type SimulatorConfig } from '../../simulator';
+
+export const NODE_TYPE = 'n8n-nodes-phonovation.phonovation';
+
+export interface PhonovationFixture {
+	sim: Simulator;
+	engine: Engine;
+	/** Runs the Phonovation node with these parameters on these input items in the real engine. */
+	run(parameters: INodeParameters, items?: INodeExecutionData[], node?: Partial<INode>): Promise<NodeRunResult>;
+	node(parameters: INodeParameters, node?: Partial<INode>): INode;
+	/** Simulator state cleared and the stored token dropped: the next request logs in. */
+	reset(): void;
+	stop(): Promise<void>;
+}
+
+/** The simulator on loopback plus an engine whose stored credential points at it. */
+export async function phonovationFixture(config: Partial<SimulatorConfig> = {}): Promise<PhonovationFixture> {
+	const sim = await startSimulator(config);
+	const engine = new Engine({
+		nodeTypes: { [NODE_TYPE]: new Phonovation() },
+		credentialTypes: [new PhonovationApi()],
+	});
+	const storeCredential = () =>
+		engine.credentials.set('cred-1', {
+			username: sim.config.username,
+			password: sim.config.password,
+			relaySecret: sim.config.relaySecret,
+			apiId: sim.config.apiId,
+			authUrl: sim.url,
+			baseUrl: sim.url,
+			legacyBaseUrl: `${sim.url}/api/v1`,
+			accessToken: '',
+		});
+	storeCredential();
+	const node = (parameters: INodeParameters, extra: Partial<INode> = {}): INode => ({
+		id: 'phonovation-node',
+		name: 'Phonovation',
+		type: NODE_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters,
+		credentials: { phonovationApi: { id: 'cred-1', name: 'Phonovation' } },
+		...extra,
+	});
+	return {
+		sim,
+		engine,
+		node,
+		run: async (parameters, items = [{ json: {} }], extra = {}) => await engine.runNode(node(parameters, extra), items),
+		reset: () => {
+			sim.reset();
+			storeCredential();
+		},
+		stop: async () => await sim.stop(),
+	};
+}
+
+/** `n` input items, each `{ phone, ... }` built by `make`. */
+export function itemsOf<T extends object>(n: number, make: (i: number) => T): INodeExecutionData[] {
+	return Array.from({ length: n }, (_, i) => ({ json: make(i) as INodeExecutionData['json'] }));
+}
