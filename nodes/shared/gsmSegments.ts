@@ -1,0 +1,89 @@
+export type SmsEncoding = 'GSM-7' | 'UCS-2';
+
+export interface TextAnalysis {
+	encoding: SmsEncoding;
+	/** User-visible characters (Unicode code points). */
+	characters: number;
+	/** Septets for GSM-7 (extension characters count 2), UTF-16 code units for UCS-2. */
+	units: number;
+	/** Parts billed; 0 for empty text. */
+	segments: number;
+	/** The capacity that applied: 160/153 for GSM-7, 70/67 for UCS-2. */
+	perSegment: number;
+	/** Distinct characters that forced UCS-2, in order of first appearance ([] for GSM-7). */
+	unicodeCharacters: string[];
+}
+
+/**
+ * GSM 03.38 default alphabet (3GPP TS 23.038 §6.2.1), in code order 0x00–0x7F.
+ * 0x1B is the escape to the extension table, not a character of its own, so it is left out.
+ * 0x09 is Ç (capital C cedilla) as in the standard; 0x24 is the currency sign ¤, $ sits at 0x02.
+ */
+const GSM7_BASIC =
+	'@£$¥èéùìòÇ\nØø\rÅå' +
+	'Δ_ΦΓΛΩΠΨΣΘΞ' /* 0x1B ESC */ +
+	'ÆæßÉ' +
+	' !"#¤%&\'()*+,-./' +
+	'0123456789:;<=>?' +
+	'¡ABCDEFGHIJKLMNO' +
+	'PQRSTUVWXYZÄÖÑÜ§' +
+	'¿abcdefghijklmno' +
+	'pqrstuvwxyzäöñüà';
+
+/** GSM 03.38 extension table (3GPP TS 23.038 §6.2.1.1): each costs ESC + one septet. */
+const GSM7_EXTENSION = '\f^{}\\[~]|€';
+
+const BASIC = new Set(GSM7_BASIC);
+const EXTENSION = new Set(GSM7_EXTENSION);
+
+const GSM7_CAPACITY = { single: 160, multipart: 153 };
+// A concatenated part gives 6 octets to the User Data Header: 140 - 6 = 134 octets = 153 septets or 67 UCS-2 units.
+const UCS2_CAPACITY = { single: 70, multipart: 67 };
+
+function isGsm7Character(char: string): boolean {
+	return BASIC.has(char) || EXTENSION.has(char);
+}
+
+export function isGsm7(text: string): boolean {
+	for (const char of text) if (!isGsm7Character(char)) return false;
+	return true;
+}
+
+/** Packs indivisible sizes into parts; a multi-byte character never straddles two parts. */
+function countParts(sizes: number[], total: number, capacity: { single: number; multipart: number }): number {
+	if (total === 0) return 0;
+	if (total <= capacity.single) return 1;
+	let parts = 1;
+	let used = 0;
+	for (const size of sizes) {
+		if (used + size > capacity.multipart) {
+			parts++;
+			used = 0;
+		}
+		used += size;
+	}
+	return parts;
+}
+
+export function analyseText(text: string): TextAnalysis {
+	const characters = Array.from(text);
+	const unicodeCharacters = [...new Set(characters.filter((char) => !isGsm7Character(char)))];
+	const encoding: SmsEncoding = unicodeCharacters.length === 0 ? 'GSM-7' : 'UCS-2';
+
+	// GSM-7: extension characters take ESC + septet. UCS-2: a character outside the BMP is a surrogate pair.
+	const sizes = characters.map((char) =>
+		encoding === 'GSM-7' ? (EXTENSION.has(char) ? 2 : 1) : char.length,
+	);
+	const units = sizes.reduce((sum, size) => sum + size, 0);
+	const capacity = encoding === 'GSM-7' ? GSM7_CAPACITY : UCS2_CAPACITY;
+	const segments = countParts(sizes, units, capacity);
+
+	return {
+		encoding,
+		characters: characters.length,
+		units,
+		segments,
+		perSegment: segments > 1 ? capacity.multipart : capacity.single,
+		unicodeCharacters,
+	};
+}
