@@ -231,11 +231,7 @@ export async function runCampaigns(ctx: IExecuteFunctions, scheduled: boolean): 
 	for (const campaign of invalid) {
 		const error = violationError(ctx, campaign);
 		for (const item of campaign.items) {
-			out[item.itemIndex] = {
-				json: { error: error.message, description: error.description, recipients: item.recipients },
-				error,
-				pairedItem: { item: item.itemIndex },
-			};
+			out[item.itemIndex] = { json: { error: error.message }, error, pairedItem: { item: item.itemIndex } };
 		}
 	}
 
@@ -253,16 +249,19 @@ export async function runCampaigns(ctx: IExecuteFunctions, scheduled: boolean): 
 		}
 		acceptedSoFar += count(campaign.toSend, 'accepted');
 		for (const [position, item] of campaign.items.entries()) {
-			const json = itemOutput(operation, campaign, item, analysis, outcome, position === 0);
 			const unsent = item.recipients.some((r) => r.status === 'not sent');
+			// n8n reduces error items to { error: message } and routes them to the error output.
 			out[item.itemIndex] =
 				outcome.failure && unsent
 					? {
-							json: { ...json, error: outcome.failure.message },
+							json: { error: outcome.failure.message },
 							error: outcome.failure as NodeOperationError,
 							pairedItem: { item: item.itemIndex },
 						}
-					: { json, pairedItem: { item: item.itemIndex } };
+					: {
+							json: itemOutput(operation, campaign, item, analysis, outcome, position === 0),
+							pairedItem: { item: item.itemIndex },
+						};
 		}
 	}
 	return [out];
