@@ -1,0 +1,59 @@
+import { parseArgs } from 'node:util';
+
+import { DEFAULT_CLI_PORT, parseSenders, type SimulatorConfig } from './config';
+
+export const USAGE = `Usage: npm run simulator -- [options]
+
+  --port <n>            port on 127.0.0.1 (default ${DEFAULT_CLI_PORT}; 0 = a free one)
+  --username <u>        token and legacy username (default demo)
+  --password <p>        token and legacy password (default demo-password)
+  --relay-secret <s>    key of the SMS-Verify MD5 (default demo-relay-secret)
+  --api-id <id>         legacy api_id (default 1234)
+  --senders <list>      approved sender IDs as name:type pairs, e.g. "Phonovation:0,FreeText:1"
+  --token-ttl <s>       access-token lifetime in seconds (default 120)
+  --refresh-ttl <s>     refresh-token lifetime in seconds (default 1200)
+  --relay-url <url>     where relays, receipts and processing results are POSTed
+  --help                show this text`;
+
+function seconds(flag: string, value: string | undefined): number | undefined {
+	if (value === undefined) return undefined;
+	const n = Number(value);
+	if (!Number.isFinite(n) || n <= 0) throw new Error(`--${flag} must be a positive number of seconds`);
+	return n;
+}
+
+/** Turns CLI flags into a simulator config; undefined entries fall back to the defaults. */
+export function parseCliArgs(argv: string[]): { help: boolean; config: Partial<SimulatorConfig> } {
+	const { values } = parseArgs({
+		args: argv,
+		strict: true,
+		options: {
+			port: { type: 'string' },
+			username: { type: 'string' },
+			password: { type: 'string' },
+			'relay-secret': { type: 'string' },
+			'api-id': { type: 'string' },
+			senders: { type: 'string' },
+			'token-ttl': { type: 'string' },
+			'refresh-ttl': { type: 'string' },
+			'relay-url': { type: 'string' },
+			help: { type: 'boolean' },
+		},
+	});
+	const port = values.port === undefined ? DEFAULT_CLI_PORT : Number(values.port);
+	if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error('--port must be 0 to 65535');
+	return {
+		help: values.help === true,
+		config: {
+			port,
+			username: values.username,
+			password: values.password,
+			relaySecret: values['relay-secret'],
+			apiId: values['api-id'],
+			senders: values.senders === undefined ? undefined : parseSenders(values.senders),
+			tokenTtl: seconds('token-ttl', values['token-ttl']),
+			refreshTtl: seconds('refresh-ttl', values['refresh-ttl']),
+			relayUrl: values['relay-url'],
+		},
+	};
+}

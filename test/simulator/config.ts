@@ -1,0 +1,78 @@
+/** What the simulator is started with; the same names as the CLI flags. */
+
+export interface Sender {
+	name: string;
+	/** 0 ComReg-registered, 1 international (not to Irish numbers), 2 numeric. */
+	type: 0 | 1 | 2;
+}
+
+export interface SimulatorConfig {
+	/** 0 = pick a free port; the host is always 127.0.0.1. */
+	port: number;
+	username: string;
+	password: string;
+	/** The key of the SMS-Verify MD5 on relays and receipts. */
+	relaySecret: string;
+	/** The legacy API's numeric account id. */
+	apiId: string;
+	senders: Sender[];
+	/** Access-token lifetime in seconds. */
+	tokenTtl: number;
+	/** Refresh-token lifetime in seconds. */
+	refreshTtl: number;
+	/** Where relays, receipts and processing results are POSTed. */
+	relayUrl?: string;
+}
+
+export const DEFAULT_CONFIG: SimulatorConfig = {
+	port: 0,
+	username: 'demo',
+	password: 'demo-password',
+	relaySecret: 'demo-relay-secret',
+	apiId: '1234',
+	senders: [
+		{ name: 'Phonovation', type: 0 },
+		{ name: 'FreeText', type: 1 },
+		{ name: '353851234567', type: 2 },
+	],
+	tokenTtl: 120,
+	refreshTtl: 1200,
+};
+
+/** The CLI's port when none is given, so the demo and `simulator:reply` agree on a URL. */
+export const DEFAULT_CLI_PORT = 8787;
+
+export function resolveConfig(overrides: Partial<SimulatorConfig> = {}): SimulatorConfig {
+	const defined = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined));
+	const config: SimulatorConfig = {
+		...DEFAULT_CONFIG,
+		...defined,
+		senders: (overrides.senders ?? DEFAULT_CONFIG.senders).map((s) => ({ ...s })),
+	};
+	for (const sender of config.senders) {
+		if (![0, 1, 2].includes(sender.type)) {
+			throw new Error(`Sender ${sender.name}: type must be 0, 1 or 2`);
+		}
+	}
+	if (!(config.tokenTtl > 0) || !(config.refreshTtl > 0)) {
+		throw new Error('tokenTtl and refreshTtl must be positive numbers of seconds');
+	}
+	return config;
+}
+
+/** Parses `"Phonovation:0,FreeText:1"`; the type follows the last colon, so names may hold colons. */
+export function parseSenders(list: string): Sender[] {
+	return list
+		.split(',')
+		.map((entry) => entry.trim())
+		.filter(Boolean)
+		.map((entry) => {
+			const colon = entry.lastIndexOf(':');
+			const name = colon > 0 ? entry.slice(0, colon).trim() : entry;
+			const type = colon > 0 ? Number(entry.slice(colon + 1)) : 0;
+			if (!name || ![0, 1, 2].includes(type)) {
+				throw new Error(`Invalid sender "${entry}": expected name:type with type 0, 1 or 2`);
+			}
+			return { name, type: type as Sender['type'] };
+		});
+}

@@ -1,0 +1,387 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { request } from 'undici';
+
+import type { AcceptedRecipient } from './campaign';
+import { SimulatorClock } from './clock';
+import { resolveConfig, type SimulatorConfig } from './config';
+import { handleControl } from './control';
+import { type Fault, FaultQueue, type PendingFault, routeKey } from './faults';
+import { BodyTooLarge, type Exchange, json, readBody, type Reply, SimulatorError, text } from './http';
+import { TokenIssuer } from './jwt';
+import { isIrish } from './msisdn';
+import { PROVIDER_ROUTES, type ProviderState } from './provider';
+import {
+	deliveryReceipt,
+	inboundRelay,
+	type InboundOptions,
+	optOutRelay,
+	type OptOutOptions,
+	processingResult,
+	type ProcessingResultOptions,
+	type ReceiptOptions,
+	type RelayContext,
+	type RelayPayload,
+} from './relays';
+
+export interface RecordedCampaign {
+	/** 1, 2, 3 … in arrival order. */
+	id: number;
+	/** ISO, simulator clock. */
+	receivedAt: string;
+	/** The JSON body exactly as received (parsed). */
+	body: any;
+	sendAt: string | null;
+	status: 'sent' | 'scheduled' | 'delivered';
+	/** Valid recipients, msisdn in international form (`08…` → `3538…`). */
+	accepted: Array<{ msisdn: string; notifyId?: string }>;
+	/** What the response listed in `errors`. */
+	errors: string[];
+}
+
+export interface RecordedLegacySend {
+	id: number;
+	receivedAt: string;
+	/** Query and form parameters as received, the password masked. */
+	form: Record<string, string>;
+	/** `sent`, or `scheduled` when a non-zero deliverytime was given. */
+	status: string;
+}
+
+export interface RecordedRequest {
+	method: string;
+	/** Without the query. */
+	path: string;
+	/** 0 when a `reset` fault dropped the connection. */
+	status: number;
+}
+
+export interface RelayResult {
+	/** The relay URL's HTTP status. */
+	status: number;
+	/** The relay URL's response body. */
+	body: string;
+	sent: { url: string; contentType: string; body: string; fields: Record<string, string> };
+}
+
+export interface DeliveryResult {
+	delivered: number[];
+	relays: RelayResult[];
+}
+
+export interface Simulator {
+	/** `http://127.0.0.1:PORT`: token, campaign, legacy and control routes all live here. */
+	url: string;
+	config: SimulatorConfig;
+	campaigns: RecordedCampaign[];
+	legacySends: RecordedLegacySend[];
+	/** Every provider request answered, in order (control routes under /_sim/ excluded). */
+	requests: RecordedRequest[];
+	/** Requests received with that method and path (both compared case-insensitively). */
+	count(method: string, path: string): number;
+	clock: { now(): number; advance(seconds: number): void; freeze(): void; unfreeze(): void };
+	injectFault(path: string, fault: Fault, times?: number): void;
+	pendingFaults(): PendingFault[];
+	reset(): void;
+	sendInbound(opts?: InboundOptions): Promise<RelayResult>;
+	sendOptOut(opts?: OptOutOptions): Promise<RelayResult>;
+	sendReceipt(opts?: ReceiptOptions): Promise<RelayResult>;
+	sendProcessingResult(opts?: ProcessingResultOptions): Promise<RelayResult>;
+	deliverScheduled(campaignId?: number): Promise<DeliveryResult>;
+	stop(): Promise<void>;
+}
+
+export interface StartOptions {
+	/** One short line per request and relay, never with secrets (the CLI prints them to stderr). */
+	log?: (line: string) => void;
+}
+
+class PhonovationSimulator implements Simulator {
+	url = '';
+
+	readonly campaigns: RecordedCampaign[] = [];
+
+	readonly legacySends: RecordedLegacySend[] = [];
+
+	readonly requests: RecordedRequest[] = [];
+
+	private readonly simClock = new SimulatorClock();
+
+	readonly clock = {
+		now: () => this.simClock.now(),
+		advance: (seconds: number) => this.simClock.advance(seconds),
+		freeze: () => this.simClock.freeze(),
+		unfreeze: () => this.simClock.unfreeze(),
+	};
+
+	private readonly faults = new FaultQueue();
+
+	private readonly received: Array<{ method: string; route: string }> = [];
+
+	private readonly timers = new Set<NodeJS.Timeout>();
+
+	private readonly server: Server;
+
+	private tokens = new TokenIssuer('http://127.0.0.1');
+
+	constructor(
+		readonly config: SimulatorConfig,
+		private readonly log: (line: string) => void = () => {},
+	) {
+		this.server = createServer((req, res) => void this.handle(req, res));
+	}
+
+	async listen(): Promise<void> {
+		await new Promise<void>((resolve, reject) => {
+			this.server.once('error', reject);
+			this.server.listen(this.config.port, '127.0.0.1', () => resolve());
+		});
+		this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+		this.tokens = new TokenIssuer(this.url);
+	}
+
+	count(method: string, path: string): number {
+		const route = routeKey(path);
+		return this.received.filter((r) => r.method === method.toUpperCase() && r.route === route).length;
+	}
+
+	injectFault(path: string, fault: Fault, times = 1): void {
+		this.faults.add(path, fault, times);
+	}
+
+	pendingFaults(): PendingFault[] {
+		return this.faults.list();
+	}
+
+	clockState() {
+		const now = this.simClock.now();
+		return { now, iso: new Date(now).toISOString(), frozen: this.simClock.frozen };
+	}
+
+	reset(): void {
+		this.campaigns.length = 0;
+		this.legacySends.length = 0;
+		this.requests.length = 0;
+		this.received.length = 0;
+		this.faults.clear();
+		this.simClock.reset();
+	}
+
+	sendInbound(opts: InboundOptions = {}): Promise<RelayResult> {
+		return this.post('inbound', inboundRelay(opts, this.relayContext()), opts.url);
+	}
+
+	sendOptOut(opts: OptOutOptions = {}): Promise<RelayResult> {
+		return this.post('opt-out', optOutRelay(opts, this.relayContext()), opts.url);
+	}
+
+	sendReceipt(opts: ReceiptOptions = {}): Promise<RelayResult> {
+		return this.post('receipt', deliveryReceipt(opts, this.relayContext()), opts.url);
+	}
+
+	sendProcessingResult(opts: ProcessingResultOptions = {}): Promise<RelayResult> {
+		let url = opts.url;
+		if (opts.token !== undefined) {
+			const target = new URL(this.relayUrl(url));
+			target.searchParams.set('token', opts.token);
+			url = target.toString();
+		}
+		return this.post('processing result', processingResult(opts, this.relayContext()), url);
+	}
+
+	/**
+	 * Delivers scheduled campaigns now (or the one given, even an immediate one): marks them
+	 * delivered and, when a relay URL is set, posts per accepted recipient one MESSAGE_SUCCESS
+	 * processing result and one delivery receipt. Type-1 senders fail on Irish numbers.
+	 */
+	async deliverScheduled(campaignId?: number): Promise<DeliveryResult> {
+		const targets =
+			campaignId === undefined ? this.campaigns.filter((c) => c.status === 'scheduled') : [this.campaignToDeliver(campaignId)];
+		const relays: RelayResult[] = [];
+		for (const campaign of targets) {
+			campaign.status = 'delivered';
+			if (!this.config.relayUrl) continue;
+			const from = String(campaign.body.from);
+			const international = this.config.senders.find((s) => s.name === from)?.type === 1;
+			for (const recipient of campaign.accepted) {
+				const notifyId = recipient.notifyId ?? '';
+				relays.push(await this.sendProcessingResult({ status: 'MESSAGE_SUCCESS', notifyId }));
+				relays.push(
+					await this.sendReceipt({
+						notifyId,
+						to: recipient.msisdn,
+						from,
+						success: !(international && isIrish(recipient.msisdn)),
+					}),
+				);
+			}
+		}
+		return { delivered: targets.map((c) => c.id), relays };
+	}
+
+	async stop(): Promise<void> {
+		for (const timer of this.timers) clearTimeout(timer);
+		this.timers.clear();
+		const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+		this.server.closeAllConnections();
+		await closed;
+	}
+
+	private campaignToDeliver(id: number): RecordedCampaign {
+		const campaign = this.campaigns.find((c) => c.id === id);
+		if (!campaign) throw new SimulatorError(404, `No campaign ${id}`);
+		if (campaign.status === 'delivered') throw new SimulatorError(409, `Campaign ${id} was already delivered`);
+		return campaign;
+	}
+
+	private relayContext(): RelayContext {
+		return {
+			secret: this.config.relaySecret,
+			nowMs: this.simClock.now(),
+			defaultSender: this.config.senders[0]?.name ?? 'Phonovation',
+		};
+	}
+
+	private relayUrl(url?: string): string {
+		const target = url ?? this.config.relayUrl;
+		if (!target) {
+			throw new SimulatorError(409, 'No relay URL: start the simulator with relayUrl (--relay-url) or pass url');
+		}
+		return target;
+	}
+
+	private async post(kind: string, payload: RelayPayload, url?: string): Promise<RelayResult> {
+		const target = this.relayUrl(url);
+		let response;
+		try {
+			response = await request(target, {
+				method: 'POST',
+				headers: { 'content-type': payload.contentType },
+				body: payload.body,
+			});
+		} catch (error) {
+			throw new SimulatorError(502, `Relay URL ${withoutQuery(target)} unreachable: ${(error as Error).message}`);
+		}
+		const body = await response.body.text();
+		this.log(`relay ${kind} → ${withoutQuery(target)} ${response.statusCode}`);
+		return { status: response.statusCode, body, sent: { url: target, ...payload } };
+	}
+
+	private provider(): ProviderState {
+		return {
+			config: this.config,
+			tokens: this.tokens,
+			now: () => this.simClock.now(),
+			recordCampaign: ({ body, sendAt, accepted, errors }) =>
+				this.campaigns.push({
+					id: this.campaigns.length + 1,
+					receivedAt: new Date(this.simClock.now()).toISOString(),
+					body,
+					sendAt,
+					status: sendAt ? 'scheduled' : 'sent',
+					accepted: accepted.map((r: AcceptedRecipient) => ({ ...r })),
+					errors: [...errors],
+				}),
+			recordLegacySend: (form, status) =>
+				this.legacySends.push({
+					id: this.legacySends.length + 1,
+					receivedAt: new Date(this.simClock.now()).toISOString(),
+					form,
+					status,
+				}),
+		};
+	}
+
+	private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+		const started = Date.now();
+		const [path, search = ''] = (req.url ?? '/').split(/\?(.*)/s);
+		const method = (req.method ?? 'GET').toUpperCase();
+		const isControl = routeKey(path).startsWith('/_sim/');
+		const finish = (reply: Reply) => {
+			if (!isControl) this.requests.push({ method, path, status: reply.status });
+			this.log(`${method} ${path} ${reply.status} ${Date.now() - started}ms`);
+			if (!res.destroyed) {
+				res.writeHead(reply.status, reply.headers);
+				res.end(reply.body);
+			}
+		};
+		let body: Buffer;
+		try {
+			body = await readBody(req);
+		} catch (error) {
+			if (error instanceof BodyTooLarge) finish(text(413, 'Payload Too Large'));
+			else res.destroy();
+			return;
+		}
+		const exchange: Exchange = { method, path, route: routeKey(path), query: new URLSearchParams(search), headers: req.headers, body };
+		try {
+			if (isControl) return finish(await handleControl(exchange, this));
+			this.received.push({ method, route: exchange.route });
+			const fault = this.faults.take(exchange.route);
+			if (fault?.kind === 'reset') {
+				this.requests.push({ method, path, status: 0 });
+				this.log(`${method} ${path} reset`);
+				req.socket.destroy();
+				return;
+			}
+			if (fault?.kind === 'delay') await this.sleep(fault.ms);
+			if (fault?.kind === 'status') return finish(faultReply(fault));
+			finish(this.route(exchange));
+		} catch (error) {
+			if (error instanceof SimulatorError) return finish(json(error.status, { error: error.message }));
+			finish(json(500, { error: 'Simulator error', detail: (error as Error).message }));
+		}
+	}
+
+	private route(exchange: Exchange): Reply {
+		const methods = PROVIDER_ROUTES[exchange.route];
+		if (!methods) {
+			return json(404, { success: false, message: 'Not Found', errors: ['404 Not Found'] });
+		}
+		const handler = methods[exchange.method];
+		if (!handler) {
+			return json(
+				405,
+				{ success: false, message: 'Method Not Allowed', errors: ['405 Method Not Allowed'] },
+				{ Allow: Object.keys(methods).join(', ') },
+			);
+		}
+		return handler(exchange, this.provider());
+	}
+
+	private sleep(ms: number): Promise<void> {
+		return new Promise((resolve) => {
+			const timer = setTimeout(() => {
+				this.timers.delete(timer);
+				resolve();
+			}, ms);
+			this.timers.add(timer);
+		});
+	}
+}
+
+/** A `status` fault: the given status, Retry-After when set, a campaign-shaped JSON body by default. */
+function faultReply(fault: Extract<Fault, { kind: 'status' }>): Reply {
+	const headers: Record<string, string> =
+		fault.retryAfter !== undefined ? { 'Retry-After': String(fault.retryAfter) } : {};
+	if (typeof fault.body === 'string') return text(fault.status, fault.body, headers);
+	const reason = STATUS_CODES[fault.status] ?? 'Error';
+	const body = fault.body ?? { success: false, message: reason, errors: [`${fault.status} ${reason}`] };
+	return json(fault.status, body, headers);
+}
+
+function withoutQuery(url: string): string {
+	return url.split('?')[0];
+}
+
+/** Starts a simulator on 127.0.0.1 (port 0 = a free one) and resolves once it listens. */
+export async function startSimulator(
+	config: Partial<SimulatorConfig> = {},
+	options: StartOptions = {},
+): Promise<Simulator> {
+	const simulator = new PhonovationSimulator(resolveConfig(config), options.log);
+	await simulator.listen();
+	return simulator;
+}
+
+export type { PhonovationSimulator };
