@@ -84,6 +84,14 @@ export function providerText(body: unknown): string {
 	return parts.length ? parts.join(': ') : JSON.stringify(body).slice(0, 500);
 }
 
+const NETWORK_WORDS: Record<string, string> = {
+	ECONNRESET: 'the connection was closed before an answer arrived',
+	ECONNREFUSED: 'the connection was refused',
+	ENOTFOUND: 'the host name could not be resolved',
+	EAI_AGAIN: 'the host name could not be resolved',
+	EHOSTUNREACH: 'the host is unreachable',
+};
+
 const STATUS_HINTS: Record<number, string> = {
 	400: 'the provider rejected the request as invalid',
 	401: 'the provider still refused the access token after logging in again; check that the account has API access',
@@ -98,18 +106,24 @@ export function providerError(ctx: Context, what: string, failure: HttpFailure, 
 	const { status } = failure;
 	const text = providerText(failure.body);
 	let message: string;
+	// Network codes stay out of the message: n8n would swap it for a generic "retry" text, and
+	// retrying a campaign can double-send.
 	if (status) {
 		message = `Phonovation answered HTTP ${status} to ${what}${text ? `: ${text}` : ''}`;
 		if (status === 429 && failure.retryAfter) message += ` (Retry-After: ${failure.retryAfter} s)`;
-	} else if (failure.code === 'ECONNABORTED' || /timeout/i.test(failure.message)) {
-		message = `Phonovation did not answer ${what} in time (${failure.message})`;
+	} else if (failure.code === 'ECONNABORTED' || failure.code === 'ETIMEDOUT' || /timeout/i.test(failure.message)) {
+		message = `Phonovation did not answer ${what} in time`;
+	} else if (failure.code) {
+		message = `Could not reach Phonovation for ${what}: ${NETWORK_WORDS[failure.code] ?? 'the request failed before an answer arrived'}`;
 	} else {
-		message = `Could not reach Phonovation for ${what}: ${failure.code ?? failure.message}`;
+		// Not an HTTP exchange at all, e.g. the login in preAuthentication was refused.
+		message = failure.message;
 	}
 	const hint = status ? (STATUS_HINTS[status] ?? (status >= 500 ? 'the provider had a server error' : undefined)) : undefined;
 	const description = [
 		hint ? `${hint[0].toUpperCase()}${hint.slice(1)}.` : undefined,
-		status && status >= 500
+		!status && failure.code ? `Network error ${failure.code}.` : undefined,
+		(!status && failure.code) || (status && status >= 500)
 			? 'The request was not repeated automatically: a repeated campaign could be sent and billed twice. Check the provider before sending again.'
 			: undefined,
 	]
