@@ -1,0 +1,203 @@
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IHookFunctions,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import type { RelayEvent } from './events';
+import { parseKeywords } from './keywords';
+import type { TriggerSettings } from './relayHandler';
+import { handleRelay } from './relayHandler';
+import { RelayRejection } from './rejection';
+import { readRelayBody } from './requestBody';
+
+interface TriggerOptions {
+	includeRaw?: boolean;
+	keywords?: string;
+	token?: string;
+	verifySignature?: boolean;
+}
+
+function settingsOf(events: RelayEvent[], options: TriggerOptions): TriggerSettings {
+	return {
+		events,
+		keywords: parseKeywords(options.keywords ?? ''),
+		verifySignature: options.verifySignature !== false,
+		token: options.token ?? '',
+		includeRaw: options.includeRaw === true,
+	};
+}
+
+export class PhonovationTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Phonovation Trigger',
+		name: 'phonovationTrigger',
+		icon: { light: 'file:../../icons/phonovation.svg', dark: 'file:../../icons/phonovation.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["events"].join(", ")}}',
+		description:
+			'Starts the workflow on verified Phonovation relays: inbound SMS, opt-outs, delivery receipts and processing results',
+		defaults: { name: 'Phonovation Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'phonovationApi', required: true }],
+		webhooks: [
+			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'phonovation' },
+		],
+		properties: [
+			{
+				displayName:
+					'Phonovation has no API for callback URLs. Copy the Production URL above and email it to support@phonovation.com, asking them to use it as your inbound relay URL (replies and STOP/OPTOUT opt-outs), your delivery receipt (DLR) URL and, if you send with the V2 API, your webhook URL for processing results.',
+				name: 'notice',
+				type: 'notice',
+				default: '',
+			},
+			{
+				displayName: 'Events',
+				name: 'events',
+				type: 'multiOptions',
+				required: true,
+				default: ['inbound', 'optOut', 'deliveryReceipt'],
+				description: 'Which relays start the workflow; others are acknowledged and ignored',
+				options: [
+					{
+						name: 'Delivery Receipt',
+						value: 'deliveryReceipt',
+						description: 'Handset delivery report (DLR) for a message you sent',
+					},
+					{
+						name: 'Inbound Message',
+						value: 'inbound',
+						description: 'A reply or other message texted to your number',
+					},
+					{
+						name: 'Opt-Out',
+						value: 'optOut',
+						description: 'STOP or OPTOUT texted to the shared shortcode 50123',
+					},
+					{
+						name: 'Processing Result',
+						value: 'processingResult',
+						description:
+							'Per-recipient queue or rejection status of a V2 API send; needs the URL Token option',
+					},
+				],
+			},
+			{
+				displayName:
+					'Processing results carry no signature. Set the URL Token option and give Phonovation the Production URL with ?token=YOUR_TOKEN appended; without it they are refused with 401.',
+				name: 'processingResultNotice',
+				type: 'notice',
+				default: '',
+				displayOptions: { show: { events: ['processingResult'] } },
+			},
+			{
+				displayName:
+					'Signature verification is off: anyone who knows the webhook URL can start this workflow with made-up messages. Items carry verified: false.',
+				name: 'unverifiedNotice',
+				type: 'notice',
+				default: '',
+				displayOptions: { show: { 'options.verifySignature': [false] } },
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [
+					{
+						displayName: 'Include Raw Fields',
+						name: 'includeRaw',
+						type: 'boolean',
+						default: false,
+						description:
+							'Whether to add the fields as received under "raw", including the legacy SMS-AuthCode and SMS-GroupCode',
+					},
+					{
+						displayName: 'Keywords',
+						name: 'keywords',
+						type: 'string',
+						default: '',
+						placeholder: 'CONFIRM, CANCEL, *',
+						description:
+							'Comma-separated keywords, case-insensitive. Inbound messages start the workflow only when SMS-Keyphrase or the first word of the text is one of them. * stands for "no keyword matched". Leave empty for all. Opt-outs are never filtered.',
+					},
+					{
+						displayName: 'URL Token',
+						name: 'token',
+						type: 'string',
+						typeOptions: { password: true },
+						default: '',
+						description:
+							'Secret that processing results must carry in the URL as ?token=YOUR_TOKEN. Required to accept processing results.',
+					},
+					{
+						displayName: 'Verify Signature',
+						name: 'verifySignature',
+						type: 'boolean',
+						default: true,
+						description:
+							'Whether to refuse relays and receipts whose SMS-Verify MD5 does not match the credential\'s Relay Secret (HTTP 401)',
+					},
+				],
+			},
+		],
+	};
+
+	// Phonovation support registers callback URLs by hand; there is nothing to create or delete.
+	webhookMethods = {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		const response = this.getResponseObject();
+		const reject = (status: number, reason: string): IWebhookResponseData => {
+			response.status(status).send(reason).end();
+			return { noWebhookResponse: true };
+		};
+
+		try {
+			const events = this.getNodeParameter('events', []) as RelayEvent[];
+			const options = this.getNodeParameter('options', {}) as TriggerOptions;
+			const body = readRelayBody(this.getRequestObject());
+			const outcome = await handleRelay(body, settingsOf(events, options), {
+				queryToken: (this.getQueryData() as IDataObject)?.token,
+				relaySecret: async () => {
+					let credentials: ICredentialDataDecryptedObject | undefined;
+					try {
+						credentials = await this.getCredentials<ICredentialDataDecryptedObject>('phonovationApi');
+					} catch (error) {
+						this.logger.warn(`Phonovation Trigger: credential unavailable (${(error as Error).message})`);
+						credentials = undefined;
+					}
+					const secret = credentials?.relaySecret;
+					return typeof secret === 'string' && secret !== '' ? secret : undefined;
+				},
+			});
+			if ('ignored' in outcome) return {};
+			return { workflowData: [this.helpers.returnJsonArray([outcome.item])] };
+		} catch (error) {
+			if (error instanceof RelayRejection) return reject(error.status, error.reason);
+			// Bad input must never surface as a 500.
+			this.logger.warn(`Phonovation Trigger: could not process a relay (${(error as Error).message})`);
+			return reject(400, 'Could not process the relay');
+		}
+	}
+}

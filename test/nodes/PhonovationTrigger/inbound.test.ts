@@ -1,0 +1,332 @@
+import {
+	encodeForm,
+	inboundFields,
+	md5,
+	postForm,
+	RELAY_SECRET,
+	triggerEngine,
+	withField,
+	withoutField,
+} from './relays';
+
+const ACCEPTED = { status: 200, body: { message: 'Workflow was started' } };
+
+describe('Phonovation Trigger: inbound relays through the real webhook context', () => {
+	it('turns a signed relay into one typed, camelCase item', async () => {
+		const out = await postForm(triggerEngine(), inboundFields());
+		expect({ status: out.status, body: out.body }).toEqual(ACCEPTED);
+		expect(out.items).toHaveLength(1);
+		expect(out.items[0].json).toEqual({
+			event: 'inbound',
+			from: '353871111111',
+			to: '353877777777',
+			text: 'Confirm my booking',
+			keyword: 'CONFIRM',
+			notifyId: 'order-001',
+			type: 'AuthCode',
+			network: {
+				mcc: '272',
+				mnc: '1',
+				country: 'Ireland',
+				carrier: 'Vodafone Ireland',
+				operatorNetwork: true,
+			},
+			receivedAt: '2026-04-09T16:03:11.000Z',
+			verified: true,
+		});
+	});
+
+	it('maps the other carriers, foreign and empty network codes', async () => {
+		const engine = triggerEngine();
+		const networkOf = async (network: string) =>
+			(await postForm(engine, inboundFields({ network }))).items[0].json.network;
+		expect(await networkOf('272/2')).toMatchObject({ country: 'Ireland', carrier: 'Three Ireland', operatorNetwork: false });
+		expect(await networkOf('272/3')).toMatchObject({ country: 'Ireland', carrier: 'Eir' });
+		expect(await networkOf('234/15')).toEqual({
+			mcc: '234',
+			mnc: '15',
+			country: null,
+			carrier: null,
+			operatorNetwork: false,
+		});
+		expect(await networkOf('')).toBeNull();
+	});
+
+	it('gives null for an empty notifyId, a * keyphrase and a missing timestamp; keeps the Text type', async () => {
+		const fields = withoutField(
+			inboundFields({ notifyId: '', keyphrase: '*', type: 'Text', content: 'hello there' }),
+			'SMS-TimeStamp',
+		);
+		const { json } = (await postForm(triggerEngine(), fields)).items[0];
+		expect(json).toMatchObject({ notifyId: null, keyword: null, type: 'Text', receivedAt: null, text: 'hello there' });
+	});
+
+	describe('signature', () => {
+		it('refuses tampered content with 401 and starts nothing', async () => {
+			const out = await postForm(triggerEngine(), withField(inboundFields(), 'SMS-Content', 'Cancel my booking'));
+			expect(out).toMatchObject({ status: 401, body: 'Invalid SMS-Verify signature', executed: false, items: [] });
+		});
+
+		it('refuses a tampered sender with 401', async () => {
+			const out = await postForm(triggerEngine(), withField(inboundFields(), 'SMS-From', '353879999999'));
+			expect(out).toMatchObject({ status: 401, executed: false });
+		});
+
+		it('refuses a tampered signature with 401', async () => {
+			const fields = inboundFields();
+			const verify = fields.find(([k]) => k === 'SMS-Verify')![1];
+			const flipped = `${verify.slice(0, -1)}${verify.endsWith('0') ? '1' : '0'}`;
+			const out = await postForm(triggerEngine(), withField(fields, 'SMS-Verify', flipped));
+			expect(out).toMatchObject({ status: 401, body: 'Invalid SMS-Verify signature', executed: false });
+		});
+
+		it('refuses a truncated or empty signature, and a missing one, with 401', async () => {
+			const engine = triggerEngine();
+			const fields = inboundFields();
+			const verify = fields.find(([k]) => k === 'SMS-Verify')![1];
+			expect((await postForm(engine, withField(fields, 'SMS-Verify', verify.slice(0, 31)))).status).toBe(401);
+			const empty = await postForm(engine, withField(fields, 'SMS-Verify', ''));
+			expect(empty).toMatchObject({ status: 401, body: 'Missing SMS-Verify signature', executed: false });
+			const missing = await postForm(engine, withoutField(fields, 'SMS-Verify'));
+			expect(missing).toMatchObject({ status: 401, body: 'Missing SMS-Verify signature', executed: false });
+		});
+
+		it('refuses a relay signed with another secret, without echoing either secret', async () => {
+			const out = await postForm(triggerEngine(), inboundFields({ secret: 'some-other-secret' }));
+			expect(out).toMatchObject({ status: 401, executed: false });
+			expect(JSON.stringify(out)).not.toContain(RELAY_SECRET);
+			expect(JSON.stringify(out)).not.toContain('some-other-secret');
+		});
+
+		it('accepts the signature in upper-case hex', async () => {
+			const fields = inboundFields();
+			const verify = fields.find(([k]) => k === 'SMS-Verify')![1];
+			const out = await postForm(triggerEngine(), withField(fields, 'SMS-Verify', verify.toUpperCase()));
+			expect(out.status).toBe(200);
+			expect(out.items[0].json.verified).toBe(true);
+		});
+
+		it('does not cover SMS-To or SMS-NotifyId: changing them keeps the relay valid (hence "hints")', async () => {
+			const fields = withField(withField(inboundFields(), 'SMS-To', '353870000000'), 'SMS-NotifyId', 'order-999');
+			const out = await postForm(triggerEngine(), fields);
+			expect(out.status).toBe(200);
+			expect(out.items[0].json).toMatchObject({ to: '353870000000', notifyId: 'order-999', verified: true });
+		});
+
+		it('answers 401 naming the missing Relay Secret when the credential has none', async () => {
+			const out = await postForm(triggerEngine({ relaySecret: '' }), inboundFields());
+			expect(out.status).toBe(401);
+			expect(out.body).toMatch(/credential has no Relay Secret/);
+			expect(out.executed).toBe(false);
+		});
+
+		it('with Verify Signature off, accepts unsigned relays and marks them verified: false', async () => {
+			const fields = withoutField(withField(inboundFields(), 'SMS-Content', 'forged'), 'SMS-Verify');
+			const out = await postForm(triggerEngine({ relaySecret: '' }), fields, {
+				options: { verifySignature: false },
+			});
+			expect(out.status).toBe(200);
+			expect(out.items[0].json).toMatchObject({ text: 'forged', verified: false });
+		});
+	});
+
+	describe('encoding', () => {
+		const content = 'Fáilte! Tá mé ag teacht 👋🏽 ar a 5+2';
+
+		it.each(['plus', 'percent'] as const)(
+			'decodes fadas, emoji and a literal + as UTF-8 and verifies them (spaces as %s)',
+			async (spaces) => {
+				const body = encodeForm(inboundFields({ content }), spaces);
+				expect(body).toContain(spaces === 'plus' ? 'F%C3%A1ilte%21+T%C3%A1' : 'F%C3%A1ilte!%20T%C3%A1');
+				const out = await postForm(triggerEngine(), body);
+				expect(out.status).toBe(200);
+				expect(out.items[0].json).toMatchObject({ text: content, verified: true });
+			},
+		);
+
+		it('treats + and %20 alike, also mixed in one body', async () => {
+			const from = '353871111111';
+			const text = 'see you at 5';
+			const verify = md5(from + text + RELAY_SECRET);
+			const body = `SMS-From=${from}&SMS-Content=see+you%20at+5&SMS-To=353877777777&SMS-Verify=${verify}`;
+			const out = await postForm(triggerEngine(), body);
+			expect(out.status).toBe(200);
+			expect(out.items[0].json.text).toBe(text);
+		});
+
+		it('refuses invalid percent-encoding and invalid UTF-8 with 400', async () => {
+			const engine = triggerEngine();
+			const base = encodeForm(withoutField(inboundFields(), 'SMS-Content'));
+			for (const bad of ['SMS-Content=50%ZZ', 'SMS-Content=%C3%28', 'SMS-Content=%E2%82', 'SMS-Content=100%']) {
+				const out = await postForm(engine, `${base}&${bad}`);
+				expect(out).toMatchObject({ status: 400, executed: false });
+				expect(out.body).toMatch(/percent-encoding or invalid UTF-8/);
+			}
+			const rawLatin1 = Buffer.concat([Buffer.from(`${base}&SMS-Content=F`), Buffer.from([0xe1]), Buffer.from('ilte')]);
+			const out = await postForm(engine, '', {}, { body: rawLatin1 });
+			expect(out).toMatchObject({ status: 400, body: 'Body is not valid UTF-8', executed: false });
+		});
+	});
+
+	describe('field and header casing', () => {
+		it('reads field names case-insensitively (SMS-KeyPhrase, SMS-NotifyID, lower-case)', async () => {
+			const renamed = inboundFields().map(([k, v]): [string, string] => {
+				if (k === 'SMS-Keyphrase') return ['SMS-KeyPhrase', v];
+				if (k === 'SMS-NotifyId') return ['SMS-NotifyID', v];
+				return [k.toLowerCase(), v];
+			});
+			const out = await postForm(triggerEngine(), renamed);
+			expect(out.status).toBe(200);
+			expect(out.items[0].json).toMatchObject({
+				from: '353871111111',
+				keyword: 'CONFIRM',
+				notifyId: 'order-001',
+				receivedAt: '2026-04-09T16:03:11.000Z',
+				verified: true,
+			});
+		});
+
+		it('accepts any casing of the Content-Type header name and value', async () => {
+			const out = await postForm(triggerEngine(), inboundFields(), {}, {
+				contentType: null,
+				headers: { 'CONTENT-TYPE': 'Application/X-WWW-Form-URLEncoded; Charset=UTF-8' },
+			});
+			expect(out.status).toBe(200);
+			expect(out.items).toHaveLength(1);
+		});
+	});
+
+	describe('malformed requests', () => {
+		it('refuses a repeated SMS field with 400 (n8n makes it an array; the relay is ambiguous)', async () => {
+			const engine = triggerEngine();
+			const twice = `${encodeForm(inboundFields())}&SMS-Content=other`;
+			expect(await postForm(engine, twice)).toMatchObject({
+				status: 400,
+				body: 'Field SMS-Content appears more than once',
+				executed: false,
+			});
+			const twoSpellings = `${encodeForm(inboundFields())}&SMS-NotifyID=order-002`;
+			expect(await postForm(engine, twoSpellings)).toMatchObject({ status: 400, executed: false });
+		});
+
+		it('tolerates a repeated field that is not the provider\'s', async () => {
+			const out = await postForm(triggerEngine(), `${encodeForm(inboundFields())}&utm=a&utm=b`);
+			expect(out.status).toBe(200);
+		});
+
+		it('refuses an empty body with 400', async () => {
+			const out = await postForm(triggerEngine(), '');
+			expect(out).toMatchObject({ status: 400, body: 'Empty body', executed: false });
+		});
+
+		it('refuses a body over 64 KiB with 413 and starts nothing', async () => {
+			const huge = `${encodeForm(inboundFields())}&padding=${'a'.repeat(1024 * 1024)}`;
+			const out = await postForm(triggerEngine(), huge);
+			expect(out).toMatchObject({ status: 413, executed: false });
+			expect(out.body).toMatch(/64 KiB/);
+		});
+
+		it('accepts a long but reasonable message', async () => {
+			const content = 'á'.repeat(2000);
+			const out = await postForm(triggerEngine(), inboundFields({ content }));
+			expect(out.status).toBe(200);
+			expect(out.items[0].json.text).toBe(content);
+		});
+
+		it('refuses missing required fields with 400 naming the field', async () => {
+			const engine = triggerEngine();
+			expect(await postForm(engine, withoutField(inboundFields(), 'SMS-Content'))).toMatchObject({
+				status: 400,
+				body: 'Missing field SMS-Content',
+			});
+			expect(await postForm(engine, withoutField(inboundFields(), 'SMS-From'))).toMatchObject({
+				status: 400,
+				body: 'Missing field SMS-From',
+			});
+			const unrelated = await postForm(engine, 'name=Jane&message=hello');
+			expect(unrelated.status).toBe(400);
+			expect(unrelated.body).toMatch(/^Not a Phonovation relay/);
+		});
+
+		it.each([
+			['2026-13-09 16:03:11', 'month 13'],
+			['0000-04-09 16:03:11', 'year 0000'],
+			['2026-02-30 10:00:00', 'February 30'],
+			['2026-04-09 24:00:00', 'hour 24'],
+			['yesterday', 'garbage'],
+			['2026-04-09T16:03:11+01:00', 'an offset'],
+		])('refuses an SMS-TimeStamp of %s (%s) with 400', async (timestamp) => {
+			const out = await postForm(triggerEngine(), inboundFields({ timestamp }));
+			expect(out).toMatchObject({ status: 400, executed: false });
+			expect(out.body).toMatch(/SMS-TimeStamp/);
+		});
+
+		it('never answers 500, whatever bytes arrive', async () => {
+			const engine = triggerEngine();
+			let seed = 42;
+			const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+			for (let i = 0; i < 40; i++) {
+				const bytes = Buffer.from(Array.from({ length: 1 + Math.floor(random() * 300) }, () => Math.floor(random() * 256)));
+				const out = await postForm(engine, '', {}, { body: bytes });
+				expect(out.status).toBeGreaterThanOrEqual(400);
+				expect(out.status).toBeLessThan(500);
+				expect(out.executed).toBe(false);
+			}
+		});
+	});
+
+	describe('content type confusion', () => {
+		it('a form relay labelled JSON is refused by n8n itself before the node (422)', async () => {
+			const out = await postForm(triggerEngine(), inboundFields(), {}, { contentType: 'application/json' });
+			expect(out).toMatchObject({ status: 422, executed: false });
+		});
+
+		it('a form relay labelled as another JSON type reaches the node and gets 400', async () => {
+			const out = await postForm(triggerEngine(), inboundFields(), {}, { contentType: 'application/vnd.api+json' });
+			expect(out).toMatchObject({ status: 400, body: 'Body is not valid JSON', executed: false });
+		});
+
+		it.each([['text/plain'], ['multipart/form-data; boundary=x'], [null]])(
+			'a relay sent as %s is refused with 400',
+			async (contentType) => {
+				const out = await postForm(triggerEngine(), inboundFields(), {}, { contentType });
+				expect(out.status).toBe(400);
+				expect(out.body).toMatch(/^Unsupported content type/);
+				expect(out.executed).toBe(false);
+			},
+		);
+
+		it('a JSON document sent as a form is not a relay: 400', async () => {
+			const json = JSON.stringify({ 'SMS-From': '353871111111', 'SMS-Content': 'hi' });
+			const out = await postForm(triggerEngine(), json);
+			expect(out.status).toBe(400);
+			expect(out.body).toMatch(/^Not a Phonovation relay/);
+		});
+	});
+
+	describe('raw fields', () => {
+		it('keeps the legacy SMS-AuthCode and SMS-GroupCode out of items unless Include Raw Fields is on', async () => {
+			const engine = triggerEngine();
+			const plain = await postForm(engine, inboundFields());
+			expect(JSON.stringify(plain.items)).not.toMatch(/AUTH:|SMS-AuthCode|SMS-GroupCode/);
+
+			const raw = await postForm(engine, inboundFields(), { options: { includeRaw: true } });
+			expect(raw.items[0].json.raw).toEqual(Object.fromEntries(inboundFields()));
+			expect(raw.items[0].json.raw).toMatchObject({
+				'SMS-AuthCode': 'AUTH:reply/1450707',
+				'SMS-GroupCode': 'AUTH:G353870934726/*',
+			});
+		});
+	});
+
+	it('verifies from the parsed body when the host gives no raw body', async () => {
+		const engine = triggerEngine();
+		const ok = await postForm(engine, inboundFields({ content: 'Tá go maith' }), {}, { withRawBody: false });
+		expect(ok.status).toBe(200);
+		expect(ok.items[0].json).toMatchObject({ text: 'Tá go maith', verified: true });
+		const tampered = await postForm(engine, withField(inboundFields(), 'SMS-Content', 'x'), {}, { withRawBody: false });
+		expect(tampered.status).toBe(401);
+		const twice = await postForm(engine, `${encodeForm(inboundFields())}&SMS-Content=x`, {}, { withRawBody: false });
+		expect(twice.status).toBe(400);
+	});
+});

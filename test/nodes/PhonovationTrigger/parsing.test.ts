@@ -1,0 +1,121 @@
+import { formEventOf } from '../../../nodes/PhonovationTrigger/events';
+import { parseFormBody } from '../../../nodes/PhonovationTrigger/formBody';
+import { firstWord, keywordMatches, parseKeywords } from '../../../nodes/PhonovationTrigger/keywords';
+import { networkOf } from '../../../nodes/PhonovationTrigger/network';
+import { RelayRejection } from '../../../nodes/PhonovationTrigger/rejection';
+import { readRelayBody } from '../../../nodes/PhonovationTrigger/requestBody';
+import { finishedAtOf, gatewayTimestamp } from '../../../nodes/PhonovationTrigger/timestamps';
+
+const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+
+function rejection(run: () => unknown): RelayRejection | undefined {
+	try {
+		run();
+	} catch (error) {
+		if (error instanceof RelayRejection) return error;
+		throw error;
+	}
+	return undefined;
+}
+
+describe('form decoding', () => {
+	it('decodes + and %20 as spaces and keeps an encoded + literal', () => {
+		const fields = parseFormBody('SMS-Content=a+b%20c%2Bd&empty=&flag');
+		expect(fields.get('sms-content')).toBe('a b c+d');
+		expect(fields.get('empty')).toBe('');
+		expect(fields.get('flag')).toBe('');
+	});
+
+	it('keeps the names as received for raw output but looks them up in any case', () => {
+		const fields = parseFormBody('SMS-NotifyID=7&SMS-KeyPhrase=YES');
+		expect(fields.get('SMS-NotifyId')).toBe('7');
+		expect(fields.get('SMS-Keyphrase')).toBe('YES');
+		expect(fields.raw).toEqual({ 'SMS-NotifyID': '7', 'SMS-KeyPhrase': 'YES' });
+	});
+
+	it('refuses duplicate SMS fields in any spelling', () => {
+		expect(rejection(() => parseFormBody('SMS-From=1&sms-from=2'))).toMatchObject({ status: 400 });
+		expect(parseFormBody('x=1&x=2').raw).toEqual({ x: ['1', '2'] });
+	});
+});
+
+describe('request body', () => {
+	it('refuses oversized raw bodies before anything else', () => {
+		const big = Buffer.alloc(64 * 1024 + 1, 'a');
+		expect(rejection(() => readRelayBody({ headers: { 'content-type': 'text/html' }, rawBody: big }))).toMatchObject({
+			status: 413,
+		});
+		const atLimit = readRelayBody({ headers: FORM, rawBody: Buffer.from(`x=${'a'.repeat(64 * 1024 - 2)}`) });
+		expect(atLimit.kind === 'form' && atLimit.fields.get('x')?.length).toBe(64 * 1024 - 2);
+	});
+
+	it('falls back to a parsed object, turning arrays into duplicates', () => {
+		const body = readRelayBody({ headers: FORM, body: { 'SMS-From': '1', 'SMS-Content': 'hi' } });
+		expect(body.kind === 'form' && body.fields.get('sms-content')).toBe('hi');
+		expect(rejection(() => readRelayBody({ headers: FORM, body: { 'SMS-From': ['1', '2'] } }))).toMatchObject({
+			status: 400,
+		});
+		expect(rejection(() => readRelayBody({ headers: FORM, body: {} }))).toMatchObject({ reason: 'Empty body' });
+	});
+});
+
+describe('event recognition', () => {
+	it.each([
+		['SMS-Type=Notification&SMS-NotifyId=1', 'deliveryReceipt'],
+		['SMS-Type=notification&SMS-From=Phonovation', 'deliveryReceipt'],
+		['SMS-From=1&SMS-Content=hi&SMS-To=353877777777', 'inbound'],
+		['SMS-From=1&SMS-Content=STOP&SMS-To=50123', 'optOut'],
+		['SMS-From=1&SMS-Content=STOP&SMS-To=+50123+', 'optOut'],
+		['SMS-Content=hi', 'inbound'],
+	])('%s is %s', (body, event) => {
+		expect(formEventOf(parseFormBody(body))).toBe(event);
+	});
+});
+
+describe('network codes', () => {
+	it('names the Irish carriers by MNC, tolerating a leading zero', () => {
+		expect(networkOf('272/01')).toMatchObject({ mnc: '01', carrier: 'Vodafone Ireland', operatorNetwork: true });
+		expect(networkOf('272/5')).toMatchObject({ country: 'Ireland', carrier: null, operatorNetwork: false });
+		expect(networkOf('  ')).toBeNull();
+		expect(networkOf(undefined)).toBeNull();
+	});
+});
+
+describe('timestamps', () => {
+	it('reads SMS-TimeStamp as UTC', () => {
+		expect(gatewayTimestamp('2024-01-10 14:17:44')).toBe('2024-01-10T14:17:44.000Z');
+		expect(gatewayTimestamp('2024-02-29 23:59:59')).toBe('2024-02-29T23:59:59.000Z');
+		expect(gatewayTimestamp(undefined)).toBeNull();
+		expect(rejection(() => gatewayTimestamp('2023-02-29 10:00:00'))).toMatchObject({ status: 400 });
+		expect(rejection(() => gatewayTimestamp('2024-01-10 14:60:00'))).toMatchObject({ status: 400 });
+	});
+
+	it('reads FinishedAt with 0 to 7 fractional digits, truncated to milliseconds', () => {
+		expect(finishedAtOf('2026-04-09T14:39:40.6Z')).toBe('2026-04-09T14:39:40.600Z');
+		expect(finishedAtOf('2026-04-09T14:39:40.6999999Z')).toBe('2026-04-09T14:39:40.699Z');
+		expect(finishedAtOf('2026-04-09T14:39:40z')).toBe('2026-04-09T14:39:40.000Z');
+		expect(finishedAtOf('2026-04-09T16:39:40.1+0200')).toBe('2026-04-09T14:39:40.100Z');
+		expect(finishedAtOf(undefined)).toBeNull();
+		expect(rejection(() => finishedAtOf(1712673580))).toMatchObject({ status: 400 });
+		expect(rejection(() => finishedAtOf('2026-04-09 14:39:40'))).toMatchObject({ status: 400 });
+	});
+});
+
+describe('keywords', () => {
+	it('parses a comma-separated list, upper-cased, ignoring blanks', () => {
+		expect(parseKeywords(' confirm, ,Cancel ,*,')).toEqual(['CONFIRM', 'CANCEL', '*']);
+	});
+
+	it('takes the first word without trailing punctuation', () => {
+		expect(firstWord('  yes!! please')).toBe('YES');
+		expect(firstWord('')).toBe('');
+	});
+
+	it('matches the keyphrase or the first word; * matches a * or missing keyphrase', () => {
+		expect(keywordMatches(['CONFIRM'], undefined, 'confirm')).toBe(true);
+		expect(keywordMatches(['*'], undefined, 'whatever')).toBe(true);
+		expect(keywordMatches(['*'], 'BOOK', 'book')).toBe(false);
+		expect(keywordMatches(['CONFIRM'], '*', 'no')).toBe(false);
+		expect(keywordMatches([], 'X', 'y')).toBe(true);
+	});
+});
