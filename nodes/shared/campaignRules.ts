@@ -45,8 +45,6 @@ export const campaignSettingsSchema = z.object({
 
 export const notifyIdSchema = limited('Notify ID', LIMITS.notifyId);
 
-export type CampaignSettings = z.infer<typeof campaignSettingsSchema>;
-
 /** Runs a schema and turns its issues into field-named violations (empty when valid). */
 export function violationsOf(schema: z.ZodTypeAny, value: unknown): RuleViolation[] {
 	const result = schema.safeParse(value);

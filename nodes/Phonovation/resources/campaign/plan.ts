@@ -20,9 +20,8 @@ export interface Recipient {
 	reason: string | null;
 }
 
-/** What one input item asks for, after reading and normalising its parameters. */
-export interface ItemRequest {
-	itemIndex: number;
+/** What a campaign request carries besides its recipients (the first item's values win). */
+export interface CampaignSettings {
 	from: string;
 	text: string;
 	campaignName: string;
@@ -30,19 +29,17 @@ export interface ItemRequest {
 	dryRun: boolean;
 	batchSize: number;
 	timeoutMs: number;
+}
+
+/** What one input item asks for, after reading and normalising its parameters. */
+export interface ItemRequest extends CampaignSettings {
+	itemIndex: number;
 	recipients: Recipient[];
 	violations: RuleViolation[];
 }
 
-export interface Campaign {
+export interface Campaign extends CampaignSettings {
 	items: ItemRequest[];
-	from: string;
-	text: string;
-	campaignName: string;
-	sendAt: string | null;
-	dryRun: boolean;
-	batchSize: number;
-	timeoutMs: number;
 	/** Recipients to send, in order, each exactly once. */
 	toSend: Recipient[];
 	/** Violations with the item they came from; any of them stops the whole campaign. */
@@ -57,15 +54,10 @@ export function groupIntoCampaigns(items: ItemRequest[]): Campaign[] {
 		const key = JSON.stringify([item.from, item.text, item.sendAt, item.campaignName, item.dryRun]);
 		let campaign = byKey.get(key);
 		if (!campaign) {
+			const { from, text, campaignName, sendAt, dryRun, batchSize, timeoutMs } = item;
 			campaign = {
+				...{ from, text, campaignName, sendAt, dryRun, batchSize, timeoutMs },
 				items: [],
-				from: item.from,
-				text: item.text,
-				campaignName: item.campaignName,
-				sendAt: item.sendAt,
-				dryRun: item.dryRun,
-				batchSize: item.batchSize,
-				timeoutMs: item.timeoutMs,
 				toSend: [],
 				violations: [],
 				warnings: [],
