@@ -1,0 +1,45 @@
+import { campaignSettingsSchema, LIMITS, notifyIdSchema, violationsOf } from '../../../nodes/shared/campaignRules';
+
+const valid = { from: 'Phonovation', text: 'Hello', campaignName: 'Spring', batchSize: 1000 };
+
+describe('campaign rules (spec §2 and §8)', () => {
+	it('accepts values at every limit', () => {
+		expect(
+			violationsOf(campaignSettingsSchema, {
+				from: 'F'.repeat(LIMITS.from),
+				text: 't'.repeat(LIMITS.text),
+				campaignName: 'c'.repeat(LIMITS.campaignName),
+				batchSize: LIMITS.recipientsPerRequest,
+			}),
+		).toEqual([]);
+		expect(violationsOf(notifyIdSchema, 'n'.repeat(LIMITS.notifyId))).toEqual([]);
+	});
+
+	it('names the field and the limit one past each limit', () => {
+		expect(
+			violationsOf(campaignSettingsSchema, {
+				from: 'F'.repeat(21),
+				text: 't'.repeat(2001),
+				campaignName: 'c'.repeat(31),
+				batchSize: 400_001,
+			}),
+		).toEqual([
+			{ field: 'from', message: 'Sender ID is too long: 21 characters, the limit is 20' },
+			{ field: 'text', message: 'Text is too long: 2001 characters, the limit is 2000' },
+			{ field: 'campaignName', message: 'Campaign name is too long: 31 characters, the limit is 30' },
+			{ field: 'batchSize', message: 'Batch size is too large: the provider accepts at most 400000 recipients per request' },
+		]);
+		expect(violationsOf(notifyIdSchema, 'n'.repeat(31))).toEqual([
+			{ field: '', message: 'Notify ID is too long: 31 characters, the limit is 30' },
+		]);
+	});
+
+	it('refuses blank text and sender, and a fractional or zero batch size', () => {
+		expect(violationsOf(campaignSettingsSchema, { ...valid, text: '   ', from: '' }).map((v) => v.message)).toEqual([
+			'Sender ID is empty',
+			'Text is empty',
+		]);
+		expect(violationsOf(campaignSettingsSchema, { ...valid, batchSize: 0 })[0].message).toMatch(/at least 1/);
+		expect(violationsOf(campaignSettingsSchema, { ...valid, batchSize: 2.5 })[0].message).toMatch(/whole number/);
+	});
+});
