@@ -1,0 +1,134 @@
+import { readdirSync } from 'node:fs';
+
+import { DateTime } from 'luxon';
+
+import { loadWorkflow, useE2eEnvironment } from './support/environment';
+import { nodeOutput } from './support/n8n-client';
+import { WORKFLOWS_DIR } from './support/paths';
+
+const EXAMPLES = readdirSync(WORKFLOWS_DIR).filter((file) => file.endsWith('.json'));
+
+/** The importable example workflows (also used by `npm start`), run as a user would run them. */
+describe('example workflows in n8n', () => {
+	const suite = useE2eEnvironment();
+	let optOutTableId: string;
+
+	beforeAll(async () => {
+		const table = await suite.env().client.createDataTable('opt-outs', [
+			{ name: 'phone', type: 'string' },
+			{ name: 'optedOutAt', type: 'string' },
+		]);
+		optOutTableId = table.id;
+	}, 30_000);
+
+	it('there are the three examples the README describes', () => {
+		expect(EXAMPLES.sort()).toEqual([
+			'campaign-excluding-opt-outs.json',
+			'reply-auto-responder.json',
+			'scheduled-campaign-from-list.json',
+		]);
+	});
+
+	suite.it('each example imports cleanly and uses only node types n8n knows', async ({ client, importWorkflow }) => {
+		const known = new Set(await client.nodeTypeNames());
+		for (const file of EXAMPLES) {
+			const workflow = loadWorkflow(file);
+			const unknown = workflow.nodes.map((n) => n.type).filter((type) => !known.has(type));
+			expect({ file, unknown }).toEqual({ file, unknown: [] });
+			const stored = await client.getWorkflow((await importWorkflow(workflow)).id);
+			expect(stored.nodes.map((n) => n.name).sort()).toEqual(workflow.nodes.map((n) => n.name).sort());
+			expect(stored.connections).toEqual(workflow.connections);
+		}
+	});
+
+	describe('reply auto-responder with keyword routing', () => {
+		let workflowId: string;
+		let url: string;
+
+		beforeAll(async () => {
+			const env = suite.env();
+			const workflow = await env.importWorkflow(loadWorkflow('reply-auto-responder.json'));
+			url = await env.publish(workflow, 'On Reply or Opt-Out');
+			workflowId = workflow.id;
+		}, 60_000);
+
+		const cases = [
+			{ reply: 'YES please', branch: 'Confirm Appointment', text: /confirmed/ },
+			{ reply: 'no thanks', branch: 'Cancel Appointment', text: /cancelled/ },
+			{ reply: 'What time is it?', branch: 'Explain Keywords', text: /Reply YES to confirm/ },
+		];
+		for (const [index, { reply, branch, text }] of cases.entries()) {
+			suite.it(`"${reply}" is answered by the ${branch} branch`, async ({ client, sim }) => {
+				sim.reset();
+				const from = `35387000000${index}`;
+				expect((await sim.sendInbound({ url, from, content: reply, keyphrase: '*' })).status).toBe(200);
+
+				const executions = await client.waitForExecutions(workflowId, index + 1);
+				const execution = executions.at(-1)!;
+				expect(execution.status).toBe('success');
+				expect(nodeOutput(execution, branch)).toHaveLength(1);
+				expect(sim.campaigns).toHaveLength(1);
+				expect(sim.campaigns[0].body.text).toMatch(text);
+				expect(sim.campaigns[0].body.recipientInfo).toEqual([{ msisdn: from }]);
+			});
+		}
+
+		suite.it('an opt-out lands in the opt-outs Data Table and sends nothing', async ({ client, sim }) => {
+			sim.reset();
+			expect((await sim.sendOptOut({ url, from: '353861234567' })).status).toBe(200);
+
+			const executions = await client.waitForExecutions(workflowId, cases.length + 1);
+			expect(executions.at(-1)!.status).toBe('success');
+			const rows = await client.dataTableRows(optOutTableId);
+			expect(rows.map((r) => r.phone)).toEqual(['353861234567']);
+			expect(sim.campaigns).toHaveLength(0);
+		});
+	});
+
+	suite.it('the campaign example skips numbers in the opt-outs Data Table', async ({ client, importWorkflow, sim }) => {
+		// The opt-out test above stored this number through the auto-responder.
+		const rows = await client.dataTableRows(optOutTableId);
+		expect(rows.map((r) => r.phone)).toContain('353861234567');
+		const workflow = await importWorkflow(loadWorkflow('campaign-excluding-opt-outs.json'));
+		sim.reset();
+
+		const execution = await client.runAndWait(workflow.id, 'Run Campaign');
+
+		expect(execution.status).toBe('success');
+		expect(sim.campaigns).toHaveLength(1);
+		const sentTo = (sim.campaigns[0].body.recipientInfo as Array<{ msisdn: string }>).map((r) => r.msisdn);
+		expect(sentTo).toEqual(['353871234501', '353871234502', '447911123456']);
+		const ciara = nodeOutput(execution, 'Send Offer').find((item) =>
+			(item.recipients as Array<{ input: unknown; status: string }>).some((r) => r.status === 'excluded'),
+		);
+		expect(ciara).toBeDefined();
+	});
+
+	suite.it('the scheduled campaign from a list sends one campaign for tomorrow 10:00 Irish time, skipping the bad row', async ({ client, importWorkflow, sim }) => {
+		const workflow = await importWorkflow(loadWorkflow('scheduled-campaign-from-list.json'));
+		sim.reset();
+
+		const execution = await client.runAndWait(workflow.id, 'Run Now');
+
+		expect(execution.status).toBe('success');
+		expect(sim.campaigns).toHaveLength(1);
+		const tomorrowTen = DateTime.now()
+			.setZone('Europe/Dublin')
+			.startOf('day')
+			.plus({ days: 1 })
+			.set({ hour: 10 })
+			.toUTC()
+			.toFormat("yyyy-MM-dd'T'HH:mm'Z'");
+		expect(sim.campaigns[0].body).toMatchObject({
+			campaignName: 'Check-up reminders',
+			sendAt: tomorrowTen,
+			recipientInfo: [
+				{ msisdn: '353871234501', notifyId: 'A-1001' },
+				{ msisdn: '353871234502', notifyId: 'A-1002' },
+				{ msisdn: '353861234567', notifyId: 'A-1003' },
+			],
+		});
+		const declan = nodeOutput(execution, 'Schedule Reminder')[3];
+		expect(declan.counts).toMatchObject({ invalid: 1, accepted: 0 });
+	});
+});

@@ -1,0 +1,189 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { type SimulatorConfig, type Simulator, startSimulator } from '../../simulator';
+import { ensureN8nInstalled, type N8nInstall } from './install';
+import { N8nClient, type WorkflowJson } from './n8n-client';
+import { type N8nProcess, startN8n } from './n8n-process';
+import { TYPES } from './package-types';
+import { packPackage } from './pack';
+import { WORKFLOWS_DIR } from './paths';
+import { freePort } from './ports';
+
+/** The credential name the demo creates and the example workflows refer to. */
+export const SIMULATOR_CREDENTIAL_NAME = 'Phonovation (local simulator)';
+
+export { TYPES };
+
+export interface CredentialRef {
+	id: string;
+	name: string;
+	type: string;
+}
+
+/** Credential fields pointing every URL at the simulator, with its account and relay secret. */
+export function simulatorCredentialData(sim: Pick<Simulator, 'url' | 'config'>, overrides: Record<string, string> = {}) {
+	return {
+		username: sim.config.username,
+		password: sim.config.password,
+		relaySecret: sim.config.relaySecret,
+		apiId: sim.config.apiId,
+		authUrl: sim.url,
+		baseUrl: sim.url,
+		legacyBaseUrl: `${sim.url}/api/v1`,
+		...overrides,
+	};
+}
+
+/** Reads a workflow from test/e2e/workflows (a path relative to it). */
+export function loadWorkflow(file: string): WorkflowJson {
+	return JSON.parse(readFileSync(path.join(WORKFLOWS_DIR, file), 'utf8')) as WorkflowJson;
+}
+
+/** Points every Phonovation node of a workflow at the given credential (as the editor's picker would). */
+export function withCredential(workflow: WorkflowJson, credential: CredentialRef): WorkflowJson {
+	return {
+		...workflow,
+		nodes: workflow.nodes.map((node) =>
+			node.type.startsWith('n8n-nodes-phonovation.')
+				? { ...node, credentials: { [TYPES.credential]: { id: credential.id, name: credential.name } } }
+				: node,
+		),
+	};
+}
+
+/** The production URL n8n serves a trigger node's webhook on, once its workflow is published. */
+export function productionWebhookUrl(n8nUrl: string, workflow: WorkflowJson, nodeName: string, webhookPath = 'phonovation'): string {
+	const node = workflow.nodes.find((n) => n.name === nodeName);
+	if (!node?.webhookId) throw new Error(`Node ${nodeName} has no webhookId`);
+	return `${n8nUrl}/webhook/${String(node.webhookId)}/${webhookPath}`;
+}
+
+export interface E2eEnvironment {
+	install: N8nInstall;
+	n8n: N8nProcess;
+	client: N8nClient;
+	sim: Simulator;
+	/** A credential named SIMULATOR_CREDENTIAL_NAME pointing at the simulator. */
+	credential: CredentialRef;
+	/** Creates another credential against the simulator (a fresh one has no token yet). */
+	createCredential(name: string, overrides?: Record<string, string>): Promise<CredentialRef>;
+	/** Binds the workflow to a credential and stores it in n8n. */
+	importWorkflow(workflow: WorkflowJson, credential?: CredentialRef): Promise<WorkflowJson & { id: string }>;
+	/** Publishes an imported workflow and returns its trigger's production URL once n8n serves it. */
+	publish(workflow: WorkflowJson & { id: string }, triggerName: string): Promise<string>;
+	stop(): Promise<void>;
+}
+
+export interface E2eOptions {
+	/** Simulator settings; `relayUrl` may be computed from n8n's URL, which is fixed before start. */
+	simulator?: Partial<SimulatorConfig> | ((n8nUrl: string) => Partial<SimulatorConfig>);
+	log?: (line: string) => void;
+}
+
+/**
+ * A real n8n with the packed package installed as a community package, the provider simulator,
+ * the owner logged in and a credential pointing at the simulator.
+ */
+export async function startE2eEnvironment(options: E2eOptions = {}): Promise<E2eEnvironment> {
+	const log = options.log;
+	const install = await ensureN8nInstalled({ log });
+	const tarball = await packPackage({ log });
+	const port = await freePort();
+	const n8nUrl = `http://127.0.0.1:${port}`;
+	const simConfig = typeof options.simulator === 'function' ? options.simulator(n8nUrl) : options.simulator;
+	const sim = await startSimulator(simConfig ?? {});
+	let n8n: N8nProcess | undefined;
+	try {
+		n8n = await startN8n({ install, packageTarball: tarball, port });
+		const client = await N8nClient.forOwner(n8n.url);
+		const createCredential = async (name: string, overrides: Record<string, string> = {}) => {
+			const created = await client.createCredential(name, TYPES.credential, simulatorCredentialData(sim, overrides));
+			return { id: String(created.id), name: created.name, type: TYPES.credential };
+		};
+		const credential = await createCredential(SIMULATOR_CREDENTIAL_NAME);
+		const running = n8n;
+		return {
+			install,
+			n8n: running,
+			client,
+			sim,
+			credential,
+			createCredential,
+			importWorkflow: async (workflow, bindTo = credential) => {
+				const stored = await client.createWorkflow(withCredential(workflow, bindTo));
+				return { ...withCredential(workflow, bindTo), id: String(stored.id) };
+			},
+			publish: async (workflow, triggerName) => {
+				await client.publishWorkflow(workflow.id);
+				const url = productionWebhookUrl(running.url, workflow, triggerName);
+				await client.waitForWebhook(url);
+				return url;
+			},
+			stop: async () => {
+				await running.stop();
+				await sim.stop();
+			},
+		};
+	} catch (error) {
+		await n8n?.stop();
+		await sim.stop();
+		throw error;
+	}
+}
+
+/** Minutes a jest hook may take: an uncached install of n8n alone takes several. */
+export const E2E_SETUP_TIMEOUT_MS = 20 * 60_000;
+
+/** n8n's log tail without stack frames and the expected offline look-ups of n8n's cloud services. */
+function readableLogTail(n8n: N8nProcess): string {
+	return n8n
+		.logTail(200)
+		.split('\n')
+		.filter((line) => line.trim() && !/^\s+at /.test(line) && !/api\.n8n\.io|Strapi API|system task run failed/.test(line))
+		.slice(-30)
+		.map((line) => `  │ ${line}`)
+		.join('\n');
+}
+
+export interface E2eSuite {
+	/** The running environment (inside tests and hooks). */
+	env(): E2eEnvironment;
+	/** A jest test that gets the environment and, when it fails, n8n's log tail in its message. */
+	it(name: string, fn: (env: E2eEnvironment) => Promise<void>, timeoutMs?: number): void;
+}
+
+/** Registers beforeAll/afterAll for one n8n (and simulator) shared by a test file's scenarios. */
+export function useE2eEnvironment(options: E2eOptions = {}): E2eSuite {
+	let environment: E2eEnvironment | undefined;
+	beforeAll(async () => {
+		// Straight to stderr: jest holds console output back until the file ends, and an
+		// uncached n8n install takes minutes.
+		const log = options.log ?? ((line: string) => void process.stderr.write(`[e2e] ${line}\n`));
+		environment = await startE2eEnvironment({ ...options, log });
+	}, E2E_SETUP_TIMEOUT_MS);
+	afterAll(async () => {
+		await environment?.stop();
+	}, 60_000);
+	const env = () => {
+		if (!environment) throw new Error('The e2e environment did not start (see beforeAll)');
+		return environment;
+	};
+	return {
+		env,
+		it: (name, fn, timeoutMs = 120_000) =>
+			it(
+				name,
+				async () => {
+					const current = env();
+					try {
+						await fn(current);
+					} catch (error) {
+						if (error instanceof Error) error.message += `\n\nn8n log (last lines):\n${readableLogTail(current.n8n)}`;
+						throw error;
+					}
+				},
+				timeoutMs,
+			),
+	};
+}

@@ -1,0 +1,319 @@
+import { fetch } from 'undici';
+
+import { parseFlatted } from './flatted';
+
+/** The owner account every test instance and the demo create (local, throwaway instances only). */
+export const OWNER = {
+	email: 'owner@example.com',
+	firstName: 'Demo',
+	lastName: 'Owner',
+	password: 'Phonovation-Demo-1',
+};
+
+export interface WorkflowJson {
+	name: string;
+	nodes: Array<Record<string, unknown> & { name: string; type: string }>;
+	connections: Record<string, unknown>;
+	settings?: Record<string, unknown>;
+	pinData?: Record<string, unknown>;
+	[key: string]: unknown;
+}
+
+export interface StoredWorkflow extends WorkflowJson {
+	id: string;
+	versionId: string;
+	active: boolean;
+	activeVersionId?: string | null;
+}
+
+export interface ExecutionSummary {
+	id: string;
+	workflowId: string;
+	mode: string;
+	status: string;
+	finished?: boolean;
+	startedAt?: string;
+	stoppedAt?: string;
+}
+
+export interface NodeRun {
+	/** Items per output, as the next nodes received them. */
+	outputs: Array<Array<{ json: Record<string, unknown> }>>;
+	error?: { message?: string; description?: string; [key: string]: unknown };
+}
+
+export interface Execution extends ExecutionSummary {
+	/** The parsed run data: resultData.runData, resultData.error, lastNodeExecuted… */
+	data: {
+		resultData: {
+			runData: Record<string, Array<{ data?: { main?: Array<Array<{ json: Record<string, unknown> }> | null> }; error?: NodeRun['error'] }>>;
+			error?: { message?: string; description?: string; [key: string]: unknown };
+			lastNodeExecuted?: string;
+		};
+	};
+}
+
+export interface CredentialTestResult {
+	status: 'OK' | 'Error';
+	message: string;
+}
+
+export class N8nApiError extends Error {
+	constructor(
+		readonly status: number,
+		readonly method: string,
+		readonly path: string,
+		readonly body: string,
+	) {
+		super(`n8n answered ${status} to ${method} ${path}: ${body.slice(0, 500)}`);
+	}
+}
+
+const FINISHED = new Set(['success', 'error', 'crashed', 'canceled']);
+
+/**
+ * n8n's own REST API (what the editor uses), logged in as the owner with the session cookie.
+ * Every method returns what n8n stored or computed: scenarios assert on these, not on logs.
+ */
+export class N8nClient {
+	private cookie = '';
+
+	constructor(readonly baseUrl: string) {}
+
+	/** Creates the owner on a fresh instance (which logs in), or logs in when it exists. */
+	static async forOwner(baseUrl: string): Promise<N8nClient> {
+		const client = new N8nClient(baseUrl);
+		try {
+			await client.call('POST', '/rest/owner/setup', OWNER);
+		} catch (error) {
+			if (!(error instanceof N8nApiError) || error.status !== 400) throw error;
+		}
+		if (!client.cookie) await client.login();
+		return client;
+	}
+
+	async login(): Promise<void> {
+		await this.call('POST', '/rest/login', { emailOrLdapLoginId: OWNER.email, password: OWNER.password });
+		if (!this.cookie) throw new Error('n8n did not issue a session cookie on login');
+	}
+
+	/** One REST call; unwraps n8n's `{ data }` envelope. */
+	async call<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+		const response = await fetch(`${this.baseUrl}${path}`, {
+			method,
+			headers: {
+				...(body === undefined ? {} : { 'content-type': 'application/json' }),
+				...(this.cookie ? { cookie: this.cookie } : {}),
+			},
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const auth = response.headers.getSetCookie().find((c) => c.startsWith('n8n-auth='));
+		if (auth) this.cookie = auth.split(';')[0];
+		const text = await response.text();
+		if (!response.ok) throw new N8nApiError(response.status, method, path, text);
+		if (!text) return undefined as T;
+		const parsed = JSON.parse(text) as { data?: T };
+		return (parsed && typeof parsed === 'object' && 'data' in parsed ? parsed.data : parsed) as T;
+	}
+
+	/** The node and credential types the editor is served (GET /types/*.json). */
+	async nodeTypeNames(): Promise<string[]> {
+		const types = await this.call<Array<{ name: string }>>('GET', '/types/nodes.json');
+		return types.map((t) => t.name);
+	}
+
+	async credentialTypeNames(): Promise<string[]> {
+		const types = await this.call<Array<{ name: string }>>('GET', '/types/credentials.json');
+		return types.map((t) => t.name);
+	}
+
+	async nodeType(name: string): Promise<Record<string, unknown> & { name: string; version: number | number[] }> {
+		const types = await this.call<Array<Record<string, unknown> & { name: string; version: number | number[] }>>(
+			'GET',
+			'/types/nodes.json',
+		);
+		const type = types.find((t) => t.name === name);
+		if (!type) throw new Error(`n8n does not know the node type ${name}`);
+		return type;
+	}
+
+	async createCredential(name: string, type: string, data: Record<string, unknown>): Promise<{ id: string; name: string }> {
+		return await this.call('POST', '/rest/credentials', { name, type, data });
+	}
+
+	/**
+	 * The editor's "Test" button on a saved credential: it loads the credential (secrets come back
+	 * redacted) and posts that form data, which n8n completes from the stored secrets.
+	 */
+	async testCredential(credential: { id: string; name: string; type: string }): Promise<CredentialTestResult> {
+		const stored = await this.call<{ data?: Record<string, unknown> }>(
+			'GET',
+			`/rest/credentials/${credential.id}?includeData=true`,
+		);
+		return await this.call('POST', '/rest/credentials/test', {
+			credentials: { id: credential.id, name: credential.name, type: credential.type, data: stored.data ?? {} },
+		});
+	}
+
+	async createWorkflow(workflow: WorkflowJson): Promise<StoredWorkflow> {
+		const { id: _id, active: _active, versionId: _versionId, meta: _meta, tags: _tags, pinData, ...body } = workflow;
+		return await this.call('POST', '/rest/workflows', {
+			...body,
+			pinData: pinData ?? {},
+			settings: { executionOrder: 'v1', ...(workflow.settings ?? {}) },
+		});
+	}
+
+	/** Every workflow in the instance (the editor's Overview list). */
+	async workflows(): Promise<Array<{ id: string; name: string; active: boolean }>> {
+		return await this.call('GET', '/rest/workflows');
+	}
+
+	/** Every credential the owner can see (secrets are never returned). */
+	async credentials(): Promise<Array<{ id: string; name: string; type: string }>> {
+		return await this.call('GET', '/rest/credentials');
+	}
+
+	async getWorkflow(id: string): Promise<StoredWorkflow> {
+		return await this.call('GET', `/rest/workflows/${id}`);
+	}
+
+	/** Publishes (activates) the workflow's current version: production webhooks go live. */
+	async publishWorkflow(id: string): Promise<StoredWorkflow> {
+		const { versionId } = await this.getWorkflow(id);
+		return await this.call('POST', `/rest/workflows/${id}/activate`, { versionId });
+	}
+
+	/**
+	 * Waits until n8n serves a production webhook URL. Publishing returns before the webhook is
+	 * registered; a CORS preflight answers 204 once it is and 404 before, and runs nothing.
+	 */
+	async waitForWebhook(url: string, timeoutMs = 20_000): Promise<void> {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const response = await fetch(url, {
+				method: 'OPTIONS',
+				headers: { origin: this.baseUrl, 'access-control-request-method': 'POST' },
+			});
+			await response.body?.cancel();
+			if (response.status === 204) return;
+			if (Date.now() > deadline) throw new Error(`n8n did not register the webhook ${url} within ${timeoutMs} ms`);
+			await new Promise((resolve) => setTimeout(resolve, 250));
+		}
+	}
+
+	async unpublishWorkflow(id: string): Promise<void> {
+		await this.call('POST', `/rest/workflows/${id}/deactivate`, {});
+	}
+
+	/** "Execute workflow" from the given trigger node; returns the new execution's id. */
+	async runManually(workflowId: string, triggerName: string): Promise<string> {
+		const result = await this.call<{ executionId?: string; waitingForWebhook?: boolean }>(
+			'POST',
+			`/rest/workflows/${workflowId}/run`,
+			{ triggerToStartFrom: { name: triggerName } },
+		);
+		if (!result?.executionId) throw new Error(`n8n started no execution: ${JSON.stringify(result)}`);
+		return String(result.executionId);
+	}
+
+	async executions(workflowId: string): Promise<ExecutionSummary[]> {
+		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+		const list = await this.call<{ results: ExecutionSummary[] }>('GET', `/rest/executions?filter=${filter}&limit=100`);
+		return list.results;
+	}
+
+	async execution(id: string): Promise<Execution> {
+		const raw = await this.call<ExecutionSummary & { data: string | Execution['data'] }>('GET', `/rest/executions/${id}`);
+		const data = typeof raw.data === 'string' ? (parseFlatted(raw.data) as Execution['data']) : raw.data;
+		return { ...raw, id: String(raw.id), data };
+	}
+
+	/** Waits until n8n has stored the execution as finished (success, error, crashed, canceled). */
+	async waitForExecution(id: string, timeoutMs = 60_000): Promise<Execution> {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const execution = await this.execution(id);
+			if (FINISHED.has(execution.status)) return execution;
+			if (Date.now() > deadline) throw new Error(`Execution ${id} still ${execution.status} after ${timeoutMs} ms`);
+			await new Promise((resolve) => setTimeout(resolve, 250));
+		}
+	}
+
+	/** Runs a workflow from its trigger and returns the finished, stored execution. */
+	async runAndWait(workflowId: string, triggerName: string, timeoutMs?: number): Promise<Execution> {
+		return await this.waitForExecution(await this.runManually(workflowId, triggerName), timeoutMs);
+	}
+
+	/**
+	 * Waits until the workflow has `count` finished executions (webhook-started ones, say) and
+	 * returns them, oldest first.
+	 */
+	async waitForExecutions(workflowId: string, count: number, timeoutMs = 30_000): Promise<Execution[]> {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const finished = (await this.executions(workflowId)).filter((e) => FINISHED.has(e.status));
+			if (finished.length >= count) {
+				const sorted = finished.sort((a, b) => Number(a.id) - Number(b.id));
+				return await Promise.all(sorted.map((e) => this.execution(String(e.id))));
+			}
+			if (Date.now() > deadline) {
+				throw new Error(`Workflow ${workflowId} has ${finished.length} finished executions, expected ${count}`);
+			}
+			await new Promise((resolve) => setTimeout(resolve, 250));
+		}
+	}
+
+	/** The owner's personal project, where data tables and workflows live by default. */
+	async personalProjectId(): Promise<string> {
+		const project = await this.call<{ id: string }>('GET', '/rest/projects/personal');
+		return project.id;
+	}
+
+	/** Creates an n8n Data Table (Overview → Data tables in the editor). */
+	async createDataTable(
+		name: string,
+		columns: Array<{ name: string; type: 'string' | 'number' | 'boolean' | 'date' }>,
+	): Promise<{ id: string; name: string }> {
+		const projectId = await this.personalProjectId();
+		return await this.call('POST', `/rest/projects/${projectId}/data-tables`, { name, columns });
+	}
+
+	async dataTableRows(tableId: string): Promise<Array<Record<string, unknown>>> {
+		const projectId = await this.personalProjectId();
+		const page = await this.call<{ data: Array<Record<string, unknown>> }>(
+			'GET',
+			`/rest/projects/${projectId}/data-tables/${tableId}/rows?take=1000`,
+		);
+		return page.data;
+	}
+
+	/** The options n8n's editor shows for a parameter with loadOptionsMethod (a dropdown). */
+	async loadOptions(request: {
+		nodeType: string;
+		version: number;
+		methodName: string;
+		path?: string;
+		currentNodeParameters?: Record<string, unknown>;
+		credentials?: Record<string, { id: string; name: string }>;
+	}): Promise<Array<{ name: string; value: string | number; description?: string }>> {
+		return await this.call('POST', '/rest/dynamic-node-parameters/options', {
+			nodeTypeAndVersion: { name: request.nodeType, version: request.version },
+			path: request.path ?? request.methodName,
+			methodName: request.methodName,
+			currentNodeParameters: request.currentNodeParameters ?? {},
+			credentials: request.credentials,
+		});
+	}
+}
+
+/** Items a node put on an output in a stored execution (first run by default). */
+export function nodeOutput(execution: Execution, nodeName: string, output = 0, run = 0) {
+	const task = execution.data.resultData.runData[nodeName]?.[run];
+	return (task?.data?.main?.[output] ?? []).map((item) => item.json);
+}
+
+/** The error n8n stored for a node, if it failed. */
+export function nodeError(execution: Execution, nodeName: string, run = 0) {
+	return execution.data.resultData.runData[nodeName]?.[run]?.error;
+}

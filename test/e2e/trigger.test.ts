@@ -1,0 +1,149 @@
+import { randomUUID } from 'node:crypto';
+
+import { useE2eEnvironment } from './support/environment';
+import { nodeOutput } from './support/n8n-client';
+import { chain, code, manualTrigger, phonovation, phonovationTrigger } from './support/workflow-builder';
+
+const REPLIES_WEBHOOK_ID = randomUUID();
+const EVENTS_WEBHOOK_ID = randomUUID();
+const URL_TOKEN = 'e2e-url-token-5521';
+
+const webhookUrl = (n8nUrl: string, webhookId: string) => `${n8nUrl}/webhook/${webhookId}/phonovation`;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Scenarios 4 and 5: relays from the simulator reach published trigger workflows in n8n. */
+describe('Phonovation Trigger in n8n', () => {
+	const suite = useE2eEnvironment({
+		// Receipts and processing results go where the provider's support would point them.
+		simulator: (n8nUrl) => ({ relayUrl: `${webhookUrl(n8nUrl, EVENTS_WEBHOOK_ID)}?token=${URL_TOKEN}` }),
+	});
+	let repliesWorkflowId: string;
+	let eventsWorkflowId: string;
+
+	beforeAll(async () => {
+		const env = suite.env();
+		const replies = await env.importWorkflow(
+			chain('Replies and opt-outs', [
+				phonovationTrigger('On Reply', { events: ['inbound', 'optOut'] }, REPLIES_WEBHOOK_ID),
+			]),
+		);
+		const events = await env.importWorkflow(
+			chain('Delivery events', [
+				phonovationTrigger(
+					'On Delivery Event',
+					{ events: ['deliveryReceipt', 'processingResult'], options: { token: URL_TOKEN } },
+					EVENTS_WEBHOOK_ID,
+				),
+			]),
+		);
+		await env.publish(replies, 'On Reply');
+		await env.publish(events, 'On Delivery Event');
+		repliesWorkflowId = replies.id;
+		eventsWorkflowId = events.id;
+	}, 60_000);
+
+	suite.it('a signed inbound reply starts one execution whose item has the parsed fields', async (env) => {
+		const relay = await env.sim.sendInbound({
+			url: webhookUrl(env.n8n.url, REPLIES_WEBHOOK_ID),
+			from: '353871234567',
+			to: '353877777777',
+			content: 'YES please',
+			keyphrase: 'YES',
+			notifyId: 'appt-1001',
+		});
+		expect(relay.status).toBe(200);
+
+		const [execution] = await env.client.waitForExecutions(repliesWorkflowId, 1);
+		expect(execution.mode).toBe('webhook');
+		expect(execution.status).toBe('success');
+		expect(nodeOutput(execution, 'On Reply')).toEqual([
+			expect.objectContaining({
+				event: 'inbound',
+				from: '353871234567',
+				to: '353877777777',
+				text: 'YES please',
+				keyword: 'YES',
+				notifyId: 'appt-1001',
+				verified: true,
+			}),
+		]);
+	});
+
+	suite.it('a tampered relay is refused with 401 and starts no execution', async (env) => {
+		const before = (await env.client.executions(repliesWorkflowId)).length;
+		const relay = await env.sim.sendInbound({
+			url: webhookUrl(env.n8n.url, REPLIES_WEBHOOK_ID),
+			content: 'Send me everything',
+			wrongSignature: true,
+		});
+		expect(relay.status).toBe(401);
+		await sleep(1500);
+		expect(await env.client.executions(repliesWorkflowId)).toHaveLength(before);
+	});
+
+	suite.it('an opt-out starts an execution with an optOut item', async (env) => {
+		const before = (await env.client.executions(repliesWorkflowId)).length;
+		const relay = await env.sim.sendOptOut({ url: webhookUrl(env.n8n.url, REPLIES_WEBHOOK_ID), from: '353861234567' });
+		expect(relay.status).toBe(200);
+
+		const executions = await env.client.waitForExecutions(repliesWorkflowId, before + 1);
+		expect(nodeOutput(executions.at(-1)!, 'On Reply')).toEqual([
+			expect.objectContaining({ event: 'optOut', from: '353861234567', to: '50123', optOutKeyword: 'STOP', verified: true }),
+		]);
+	});
+
+	suite.it('delivery receipts and processing results of a delivered campaign reach their workflow', async (env) => {
+		const campaign = await env.importWorkflow(
+			chain('Schedule for delivery', [
+				manualTrigger(),
+				code(
+					'Two Customers',
+					'return [{ json: { phone: "0871230001", ref: "order-1" } }, { json: { phone: "0871230002", ref: "order-2" } }];',
+				),
+				phonovation('Schedule', {
+					resource: 'campaign',
+					operation: 'schedule',
+					from: 'Phonovation',
+					text: 'Your order ships tomorrow.',
+					recipients: '={{ $json.phone }}',
+					sendAt: '2030-01-15T08:00:00Z',
+					options: { notifyId: '={{ $json.ref }}' },
+				}),
+			]),
+		);
+		env.sim.reset();
+		expect((await env.client.runAndWait(campaign.id, 'Manual Trigger')).status).toBe('success');
+
+		const delivery = await env.sim.deliverScheduled();
+		expect(delivery.relays.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+
+		const executions = await env.client.waitForExecutions(eventsWorkflowId, 4);
+		const items = executions.flatMap((e) => nodeOutput(e, 'On Delivery Event'));
+		expect(items).toHaveLength(4);
+		expect(items.filter((i) => i.event === 'processingResult')).toEqual(
+			expect.arrayContaining([
+				expect.objectContaining({ status: 'MESSAGE_SUCCESS', notifyId: 'order-1' }),
+				expect.objectContaining({ status: 'MESSAGE_SUCCESS', notifyId: 'order-2' }),
+			]),
+		);
+		expect(items.filter((i) => i.event === 'deliveryReceipt')).toEqual(
+			expect.arrayContaining([
+				expect.objectContaining({ notifyId: 'order-1', delivered: true, to: '353871230001', verified: true }),
+				expect.objectContaining({ notifyId: 'order-2', delivered: true, to: '353871230002', verified: true }),
+			]),
+		);
+	});
+
+	suite.it('a processing result without the URL token is refused with 401', async (env) => {
+		const before = (await env.client.executions(eventsWorkflowId)).length;
+		const relay = await env.sim.sendProcessingResult({
+			url: webhookUrl(env.n8n.url, EVENTS_WEBHOOK_ID),
+			status: 'MESSAGE_SUCCESS',
+			notifyId: 'forged',
+		});
+		expect(relay.status).toBe(401);
+		await sleep(1500);
+		expect(await env.client.executions(eventsWorkflowId)).toHaveLength(before);
+	});
+});
