@@ -48,7 +48,14 @@ export class PhonovationTrigger implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'phonovationApi', required: true }],
 		webhooks: [
-			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'phonovation' },
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				// Without this n8n 2.41 answers accepted relays with the literal text "firstEntryJson".
+				responseData: 'noData',
+				path: 'phonovation',
+			},
 		],
 		properties: [
 			{

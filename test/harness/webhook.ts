@@ -213,9 +213,8 @@ export async function runWebhook(engine: Engine, node: INode, request: WebhookRe
 	if (result.noWebhookResponse) {
 		return { status: response.statusCode, body: response.body, headers: response.headers, items, executed, result };
 	}
-	const body = !executed
-		? (result.webhookResponse ?? { message: 'Webhook call received' })
-		: { message: 'Workflow was started' };
+	// As n8n 2.41 does for `responseData: 'noData'`: an accepted relay gets an empty 200.
+	const body = !executed ? (result.webhookResponse ?? { message: 'Webhook call received' }) : '';
 	return { status: 200, body, headers: {}, items, executed, result };
 }
 

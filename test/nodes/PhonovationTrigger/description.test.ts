@@ -27,9 +27,9 @@ describe('Phonovation Trigger description', () => {
 		expect(description.usableAsTool).toBeUndefined();
 	});
 
-	it('listens on one POST webhook that answers when the relay is received', () => {
+	it('listens on one POST webhook that answers, with no body, when the relay is received', () => {
 		expect(description.webhooks).toEqual([
-			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'phonovation' },
+			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: 'noData', path: 'phonovation' },
 		]);
 	});
 

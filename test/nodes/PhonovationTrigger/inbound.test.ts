@@ -9,7 +9,7 @@ import {
 	withoutField,
 } from './relays';
 
-const ACCEPTED = { status: 200, body: { message: 'Workflow was started' } };
+const ACCEPTED = { status: 200, body: '' };
 
 describe('Phonovation Trigger: inbound relays through the real webhook context', () => {
 	it('turns a signed relay into one typed, camelCase item', async () => {

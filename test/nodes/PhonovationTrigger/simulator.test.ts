@@ -40,7 +40,7 @@ describe('Phonovation Trigger ← simulator relays over HTTP', () => {
 		const content = 'Tá mé ag teacht 👍 + beidh mé ann ar 8';
 		const result = await sim.sendInbound({ content, keyphrase: 'TA', notifyId: 'order-001' });
 		expect(result.status).toBe(200);
-		expect(JSON.parse(result.body)).toEqual({ message: 'Workflow was started' });
+		expect(result.body).toBe('');
 		expect(lastItem()).toEqual({
 			event: 'inbound',
 			from: '353871111111',
