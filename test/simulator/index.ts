@@ -19,6 +19,7 @@ export type {
 } from './relays';
 export { OPT_OUT_SHORTCODE } from './relays';
 export { inboundSignature, md5Hex, receiptSignature } from './signatures';
+export { simulatorCredentialData } from './credential';
 export { startSimulator } from './simulator';
 export type {
 	DeliveryResult,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { type SimulatorConfig, type Simulator, startSimulator } from '../../simulator';
+import { type SimulatorConfig, type Simulator, simulatorCredentialData, startSimulator } from '../../simulator';
 import { ensureN8nInstalled, type N8nInstall } from './install';
 import { N8nClient, type WorkflowJson } from './n8n-client';
 import { type N8nProcess, startN8n } from './n8n-process';
@@ -21,19 +21,7 @@ export interface CredentialRef {
 	type: string;
 }
 
-/** Credential fields pointing every URL at the simulator, with its account and relay secret. */
-export function simulatorCredentialData(sim: Pick<Simulator, 'url' | 'config'>, overrides: Record<string, string> = {}) {
-	return {
-		username: sim.config.username,
-		password: sim.config.password,
-		relaySecret: sim.config.relaySecret,
-		apiId: sim.config.apiId,
-		authUrl: sim.url,
-		baseUrl: sim.url,
-		legacyBaseUrl: `${sim.url}/api/v1`,
-		...overrides,
-	};
-}
+export { simulatorCredentialData };
 
 /** Reads a workflow from test/e2e/workflows (a path relative to it). */
 export function loadWorkflow(file: string): WorkflowJson {

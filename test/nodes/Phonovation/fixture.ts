@@ -3,7 +3,7 @@ import type { INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 import { PhonovationApi } from '../../../credentials/PhonovationApi.credentials';
 import { Phonovation } from '../../../nodes/Phonovation/Phonovation.node';
 import { Engine, type NodeRunResult } from '../../harness/engine';
-import { startSimulator, type Simulator, type SimulatorConfig } from '../../simulator';
+import { simulatorCredentialData, startSimulator, type Simulator, type SimulatorConfig } from '../../simulator';
 
 export const NODE_TYPE = 'n8n-nodes-phonovation.phonovation';
 
@@ -25,17 +25,7 @@ export async function phonovationFixture(config: Partial<SimulatorConfig> = {}):
 		nodeTypes: { [NODE_TYPE]: new Phonovation() },
 		credentialTypes: [new PhonovationApi()],
 	});
-	const storeCredential = () =>
-		engine.credentials.set('cred-1', {
-			username: sim.config.username,
-			password: sim.config.password,
-			relaySecret: sim.config.relaySecret,
-			apiId: sim.config.apiId,
-			authUrl: sim.url,
-			baseUrl: sim.url,
-			legacyBaseUrl: `${sim.url}/api/v1`,
-			accessToken: '',
-		});
+	const storeCredential = () => engine.credentials.set('cred-1', { ...simulatorCredentialData(sim), accessToken: '' });
 	storeCredential();
 	const node = (parameters: INodeParameters, extra: Partial<INode> = {}): INode => ({
 		id: 'phonovation-node',
