@@ -1,0 +1,88 @@
+/**
+ * Counting and reading many executions through n8n's REST API (the editor's executions list):
+ * its filter takes workflowId and status, and pages of up to 100 are chained by a cursor.
+ */
+import { ExecutionStatusList } from 'n8n-workflow';
+
+import type { Execution, ExecutionSummary, N8nClient } from './n8n-client';
+
+/** Every status an execution can have, running and waiting ones included. */
+export const EVERY_STATUS: string[] = [...ExecutionStatusList];
+
+export interface ExecutionFilter {
+	workflowId?: string;
+	/** e.g. ['success']; when omitted, n8n counts only finished ones (use EVERY_STATUS for all). */
+	status?: string[];
+}
+
+interface ExecutionPage {
+	count: number;
+	results: ExecutionSummary[];
+	nextCursor?: string | null;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function query(filter: ExecutionFilter, limit: number, cursor?: string | null): string {
+	const params = new URLSearchParams({ filter: JSON.stringify(filter), limit: String(limit) });
+	if (cursor) params.set('cursor', cursor);
+	return `/rest/executions?${params.toString()}`;
+}
+
+/** How many executions match (n8n counts them in the database, not per page). */
+export async function countExecutions(client: N8nClient, filter: ExecutionFilter = {}): Promise<number> {
+	const page = await client.call<ExecutionPage>('GET', query(filter, 1));
+	return page.count;
+}
+
+/** Every matching execution's summary, all pages, newest first. */
+export async function listExecutions(client: N8nClient, filter: ExecutionFilter = {}): Promise<ExecutionSummary[]> {
+	const all: ExecutionSummary[] = [];
+	let cursor: string | null | undefined;
+	do {
+		const page = await client.call<ExecutionPage>('GET', query(filter, 100, cursor));
+		all.push(...page.results);
+		cursor = page.results.length === 100 ? page.nextCursor : null;
+	} while (cursor);
+	// Running and new executions are listed on every page; keep each once.
+	return [...new Map(all.map((e) => [String(e.id), e])).values()];
+}
+
+/**
+ * Polls until `count` matching executions exist; returns the last count seen, which is larger
+ * when more arrived, or smaller when the deadline passed first.
+ */
+export async function waitForExecutionCount(
+	client: N8nClient,
+	filter: ExecutionFilter,
+	count: number,
+	timeoutMs: number,
+	onProgress?: (seen: number) => void,
+): Promise<number> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const seen = await countExecutions(client, filter);
+		onProgress?.(seen);
+		if (seen >= count || Date.now() > deadline) return seen;
+		await sleep(1000);
+	}
+}
+
+/** Loads the stored executions (with their run data), `concurrency` requests at a time. */
+export async function fetchExecutions(client: N8nClient, ids: string[], concurrency = 8): Promise<Execution[]> {
+	const executions: Execution[] = new Array(ids.length);
+	let next = 0;
+	const worker = async () => {
+		while (next < ids.length) {
+			const index = next++;
+			executions[index] = await client.execution(ids[index]);
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(concurrency, ids.length) }, worker));
+	return executions;
+}
+
+/** The raw JSON n8n serves for one execution (run data still in its flatted string). */
+export async function rawExecutionText(client: N8nClient, id: string): Promise<string> {
+	return JSON.stringify(await client.call('GET', `/rest/executions/${id}`));
+}

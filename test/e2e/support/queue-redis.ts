@@ -1,0 +1,107 @@
+/**
+ * A private Redis for n8n's queue mode: Debian's `redis-server` (installed with apt-get when
+ * absent), on a free 127.0.0.1 port, without persistence, stopped with the test.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createConnection } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { freePort } from './ports';
+import { runCommand } from './run-command';
+
+export interface RedisServer {
+	host: '127.0.0.1';
+	port: number;
+	/** What redis-server printed (for failure messages). */
+	output(): string;
+	stop(): Promise<void>;
+}
+
+function onPath(binary: string): string | undefined {
+	for (const dir of (process.env.PATH ?? '').split(path.delimiter).concat('/usr/bin', '/usr/sbin')) {
+		const candidate = path.join(dir, binary);
+		if (dir && existsSync(candidate)) return candidate;
+	}
+	return undefined;
+}
+
+/**
+ * The path of `redis-server`; installs Debian's package first when it is missing (needs root and
+ * the Debian package index, which `apt-get update` refreshes when the first attempt fails).
+ */
+export async function ensureRedisServer(log: (line: string) => void = () => {}): Promise<string> {
+	const found = onPath('redis-server');
+	if (found) return found;
+	if (process.getuid?.() !== 0) {
+		throw new Error('redis-server is not installed and this user cannot install it: run `sudo apt-get install -y redis-server`');
+	}
+	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+	const install = () =>
+		runCommand('apt-get', ['install', '-y', '--no-install-recommends', 'redis-server'], { cwd: tmpdir(), env, timeoutMs: 600_000 });
+	log('Installing redis-server with apt-get (queue-mode scenario)');
+	try {
+		await install();
+	} catch {
+		log('apt-get install failed; running apt-get update and trying again');
+		await runCommand('apt-get', ['update'], { cwd: tmpdir(), env, timeoutMs: 600_000 });
+		await install();
+	}
+	const installed = onPath('redis-server');
+	if (!installed) throw new Error('apt-get installed redis-server but it is not on PATH');
+	return installed;
+}
+
+/** Resolves when Redis answers PING with PONG. */
+function ping(port: number): Promise<boolean> {
+	return new Promise((resolve) => {
+		const socket = createConnection({ host: '127.0.0.1', port });
+		let answer = '';
+		socket.setTimeout(1000, () => socket.destroy());
+		socket.on('connect', () => socket.write('PING\r\n'));
+		socket.on('data', (chunk) => {
+			answer += chunk.toString();
+			if (answer.includes('\r\n')) socket.end();
+		});
+		socket.on('close', () => resolve(answer.startsWith('+PONG')));
+		socket.on('error', () => resolve(false));
+	});
+}
+
+function exited(child: ChildProcess): Promise<void> {
+	return new Promise((resolve) => {
+		if (child.exitCode !== null || child.signalCode !== null) return resolve();
+		child.once('exit', () => resolve());
+	});
+}
+
+/** Starts redis-server in the foreground: no RDB snapshots, no AOF, loopback only. */
+export async function startRedis(binary: string): Promise<RedisServer> {
+	const port = await freePort();
+	const dir = await mkdtemp(path.join(tmpdir(), 'n8n-phonovation-redis-'));
+	const child = spawn(
+		binary,
+		['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--dir', dir],
+		{ stdio: ['ignore', 'pipe', 'pipe'] },
+	);
+	let output = '';
+	const collect = (chunk: Buffer) => void (output = (output + chunk.toString()).slice(-8000));
+	child.stdout?.on('data', collect);
+	child.stderr?.on('data', collect);
+	const stop = async () => {
+		if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+		await exited(child);
+		await rm(dir, { recursive: true, force: true });
+	};
+	const deadline = Date.now() + 20_000;
+	while (!(await ping(port))) {
+		if (child.exitCode !== null || Date.now() > deadline) {
+			await stop();
+			throw new Error(`redis-server did not start on 127.0.0.1:${port}\n${output}`);
+		}
+		await new Promise((resolve) => setTimeout(resolve, 200));
+	}
+	return { host: '127.0.0.1', port, output: () => output, stop };
+}
