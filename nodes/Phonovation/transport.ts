@@ -6,7 +6,7 @@ import type {
 	ILoadOptionsFunctions,
 	JsonObject,
 } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, UserError } from 'n8n-workflow';
 
 export const CREDENTIAL = 'phonovationApi';
 
@@ -31,6 +31,8 @@ export interface HttpFailure {
 	retryAfter?: string;
 	code?: string;
 	message: string;
+	/** The credential's login (preAuthentication) failed: repeating the call would fail the same way. */
+	loginFailed?: boolean;
 }
 
 export function trimSlash(url: unknown): string {
@@ -67,6 +69,7 @@ export function describeFailure(error: unknown): HttpFailure {
 			failure.status = Number(e.httpCode);
 		}
 		if (typeof e.code === 'string' && failure.code === undefined) failure.code = e.code;
+		if (e instanceof UserError) failure.loginFailed = true;
 	}
 	return failure;
 }
@@ -129,11 +132,17 @@ export function providerError(ctx: Context, what: string, failure: HttpFailure, 
 	]
 		.filter(Boolean)
 		.join(' ');
-	return new NodeApiError(
+	const error = new NodeApiError(
 		ctx.getNode(),
 		{ message, httpCode: status ? String(status) : null, body: (failure.body ?? null) as JsonObject } as JsonObject,
 		{ message, description: description || undefined, httpCode: status ? String(status) : undefined, itemIndex },
 	);
+	if (failure.loginFailed) error.context.loginFailed = true;
+	return error;
+}
+
+export function isLoginFailure(error: unknown): boolean {
+	return (error as NodeApiError)?.context?.loginFailed === true;
 }
 
 /** An authenticated call to the campaign API (Bearer token; one re-login and retry on 401). */

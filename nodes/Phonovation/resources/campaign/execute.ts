@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { TextAnalysis } from '../../../shared/gsmSegments';
 import { analyseText } from '../../../shared/gsmSegments';
-import { apiRequest, trimSlash } from '../../transport';
+import { apiRequest, isLoginFailure, trimSlash } from '../../transport';
 import { fetchSenders, senderTypeLabel, type SenderRecord } from '../sender/senders';
 import { collectItem } from './collect';
 import type { Campaign, ItemRequest, Recipient } from './plan';
@@ -19,6 +19,7 @@ const FIELD_LABELS: Record<string, string> = {
 	campaignName: 'Campaign Name',
 	notifyId: 'Notify ID',
 	batchSize: 'Batch Size',
+	credential: 'Credential',
 	defaultCountryCode: 'Default Country Code',
 	options: 'Options',
 };
@@ -75,7 +76,12 @@ async function checkSenders(ctx: IExecuteFunctions, campaigns: Campaign[]): Prom
 		senders = await fetchSenders(ctx);
 	} catch (error) {
 		for (const c of live) {
-			c.warnings.push(`Could not check the sender ID against the account's list: ${(error as Error).message}`);
+			// A refused login would only be refused again by the campaign request.
+			if (isLoginFailure(error)) {
+				c.violations.push({ field: 'credential', message: (error as Error).message, itemIndex: c.items[0].itemIndex });
+			} else {
+				c.warnings.push(`Could not check the sender ID against the account's list: ${(error as Error).message}`);
+			}
 		}
 		return;
 	}

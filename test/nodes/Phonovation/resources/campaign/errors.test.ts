@@ -62,9 +62,12 @@ describe('campaign errors from the provider', () => {
 	it('a wrong password is a clear credential error and nothing is sent', async () => {
 		f.engine.credentials.set('cred-1', { ...f.engine.credentials.stored('cred-1'), password: 'Not-The-Password-42', accessToken: '' });
 		const result = await f.run({ ...SEND, recipients: '0871234567' });
-		expect(result.error?.message).toMatch(/refused the username or password/);
+		expect(result.error?.message).toMatch(/^Credential: Phonovation refused the username or password.*\(item 0\)$/);
+		expect(result.error?.description).toMatch(/Nothing was sent/);
 		expect(JSON.stringify(result.error)).not.toContain('Not-The-Password-42');
 		expect(f.sim.count('POST', CAMPAIGN)).toBe(0);
+		// one refused login, not a second attempt by the campaign request
+		expect(f.sim.count('POST', '/token')).toBe(1);
 	});
 
 	it('with continue-on-fail a failed campaign becomes error items on its own items and other campaigns still go out', async () => {
