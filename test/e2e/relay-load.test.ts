@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import { inboundRelay } from '../simulator/relays';
 import { countExecutions, EVERY_STATUS, fetchExecutions, listExecutions, waitForExecutionCount } from './support/load-executions';
-import { useTunedE2eEnvironment } from './support/load-environment';
+import { useE2eEnvironment } from './support/environment';
 import { type OutgoingRequest, sendConcurrently, statusHistogram } from './support/load-http';
 import { nodeOutput } from './support/n8n-client';
 import { chain, phonovationTrigger } from './support/workflow-builder';
@@ -17,7 +17,7 @@ const handset = (i: number) => `35387${String(i).padStart(7, '0')}`;
 
 /** Issue 7, "Relay load": signed inbound relays from many connections at once, none lost. */
 describe('relay load on the Phonovation Trigger in n8n', () => {
-	const suite = useTunedE2eEnvironment({
+	const suite = useE2eEnvironment({
 		n8nEnv: {
 			// Keep every execution (no pruning) and keep n8n's log small while it is busy.
 			EXECUTIONS_DATA_PRUNE: 'false',

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 
 import { listExecutions, rawExecutionText } from './support/load-executions';
-import { useTunedE2eEnvironment } from './support/load-environment';
+import { useE2eEnvironment } from './support/environment';
 import { nodeError, nodeOutput } from './support/n8n-client';
 import { chain, code, manualTrigger, phonovation, phonovationTrigger } from './support/workflow-builder';
 
@@ -83,7 +83,7 @@ const sendWorkflow = (name: string, onError?: string) =>
  * every stored execution and n8n's whole log for the password, the relay secret and the tokens.
  */
 describe('secrets stay out of n8n’s executions and log', () => {
-	const suite = useTunedE2eEnvironment({
+	const suite = useE2eEnvironment({
 		simulator: { password: PASSWORD, relaySecret: RELAY_SECRET },
 		// The most n8n ever writes about an execution.
 		n8nEnv: { N8N_LOG_LEVEL: 'debug' },

@@ -67,6 +67,16 @@ export interface E2eOptions {
 	/** Simulator settings; `relayUrl` may be computed from n8n's URL, which is fixed before start. */
 	simulator?: Partial<SimulatorConfig> | ((n8nUrl: string) => Partial<SimulatorConfig>);
 	log?: (line: string) => void;
+	/** Applied last to n8n's environment, e.g. `{ N8N_LOG_LEVEL: 'debug' }`. */
+	n8nEnv?: Record<string, string>;
+}
+
+/** Creates credentials of our type that point at the simulator. */
+export function credentialCreator(client: N8nClient, sim: Simulator) {
+	return async (name: string, overrides: Record<string, string> = {}): Promise<CredentialRef> => {
+		const created = await client.createCredential(name, TYPES.credential, simulatorCredentialData(sim, overrides));
+		return { id: String(created.id), name: created.name, type: TYPES.credential };
+	};
 }
 
 /**
@@ -83,12 +93,9 @@ export async function startE2eEnvironment(options: E2eOptions = {}): Promise<E2e
 	const sim = await startSimulator(simConfig ?? {});
 	let n8n: N8nProcess | undefined;
 	try {
-		n8n = await startN8n({ install, packageTarball: tarball, port });
+		n8n = await startN8n({ install, packageTarball: tarball, port, env: options.n8nEnv });
 		const client = await N8nClient.forOwner(n8n.url);
-		const createCredential = async (name: string, overrides: Record<string, string> = {}) => {
-			const created = await client.createCredential(name, TYPES.credential, simulatorCredentialData(sim, overrides));
-			return { id: String(created.id), name: created.name, type: TYPES.credential };
-		};
+		const createCredential = credentialCreator(client, sim);
 		const credential = await createCredential(SIMULATOR_CREDENTIAL_NAME);
 		const running = n8n;
 		return {
@@ -123,43 +130,50 @@ export async function startE2eEnvironment(options: E2eOptions = {}): Promise<E2e
 /** Minutes a jest hook may take: an uncached install of n8n alone takes several. */
 export const E2E_SETUP_TIMEOUT_MS = 20 * 60_000;
 
-/** n8n's log tail without stack frames and the expected offline look-ups of n8n's cloud services. */
-function readableLogTail(n8n: N8nProcess): string {
-	return n8n
-		.logTail(200)
+/** The last lines of an n8n log, without stack frames and the expected offline look-ups of n8n's cloud services. */
+export function logExcerpt(tail: string, lines = 30): string {
+	return tail
 		.split('\n')
 		.filter((line) => line.trim() && !/^\s+at /.test(line) && !/api\.n8n\.io|Strapi API|system task run failed/.test(line))
-		.slice(-30)
+		.slice(-lines)
 		.map((line) => `  │ ${line}`)
 		.join('\n');
 }
 
-export interface E2eSuite {
+export interface SharedEnvironment<T> {
 	/** The running environment (inside tests and hooks). */
-	env(): E2eEnvironment;
+	env(): T;
 	/** A jest test that gets the environment and, when it fails, n8n's log tail in its message. */
-	it(name: string, fn: (env: E2eEnvironment) => Promise<void>, timeoutMs?: number): void;
+	it(name: string, fn: (env: T) => Promise<void>, timeoutMs?: number): void;
 }
 
-/** Registers beforeAll/afterAll for one n8n (and simulator) shared by a test file's scenarios. */
-export function useE2eEnvironment(options: E2eOptions = {}): E2eSuite {
-	let environment: E2eEnvironment | undefined;
+export type E2eSuite = SharedEnvironment<E2eEnvironment>;
+
+/**
+ * Registers beforeAll/afterAll for one environment shared by a test file's scenarios; a failing
+ * test's message gets the environment's logs.
+ */
+export function useSharedEnvironment<T extends { stop(): Promise<void> }>(
+	start: (log: (line: string) => void) => Promise<T>,
+	logsOf: (env: T) => string,
+	{ stopTimeoutMs = 60_000, testTimeoutMs = 120_000 } = {},
+): SharedEnvironment<T> {
+	let environment: T | undefined;
 	beforeAll(async () => {
 		// Straight to stderr: jest holds console output back until the file ends, and an
 		// uncached n8n install takes minutes.
-		const log = options.log ?? ((line: string) => void process.stderr.write(`[e2e] ${line}\n`));
-		environment = await startE2eEnvironment({ ...options, log });
+		environment = await start((line: string) => void process.stderr.write(`[e2e] ${line}\n`));
 	}, E2E_SETUP_TIMEOUT_MS);
 	afterAll(async () => {
 		await environment?.stop();
-	}, 60_000);
+	}, stopTimeoutMs);
 	const env = () => {
 		if (!environment) throw new Error('The e2e environment did not start (see beforeAll)');
 		return environment;
 	};
 	return {
 		env,
-		it: (name, fn, timeoutMs = 120_000) =>
+		it: (name, fn, timeoutMs = testTimeoutMs) =>
 			it(
 				name,
 				async () => {
@@ -167,11 +181,19 @@ export function useE2eEnvironment(options: E2eOptions = {}): E2eSuite {
 					try {
 						await fn(current);
 					} catch (error) {
-						if (error instanceof Error) error.message += `\n\nn8n log (last lines):\n${readableLogTail(current.n8n)}`;
+						if (error instanceof Error) error.message += `\n\n${logsOf(current)}`;
 						throw error;
 					}
 				},
 				timeoutMs,
 			),
 	};
+}
+
+/** One n8n (and simulator) shared by a test file's scenarios. */
+export function useE2eEnvironment(options: E2eOptions = {}): E2eSuite {
+	return useSharedEnvironment(
+		(log) => startE2eEnvironment({ ...options, log: options.log ?? log }),
+		(env) => `n8n log (last lines):\n${logExcerpt(env.n8n.logTail(200))}`,
+	);
 }

@@ -1,14 +1,14 @@
 import { type Simulator, type SimulatorConfig, startSimulator } from '../../simulator';
 import {
 	type CredentialRef,
-	E2E_SETUP_TIMEOUT_MS,
+	credentialCreator,
+	logExcerpt,
+	type SharedEnvironment,
 	SIMULATOR_CREDENTIAL_NAME,
-	simulatorCredentialData,
-	TYPES,
+	useSharedEnvironment,
 	withCredential,
 } from './environment';
 import { ensureN8nInstalled } from './install';
-import { logExcerpt } from './load-environment';
 import { N8nClient, type WorkflowJson } from './n8n-client';
 import { packPackage } from './pack';
 import { type QueueModeN8n, startQueueModeN8n } from './queue-n8n';
@@ -48,8 +48,7 @@ export async function startQueueModeEnvironment(
 		const n8n = await startQueueModeN8n({ install, packageTarball: tarball, redis });
 		stops.push(() => n8n.stop());
 		const client = await N8nClient.forOwner(n8n.main.url);
-		const created = await client.createCredential(SIMULATOR_CREDENTIAL_NAME, TYPES.credential, simulatorCredentialData(sim));
-		const credential = { id: String(created.id), name: created.name, type: TYPES.credential };
+		const credential = await credentialCreator(client, sim)(SIMULATOR_CREDENTIAL_NAME);
 		return {
 			redis,
 			n8n,
@@ -76,45 +75,16 @@ export async function startQueueModeEnvironment(
 	}
 }
 
-export interface QueueModeSuite {
-	env(): QueueModeEnvironment;
-	/** A jest test that, when it fails, appends the log tails of all three n8n processes. */
-	it(name: string, fn: (env: QueueModeEnvironment) => Promise<void>, timeoutMs?: number): void;
-}
+export type QueueModeSuite = SharedEnvironment<QueueModeEnvironment>;
 
-/** Registers beforeAll/afterAll for one queue-mode environment shared by a file's scenarios. */
+/** One queue-mode environment shared by a file's scenarios; failures show all three processes' logs. */
 export function useQueueModeEnvironment(options: { simulator?: Partial<SimulatorConfig> } = {}): QueueModeSuite {
-	let environment: QueueModeEnvironment | undefined;
-	beforeAll(async () => {
-		const log = (line: string) => void process.stderr.write(`[e2e] ${line}\n`);
-		environment = await startQueueModeEnvironment({ ...options, log });
-	}, E2E_SETUP_TIMEOUT_MS);
-	afterAll(async () => {
-		await environment?.stop();
-	}, 90_000);
-	const env = () => {
-		if (!environment) throw new Error('The queue-mode environment did not start (see beforeAll)');
-		return environment;
-	};
-	return {
-		env,
-		it: (name, fn, timeoutMs = 180_000) =>
-			it(
-				name,
-				async () => {
-					const current = env();
-					try {
-						await fn(current);
-					} catch (error) {
-						if (error instanceof Error) {
-							for (const role of ['main', 'worker', 'webhook'] as const) {
-								error.message += `\n\nn8n ${role} log (last lines):\n${logExcerpt(current.n8n[role].logTail(150), 15)}`;
-							}
-						}
-						throw error;
-					}
-				},
-				timeoutMs,
-			),
-	};
+	return useSharedEnvironment(
+		(log) => startQueueModeEnvironment({ ...options, log }),
+		(env) =>
+			(['main', 'worker', 'webhook'] as const)
+				.map((role) => `n8n ${role} log (last lines):\n${logExcerpt(env.n8n[role].logTail(150), 15)}`)
+				.join('\n\n'),
+		{ stopTimeoutMs: 90_000, testTimeoutMs: 180_000 },
+	);
 }
