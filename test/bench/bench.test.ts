@@ -1,0 +1,58 @@
+import { bigCampaign } from './cases/bigCampaign';
+import { tokenReuse } from './cases/tokenReuse';
+import { HeapWatch, MB } from './support/heap';
+import { failed, jsonLine, table } from './support/report';
+import { alternate, median, percentile } from './support/stats';
+
+describe('bench cases (small sizes)', () => {
+	it('token-reuse: 20 campaigns over 10 simulated minutes log in once per 120 s token lifetime', async () => {
+		const result = await tokenReuse();
+		expect(result.line).toEqual({ name: 'token-reuse', campaigns: 20, simulatedSeconds: 600, tokenRequests: 5 });
+		expect(result.met).toBe(true);
+	}, 60_000);
+
+	it('big-campaign: prints exactly the agreed fields, for one request holding every recipient', async () => {
+		const result = await bigCampaign({ recipients: 5_000, rounds: 1 });
+		const line = JSON.parse(jsonLine(result)) as Record<string, unknown>;
+		expect(Object.keys(line).sort()).toEqual(['bodyMB', 'name', 'peakHeapGrowthMB', 'ratio', 'recipients', 'wallMs']);
+		expect(line.name).toBe('big-campaign');
+		expect(line.recipients).toBe(5_000);
+		// 5,000 × {"msisdn":"3538…"} is about 0.1 MB.
+		expect(line.bodyMB).toBeCloseTo(0.1, 1);
+	}, 60_000);
+});
+
+describe('bench helpers', () => {
+	it('median and nearest-rank percentiles', () => {
+		expect(median([3, 1, 2])).toBe(2);
+		expect(median([4, 1, 3, 2])).toBe(2.5);
+		const hundred = Array.from({ length: 100 }, (_, i) => 100 - i);
+		expect(percentile(hundred, 50)).toBe(50);
+		expect(percentile(hundred, 99)).toBe(99);
+		expect(percentile([7], 99)).toBe(7);
+	});
+
+	it('alternates contenders round by round', async () => {
+		const order: string[] = [];
+		const results = await alternate(2, {
+			ours: async (round) => order.push(`ours${round}`),
+			theirs: async (round) => order.push(`theirs${round}`),
+		});
+		expect(order).toEqual(['ours0', 'theirs0', 'ours1', 'theirs1']);
+		expect(results.ours).toHaveLength(2);
+	});
+
+	it('sees heap that is allocated and still held when watching stops', () => {
+		const watch = new HeapWatch();
+		const held = Array.from({ length: 400_000 }, (_, i) => ({ i, text: `item ${i}` }));
+		const report = watch.stop();
+		expect(held).toHaveLength(400_000);
+		expect(report.growthBytes).toBeGreaterThan(10 * MB);
+	});
+
+	it('a failed case prints its name and error, and the table says why', () => {
+		const result = failed('relay-throughput', new Error('n8n exited during start'));
+		expect(JSON.parse(jsonLine(result))).toEqual({ name: 'relay-throughput', error: 'n8n exited during start' });
+		expect(table([result])).toContain('failed: n8n exited during start');
+	});
+});

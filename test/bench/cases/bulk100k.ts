@@ -1,0 +1,149 @@
+import type { INodeExecutionData } from 'n8n-workflow';
+
+import { benchEngine } from '../support/benchEngine';
+import { loadBuiltInNodes } from '../support/builtInNodes';
+import { HeapWatch, toMB } from '../support/heap';
+import type { CaseResult } from '../support/report';
+import type { SimulatorProcess } from '../support/simulatorProcess';
+import { startSimulatorProcess } from '../support/simulatorProcess';
+import { alternate, median, round, timed } from '../support/stats';
+import { runWorkflow } from '../support/workflowRunner';
+import { handBuiltCampaign, type Message, perItemSends } from './handBuiltWorkflows';
+
+export interface Bulk100kOptions {
+	items?: number;
+	perItemItems?: number;
+	rounds?: number;
+	log?: (line: string) => void;
+}
+
+const MESSAGE: Message = { from: 'Phonovation', text: 'Big news' };
+
+/** Contacts as a spreadsheet or CRM hands them over: a national number and a reference each. */
+function contacts(count: number): INodeExecutionData[] {
+	return Array.from({ length: count }, (_, i) => ({
+		json: { phone: `0873${String(i).padStart(6, '0')}`, ref: `c${i}` },
+	}));
+}
+
+interface Measured {
+	ms: number;
+	/** CPU time of this process (the simulator runs in its own): steadier than wall time on a busy machine. */
+	cpuMs: number;
+	heapGrowthBytes: number;
+	campaignRequests: number;
+	tokenRequests: number;
+}
+
+async function requestCounts(sim: SimulatorProcess) {
+	return {
+		campaignRequests: await sim.count('POST', '/api/v2/Campaign'),
+		tokenRequests: await sim.count('POST', '/token'),
+	};
+}
+
+/** One run on a freshly reset simulator, timed, with its heap watched. */
+async function measured(sim: SimulatorProcess, items: number, work: (input: INodeExecutionData[]) => Promise<void>): Promise<Measured> {
+	await sim.reset();
+	let input = contacts(items);
+	const watch = new HeapWatch();
+	const cpuBefore = process.cpuUsage();
+	const { ms } = await timed(async () => await work(input));
+	const cpu = process.cpuUsage(cpuBefore);
+	const heap = watch.stop();
+	input = [];
+	return { ms, cpuMs: (cpu.user + cpu.system) / 1000, heapGrowthBytes: heap.growthBytes, ...(await requestCounts(sim)) };
+}
+
+/** Both sides must have sent the same campaign, or the comparison means nothing. */
+async function sentRecipients(sim: SimulatorProcess): Promise<string> {
+	const campaigns = await sim.campaigns();
+	if (campaigns.length !== 1) throw new Error(`Expected 1 campaign, the simulator recorded ${campaigns.length}`);
+	const { from, text, recipientInfo } = campaigns[0].body;
+	return JSON.stringify({ from, text, recipientInfo });
+}
+
+/**
+ * 100,000 input items → one campaign, ours against the hand-built equivalent made of n8n's own
+ * nodes, in the same engine against the same simulator, alternating rounds. The per-item
+ * pattern runs on fewer items: only its request count per recipient is of interest.
+ */
+export async function bulk100k(options: Bulk100kOptions = {}): Promise<CaseResult> {
+	const items = options.items ?? 100_000;
+	const perItemItems = options.perItemItems ?? 2_000;
+	const rounds = options.rounds ?? 3;
+	const warmUpItems = Math.min(items, 2_000);
+	const log = options.log ?? (() => {});
+	const builtIns = await loadBuiltInNodes(log);
+	const sim = await startSimulatorProcess();
+	try {
+		const bench = benchEngine(sim, builtIns);
+		const access = { url: sim.url, username: sim.config.username, password: sim.config.password };
+		const ourNode = bench.phonovationNode({
+			resource: 'campaign',
+			operation: 'send',
+			from: MESSAGE.from,
+			text: MESSAGE.text,
+			recipients: '={{ $json.phone }}',
+			options: { notifyId: '={{ $json.ref }}' },
+		});
+		const handBuilt = handBuiltCampaign(access, MESSAGE);
+		const runOurs = async (input: INodeExecutionData[]) => {
+			bench.forgetToken();
+			const run = await bench.engine.runNode(ourNode, input);
+			if (run.error) throw new Error(`Our node failed: ${run.error.message}`);
+		};
+		const runHandBuilt = async (input: INodeExecutionData[]) => {
+			await runWorkflow(bench.engine, handBuilt.nodes, handBuilt.connections, handBuilt.start, input);
+		};
+		// Unmeasured warm-up, so neither side pays for compiling n8n's shared code paths.
+		await measured(sim, warmUpItems, runOurs);
+		await measured(sim, warmUpItems, runHandBuilt);
+
+		const sent: Record<string, string> = {};
+		const results = await alternate<Measured>(rounds, {
+			ours: async (r) => {
+				const result = await measured(sim, items, runOurs);
+				if (r === 0) sent.ours = await sentRecipients(sim);
+				log(`ours round ${r + 1}: ${Math.round(result.ms)} ms`);
+				return result;
+			},
+			handBuilt: async (r) => {
+				const result = await measured(sim, items, runHandBuilt);
+				if (r === 0) sent.handBuilt = await sentRecipients(sim);
+				log(`hand-built round ${r + 1}: ${Math.round(result.ms)} ms`);
+				return result;
+			},
+		});
+		if (sent.ours !== sent.handBuilt) throw new Error('Our node and the hand-built workflow did not send the same campaign');
+
+		const perItem = perItemSends(access, MESSAGE);
+		const perItemRun = await measured(sim, perItemItems, async (input) =>
+			void (await runWorkflow(bench.engine, perItem.nodes, perItem.connections, perItem.start, input)),
+		);
+		const perItemRequests = round((perItemRun.campaignRequests + perItemRun.tokenRequests) / perItemItems, 4);
+
+		const ours = results.ours;
+		const oursMs = Math.round(median(ours.map((m) => m.ms)));
+		const handBuiltMs = Math.round(median(results.handBuilt.map((m) => m.ms)));
+		const ratio = round(median(ours.map((m) => m.ms)) / median(results.handBuilt.map((m) => m.ms)), 2);
+		const campaignRequests = Math.max(...ours.map((m) => m.campaignRequests));
+		const tokenRequests = Math.max(...ours.map((m) => m.tokenRequests));
+		const heap = (list: Measured[]) => toMB(median(list.map((m) => m.heapGrowthBytes)));
+		const cpu = (list: Measured[]) => median(list.map((m) => m.cpuMs));
+		return {
+			line: { name: 'bulk-100k', items, campaignRequests, tokenRequests, oursMs, handBuiltMs, ratio, perItemRequests },
+			summary: `${items} items: ours ${oursMs} ms vs hand-built ${handBuiltMs} ms; ${campaignRequests} campaign + ${tokenRequests} token request(s); per-item pattern ${perItemRequests} requests/recipient`,
+			target: 'ratio ≤ 1.0',
+			met: ratio <= 1,
+			notes: [
+				`CPU time (median): ours ${Math.round(cpu(ours))} ms, hand-built ${Math.round(cpu(results.handBuilt))} ms (ratio ${round(cpu(ours) / cpu(results.handBuilt), 2)})`,
+				`peak heap growth (median): ours ${heap(ours)} MB, hand-built ${heap(results.handBuilt)} MB`,
+				`per round: ours ${ours.map((m) => Math.round(m.ms)).join(' / ')} ms, hand-built ${results.handBuilt.map((m) => Math.round(m.ms)).join(' / ')} ms`,
+				`per-item pattern (Twilio-style, ${perItemItems} items): ${perItemRun.campaignRequests} send + ${perItemRun.tokenRequests} token requests in ${Math.round(perItemRun.ms)} ms`,
+			],
+		};
+	} finally {
+		await sim.stop();
+	}
+}

@@ -1,0 +1,136 @@
+import type { IConnections, INode, INodeParameters } from 'n8n-workflow';
+
+import { BUILT_IN, type BuiltInName } from '../support/builtInNodes';
+
+export interface BuiltWorkflow {
+	nodes: INode[];
+	connections: IConnections;
+	/** The node the input items are handed to. */
+	start: string;
+}
+
+export interface ProviderAccess {
+	url: string;
+	username: string;
+	password: string;
+}
+
+export interface Message {
+	from: string;
+	text: string;
+}
+
+function builtIn(kind: BuiltInName, name: string, parameters: INodeParameters, extra: Partial<INode> = {}): INode {
+	const { type, version } = BUILT_IN[kind];
+	return { id: `node-${name}`, name, type, typeVersion: version, position: [0, 0], parameters, ...extra };
+}
+
+function chain(...names: string[]): IConnections {
+	const connections: IConnections = {};
+	for (let i = 0; i + 1 < names.length; i++) {
+		connections[names[i]] = { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] };
+	}
+	return connections;
+}
+
+/** Edit Fields: one `{ msisdn, notifyId }` per input item, the national 0 turned into 353 by hand. */
+function recipientFields(): INode {
+	return builtIn('set', 'Edit Fields', {
+		mode: 'manual',
+		assignments: {
+			assignments: [
+				{ id: 'msisdn', name: 'msisdn', value: "={{ $json.phone.replace(/^0/, '353') }}", type: 'string' },
+				{ id: 'notifyId', name: 'notifyId', value: '={{ $json.ref }}', type: 'string' },
+			],
+		},
+		includeOtherFields: false,
+		options: {},
+	});
+}
+
+/** HTTP Request posting the OAuth password grant, as the provider's docs show it. */
+function tokenRequest(access: ProviderAccess, extra: Partial<INode> = {}): INode {
+	return builtIn(
+		'httpRequest',
+		'Get token',
+		{
+			method: 'POST',
+			url: `${access.url}/token`,
+			sendBody: true,
+			contentType: 'form-urlencoded',
+			bodyParameters: {
+				parameters: [
+					{ name: 'grant_type', value: 'password' },
+					{ name: 'client_id', value: 'ismstoken' },
+					{ name: 'username', value: access.username },
+					{ name: 'password', value: access.password },
+				],
+			},
+			options: {},
+		},
+		extra,
+	);
+}
+
+/** HTTP Request posting a QueueCampaignRequest with the token as Bearer, JSON body typed in the editor. */
+function campaignRequest(access: ProviderAccess, message: Message, recipientInfo: string, token: string): INode {
+	return builtIn('httpRequest', 'Send campaign', {
+		method: 'POST',
+		url: `${access.url}/api/v2/Campaign`,
+		sendHeaders: true,
+		headerParameters: { parameters: [{ name: 'Authorization', value: `=Bearer {{ ${token} }}` }] },
+		sendBody: true,
+		specifyBody: 'json',
+		jsonBody: `={\n  "from": ${JSON.stringify(message.from)},\n  "text": ${JSON.stringify(message.text)},\n  "recipientInfo": {{ JSON.stringify(${recipientInfo}) }}\n}`,
+		options: {},
+	});
+}
+
+/**
+ * What a no-code user builds for a bulk campaign with n8n's own nodes: Edit Fields → Aggregate
+ * (all item data into one list) → HTTP Request for the token → HTTP Request posting the campaign.
+ */
+export function handBuiltCampaign(access: ProviderAccess, message: Message): BuiltWorkflow {
+	const fields = recipientFields();
+	const aggregate = builtIn('aggregate', 'Aggregate', {
+		aggregate: 'aggregateAllItemData',
+		destinationFieldName: 'recipientInfo',
+		include: 'allFields',
+		options: {},
+	});
+	const token = tokenRequest(access);
+	const send = campaignRequest(access, message, "$('Aggregate').item.json.recipientInfo", '$json.access_token');
+	return {
+		nodes: [fields, aggregate, token, send],
+		connections: chain(fields.name, aggregate.name, token.name, send.name),
+		start: fields.name,
+	};
+}
+
+/**
+ * The one-request-per-item pattern of n8n's Twilio node, rebuilt against the simulator (Twilio's
+ * URL is hard-coded): Edit Fields, one token fetched once and merged onto every item, then one
+ * HTTP request per item carrying that item's single recipient.
+ */
+export function perItemSends(access: ProviderAccess, message: Message): BuiltWorkflow {
+	const fields = recipientFields();
+	const token = tokenRequest(access, { executeOnce: true });
+	const merge = builtIn('merge', 'Merge', { mode: 'combine', combineBy: 'combineAll', options: {} });
+	const send = campaignRequest(access, message, '[{ msisdn: $json.msisdn, notifyId: $json.notifyId }]', '$json.access_token');
+	return {
+		nodes: [fields, token, merge, send],
+		connections: {
+			[fields.name]: {
+				main: [
+					[
+						{ node: merge.name, type: 'main', index: 0 },
+						{ node: token.name, type: 'main', index: 0 },
+					],
+				],
+			},
+			[token.name]: { main: [[{ node: merge.name, type: 'main', index: 1 }]] },
+			[merge.name]: { main: [[{ node: send.name, type: 'main', index: 0 }]] },
+		},
+		start: fields.name,
+	};
+}

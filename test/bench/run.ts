@@ -1,0 +1,62 @@
+/**
+ * `npm run bench` runs every case; `npm run bench -- token-reuse big-campaign` runs only those.
+ * Prints one JSON object per case on stdout as it finishes, then a short table. Progress goes
+ * to stderr. Only ratios between contenders measured side by side in this run mean anything.
+ */
+import './support/env';
+
+import { bigCampaign } from './cases/bigCampaign';
+import { bulk100k } from './cases/bulk100k';
+import { relayThroughput } from './cases/relayThroughput';
+import { tokenReuse } from './cases/tokenReuse';
+import { canCollectGarbage, collectGarbage } from './support/heap';
+import { type CaseResult, failed, jsonLine, table } from './support/report';
+
+const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+
+const CASES: Record<string, () => Promise<CaseResult>> = {
+	'bulk-100k': () => bulk100k({ log }),
+	'token-reuse': () => tokenReuse(),
+	'big-campaign': () => bigCampaign(),
+	'relay-throughput': () => relayThroughput({ log }),
+};
+
+function selectedCases(argv: string[]): string[] {
+	if (argv.includes('--help') || argv.includes('-h')) {
+		process.stdout.write(`Usage: npm run bench [-- <case> ...]\nCases: ${Object.keys(CASES).join(', ')}\n`);
+		process.exit(0);
+	}
+	const unknown = argv.filter((name) => !(name in CASES));
+	if (unknown.length > 0) {
+		process.stderr.write(`Unknown case ${unknown.join(', ')}. Cases: ${Object.keys(CASES).join(', ')}\n`);
+		process.exit(2);
+	}
+	return argv.length > 0 ? argv : Object.keys(CASES);
+}
+
+async function main(): Promise<void> {
+	const names = selectedCases(process.argv.slice(2));
+	if (!canCollectGarbage) log('garbage collection cannot be forced; heap figures are noisier');
+	const results: CaseResult[] = [];
+	for (const name of names) {
+		log(`${name} …`);
+		const started = Date.now();
+		collectGarbage();
+		let result: CaseResult;
+		try {
+			result = await CASES[name]();
+		} catch (error) {
+			result = failed(name, error);
+		}
+		results.push(result);
+		process.stdout.write(`${jsonLine(result)}\n`);
+		log(`${name} done in ${Math.round((Date.now() - started) / 1000)} s`);
+	}
+	process.stdout.write(`\n${table(results)}\n`);
+	if (results.some((r) => 'error' in r.line)) process.exitCode = 1;
+}
+
+main().catch((error: unknown) => {
+	process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+	process.exitCode = 1;
+});

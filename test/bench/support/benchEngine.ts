@@ -1,0 +1,57 @@
+import type { INode, INodeParameters, INodeType, IVersionedNodeType } from 'n8n-workflow';
+
+import { PhonovationApi } from '../../../credentials/PhonovationApi.credentials';
+import { Phonovation } from '../../../nodes/Phonovation/Phonovation.node';
+import { Engine } from '../../harness/engine';
+import type { SimulatorProcess } from './simulatorProcess';
+
+export const PHONOVATION_TYPE = 'n8n-nodes-phonovation.phonovation';
+
+const CREDENTIAL_ID = 'bench-credential';
+
+export interface BenchEngine {
+	engine: Engine;
+	/** Our node with these campaign parameters, using the stored credential. */
+	phonovationNode(parameters: INodeParameters, name?: string): INode;
+	/** Stores the credential again with no token, so the next request logs in (a fresh instance). */
+	forgetToken(): void;
+}
+
+/**
+ * One engine for every contender of a case: our node plus whatever n8n built-in node types are
+ * given, and our credential stored the way n8n's database holds it, pointing at the simulator.
+ */
+export function benchEngine(
+	sim: SimulatorProcess,
+	extraTypes: Record<string, INodeType | IVersionedNodeType> = {},
+): BenchEngine {
+	const engine = new Engine({
+		nodeTypes: { [PHONOVATION_TYPE]: new Phonovation(), ...extraTypes },
+		credentialTypes: [new PhonovationApi()],
+	});
+	const forgetToken = () =>
+		engine.credentials.set(CREDENTIAL_ID, {
+			username: sim.config.username,
+			password: sim.config.password,
+			relaySecret: sim.config.relaySecret,
+			apiId: sim.config.apiId,
+			authUrl: sim.url,
+			baseUrl: sim.url,
+			legacyBaseUrl: `${sim.url}/api/v1`,
+			accessToken: '',
+		});
+	forgetToken();
+	return {
+		engine,
+		forgetToken,
+		phonovationNode: (parameters, name = 'Phonovation') => ({
+			id: `node-${name}`,
+			name,
+			type: PHONOVATION_TYPE,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters,
+			credentials: { phonovationApi: { id: CREDENTIAL_ID, name: 'Phonovation' } },
+		}),
+	};
+}

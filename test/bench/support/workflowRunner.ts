@@ -1,0 +1,59 @@
+import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import type { IConnections, INode, INodeExecutionData, IRun, IWorkflowBase } from 'n8n-workflow';
+import { createRunExecutionData } from 'n8n-workflow';
+
+import { additionalDataFor, type Engine } from '../../harness/engine';
+
+export interface WorkflowRun {
+	run: IRun;
+	/** Items the named node put on its first output (last run). */
+	outputOf(nodeName: string): INodeExecutionData[];
+}
+
+/**
+ * Runs a whole workflow (nodes and connections) in the engine's real WorkflowExecute, with the
+ * given items handed to the start node as a trigger would. Throws when the execution failed.
+ */
+export async function runWorkflow(
+	engine: Engine,
+	nodes: INode[],
+	connections: IConnections,
+	startNode: string,
+	items: INodeExecutionData[],
+): Promise<WorkflowRun> {
+	const start = nodes.find((node) => node.name === startNode);
+	if (!start) throw new Error(`No node named ${startNode}`);
+	const workflow = engine.workflow(nodes, connections);
+	const workflowData = {
+		id: 'test-workflow',
+		name: 'bench',
+		nodes,
+		connections,
+		active: false,
+		settings: {},
+		createdAt: new Date(),
+		updatedAt: new Date(),
+		isArchived: false,
+		activeVersionId: null,
+	} as unknown as IWorkflowBase;
+	const hooks = new ExecutionLifecycleHooks('manual', 'bench-execution', workflowData);
+	const finished = new Promise<IRun>((resolve) => hooks.addHandler('workflowExecuteAfter', (run) => resolve(run)));
+	const runExecutionData = createRunExecutionData({
+		executionData: { nodeExecutionStack: [{ node: start, data: { main: [items] }, source: null }] },
+	});
+	const execute = new WorkflowExecute(additionalDataFor(engine.credentials, hooks), 'manual', runExecutionData);
+	await execute.processRunExecutionData(workflow);
+	const run = await finished;
+	const error = run.data.resultData.error;
+	if (error) {
+		const where = run.data.resultData.lastNodeExecuted ?? 'the workflow';
+		throw new Error(`${where} failed: ${error.message}${error.description ? ` (${error.description})` : ''}`);
+	}
+	return {
+		run,
+		outputOf: (nodeName) => {
+			const tasks = run.data.resultData.runData[nodeName] ?? [];
+			return tasks[tasks.length - 1]?.data?.main?.[0] ?? [];
+		},
+	};
+}
