@@ -19,7 +19,8 @@ export interface ApiRequest {
 	method: IHttpRequestMethods;
 	/** Path below the credential's Base URL, e.g. `/api/v2/Campaign`. */
 	path: string;
-	body?: IDataObject;
+	/** JSON: an object, or bytes already serialised. */
+	body?: IDataObject | Buffer;
 	timeoutMs?: number;
 	itemIndex?: number;
 }

@@ -19,6 +19,13 @@ const TRUNK_ZERO_COUNTRIES = [IRISH_COUNTRY_CODE, '44'];
 
 const FORMATTING = /[\s().\-\u2010-\u2015]/g;
 
+const ONLY_DIGITS = /^\d+$/;
+
+/** `+44`, `0044` and `44` all mean country code 44. */
+function countryDigits(code: string): string {
+	return ONLY_DIGITS.test(code) && !code.startsWith('00') ? code : code.replace(/\D/g, '').replace(/^00/, '');
+}
+
 export type NormalisedNumber =
 	{ ok: true; input: string; msisdn: string } | { ok: false; input: string; reason: string };
 
@@ -46,18 +53,23 @@ export function normaliseMsisdn(input: string, defaultCountryCode = IRISH_COUNTR
 	const fail = (reason: string): NormalisedNumber => ({ ok: false, input, reason });
 	const text = String(input ?? '').trim();
 	if (text === '') return fail('empty');
-	if (/\p{L}/u.test(text)) return fail('contains letters');
-	const stray = text.replace(FORMATTING, '').match(/[^\d+]/u);
-	if (stray) return fail(`contains "${stray[0]}"`);
-	if (text.lastIndexOf('+') > 0) return fail('+ is only allowed at the start');
+	// Most numbers arrive as bare digits; skipping the clean-up for them keeps a 400,000-number
+	// campaign from producing millions of throw-away strings.
+	const bare = ONLY_DIGITS.test(text);
+	if (!bare) {
+		if (/\p{L}/u.test(text)) return fail('contains letters');
+		const stray = text.replace(FORMATTING, '').match(/[^\d+]/u);
+		if (stray) return fail(`contains "${stray[0]}"`);
+		if (text.lastIndexOf('+') > 0) return fail('+ is only allowed at the start');
+	}
 
-	const country = defaultCountryCode.replace(/\D/g, '').replace(/^00/, '');
+	const country = countryDigits(defaultCountryCode);
 	if (!/^[1-9]\d{0,2}$/.test(country)) {
 		return fail(`default country code "${defaultCountryCode}" is not 1 to 3 digits`);
 	}
 
 	let international = text.startsWith('+');
-	let digits = withoutBracketedTrunkZero(text).replace(/\D/g, '');
+	let digits = bare ? text : withoutBracketedTrunkZero(text).replace(/\D/g, '');
 	if (digits === '') return fail('no digits');
 	if (!international && digits.startsWith('00')) {
 		international = true;
@@ -100,12 +112,33 @@ export function normaliseMsisdn(input: string, defaultCountryCode = IRISH_COUNTR
  * nested, of strings/numbers) → trimmed non-empty strings in order. null/undefined/'' → [].
  */
 export function splitRecipients(value: unknown): string[] {
-	if (value === null || value === undefined) return [];
-	if (Array.isArray(value)) return value.flatMap((entry) => splitRecipients(entry));
+	const out: string[] = [];
+	collectRecipients(value, out);
+	return out;
+}
+
+const SEPARATORS = /[,;\r\n]+/;
+
+/** Appends in place: a large array of numbers must not become one small array per entry. */
+function collectRecipients(value: unknown, out: string[]): void {
+	if (value === null || value === undefined) return;
+	if (Array.isArray(value)) {
+		for (const entry of value) collectRecipients(entry, out);
+		return;
+	}
 	// An object is kept whole so the caller can show it in its "not a number" message.
-	if (typeof value === 'object') return [JSON.stringify(value)];
-	return String(value)
-		.split(/[,;\r\n]+/)
-		.map((entry) => entry.trim())
-		.filter((entry) => entry !== '');
+	if (typeof value === 'object') {
+		out.push(JSON.stringify(value));
+		return;
+	}
+	const text = String(value);
+	if (!SEPARATORS.test(text)) {
+		const entry = text.trim();
+		if (entry !== '') out.push(entry);
+		return;
+	}
+	for (const part of text.split(SEPARATORS)) {
+		const entry = part.trim();
+		if (entry !== '') out.push(entry);
+	}
 }

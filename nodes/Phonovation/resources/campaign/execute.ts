@@ -41,15 +41,26 @@ interface Outcome {
 	dryRunRequests?: IDataObject[];
 }
 
-function requestBody(campaign: Campaign, batch: Recipient[]): IDataObject {
-	const body: IDataObject = {
-		text: campaign.text,
-		from: campaign.from,
-		recipientInfo: batch.map((r) => (r.notifyId ? { msisdn: r.msisdn, notifyId: r.notifyId } : { msisdn: r.msisdn })),
-	};
-	if (campaign.campaignName) body.campaignName = campaign.campaignName;
-	if (campaign.sendAt) body.sendAt = campaign.sendAt;
-	return body;
+/**
+ * The campaign request as JSON bytes, written in chunks: at 400,000 recipients an object tree
+ * plus its serialisation would hold several copies of the body at once.
+ */
+function requestBody(campaign: Campaign, batch: Recipient[]): Buffer {
+	const head: IDataObject = { text: campaign.text, from: campaign.from };
+	if (campaign.campaignName) head.campaignName = campaign.campaignName;
+	if (campaign.sendAt) head.sendAt = campaign.sendAt;
+	const chunks = [Buffer.from(`${JSON.stringify(head).slice(0, -1)},"recipientInfo":[`)];
+	let part = '';
+	for (let i = 0; i < batch.length; i++) {
+		const { msisdn, notifyId } = batch[i];
+		part += `${i ? ',' : ''}{"msisdn":"${msisdn}"${notifyId ? `,"notifyId":${JSON.stringify(notifyId)}` : ''}}`;
+		if (part.length > 65_536) {
+			chunks.push(Buffer.from(part));
+			part = '';
+		}
+	}
+	chunks.push(Buffer.from(`${part}]}`));
+	return Buffer.concat(chunks);
 }
 
 function violationError(ctx: IExecuteFunctions, campaign: Campaign): NodeOperationError {
@@ -115,7 +126,11 @@ async function deliver(ctx: IExecuteFunctions, campaign: Campaign): Promise<Outc
 	if (campaign.dryRun) {
 		const credentials = await ctx.getCredentials('phonovationApi');
 		const url = `${trimSlash(credentials.baseUrl)}${CAMPAIGN_PATH}`;
-		outcome.dryRunRequests = batches.map((batch) => ({ method: 'POST', url, body: requestBody(campaign, batch) }));
+		outcome.dryRunRequests = batches.map((batch) => ({
+			method: 'POST',
+			url,
+			body: JSON.parse(requestBody(campaign, batch).toString('utf8')) as IDataObject,
+		}));
 		for (const r of campaign.toSend) {
 			r.status = 'dry run';
 			r.reason = 'not sent: dry run';
@@ -160,8 +175,9 @@ async function deliver(ctx: IExecuteFunctions, campaign: Campaign): Promise<Outc
 			return outcome;
 		}
 		outcome.message = response.message ?? null;
-		const sent = new Set(batch.map((r) => r.msisdn));
-		for (const message of response.errors ?? []) {
+		const providerErrors = response.errors ?? [];
+		const sent = providerErrors.length ? new Set(batch.map((r) => r.msisdn)) : new Set<string | null>();
+		for (const message of providerErrors) {
 			const named = numbersNamedIn(message).filter((n) => sent.has(n));
 			if (named.length === 0) outcome.generalErrors.push(message);
 			for (const n of named) outcome.errorsByNumber.set(n, [...(outcome.errorsByNumber.get(n) ?? []), message]);
@@ -175,8 +191,20 @@ async function deliver(ctx: IExecuteFunctions, campaign: Campaign): Promise<Outc
 	return outcome;
 }
 
-function count(recipients: Recipient[], status: Recipient['status']) {
-	return recipients.filter((r) => r.status === status).length;
+/** How many of an item's recipients ended in each status, in one pass. */
+function tally(recipients: Recipient[]): Record<Recipient['status'], number> {
+	const counts: Record<Recipient['status'], number> = {
+		pending: 0,
+		accepted: 0,
+		'rejected by provider': 0,
+		invalid: 0,
+		duplicate: 0,
+		excluded: 0,
+		'not sent': 0,
+		'dry run': 0,
+	};
+	for (const r of recipients) counts[r.status]++;
+	return counts;
 }
 
 function itemOutput(
@@ -187,11 +215,11 @@ function itemOutput(
 	outcome: Outcome,
 	isFirst: boolean,
 ): IDataObject {
-	const mine = item.recipients.filter((r) => r.msisdn !== null && ['accepted', 'dry run'].includes(r.status));
-	const errors = [
-		...outcome.generalErrors,
-		...item.recipients.flatMap((r) => (r.msisdn ? (outcome.errorsByNumber.get(r.msisdn) ?? []) : [])),
-	];
+	const counts = tally(item.recipients);
+	const errors = [...outcome.generalErrors];
+	if (outcome.errorsByNumber.size > 0) {
+		for (const r of item.recipients) errors.push(...(outcome.errorsByNumber.get(r.msisdn ?? '') ?? []));
+	}
 	const json: IDataObject = {
 		operation,
 		success: outcome.success,
@@ -204,15 +232,15 @@ function itemOutput(
 			requests: campaign.dryRun ? (outcome.dryRunRequests?.length ?? 0) : outcome.requests,
 			estimatedCredits: analysis.segments * campaign.toSend.length,
 		},
-		text: { ...analysis, estimatedCredits: analysis.segments * mine.length },
-		recipients: item.recipients.map((r) => ({ ...r })),
+		text: { ...analysis, estimatedCredits: analysis.segments * (counts.accepted + counts['dry run']) },
+		recipients: item.recipients,
 		counts: {
-			accepted: count(item.recipients, 'accepted'),
-			rejectedByProvider: count(item.recipients, 'rejected by provider'),
-			invalid: count(item.recipients, 'invalid'),
-			duplicate: count(item.recipients, 'duplicate'),
-			excluded: count(item.recipients, 'excluded'),
-			notSent: count(item.recipients, 'not sent'),
+			accepted: counts.accepted,
+			rejectedByProvider: counts['rejected by provider'],
+			invalid: counts.invalid,
+			duplicate: counts.duplicate,
+			excluded: counts.excluded,
+			notSent: counts['not sent'],
 		},
 		response: campaign.dryRun ? null : { success: outcome.success, message: outcome.message, errors },
 		warnings: [...campaign.warnings],
@@ -247,13 +275,13 @@ export async function runCampaigns(ctx: IExecuteFunctions, scheduled: boolean): 
 		const outcome = await deliver(ctx, campaign);
 		if (outcome.failure && !ctx.continueOnFail()) {
 			const failure = outcome.failure as NodeOperationError;
-			if (acceptedSoFar > 0 || campaign.toSend.some((r) => r.status === 'accepted')) {
-				const earlier = acceptedSoFar + count(campaign.toSend, 'accepted');
+			const earlier = acceptedSoFar + tally(campaign.toSend).accepted;
+			if (earlier > 0) {
 				failure.description = `${failure.description ? `${failure.description} ` : ''}Before this failure the provider had accepted ${earlier} recipient(s) of this run; they are not sent again.`;
 			}
 			throw failure;
 		}
-		acceptedSoFar += count(campaign.toSend, 'accepted');
+		acceptedSoFar += tally(campaign.toSend).accepted;
 		for (const [position, item] of campaign.items.entries()) {
 			const unsent = item.recipients.some((r) => r.status === 'not sent');
 			// n8n reduces error items to { error: message } and routes them to the error output.

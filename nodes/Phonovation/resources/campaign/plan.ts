@@ -110,6 +110,7 @@ function settle(campaign: Campaign): void {
 }
 
 export function batchesOf<T>(list: T[], size: number): T[][] {
+	if (list.length <= size) return [list];
 	const batches: T[][] = [];
 	for (let start = 0; start < list.length; start += size) batches.push(list.slice(start, start + size));
 	return batches;
