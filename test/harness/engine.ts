@@ -97,18 +97,23 @@ export class Engine {
 		});
 	}
 
-	/** Runs one node on the given input items, as if a trigger had handed them over. */
-	async runNode(
-		node: INode,
+	/**
+	 * Runs a whole workflow: the start node gets the given items as a trigger would hand them
+	 * over, and WorkflowExecute follows the connections.
+	 */
+	async runWorkflow(
+		nodes: INode[],
+		connections: IWorkflowBase['connections'],
+		startNode: INode,
 		items: INodeExecutionData[],
 		mode: WorkflowExecuteMode = 'manual',
-	): Promise<NodeRunResult> {
-		const workflow = this.workflow([node]);
+	): Promise<IRun> {
+		const workflow = this.workflow(nodes, connections);
 		const workflowData = {
 			id: 'test-workflow',
 			name: 'test',
-			nodes: [node],
-			connections: {},
+			nodes,
+			connections,
 			active: false,
 			settings: {},
 			createdAt: new Date(),
@@ -120,21 +125,25 @@ export class Engine {
 		const finished = new Promise<IRun>((resolve) =>
 			hooks.addHandler('workflowExecuteAfter', (run) => resolve(run)),
 		);
-
 		const runExecutionData = createRunExecutionData({
 			executionData: {
 				nodeExecutionStack: [
-					{ node, data: { main: [items.length ? items : [{ json: {} }]] }, source: null },
+					{ node: startNode, data: { main: [items.length ? items : [{ json: {} }]] }, source: null },
 				],
 			},
 		});
-		const execute = new WorkflowExecute(
-			additionalDataFor(this.credentials, hooks),
-			mode,
-			runExecutionData,
-		);
+		const execute = new WorkflowExecute(additionalDataFor(this.credentials, hooks), mode, runExecutionData);
 		await execute.processRunExecutionData(workflow);
-		const run = await finished;
+		return await finished;
+	}
+
+	/** Runs one node on the given input items, as if a trigger had handed them over. */
+	async runNode(
+		node: INode,
+		items: INodeExecutionData[],
+		mode: WorkflowExecuteMode = 'manual',
+	): Promise<NodeRunResult> {
+		const run = await this.runWorkflow([node], {}, node, items, mode);
 		const task = run.data.resultData.runData[node.name]?.[0];
 		const outputs = (task?.data?.main ?? []).map((output) => output ?? []);
 		return { items: outputs[0] ?? [], outputs, error: task?.error, run };

@@ -3,6 +3,7 @@ import type { INode, INodeParameters, INodeType, IVersionedNodeType } from 'n8n-
 import { PhonovationApi } from '../../../credentials/PhonovationApi.credentials';
 import { Phonovation } from '../../../nodes/Phonovation/Phonovation.node';
 import { Engine } from '../../harness/engine';
+import { simulatorCredentialData } from '../../simulator/credential';
 import type { SimulatorProcess } from './simulatorProcess';
 
 export const PHONOVATION_TYPE = 'n8n-nodes-phonovation.phonovation';
@@ -30,16 +31,7 @@ export function benchEngine(
 		credentialTypes: [new PhonovationApi()],
 	});
 	const forgetToken = () =>
-		engine.credentials.set(CREDENTIAL_ID, {
-			username: sim.config.username,
-			password: sim.config.password,
-			relaySecret: sim.config.relaySecret,
-			apiId: sim.config.apiId,
-			authUrl: sim.url,
-			baseUrl: sim.url,
-			legacyBaseUrl: `${sim.url}/api/v1`,
-			accessToken: '',
-		});
+		engine.credentials.set(CREDENTIAL_ID, { ...simulatorCredentialData(sim), accessToken: '' });
 	forgetToken();
 	return {
 		engine,

@@ -1,8 +1,6 @@
-import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
-import type { IConnections, INode, INodeExecutionData, IRun, IWorkflowBase } from 'n8n-workflow';
-import { createRunExecutionData } from 'n8n-workflow';
+import type { IConnections, INode, INodeExecutionData, IRun } from 'n8n-workflow';
 
-import { additionalDataFor, type Engine } from '../../harness/engine';
+import type { Engine } from '../../harness/engine';
 
 export interface WorkflowRun {
 	run: IRun;
@@ -23,27 +21,7 @@ export async function runWorkflow(
 ): Promise<WorkflowRun> {
 	const start = nodes.find((node) => node.name === startNode);
 	if (!start) throw new Error(`No node named ${startNode}`);
-	const workflow = engine.workflow(nodes, connections);
-	const workflowData = {
-		id: 'test-workflow',
-		name: 'bench',
-		nodes,
-		connections,
-		active: false,
-		settings: {},
-		createdAt: new Date(),
-		updatedAt: new Date(),
-		isArchived: false,
-		activeVersionId: null,
-	} as unknown as IWorkflowBase;
-	const hooks = new ExecutionLifecycleHooks('manual', 'bench-execution', workflowData);
-	const finished = new Promise<IRun>((resolve) => hooks.addHandler('workflowExecuteAfter', (run) => resolve(run)));
-	const runExecutionData = createRunExecutionData({
-		executionData: { nodeExecutionStack: [{ node: start, data: { main: [items] }, source: null }] },
-	});
-	const execute = new WorkflowExecute(additionalDataFor(engine.credentials, hooks), 'manual', runExecutionData);
-	await execute.processRunExecutionData(workflow);
-	const run = await finished;
+	const run = await engine.runWorkflow(nodes, connections, start, items);
 	const error = run.data.resultData.error;
 	if (error) {
 		const where = run.data.resultData.lastNodeExecuted ?? 'the workflow';
