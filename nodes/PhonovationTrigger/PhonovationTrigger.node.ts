@@ -39,7 +39,9 @@ export class PhonovationTrigger implements INodeType {
 		name: 'phonovationTrigger',
 		icon: { light: 'file:../../icons/phonovation.svg', dark: 'file:../../icons/phonovation.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		// 1.1 behaves the same; on version 1 n8n 2.41 evaluates an extra expression per request.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: '={{$parameter["events"].join(", ")}}',
 		description:
 			'Starts the workflow on verified Phonovation relays: inbound SMS, opt-outs, delivery receipts and processing results',

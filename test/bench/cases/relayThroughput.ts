@@ -81,7 +81,7 @@ export async function relayThroughput(options: RelayThroughputOptions = {}): Pro
 				id: randomUUID(),
 				name: 'Phonovation Trigger',
 				type: TYPES.trigger,
-				typeVersion: 1,
+				typeVersion: 1.1,
 				position: [0, 0],
 				webhookId: triggerId,
 				parameters: { events: ['inbound', 'optOut', 'deliveryReceipt'], options: {} },

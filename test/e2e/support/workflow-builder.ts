@@ -29,7 +29,7 @@ export function phonovation(name: string, parameters: Record<string, unknown>): 
 
 /** The Phonovation Trigger with a fixed webhookId, so its production URL is known before import. */
 export function phonovationTrigger(name: string, parameters: Record<string, unknown>, webhookId = randomUUID()): Node {
-	return { id: randomUUID(), name, type: TYPES.trigger, typeVersion: 1, position: [0, 0], parameters, webhookId };
+	return { id: randomUUID(), name, type: TYPES.trigger, typeVersion: 1.1, position: [0, 0], parameters, webhookId };
 }
 
 /** A workflow whose nodes run one after the other, in the order given. */
