@@ -5,7 +5,7 @@ import type { TextAnalysis } from '../../../shared/gsmSegments';
 import { analyseText } from '../../../shared/gsmSegments';
 import { apiRequest, isLoginFailure, trimSlash } from '../../transport';
 import { fetchSenders, senderTypeLabel, type SenderRecord } from '../sender/senders';
-import { collectItem } from './collect';
+import { collectItem, ParameterReader } from './collect';
 import type { Campaign, ItemRequest, Recipient } from './plan';
 import { batchesOf, groupIntoCampaigns, numbersNamedIn } from './plan';
 
@@ -207,9 +207,22 @@ function tally(recipients: Recipient[]): Record<Recipient['status'], number> {
 	return counts;
 }
 
+/** What every item of one campaign reports the same way (one object, shared by its items). */
+function campaignSummary(campaign: Campaign, analysis: TextAnalysis, outcome: Outcome): IDataObject {
+	return {
+		from: campaign.from,
+		campaignName: campaign.campaignName || null,
+		sendAt: campaign.sendAt,
+		recipients: campaign.toSend.length,
+		requests: campaign.dryRun ? (outcome.dryRunRequests?.length ?? 0) : outcome.requests,
+		estimatedCredits: analysis.segments * campaign.toSend.length,
+	};
+}
+
 function itemOutput(
 	operation: string,
 	campaign: Campaign,
+	summary: IDataObject,
 	item: ItemRequest,
 	analysis: TextAnalysis,
 	outcome: Outcome,
@@ -224,14 +237,7 @@ function itemOutput(
 		operation,
 		success: outcome.success,
 		dryRun: campaign.dryRun,
-		campaign: {
-			from: campaign.from,
-			campaignName: campaign.campaignName || null,
-			sendAt: campaign.sendAt,
-			recipients: campaign.toSend.length,
-			requests: campaign.dryRun ? (outcome.dryRunRequests?.length ?? 0) : outcome.requests,
-			estimatedCredits: analysis.segments * campaign.toSend.length,
-		},
+		campaign: summary,
 		text: { ...analysis, estimatedCredits: analysis.segments * (counts.accepted + counts['dry run']) },
 		recipients: item.recipients,
 		counts: {
@@ -243,7 +249,7 @@ function itemOutput(
 			notSent: counts['not sent'],
 		},
 		response: campaign.dryRun ? null : { success: outcome.success, message: outcome.message, errors },
-		warnings: [...campaign.warnings],
+		warnings: campaign.warnings,
 	};
 	if (campaign.dryRun) {
 		json.requests = isFirst ? outcome.dryRunRequests : `see item ${campaign.items[0].itemIndex}`;
@@ -255,7 +261,8 @@ function itemOutput(
 export async function runCampaigns(ctx: IExecuteFunctions, scheduled: boolean): Promise<INodeExecutionData[][]> {
 	const operation = scheduled ? 'schedule' : 'send';
 	const now = new Date();
-	const items = ctx.getInputData().map((_, i) => collectItem(ctx, i, scheduled, now));
+	const reader = new ParameterReader(ctx);
+	const items = ctx.getInputData().map((_, i) => collectItem(ctx, reader, i, scheduled, now));
 	const campaigns = groupIntoCampaigns(items);
 	await checkSenders(ctx, campaigns);
 
@@ -282,6 +289,7 @@ export async function runCampaigns(ctx: IExecuteFunctions, scheduled: boolean): 
 			throw failure;
 		}
 		acceptedSoFar += tally(campaign.toSend).accepted;
+		const summary = campaignSummary(campaign, analysis, outcome);
 		for (const [position, item] of campaign.items.entries()) {
 			const unsent = item.recipients.some((r) => r.status === 'not sent');
 			// n8n reduces error items to { error: message } and routes them to the error output.
@@ -293,7 +301,7 @@ export async function runCampaigns(ctx: IExecuteFunctions, scheduled: boolean): 
 							pairedItem: { item: item.itemIndex },
 						}
 					: {
-							json: itemOutput(operation, campaign, item, analysis, outcome, position === 0),
+							json: itemOutput(operation, campaign, summary, item, analysis, outcome, position === 0),
 							pairedItem: { item: item.itemIndex },
 						};
 		}
