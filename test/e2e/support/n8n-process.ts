@@ -133,15 +133,15 @@ export function n8nEnv(options: N8nEnvOptions): NodeJS.ProcessEnv {
 	};
 }
 
-function tailOf(file: string, lines: number): string {
+export function tailOf(file: string, lines: number): string {
 	try {
 		return readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
 	} catch {
-		return '(no n8n log)';
+		return '(no log)';
 	}
 }
 
-function exited(child: ChildProcess): Promise<void> {
+export function exited(child: ChildProcess): Promise<void> {
 	return new Promise((resolve) => {
 		if (child.exitCode !== null || child.signalCode !== null) return resolve();
 		child.once('exit', () => resolve());
@@ -149,7 +149,7 @@ function exited(child: ChildProcess): Promise<void> {
 }
 
 /** Signals n8n and everything it started (the task runner) through the process group it leads. */
-function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+export function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 	if (child.pid === undefined) return;
 	try {
 		process.kill(-child.pid, signal);

@@ -7,13 +7,13 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import type { N8nInstall } from './install';
-import { installCommunityPackage, n8nEnv } from './n8n-process';
+import { exited, installCommunityPackage, n8nEnv, signalGroup, tailOf } from './n8n-process';
 import { freePort } from './ports';
 
 export type QueueRole = 'main' | 'worker' | 'webhook';
@@ -47,31 +47,6 @@ export interface StartQueueModeOptions {
 }
 
 const COMMAND: Record<QueueRole, string> = { main: 'start', worker: 'worker', webhook: 'webhook' };
-
-function tailOf(file: string, lines: number): string {
-	try {
-		return readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
-	} catch {
-		return '(no log)';
-	}
-}
-
-function exited(child: ChildProcess): Promise<void> {
-	return new Promise((resolve) => {
-		if (child.exitCode !== null || child.signalCode !== null) return resolve();
-		child.once('exit', () => resolve());
-	});
-}
-
-/** Signals the process group the child leads (n8n and the task runner it starts). */
-function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-	if (child.pid === undefined) return;
-	try {
-		process.kill(-child.pid, signal);
-	} catch {
-		// already gone
-	}
-}
 
 async function stopChild(child: ChildProcess): Promise<void> {
 	signalGroup(child, 'SIGTERM');
