@@ -151,7 +151,7 @@ async function deliver(ctx: IExecuteFunctions, campaign: Campaign): Promise<Outc
 					path: CAMPAIGN_PATH,
 					body: requestBody(campaign, batch),
 					timeoutMs: campaign.timeoutMs,
-					itemIndex: batch[0] ? campaign.items[0].itemIndex : undefined,
+					itemIndex: campaign.items[0].itemIndex,
 				},
 				`the campaign${where}`,
 			);
