@@ -32,7 +32,6 @@ interface CampaignResponse {
 
 /** What the provider said about a campaign, merged over its batches. */
 interface Outcome {
-	success: boolean;
 	message: string | null;
 	generalErrors: string[];
 	errorsByNumber: Map<string, string[]>;
@@ -116,7 +115,6 @@ async function checkSenders(ctx: IExecuteFunctions, campaigns: Campaign[]): Prom
 
 async function deliver(ctx: IExecuteFunctions, campaign: Campaign): Promise<Outcome> {
 	const outcome: Outcome = {
-		success: true,
 		message: null,
 		generalErrors: [],
 		errorsByNumber: new Map(),
@@ -167,7 +165,6 @@ async function deliver(ctx: IExecuteFunctions, campaign: Campaign): Promise<Outc
 			);
 		}
 		if (outcome.failure || !response) {
-			outcome.success = false;
 			for (const later of batches.slice(index).flat()) {
 				later.status = 'not sent';
 				later.reason = `the campaign request failed${where}: ${outcome.failure?.message}`;
@@ -235,7 +232,7 @@ function itemOutput(
 	}
 	const json: IDataObject = {
 		operation,
-		success: outcome.success,
+		success: !outcome.failure,
 		dryRun: campaign.dryRun,
 		campaign: summary,
 		text: { ...analysis, estimatedCredits: analysis.segments * (counts.accepted + counts['dry run']) },
@@ -248,7 +245,7 @@ function itemOutput(
 			excluded: counts.excluded,
 			notSent: counts['not sent'],
 		},
-		response: campaign.dryRun ? null : { success: outcome.success, message: outcome.message, errors },
+		response: campaign.dryRun ? null : { success: !outcome.failure, message: outcome.message, errors },
 		warnings: campaign.warnings,
 	};
 	if (campaign.dryRun) {
