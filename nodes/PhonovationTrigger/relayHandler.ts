@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { secretsMatch, verifyInboundSignature, verifyReceiptSignature } from '../shared/relaySignature';
+import { secretsMatch, verifyInboundSignature, verifyReceiptSignature } from './relaySignature';
 import type { FormRelayEvent, RelayEvent } from './events';
 import { assertProcessingResult, formEventOf } from './events';
 import type { FormFields } from './formBody';

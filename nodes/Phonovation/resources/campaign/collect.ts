@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeParameters } from 'n8n-workflow';
 
-import type { RuleViolation } from '../../../shared/campaignRules';
-import { LIMITS, notifyIdSchema, violationsOf } from '../../../shared/campaignRules';
-import { normaliseMsisdn, splitRecipients } from '../../../shared/phoneNumbers';
-import { toSendAt } from '../../../shared/sendAt';
+import type { RuleViolation } from '../../domain/campaignRules';
+import { LIMITS, notifyIdSchema, violationsOf } from '../../domain/campaignRules';
+import { normaliseMsisdn, splitRecipients } from '../../domain/phoneNumbers';
+import { toSendAt } from '../../domain/sendAt';
 import { DEFAULT_TIMEOUT_MS } from '../../transport';
 import type { ItemRequest, Recipient } from './plan';
 

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { TextAnalysis } from '../../../shared/gsmSegments';
-import { analyseText } from '../../../shared/gsmSegments';
+import type { TextAnalysis } from '../../domain/gsmSegments';
+import { analyseText } from '../../domain/gsmSegments';
 import { apiRequest, isLoginFailure, trimSlash } from '../../transport';
 import { fetchSenders, senderTypeLabel, type SenderRecord } from '../sender/senders';
 import { collectItem, ParameterReader } from './collect';

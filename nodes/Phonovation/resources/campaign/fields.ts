@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { LIMITS } from '../../../shared/campaignRules';
+import { LIMITS } from '../../domain/campaignRules';
 
 const forCampaign = (operation: string[]) => ({ show: { resource: ['campaign'], operation } });
 const both = forCampaign(['send', 'schedule']);

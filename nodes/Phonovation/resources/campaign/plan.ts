@@ -1,5 +1,5 @@
-import type { RuleViolation } from '../../../shared/campaignRules';
-import { campaignSettingsSchema, violationsOf } from '../../../shared/campaignRules';
+import type { RuleViolation } from '../../domain/campaignRules';
+import { campaignSettingsSchema, violationsOf } from '../../domain/campaignRules';
 
 export type RecipientStatus =
 	| 'pending'

@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { LIMITS } from '../../../shared/campaignRules';
-import { normaliseMsisdn, splitRecipients } from '../../../shared/phoneNumbers';
+import { LIMITS } from '../../domain/campaignRules';
+import { normaliseMsisdn, splitRecipients } from '../../domain/phoneNumbers';
 import { CREDENTIAL, isFailure, plainRequest, providerError, trimSlash } from '../../transport';
 
 const show = { show: { resource: ['legacyMessage'], operation: ['send'] } };

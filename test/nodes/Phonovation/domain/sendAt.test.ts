@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 
-import { toSendAt } from '../../../nodes/shared/sendAt';
+import { toSendAt } from '../../../../nodes/Phonovation/domain/sendAt';
 
 const NOW = new Date('2030-03-28T12:00:00Z');
 

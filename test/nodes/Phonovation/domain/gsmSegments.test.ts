@@ -1,6 +1,6 @@
 import { SegmentedMessage } from 'sms-segments-calculator';
 
-import { analyseText, isGsm7 } from '../../../nodes/shared/gsmSegments';
+import { analyseText, isGsm7 } from '../../../../nodes/Phonovation/domain/gsmSegments';
 
 /** Twilio's segment calculator is the oracle; its encoding names are the same as ours. */
 function oracle(text: string) {

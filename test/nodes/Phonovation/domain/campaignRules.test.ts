@@ -1,4 +1,4 @@
-import { campaignSettingsSchema, LIMITS, notifyIdSchema, violationsOf } from '../../../nodes/shared/campaignRules';
+import { campaignSettingsSchema, LIMITS, notifyIdSchema, violationsOf } from '../../../../nodes/Phonovation/domain/campaignRules';
 
 const valid = { from: 'Phonovation', text: 'Hello', campaignName: 'Spring', batchSize: 1000 };
 

@@ -6,7 +6,7 @@ import {
 	secretsMatch,
 	verifyInboundSignature,
 	verifyReceiptSignature,
-} from '../../../nodes/shared/relaySignature';
+} from '../../../nodes/PhonovationTrigger/relaySignature';
 
 // Vectors from the provider's documentation, checked independently (provider-facts §10).
 const DOC_RECEIPT_DIGEST = '9db038748b3088971d913616c13e769b'; // md5('321354' + 'true' + 'Password1')

@@ -1,7 +1,7 @@
 import type { CountryCode } from 'libphonenumber-js';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 
-import { MAX_MSISDN_LENGTH, normaliseMsisdn, splitRecipients } from '../../../nodes/shared/phoneNumbers';
+import { MAX_MSISDN_LENGTH, normaliseMsisdn, splitRecipients } from '../../../../nodes/Phonovation/domain/phoneNumbers';
 
 /** Google's numbering metadata (libphonenumber-js) reads each number; its E.164 form minus "+" is the oracle. */
 function oracleMsisdn(input: string, region: CountryCode): string | undefined {
