@@ -7,28 +7,27 @@ import type {
 	INodeProperties,
 	Icon,
 } from 'n8n-workflow';
-import { UserError } from 'n8n-workflow';
+
+import { endpoint } from './endpoints';
+import { LoginFailedError } from './loginFailure';
 
 /** Form-encoded OAuth 2.0 password grant fields; `client_id` and `grant_type` never change. */
 export const TOKEN_CLIENT_ID = 'ismstoken';
 
-function withoutTrailingSlash(url: unknown): string {
-	return String(url ?? '').replace(/\/+$/, '');
-}
-
-interface HttpFailure {
+/** The parts of an n8n/axios HTTP error that the token server's answer leaves. */
+interface TokenServerError {
 	httpCode?: unknown;
 	statusCode?: unknown;
 	response?: { status?: unknown; data?: unknown };
 }
 
-function statusOf(error: HttpFailure): number | undefined {
+function statusOf(error: TokenServerError): number | undefined {
 	const n = Number(error?.response?.status ?? error?.statusCode ?? error?.httpCode);
 	return Number.isFinite(n) && n > 0 ? n : undefined;
 }
 
 /** The OAuth `error` code of a token response (e.g. `invalid_grant`); never the request. */
-function oauthErrorOf(error: HttpFailure): string | undefined {
+function oauthErrorOf(error: TokenServerError): string | undefined {
 	let data = error?.response?.data;
 	if (typeof data === 'string') {
 		try {
@@ -120,7 +119,7 @@ export class PhonovationApi implements ICredentialType {
 	 * (once) after a request answers 401; access tokens live 120 s, so that path is routine.
 	 */
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
-		const url = `${withoutTrailingSlash(credentials.authUrl)}/token`;
+		const url = endpoint(credentials.authUrl, '/token');
 		let response: { access_token?: unknown };
 		try {
 			response = (await this.helpers.httpRequest({
@@ -137,20 +136,20 @@ export class PhonovationApi implements ICredentialType {
 			})) as { access_token?: unknown };
 		} catch (error) {
 			// A new error on purpose: the original carries the request body, which holds the password.
-			const status = statusOf(error as HttpFailure);
-			const code = oauthErrorOf(error as HttpFailure);
+			const status = statusOf(error as TokenServerError);
+			const code = oauthErrorOf(error as TokenServerError);
 			if (status === 401 || code === 'invalid_grant') {
-				throw new UserError(
+				throw new LoginFailedError(
 					`Phonovation refused the username or password (HTTP ${status ?? '?'} from ${url}). Check the credential's Username and Password.`,
 				);
 			}
 			const detail = status ? `HTTP ${status}${code ? ` ${code}` : ''}` : 'no HTTP response';
-			throw new UserError(
+			throw new LoginFailedError(
 				`Could not log in to Phonovation at ${url} (${detail}). Check the credential's Auth URL.`,
 			);
 		}
 		if (typeof response?.access_token !== 'string' || response.access_token === '') {
-			throw new UserError(`Phonovation's token server at ${url} answered without an access token.`);
+			throw new LoginFailedError(`Phonovation's token server at ${url} answered without an access token.`);
 		}
 		return { accessToken: response.access_token };
 	}
@@ -164,6 +163,7 @@ export class PhonovationApi implements ICredentialType {
 
 	test: ICredentialTestRequest = {
 		request: {
+			// An n8n expression, so it cannot call endpoint(); it drops trailing slashes the same way.
 			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
 			url: '/api/v2/senderlist',
 			method: 'GET',

@@ -6,22 +6,14 @@ import type {
 	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
-import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { campaignDescription, schedule, send } from './resources/campaign';
-import { legacyMessageDescription, send as legacySend } from './resources/legacyMessage';
-import { getAll, senderDescription } from './resources/sender';
+import { campaignDescription } from './resources/campaign';
+import { legacyMessageDescription } from './resources/legacyMessage';
+import { senderDescription } from './resources/sender';
 import { fetchSenders, senderTypeLabel } from './resources/sender/senders';
-import { checkHealth, serviceDescription } from './resources/service';
-
-type PerItem = (this: IExecuteFunctions, itemIndex: number) => Promise<INodeExecutionData[]>;
-
-/** Operations that run once per input item; campaigns run over all items at once. */
-const PER_ITEM: Record<string, PerItem> = {
-	'sender.getAll': getAll.run,
-	'service.checkHealth': checkHealth.run,
-	'legacyMessage.send': legacySend.run,
-};
+import { serviceDescription } from './resources/service';
+import { route } from './router';
 
 export class Phonovation implements INodeType {
 	description: INodeTypeDescription = {
@@ -71,30 +63,6 @@ export class Phonovation implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const resource = this.getNodeParameter('resource', 0) as string;
-		const operation = this.getNodeParameter('operation', 0) as string;
-		if (resource === 'campaign') {
-			return operation === 'schedule' ? await schedule.run.call(this) : await send.run.call(this);
-		}
-
-		const run = PER_ITEM[`${resource}.${operation}`];
-		if (!run) {
-			throw new NodeOperationError(this.getNode(), `Unsupported operation "${operation}" for resource "${resource}"`);
-		}
-		const out: INodeExecutionData[] = [];
-		const items = this.getInputData();
-		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-			try {
-				out.push(...(await run.call(this, itemIndex)));
-			} catch (error) {
-				if (!this.continueOnFail()) {
-					throw error instanceof NodeApiError || error instanceof NodeOperationError
-						? error
-						: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
-				}
-				out.push({ json: { error: (error as Error).message }, pairedItem: { item: itemIndex } });
-			}
-		}
-		return [out];
+		return await route.call(this);
 	}
 }

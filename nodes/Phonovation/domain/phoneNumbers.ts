@@ -1,8 +1,8 @@
-/** Service spec §2.2 / §8: a recipient's msisdn is at most 20 characters. */
-export const MAX_MSISDN_LENGTH = 20;
-const MIN_MSISDN_LENGTH = 8;
+import { DEFAULT_COUNTRY_CODE, IRISH_COUNTRY_CODE, LIMITS, parseCountryCode } from './rules';
 
-const IRISH_COUNTRY_CODE = '353';
+/** Service spec §2.2 / §8: a recipient's msisdn is at most 20 characters. */
+export const MAX_MSISDN_LENGTH = LIMITS.msisdn;
+const MIN_MSISDN_LENGTH = 8;
 
 /**
  * The Irish numbering plan's national significant numbers (what follows the trunk 0), as in the
@@ -20,11 +20,6 @@ const TRUNK_ZERO_COUNTRIES = [IRISH_COUNTRY_CODE, '44'];
 const FORMATTING = /[\s().\-\u2010-\u2015]/g;
 
 const ONLY_DIGITS = /^\d+$/;
-
-/** `+44`, `0044` and `44` all mean country code 44. */
-function countryDigits(code: string): string {
-	return ONLY_DIGITS.test(code) && !code.startsWith('00') ? code : code.replace(/\D/g, '').replace(/^00/, '');
-}
 
 export type NormalisedNumber =
 	{ ok: true; input: string; msisdn: string } | { ok: false; input: string; reason: string };
@@ -49,7 +44,7 @@ function withoutBracketedTrunkZero(text: string): string {
  * (Irish by default: 087 123 4567 → 353871234567); numbers without + / 00 / leading 0 are taken as
  * already international (must carry their country prefix); result digits only, 8..20 digits.
  */
-export function normaliseMsisdn(input: string, defaultCountryCode = IRISH_COUNTRY_CODE): NormalisedNumber {
+export function normaliseMsisdn(input: string, defaultCountryCode: string = DEFAULT_COUNTRY_CODE): NormalisedNumber {
 	const fail = (reason: string): NormalisedNumber => ({ ok: false, input, reason });
 	const text = String(input ?? '').trim();
 	if (text === '') return fail('empty');
@@ -63,10 +58,9 @@ export function normaliseMsisdn(input: string, defaultCountryCode = IRISH_COUNTR
 		if (text.lastIndexOf('+') > 0) return fail('+ is only allowed at the start');
 	}
 
-	const country = countryDigits(defaultCountryCode);
-	if (!/^[1-9]\d{0,2}$/.test(country)) {
-		return fail(`default country code "${defaultCountryCode}" is not 1 to 3 digits`);
-	}
+	const countryCode = parseCountryCode(defaultCountryCode);
+	if (!countryCode.ok) return fail(`default country code "${defaultCountryCode}" is not 1 to 3 digits`);
+	const country = countryCode.code;
 
 	let international = text.startsWith('+');
 	let digits = bare ? text : withoutBracketedTrunkZero(text).replace(/\D/g, '');

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 
-export type SendAtResult = { ok: true; sendAt: string; instant: Date } | { ok: false; message: string };
+export type SendAtResult = { ok: true; sendAt: string } | { ok: false; message: string };
 
 function parse(value: unknown, zone: string): DateTime | undefined {
 	if (DateTime.isDateTime(value)) return value;
@@ -38,5 +38,5 @@ export function toSendAt(value: unknown, zone: string, now: Date = new Date()): 
 			message: `Send At ${minute.toFormat("yyyy-MM-dd'T'HH:mm'Z'")} is in the past (now ${DateTime.fromJSDate(now).toUTC().toFormat("yyyy-MM-dd'T'HH:mm'Z'")}); pick a later time or use the Send operation`,
 		};
 	}
-	return { ok: true, sendAt: minute.toFormat("yyyy-MM-dd'T'HH:mm'Z'"), instant: minute.toJSDate() };
+	return { ok: true, sendAt: minute.toFormat("yyyy-MM-dd'T'HH:mm'Z'") };
 }

@@ -54,3 +54,17 @@ export async function phonovationFixture(config: Partial<SimulatorConfig> = {}):
 export function itemsOf<T extends object>(n: number, make: (i: number) => T): INodeExecutionData[] {
 	return Array.from({ length: n }, (_, i) => ({ json: make(i) as INodeExecutionData['json'] }));
 }
+
+/**
+ * One fixture for a describe block: started before its tests, reset before each, stopped after.
+ * Call the returned function inside a test to get it.
+ */
+export function sharedFixture(config: Partial<SimulatorConfig> = {}): () => PhonovationFixture {
+	let fixture: PhonovationFixture;
+	beforeAll(async () => {
+		fixture = await phonovationFixture(config);
+	});
+	beforeEach(() => fixture.reset());
+	afterAll(async () => await fixture.stop());
+	return () => fixture;
+}

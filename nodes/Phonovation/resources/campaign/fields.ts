@@ -1,12 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { LIMITS } from '../../domain/campaignRules';
+import { DEFAULT_COUNTRY_CODE, DEFAULT_TIMEOUT_MS, LIMITS } from '../../domain/rules';
 
-const forCampaign = (operation: string[]) => ({ show: { resource: ['campaign'], operation } });
-const both = forCampaign(['send', 'schedule']);
+/** The provider's ceiling is also the default: a campaign goes out in as few requests as it can. */
+const MAX_BATCH_SIZE = LIMITS.recipientsPerRequest;
 
-/** Parameters shared by Send and Schedule (Schedule adds Send At). */
-export const campaignFields: INodeProperties[] = [
+/** Parameters of Send; Schedule has them too, plus Send At after Recipients. */
+const messageFields: INodeProperties[] = [
 	{
 		displayName: 'Sender Name or ID',
 		name: 'from',
@@ -14,7 +14,6 @@ export const campaignFields: INodeProperties[] = [
 		typeOptions: { loadOptionsMethod: 'getSenders' },
 		required: true,
 		default: '',
-		displayOptions: both,
 		description:
 			'Approved sender ID shown on the handset (max 20 characters). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 	},
@@ -25,7 +24,6 @@ export const campaignFields: INodeProperties[] = [
 		typeOptions: { rows: 4 },
 		required: true,
 		default: '',
-		displayOptions: both,
 		description: `Message text, at most ${LIMITS.text} characters. Characters outside the GSM alphabet (e.g. á í ó ú, emoji, curly quotes) switch the message to UCS-2, which fits 70 characters per part instead of 160.`,
 	},
 	{
@@ -35,37 +33,34 @@ export const campaignFields: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: '0871234567, +44 7911 123456',
-		displayOptions: both,
 		description:
 			'Numbers for this item: one number, a list separated by commas, semicolons or new lines, or an array. Items with the same sender, text, send time and campaign name are sent together as one campaign.',
 	},
 ];
 
-export const sendAtField: INodeProperties = {
+const sendAtField: INodeProperties = {
 	displayName: 'Send At',
 	name: 'sendAt',
 	type: 'dateTime',
 	required: true,
 	default: '',
-	displayOptions: forCampaign(['schedule']),
 	description:
 		'When the provider should send the campaign. A time without a zone is read in the workflow time zone; it is converted to UTC. Must be in the future.',
 };
 
-export const campaignOptions: INodeProperties = {
+const campaignOptions: INodeProperties = {
 	displayName: 'Options',
 	name: 'options',
 	type: 'collection',
 	placeholder: 'Add Option',
 	default: {},
-	displayOptions: both,
 	options: [
 		{
 			displayName: 'Batch Size',
 			name: 'batchSize',
 			type: 'number',
-			typeOptions: { minValue: 1, maxValue: LIMITS.recipientsPerRequest },
-			default: 400000,
+			typeOptions: { minValue: 1, maxValue: MAX_BATCH_SIZE },
+			default: MAX_BATCH_SIZE,
 			description: `Most recipients per request; larger campaigns are split. The provider accepts at most ${LIMITS.recipientsPerRequest}.`,
 		},
 		{
@@ -79,9 +74,9 @@ export const campaignOptions: INodeProperties = {
 			displayName: 'Default Country Code',
 			name: 'defaultCountryCode',
 			type: 'string',
-			default: '353',
+			default: DEFAULT_COUNTRY_CODE,
 			description:
-				'Country code given to numbers written in national form with a leading 0 (353 = Ireland). Other numbers must carry their country code.',
+				'Country calling code (1 to 3 digits) given to numbers written in national form with a leading 0 (353 = Ireland). Other numbers must carry their country code.',
 		},
 		{
 			displayName: 'Dry Run',
@@ -129,8 +124,15 @@ export const campaignOptions: INodeProperties = {
 			name: 'timeout',
 			type: 'number',
 			typeOptions: { minValue: 1000 },
-			default: 120000,
+			default: DEFAULT_TIMEOUT_MS,
 			description: 'Milliseconds to wait for the provider before the request fails',
 		},
 	],
 };
+
+/** The fields of one campaign operation, shown only when it is selected. */
+export function campaignProperties(operation: 'send' | 'schedule'): INodeProperties[] {
+	const fields = operation === 'schedule' ? [...messageFields, sendAtField, campaignOptions] : [...messageFields, campaignOptions];
+	const displayOptions = { show: { resource: ['campaign'], operation: [operation] } };
+	return fields.map((field) => ({ ...field, displayOptions }));
+}

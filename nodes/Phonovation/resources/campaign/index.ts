@@ -1,10 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { campaignFields, campaignOptions } from './fields';
 import * as schedule from './schedule';
 import * as send from './send';
 
-export { schedule, send };
+export const operations = { schedule, send };
 
 export const campaignDescription: INodeProperties[] = [
 	{
@@ -29,8 +28,6 @@ export const campaignDescription: INodeProperties[] = [
 		],
 		default: 'send',
 	},
-	...campaignFields,
-	...schedule.description,
 	...send.description,
-	campaignOptions,
+	...schedule.description,
 ];

@@ -1,11 +1,11 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { runCampaigns } from './execute';
-import { sendAtField } from './fields';
+import { campaignProperties } from './fields';
+import { runCampaigns } from './pipeline/run';
 
-export const description: INodeProperties[] = [sendAtField];
+export const description = campaignProperties('schedule');
 
 /** `POST /api/v2/Campaign` with `sendAt` in UTC (`yyyy-MM-ddTHH:mmZ`). */
-export async function run(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await runCampaigns(this, true);
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	return await runCampaigns(this, items, 'schedule');
 }

@@ -1,11 +1,11 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { runCampaigns } from './execute';
+import { campaignProperties } from './fields';
+import { runCampaigns } from './pipeline/run';
 
-/** Send uses only the shared campaign fields. */
-export const description: INodeProperties[] = [];
+export const description = campaignProperties('send');
 
 /** `POST /api/v2/Campaign` without `sendAt`: the provider sends at once. */
-export async function run(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await runCampaigns(this, false);
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	return await runCampaigns(this, items, 'send');
 }

@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import * as send from './send';
 
-export { send };
+export const operations = { send };
 
 export const legacyMessageDescription: INodeProperties[] = [
 	{

@@ -1,9 +1,12 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { LIMITS } from '../../domain/campaignRules';
+import { endpoint } from '../../../../credentials/endpoints';
 import { normaliseMsisdn, splitRecipients } from '../../domain/phoneNumbers';
-import { CREDENTIAL, isFailure, plainRequest, providerError, trimSlash } from '../../transport';
+import { DEFAULT_COUNTRY_CODE, LIMITS, legacySettingsSchema, parseCountryCode, violationsOf } from '../../domain/rules';
+import { providerError } from '../../transport/failures';
+import { CREDENTIAL, isFailure, plainRequest } from '../../transport/request';
+import { eachItem } from '../eachItem';
 
 const show = { show: { resource: ['legacyMessage'], operation: ['send'] } };
 
@@ -35,7 +38,7 @@ export const description: INodeProperties[] = [
 		required: true,
 		default: '',
 		displayOptions: show,
-		description: 'Message text',
+		description: `Message text, at most ${LIMITS.text} characters`,
 	},
 	{
 		displayName: 'Options',
@@ -49,8 +52,8 @@ export const description: INodeProperties[] = [
 				displayName: 'Default Country Code',
 				name: 'defaultCountryCode',
 				type: 'string',
-				default: '353',
-				description: 'Country code given to a number written in national form with a leading 0',
+				default: DEFAULT_COUNTRY_CODE,
+				description: 'Country code (1 to 3 digits) given to a number written in national form with a leading 0',
 			},
 			{
 				displayName: 'Notify ID',
@@ -63,78 +66,87 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-/** Legacy sender IDs: alphanumeric up to 11 characters, or a numeric long/short code. */
-const LEGACY_SENDER = /^(?:[A-Za-z0-9]{1,11}|\d{1,16})$/;
+interface LegacyMessage {
+	from: string;
+	to: string;
+	text: string;
+	notifyId: string;
+}
+
+const FIELD_LABELS: Record<string, string> = { from: 'From', text: 'Text', notifyId: 'Notify ID' };
 
 function fail(ctx: IExecuteFunctions, message: string, itemIndex: number): never {
 	throw new NodeOperationError(ctx.getNode(), `${message} (item ${itemIndex})`, { itemIndex });
 }
 
-/** `sendmessage.aspx`: form-encoded, always HTTP 200; the body's first line is the status code. */
-export async function run(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const credentials = await this.getCredentials(CREDENTIAL);
-	const apiId = String(credentials.apiId ?? '').trim();
-	if (!apiId) fail(this, 'The credential has no API ID; the legacy API needs one', itemIndex);
-
-	const from = String(this.getNodeParameter('from', itemIndex, '')).trim();
-	const text = String(this.getNodeParameter('text', itemIndex, ''));
-	const toList = splitRecipients(this.getNodeParameter('to', itemIndex, ''));
-	const options = this.getNodeParameter('options', itemIndex, {}) as { notifyId?: string; defaultCountryCode?: string };
+/** Reads and checks one item's parameters; any problem is an error before anything is sent. */
+function readMessage(ctx: IExecuteFunctions, itemIndex: number): LegacyMessage {
+	const from = String(ctx.getNodeParameter('from', itemIndex, '')).trim();
+	const text = String(ctx.getNodeParameter('text', itemIndex, ''));
+	const toList = splitRecipients(ctx.getNodeParameter('to', itemIndex, ''));
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as { notifyId?: string; defaultCountryCode?: string };
 	const notifyId = String(options.notifyId ?? '').trim();
 
-	if (!LEGACY_SENDER.test(from)) {
-		fail(this, `From "${from}" is not a legacy sender ID: up to 11 letters and digits without spaces, or a number`, itemIndex);
-	}
-	if (text.trim() === '') fail(this, 'Text is empty', itemIndex);
-	if (text.length > LIMITS.text) fail(this, `Text is too long: ${text.length} characters, the limit is ${LIMITS.text}`, itemIndex);
-	if (notifyId.length > LIMITS.notifyId) {
-		fail(this, `Notify ID is too long: ${notifyId.length} characters, the limit is ${LIMITS.notifyId}`, itemIndex);
-	}
+	const [violation] = violationsOf(legacySettingsSchema, { from, text, notifyId });
+	if (violation?.field === 'from') fail(ctx, `From "${from}" ${violation.message}`, itemIndex);
+	if (violation) fail(ctx, `${FIELD_LABELS[violation.field] ?? violation.field}: ${violation.message}`, itemIndex);
+	const country = parseCountryCode(options.defaultCountryCode);
+	if (!country.ok) fail(ctx, `Default Country Code: ${country.violation.message}`, itemIndex);
 	if (toList.length !== 1) {
-		fail(this, `To must hold exactly one number (got ${toList.length}); use the Campaign resource for many recipients`, itemIndex);
+		fail(ctx, `To must hold exactly one number (got ${toList.length}); use the Campaign resource for many recipients`, itemIndex);
 	}
-	const to = normaliseMsisdn(toList[0], String(options.defaultCountryCode ?? '353').trim() || '353');
-	if (!to.ok) fail(this, `To "${toList[0]}" is not a valid number: ${to.reason}`, itemIndex);
+	const to = normaliseMsisdn(toList[0], country.code);
+	if (!to.ok) fail(ctx, `To "${toList[0]}" is not a valid number: ${to.reason}`, itemIndex);
+	return { from, to: to.msisdn, text, notifyId };
+}
 
+/** The provider's answer with the password masked: its first line is the status code. */
+function statusLines(body: unknown, secret: string): { code: string; message: string } {
+	const lines = String(body ?? '')
+		.split(/\r?\n/)
+		.map((line) => (secret ? line.split(secret).join('***') : line).trim());
+	return { code: lines[0] ?? '', message: lines.slice(1).filter(Boolean).join(' ') };
+}
+
+/** `sendmessage.aspx`: form-encoded, always HTTP 200; the body's first line is the status code. */
+async function sendOne(ctx: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const credentials = await ctx.getCredentials(CREDENTIAL);
+	const apiId = String(credentials.apiId ?? '').trim();
+	if (!apiId) fail(ctx, 'The credential has no API ID; the legacy API needs one', itemIndex);
+	const message = readMessage(ctx, itemIndex);
+	const password = String(credentials.password ?? '');
 	const form = new URLSearchParams({
 		user: String(credentials.username ?? ''),
-		password: String(credentials.password ?? ''),
+		password,
 		api_id: apiId,
-		to: to.msisdn,
-		text,
-		from,
+		to: message.to,
+		text: message.text,
+		from: message.from,
 	});
-	if (notifyId) form.set('notify_id', notifyId);
+	if (message.notifyId) form.set('notify_id', message.notifyId);
 
-	const response = await plainRequest(this, {
+	const response = await plainRequest(ctx, {
 		method: 'POST',
-		url: `${trimSlash(credentials.legacyBaseUrl)}/sendmessage.aspx`,
+		url: endpoint(credentials.legacyBaseUrl, '/sendmessage.aspx'),
 		headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'text/plain' },
 		body: form.toString(),
 		json: false,
 	});
-	if (isFailure(response)) throw providerError(this, 'the legacy send', response, itemIndex);
+	if (isFailure(response)) throw providerError(ctx, 'the legacy send', response, itemIndex);
 
-	const secret = String(credentials.password ?? '');
-	const lines = String(response.body ?? '')
-		.split(/\r?\n/)
-		.map((line) => (secret ? line.split(secret).join('***') : line).trim());
-	const code = lines[0] ?? '';
-	const message = lines.slice(1).filter(Boolean).join(' ');
+	const { code, message: said } = statusLines(response.body, password);
 	if (response.status !== 200 || code !== '0') {
-		throw new NodeApiError(
-			this.getNode(),
-			{ code, message },
-			{
-				message: `Phonovation's legacy API refused the message (status ${code || 'missing'}${response.status !== 200 ? `, HTTP ${response.status}` : ''}): ${message || 'no message'}`,
-				itemIndex,
-			},
-		);
+		const http = response.status !== 200 ? `, HTTP ${response.status}` : '';
+		throw new NodeApiError(ctx.getNode(), { code, message: said }, {
+			message: `Phonovation's legacy API refused the message (status ${code || 'missing'}${http}): ${said || 'no message'}`,
+			itemIndex,
+		});
 	}
-	return [
-		{
-			json: { success: true, code, message, to: to.msisdn, from, notifyId: notifyId || null },
-			pairedItem: { item: itemIndex },
-		},
-	];
+	const { to, from, notifyId } = message;
+	return [{ json: { success: true, code, message: said, to, from, notifyId: notifyId || null }, pairedItem: { item: itemIndex } }];
+}
+
+/** One legacy request per input item (the legacy API takes a single recipient). */
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	return await eachItem(this, items, async (itemIndex) => await sendOne(this, itemIndex));
 }

@@ -1,5 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { eachItem } from '../eachItem';
 import { fetchSenders, senderTypeLabel } from './senders';
 
 const show = { show: { resource: ['sender'], operation: ['getAll'] } };
@@ -24,13 +25,15 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-/** One output item per approved sender ID: `{ name, type, typeLabel }`. */
-export async function run(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const senders = await fetchSenders(this);
-	const returnAll = this.getNodeParameter('returnAll', itemIndex, true) as boolean;
-	const limit = this.getNodeParameter('limit', itemIndex, 50) as number;
-	return (returnAll ? senders : senders.slice(0, limit)).map((s) => ({
-		json: { name: s.name, type: s.type, typeLabel: senderTypeLabel(s.type) },
-		pairedItem: { item: itemIndex },
-	}));
+/** One output item per approved sender ID: `{ name, type, typeLabel }`, for every input item. */
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	return await eachItem(this, items, async (itemIndex) => {
+		const senders = await fetchSenders(this);
+		const returnAll = this.getNodeParameter('returnAll', itemIndex, true) as boolean;
+		const limit = this.getNodeParameter('limit', itemIndex, 50) as number;
+		return (returnAll ? senders : senders.slice(0, limit)).map((s) => ({
+			json: { name: s.name, type: s.type, typeLabel: senderTypeLabel(s.type) },
+			pairedItem: { item: itemIndex },
+		}));
+	});
 }

@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import * as getAll from './getAll';
 
-export { getAll };
+export const operations = { getAll };
 
 export const senderDescription: INodeProperties[] = [
 	{

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, ILoadOptionsFunctions } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
+import { apiRequest } from '../../transport/request';
 
 export interface SenderRecord {
 	name: string;

@@ -1,18 +1,26 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { CREDENTIAL, isFailure, plainRequest, trimSlash } from '../../transport';
+import { endpoint } from '../../../../credentials/endpoints';
+import { CREDENTIAL, isFailure, plainRequest } from '../../transport/request';
+import { eachItem } from '../eachItem';
 
+/** Check Health has no parameters of its own. */
 export const description: INodeProperties[] = [];
+
+/** One health report per input item. */
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	return await eachItem(this, items, async (itemIndex) => await checkOnce(this, itemIndex));
+}
 
 /**
  * `GET {baseUrl}/health` (no token: the provider documents none). Reports `healthy: false`
  * instead of failing, so a workflow can branch on it.
  */
-export async function run(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const credentials = await this.getCredentials(CREDENTIAL);
-	const url = `${trimSlash(credentials.baseUrl)}/health`;
+async function checkOnce(ctx: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const credentials = await ctx.getCredentials(CREDENTIAL);
+	const url = endpoint(credentials.baseUrl, '/health');
 	const started = Date.now();
-	const response = await plainRequest(this, { method: 'GET', url, timeout: 30_000 });
+	const response = await plainRequest(ctx, { method: 'GET', url, timeout: 30_000 });
 	const checkedAt = new Date().toISOString();
 	const responseTimeMs = Date.now() - started;
 	const json = isFailure(response)

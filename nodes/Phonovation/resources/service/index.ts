@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import * as checkHealth from './checkHealth';
 
-export { checkHealth };
+export const operations = { checkHealth };
 
 export const serviceDescription: INodeProperties[] = [
 	{

@@ -1,4 +1,4 @@
-import { campaignSettingsSchema, LIMITS, notifyIdSchema, violationsOf } from '../../../../nodes/Phonovation/domain/campaignRules';
+import { campaignSettingsSchema, LIMITS, notifyIdSchema, parseCountryCode, violationsOf } from '../../../../nodes/Phonovation/domain/rules';
 
 const valid = { from: 'Phonovation', text: 'Hello', campaignName: 'Spring', batchSize: 1000 };
 
@@ -41,5 +41,28 @@ describe('campaign rules (spec §2 and §8)', () => {
 		]);
 		expect(violationsOf(campaignSettingsSchema, { ...valid, batchSize: 0 })[0].message).toMatch(/at least 1/);
 		expect(violationsOf(campaignSettingsSchema, { ...valid, batchSize: 2.5 })[0].message).toMatch(/whole number/);
+	});
+});
+
+describe('Default Country Code', () => {
+	it.each([
+		['353', '353'],
+		['+353', '353'],
+		['00353', '353'],
+		[' 44 ', '44'],
+		['1', '1'],
+		['', '353'],
+	])('"%s" means country code %s', (input, code) => {
+		expect(parseCountryCode(input)).toEqual({ ok: true, code });
+	});
+
+	it.each(['1876', '0353', 'IE', '3 5 3', '+'])('"%s" is refused, naming the option', (input) => {
+		expect(parseCountryCode(input)).toEqual({
+			ok: false,
+			violation: {
+				field: 'defaultCountryCode',
+				message: `Default Country Code "${input.trim()}" must be a country calling code of 1 to 3 digits, e.g. 353`,
+			},
+		});
 	});
 });

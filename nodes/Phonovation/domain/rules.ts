@@ -1,0 +1,108 @@
+import { z } from 'zod';
+
+/**
+ * Provider limits (service spec §2 and §8; recipient ceiling from the provider's sending guide).
+ * The UI descriptions, the campaign path and the legacy send all read them from here.
+ */
+export const LIMITS = {
+	text: 2000,
+	from: 20,
+	campaignName: 30,
+	msisdn: 20,
+	notifyId: 30,
+	recipientsPerRequest: 400_000,
+} as const;
+
+export const IRISH_COUNTRY_CODE = '353';
+
+/** National numbers written with a leading 0 get this country code unless told otherwise. */
+export const DEFAULT_COUNTRY_CODE = IRISH_COUNTRY_CODE;
+
+/** Default time a provider request may take before it fails; a 400,000-recipient body is large. */
+export const DEFAULT_TIMEOUT_MS = 120_000;
+
+/** A problem found before anything is sent: which parameter, and what is wrong with it. */
+export interface RuleViolation {
+	field: string;
+	message: string;
+}
+
+/** Country calling codes are 1 to 3 digits (ITU-T E.164); `+353` and `00353` are accepted too. */
+const COUNTRY_CODE = /^(?:\+|00)?([1-9]\d{0,2})$/;
+
+/** The Default Country Code option as digits, or a violation naming the option. */
+export function parseCountryCode(value: unknown): { ok: true; code: string } | { ok: false; violation: RuleViolation } {
+	const text = String(value ?? '').trim();
+	if (text === '') return { ok: true, code: DEFAULT_COUNTRY_CODE };
+	const match = COUNTRY_CODE.exec(text);
+	if (match) return { ok: true, code: match[1] };
+	return {
+		ok: false,
+		violation: {
+			field: 'defaultCountryCode',
+			message: `Default Country Code "${text}" must be a country calling code of 1 to 3 digits, e.g. 353`,
+		},
+	};
+}
+
+function limited(what: string, limit: number) {
+	return z.string().superRefine((value, ctx) => {
+		if (value.length > limit) {
+			ctx.addIssue({
+				code: z.ZodIssueCode.custom,
+				message: `${what} is too long: ${value.length} characters, the limit is ${limit}`,
+			});
+		}
+	});
+}
+
+const notBlank = (what: string) => (value: string) => value.trim() !== '' || `${what} is empty`;
+
+function required(what: string, limit: number) {
+	return limited(what, limit).superRefine((value, ctx) => {
+		const verdict = notBlank(what)(value);
+		if (verdict !== true) ctx.addIssue({ code: z.ZodIssueCode.custom, message: verdict });
+	});
+}
+
+/** What one campaign request carries apart from its recipients. */
+export const campaignSettingsSchema = z.object({
+	from: required('Sender ID', LIMITS.from),
+	text: required('Text', LIMITS.text),
+	campaignName: limited('Campaign name', LIMITS.campaignName).optional(),
+	batchSize: z
+		.number({ invalid_type_error: 'Batch size must be a number' })
+		.int('Batch size must be a whole number')
+		.min(1, 'Batch size must be at least 1')
+		.max(
+			LIMITS.recipientsPerRequest,
+			`Batch size is too large: the provider accepts at most ${LIMITS.recipientsPerRequest} recipients per request`,
+		),
+});
+
+export const notifyIdSchema = limited('Notify ID', LIMITS.notifyId);
+
+/** Legacy sender IDs: alphanumeric up to 11 characters, or a numeric long/short code. */
+const LEGACY_SENDER = /^(?:[A-Za-z0-9]{1,11}|\d{1,16})$/;
+
+/** What one legacy send carries apart from its recipient. */
+export const legacySettingsSchema = z.object({
+	from: z
+		.string()
+		.regex(
+			LEGACY_SENDER,
+			'is not a legacy sender ID: up to 11 letters and digits without spaces, or a number',
+		),
+	text: required('Text', LIMITS.text),
+	notifyId: limited('Notify ID', LIMITS.notifyId),
+});
+
+/** Runs a schema and turns its issues into field-named violations (empty when valid). */
+export function violationsOf(schema: z.ZodTypeAny, value: unknown): RuleViolation[] {
+	const result = schema.safeParse(value);
+	if (result.success) return [];
+	return result.error.issues.map((issue) => ({
+		field: issue.path.length ? String(issue.path[0]) : '',
+		message: issue.message,
+	}));
+}

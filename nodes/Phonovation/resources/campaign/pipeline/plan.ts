@@ -1,0 +1,213 @@
+import { normaliseMsisdn, splitRecipients } from '../../../domain/phoneNumbers';
+import type { RuleViolation } from '../../../domain/rules';
+import {
+	campaignSettingsSchema,
+	DEFAULT_TIMEOUT_MS,
+	LIMITS,
+	notifyIdSchema,
+	parseCountryCode,
+	violationsOf,
+} from '../../../domain/rules';
+import { toSendAt } from '../../../domain/sendAt';
+import type { ItemParameters } from './readParameters';
+
+/** Why a recipient is not sent; decided here, reported as its status. */
+export interface Skip {
+	kind: 'invalid' | 'excluded' | 'duplicate';
+	reason: string;
+}
+
+/** One number of one input item: either sent (at `position` in its campaign) or skipped. */
+export interface PlannedRecipient {
+	readonly input: string;
+	readonly msisdn: string | null;
+	readonly notifyId: string | null;
+	readonly skip?: Skip;
+	/** Index in the campaign's `toSend`; its batch is `position / batchSize`. */
+	readonly position?: number;
+}
+
+/** What a campaign request carries besides its recipients (the first item's values win). */
+export interface CampaignSettings {
+	from: string;
+	text: string;
+	campaignName: string;
+	sendAt: string | null;
+	dryRun: boolean;
+	batchSize: number;
+	timeoutMs: number;
+}
+
+export interface PlannedItem {
+	readonly itemIndex: number;
+	readonly recipients: readonly PlannedRecipient[];
+}
+
+export type ItemViolation = RuleViolation & { itemIndex: number };
+
+export interface CampaignPlan {
+	readonly settings: Readonly<CampaignSettings>;
+	readonly items: readonly PlannedItem[];
+	/** Recipients to send, in order, each exactly once. */
+	readonly toSend: readonly PlannedRecipient[];
+	readonly batches: ReadonlyArray<readonly PlannedRecipient[]>;
+	/** Any of these stops the whole campaign before it is sent. */
+	readonly violations: readonly ItemViolation[];
+}
+
+export interface PlanContext {
+	scheduled: boolean;
+	now: Date;
+	/** The workflow's time zone, for a Send At without an offset. */
+	zone: string;
+}
+
+/** One item, read and checked: its settings, its numbers normalised, what it breaks. */
+interface ItemRequest extends CampaignSettings {
+	itemIndex: number;
+	recipients: PlannedRecipient[];
+	violations: RuleViolation[];
+}
+
+function asText(value: unknown): string {
+	if (value === null || value === undefined) return '';
+	return typeof value === 'string' ? value : String(value);
+}
+
+function checkedNotifyId(value: unknown, violations: RuleViolation[]): string | null {
+	const notifyId = asText(value).trim();
+	// The schema only runs when the cheap check fails: it is read for every one of 100,000 items.
+	if (notifyId.length > LIMITS.notifyId) {
+		for (const v of violationsOf(notifyIdSchema, notifyId)) violations.push({ field: 'notifyId', message: v.message });
+	}
+	return notifyId || null;
+}
+
+function checkedSendAt(item: ItemParameters, context: PlanContext, violations: RuleViolation[]): string | null {
+	if (!context.scheduled) return null;
+	const result = toSendAt(item.sendAt, context.zone, context.now);
+	if (result.ok) return result.sendAt;
+	violations.push({ field: 'sendAt', message: result.message });
+	return null;
+}
+
+function excludedNumbers(list: unknown, countryCode: string): Set<string> {
+	const excluded = new Set<string>();
+	for (const entry of splitRecipients(list)) {
+		const n = normaliseMsisdn(entry, countryCode);
+		if (n.ok) excluded.add(n.msisdn);
+	}
+	return excluded;
+}
+
+/** The item's numbers, normalised; invalid and excluded ones carry their skip. */
+function itemRecipients(item: ItemParameters, countryCode: string, notifyId: string | null, violations: RuleViolation[]) {
+	const excluded = excludedNumbers(item.options.excludeNumbers, countryCode);
+	const failOnInvalid = item.options.invalidNumbers === 'fail';
+	const inputs = splitRecipients(item.recipients);
+	if (inputs.length === 0) inputs.push('');
+	return inputs.map((input): PlannedRecipient => {
+		const n = input === '' ? { ok: false as const, reason: 'no number given' } : normaliseMsisdn(input, countryCode);
+		if (!n.ok) {
+			if (failOnInvalid) violations.push({ field: 'recipients', message: `Invalid number "${input}": ${n.reason}` });
+			return { input, msisdn: null, notifyId, skip: { kind: 'invalid', reason: n.reason } };
+		}
+		if (excluded.has(n.msisdn)) {
+			return { input, msisdn: n.msisdn, notifyId, skip: { kind: 'excluded', reason: 'on the Exclude Numbers list' } };
+		}
+		return { input, msisdn: n.msisdn, notifyId };
+	});
+}
+
+function readItem(item: ItemParameters, context: PlanContext): ItemRequest {
+	const { options } = item;
+	const violations: RuleViolation[] = [...item.unreadable];
+	const country = parseCountryCode(options.defaultCountryCode);
+	if (!country.ok) violations.push(country.violation);
+	const countryCode = country.ok ? country.code : '';
+	const notifyId = checkedNotifyId(options.notifyId, violations);
+	return {
+		itemIndex: item.itemIndex,
+		from: asText(item.from).trim(),
+		text: asText(item.text),
+		campaignName: asText(options.campaignName).trim(),
+		sendAt: checkedSendAt(item, context, violations),
+		dryRun: options.dryRun === true,
+		batchSize: Number(options.batchSize ?? LIMITS.recipientsPerRequest),
+		timeoutMs: Number(options.timeout ?? DEFAULT_TIMEOUT_MS),
+		recipients: country.ok ? itemRecipients(item, countryCode, notifyId, violations) : [],
+		violations,
+	};
+}
+
+function batchesOf<T>(list: readonly T[], size: number): T[][] {
+	if (list.length <= size) return [list.slice()];
+	const batches: T[][] = [];
+	for (let start = 0; start < list.length; start += size) batches.push(list.slice(start, start + size));
+	return batches;
+}
+
+/** Dedupes one campaign's items, gives every sent number its position, and collects every rule it breaks. */
+function settle(items: ItemRequest[]): CampaignPlan {
+	const [first] = items;
+	const { from, text, campaignName, sendAt, dryRun, batchSize, timeoutMs } = first;
+	const violations: ItemViolation[] = violationsOf(campaignSettingsSchema, {
+		from,
+		text,
+		campaignName: campaignName || undefined,
+		batchSize,
+	}).map((v) => ({ ...v, itemIndex: first.itemIndex }));
+
+	const seen = new Map<string, number>();
+	const toSend: PlannedRecipient[] = [];
+	const planned: PlannedItem[] = items.map((item) => {
+		for (const v of item.violations) violations.push({ ...v, itemIndex: item.itemIndex });
+		const recipients = item.recipients.map((recipient): PlannedRecipient => {
+			if (recipient.skip || recipient.msisdn === null) return recipient;
+			const earlier = seen.get(recipient.msisdn);
+			if (earlier !== undefined) {
+				const reason =
+					earlier === item.itemIndex
+						? 'listed more than once in this item; sent once'
+						: `already in this campaign from item ${earlier}; sent once`;
+				return { ...recipient, skip: { kind: 'duplicate', reason } };
+			}
+			seen.set(recipient.msisdn, item.itemIndex);
+			const sent = { ...recipient, position: toSend.length };
+			toSend.push(sent);
+			return sent;
+		});
+		return { itemIndex: item.itemIndex, recipients };
+	});
+	if (toSend.length === 0 && violations.length === 0) {
+		violations.push({
+			field: 'recipients',
+			message: 'No valid recipient left to send to (all were invalid, excluded or duplicates)',
+			itemIndex: first.itemIndex,
+		});
+	}
+	const settings = { from, text, campaignName, sendAt, dryRun, batchSize, timeoutMs };
+	const batches = violations.length ? [] : batchesOf(toSend, batchSize);
+	return { settings, items: planned, toSend, batches, violations };
+}
+
+/**
+ * Reads and checks every item, then groups items whose sender, text, send time, campaign name and
+ * dry-run flag agree into one campaign, in order of first appearance.
+ */
+export function planCampaigns(items: ItemParameters[], context: PlanContext): CampaignPlan[] {
+	const groups = new Map<string, ItemRequest[]>();
+	for (const parameters of items) {
+		const item = readItem(parameters, context);
+		const key = JSON.stringify([item.from, item.text, item.sendAt, item.campaignName, item.dryRun]);
+		const group = groups.get(key);
+		if (group) group.push(item);
+		else groups.set(key, [item]);
+	}
+	return [...groups.values()].map(settle);
+}
+
+/** Numbers (6+ digits) an error string names, e.g. `Invalid MSISDN: 35312345678`. */
+export function numbersNamedIn(message: string): string[] {
+	return message.match(/\d{6,20}/g) ?? [];
+}

@@ -1,0 +1,191 @@
+import type { TextAnalysis } from '../../../domain/gsmSegments';
+import { analyseText } from '../../../domain/gsmSegments';
+import type { Delivery } from './deliver';
+import type { CampaignPlan, PlannedItem, PlannedRecipient } from './plan';
+import { numbersNamedIn } from './plan';
+import { batchLabel } from './requestBody';
+
+export type RecipientStatus =
+	| 'accepted'
+	| 'rejected by provider'
+	| 'invalid'
+	| 'duplicate'
+	| 'excluded'
+	| 'not sent'
+	| 'dry run';
+
+/** One number of one input item and what became of it, as the output shows it. */
+export interface RecipientReport {
+	input: string;
+	msisdn: string | null;
+	notifyId: string | null;
+	status: RecipientStatus;
+	reason: string | null;
+}
+
+type Json = Record<string, unknown>;
+
+/** One input item's output; `unsent` when the campaign failed before all its numbers went out. */
+export interface ItemReport {
+	itemIndex: number;
+	json: Json;
+	unsent: boolean;
+}
+
+export interface CampaignReport {
+	items: ItemReport[];
+	/** Recipients the provider accepted in this campaign. */
+	accepted: number;
+}
+
+/** Provider error strings from accepted batches: by the number they name, or general. */
+interface ProviderErrors {
+	general: string[];
+	byNumber: Map<string, string[]>;
+	message: string | null;
+}
+
+function providerErrors(plan: CampaignPlan, delivery: Delivery): ProviderErrors {
+	const found: ProviderErrors = { general: [], byNumber: new Map(), message: null };
+	delivery.batches.forEach((outcome, index) => {
+		if (outcome.state !== 'accepted') return;
+		found.message = outcome.response.message ?? null;
+		const errors = outcome.response.errors ?? [];
+		if (errors.length === 0) return;
+		const sent = new Set(plan.batches[index].map((r) => r.msisdn));
+		for (const message of errors) {
+			const named = numbersNamedIn(message).filter((n) => sent.has(n));
+			if (named.length === 0) found.general.push(message);
+			for (const n of named) found.byNumber.set(n, [...(found.byNumber.get(n) ?? []), message]);
+		}
+	});
+	return found;
+}
+
+/** The one place that decides a recipient's status: from the plan, its batch's outcome and the provider's errors. */
+function statusOf(
+	recipient: PlannedRecipient,
+	plan: CampaignPlan,
+	delivery: Delivery,
+	errors: ProviderErrors,
+): Pick<RecipientReport, 'status' | 'reason'> {
+	if (recipient.skip) return { status: recipient.skip.kind, reason: recipient.skip.reason };
+	const outcome = delivery.batches[Math.floor(recipient.position! / plan.settings.batchSize)];
+	if (outcome.state === 'dry run') return { status: 'dry run', reason: 'not sent: dry run' };
+	if (outcome.state === 'accepted') {
+		const named = errors.byNumber.get(recipient.msisdn!);
+		return named ? { status: 'rejected by provider', reason: named.join('; ') } : { status: 'accepted', reason: null };
+	}
+	const { error, batch } = delivery.failure!;
+	const where = batchLabel(batch, plan.batches.length);
+	return { status: 'not sent', reason: `the campaign request failed${where}: ${error.message}` };
+}
+
+const emptyCounts = (): Record<RecipientStatus, number> => ({
+	accepted: 0,
+	'rejected by provider': 0,
+	invalid: 0,
+	duplicate: 0,
+	excluded: 0,
+	'not sent': 0,
+	'dry run': 0,
+});
+
+interface ItemOutcome {
+	item: PlannedItem;
+	recipients: RecipientReport[];
+	counts: Record<RecipientStatus, number>;
+}
+
+function itemOutcome(item: PlannedItem, plan: CampaignPlan, delivery: Delivery, errors: ProviderErrors): ItemOutcome {
+	const counts = emptyCounts();
+	const recipients = item.recipients.map((r): RecipientReport => {
+		const { status, reason } = statusOf(r, plan, delivery, errors);
+		counts[status]++;
+		return { input: r.input, msisdn: r.msisdn, notifyId: r.notifyId, status, reason };
+	});
+	return { item, recipients, counts };
+}
+
+/** What every item of one campaign reports the same way (one object, shared by its items). */
+function campaignSummary(plan: CampaignPlan, delivery: Delivery, credits: number): Json {
+	const { settings } = plan;
+	return {
+		from: settings.from,
+		campaignName: settings.campaignName || null,
+		sendAt: settings.sendAt,
+		recipients: plan.toSend.length,
+		requests: settings.dryRun ? (delivery.dryRunRequests?.length ?? 0) : delivery.requests,
+		estimatedCredits: credits,
+	};
+}
+
+interface Shared {
+	operation: string;
+	plan: CampaignPlan;
+	delivery: Delivery;
+	errors: ProviderErrors;
+	summary: Json;
+	text: TextAnalysis & { estimatedCredits: number };
+	warnings: string[];
+}
+
+function itemJson(outcome: ItemOutcome, shared: Shared): Json {
+	const { plan, delivery, errors } = shared;
+	const { counts } = outcome;
+	const itemErrors = [...errors.general];
+	if (errors.byNumber.size > 0) {
+		for (const r of outcome.recipients) itemErrors.push(...(errors.byNumber.get(r.msisdn ?? '') ?? []));
+	}
+	const json: Json = {
+		operation: shared.operation,
+		success: !delivery.failure,
+		dryRun: plan.settings.dryRun,
+		campaign: shared.summary,
+		text: shared.text,
+		recipients: outcome.recipients,
+		counts: {
+			accepted: counts.accepted,
+			rejectedByProvider: counts['rejected by provider'],
+			invalid: counts.invalid,
+			duplicate: counts.duplicate,
+			excluded: counts.excluded,
+			notSent: counts['not sent'],
+		},
+		response: plan.settings.dryRun ? null : { success: !delivery.failure, message: errors.message, errors: itemErrors },
+		warnings: shared.warnings,
+	};
+	// The exact bodies are shown once per campaign, on its first item.
+	if (plan.settings.dryRun && outcome.item === plan.items[0]) json.requests = delivery.dryRunRequests;
+	return json;
+}
+
+/**
+ * Every item's output for one campaign. `estimatedCredits` (in `campaign` and `text`) is the
+ * campaign's: parts × the recipients the provider accepted, or would be sent in a dry run.
+ */
+export function reportCampaign(operation: string, plan: CampaignPlan, delivery: Delivery, warnings: string[]): CampaignReport {
+	const errors = providerErrors(plan, delivery);
+	const outcomes = plan.items.map((item) => itemOutcome(item, plan, delivery, errors));
+	const accepted = outcomes.reduce((sum, o) => sum + o.counts.accepted, 0);
+	const billable = outcomes.reduce((sum, o) => sum + o.counts.accepted + o.counts['dry run'], 0);
+	const analysis = analyseText(plan.settings.text);
+	const credits = analysis.segments * billable;
+	const shared: Shared = {
+		operation,
+		plan,
+		delivery,
+		errors,
+		summary: campaignSummary(plan, delivery, credits),
+		text: { ...analysis, estimatedCredits: credits },
+		warnings,
+	};
+	return {
+		accepted,
+		items: outcomes.map((o) => ({
+			itemIndex: o.item.itemIndex,
+			json: itemJson(o, shared),
+			unsent: o.counts['not sent'] > 0,
+		})),
+	};
+}

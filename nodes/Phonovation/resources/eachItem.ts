@@ -1,0 +1,27 @@
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+/**
+ * Runs `run` for every item in turn (operations whose requests are one per item). With Continue On
+ * Fail, a failed item becomes an error item on its own; otherwise the first failure stops the node.
+ */
+export async function eachItem(
+	ctx: IExecuteFunctions,
+	items: INodeExecutionData[],
+	run: (itemIndex: number) => Promise<INodeExecutionData[]>,
+): Promise<INodeExecutionData[]> {
+	const out: INodeExecutionData[] = [];
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			out.push(...(await run(itemIndex)));
+		} catch (error) {
+			if (!ctx.continueOnFail()) {
+				throw error instanceof NodeApiError || error instanceof NodeOperationError
+					? error
+					: new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+			}
+			out.push({ json: { error: (error as Error).message }, pairedItem: { item: itemIndex } });
+		}
+	}
+	return out;
+}

@@ -1,0 +1,139 @@
+import type { IExecuteFunctions, ILoadOptionsFunctions, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import { isLoginFailure } from '../../../credentials/loginFailure';
+
+type Context = IExecuteFunctions | ILoadOptionsFunctions;
+
+/** What a failed HTTP exchange tells us, without request options (they hold the token). */
+export interface FailedExchange {
+	status?: number;
+	body?: unknown;
+	retryAfter?: string;
+	code?: string;
+	message: string;
+	/** The credential's login failed: repeating the call would fail the same way. */
+	loginFailed?: boolean;
+}
+
+/**
+ * A provider call that failed because the credential's login was refused (or the token server
+ * could not be used): nothing reached the provider, and repeating it fails the same way.
+ */
+export class CredentialRefusedError extends NodeApiError {}
+
+function parsedBody(data: unknown): unknown {
+	if (typeof data !== 'string') return data;
+	try {
+		return JSON.parse(data);
+	} catch {
+		return data;
+	}
+}
+
+type Layer = Record<string, unknown> & {
+	response?: { status?: number; data?: unknown; body?: unknown; headers?: Record<string, unknown> };
+};
+
+function causeChain(error: unknown): Layer[] {
+	const chain: Layer[] = [];
+	let current = error as Layer | undefined;
+	for (let depth = 0; current && typeof current === 'object' && depth < 4; depth++) {
+		chain.push(current);
+		current = current.cause as Layer | undefined;
+	}
+	return chain;
+}
+
+/** Digs status, body and Retry-After out of axios / n8n error wrappers. */
+export function describeFailure(error: unknown): FailedExchange {
+	const failure: FailedExchange = { message: String((error as Error)?.message ?? error) };
+	for (const layer of causeChain(error)) {
+		const response = layer.response;
+		if (response?.status && failure.status === undefined) failure.status = Number(response.status);
+		if (response && failure.body === undefined) failure.body = parsedBody(response.data ?? response.body);
+		const retryAfter = response?.headers?.['retry-after'];
+		if (retryAfter !== undefined && failure.retryAfter === undefined) failure.retryAfter = String(retryAfter);
+		if (failure.status === undefined && layer.httpCode && /^\d{3}$/.test(String(layer.httpCode))) {
+			failure.status = Number(layer.httpCode);
+		}
+		if (typeof layer.code === 'string' && failure.code === undefined) failure.code = layer.code;
+	}
+	if (isLoginFailure(error)) failure.loginFailed = true;
+	return failure;
+}
+
+/** The provider's own words from a CampaignResponse-shaped (or any) error body. */
+export function providerText(body: unknown): string {
+	if (body === undefined || body === null || body === '') return '';
+	if (typeof body === 'string') return body.trim().slice(0, 500);
+	const b = body as { message?: unknown; errors?: unknown; error?: unknown; error_description?: unknown };
+	const parts: string[] = [];
+	if (typeof b.message === 'string' && b.message) parts.push(b.message);
+	if (Array.isArray(b.errors) && b.errors.length) parts.push(b.errors.map(String).join('; '));
+	if (typeof b.error === 'string') parts.push(b.error);
+	if (typeof b.error_description === 'string') parts.push(b.error_description);
+	return parts.length ? parts.join(': ') : JSON.stringify(body).slice(0, 500);
+}
+
+const NETWORK_WORDS: Record<string, string> = {
+	ECONNRESET: 'the connection was closed before an answer arrived',
+	ECONNREFUSED: 'the connection was refused',
+	ENOTFOUND: 'the host name could not be resolved',
+	EAI_AGAIN: 'the host name could not be resolved',
+	EHOSTUNREACH: 'the host is unreachable',
+};
+
+const STATUS_HINTS: Record<number, string> = {
+	400: 'the provider rejected the request as invalid',
+	401: 'the provider still refused the access token after logging in again; check that the account has API access',
+	415: 'the provider only accepts application/json',
+	422: 'the provider could not process the values sent',
+	429: 'too many requests; wait before sending again',
+	500: 'the provider had an internal error',
+};
+
+const isTimeout = (failure: FailedExchange) =>
+	failure.code === 'ECONNABORTED' || failure.code === 'ETIMEDOUT' || /timeout/i.test(failure.message);
+
+/** One line for the user. Network codes stay out of it: n8n would swap it for a generic "retry" text. */
+function messageFor(what: string, failure: FailedExchange): string {
+	const { status } = failure;
+	if (status) {
+		const text = providerText(failure.body);
+		const retryAfter = status === 429 && failure.retryAfter ? ` (Retry-After: ${failure.retryAfter} s)` : '';
+		return `Phonovation answered HTTP ${status} to ${what}${text ? `: ${text}` : ''}${retryAfter}`;
+	}
+	if (isTimeout(failure)) return `Phonovation did not answer ${what} in time`;
+	if (failure.code) {
+		return `Could not reach Phonovation for ${what}: ${NETWORK_WORDS[failure.code] ?? 'the request failed before an answer arrived'}`;
+	}
+	// Not an HTTP exchange at all, e.g. the login in preAuthentication was refused.
+	return failure.message;
+}
+
+function descriptionFor(failure: FailedExchange): string | undefined {
+	const { status, code } = failure;
+	const hint = status ? (STATUS_HINTS[status] ?? (status >= 500 ? 'the provider had a server error' : undefined)) : undefined;
+	const unknownOutcome = (!status && code) || (status !== undefined && status >= 500);
+	const parts = [
+		hint ? `${hint[0].toUpperCase()}${hint.slice(1)}.` : undefined,
+		!status && code ? `Network error ${code}.` : undefined,
+		unknownOutcome
+			? 'The request was not repeated automatically: a repeated campaign could be sent and billed twice. Check the provider before sending again.'
+			: undefined,
+	].filter(Boolean);
+	return parts.length ? parts.join(' ') : undefined;
+}
+
+/** A NodeApiError built only from safe parts: status, the provider's text, the operation. */
+export function providerError(ctx: Context, what: string, failure: FailedExchange, itemIndex?: number): NodeApiError {
+	const message = messageFor(what, failure);
+	const httpCode = failure.status ? String(failure.status) : undefined;
+	const ErrorType = failure.loginFailed ? CredentialRefusedError : NodeApiError;
+	return new ErrorType(
+		ctx.getNode(),
+		{ message, httpCode: httpCode ?? null, body: (failure.body ?? null) as JsonObject } as JsonObject,
+		{ message, description: descriptionFor(failure), httpCode, itemIndex },
+	);
+}

@@ -1,0 +1,82 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+} from 'n8n-workflow';
+
+import { endpoint } from '../../../credentials/endpoints';
+import { DEFAULT_TIMEOUT_MS } from '../domain/rules';
+import type { FailedExchange } from './failures';
+import { describeFailure, providerError } from './failures';
+
+export const CREDENTIAL = 'phonovationApi';
+
+type Context = IExecuteFunctions | ILoadOptionsFunctions;
+
+export interface ApiRequest {
+	method: IHttpRequestMethods;
+	/** Path below the credential's Base URL, e.g. `/api/v2/Campaign`. */
+	path: string;
+	/** JSON: an object, or bytes already serialised. */
+	body?: IDataObject | Buffer;
+	timeoutMs?: number;
+	itemIndex?: number;
+}
+
+/** The full URL of a campaign-API path for these credentials. */
+export async function apiUrl(ctx: Context, path: string): Promise<string> {
+	const credentials = await ctx.getCredentials(CREDENTIAL);
+	return endpoint(credentials.baseUrl, path);
+}
+
+/** An authenticated call to the campaign API (Bearer token; one re-login and retry on 401). */
+export async function apiRequest<T>(ctx: Context, request: ApiRequest, what: string): Promise<T> {
+	const options: IHttpRequestOptions = {
+		method: request.method,
+		url: await apiUrl(ctx, request.path),
+		headers: { Accept: 'application/json' },
+		json: true,
+		timeout: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+	};
+	if (request.body) {
+		options.body = request.body;
+		options.headers!['Content-Type'] = 'application/json';
+	}
+	try {
+		return (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL, options)) as T;
+	} catch (error) {
+		throw providerError(ctx, what, describeFailure(error), request.itemIndex);
+	}
+}
+
+export interface PlainResponse {
+	status: number;
+	body: unknown;
+}
+
+/**
+ * An unauthenticated call (health check, legacy API whose credentials travel in the form body).
+ * Never throws on HTTP status; transport failures come back as a `FailedExchange`.
+ */
+export async function plainRequest(
+	ctx: IExecuteFunctions,
+	options: IHttpRequestOptions,
+): Promise<PlainResponse | FailedExchange> {
+	try {
+		const response = (await ctx.helpers.httpRequest({
+			...options,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			timeout: options.timeout ?? DEFAULT_TIMEOUT_MS,
+		})) as { statusCode: number; body: unknown };
+		return { status: response.statusCode, body: response.body };
+	} catch (error) {
+		return describeFailure(error);
+	}
+}
+
+export function isFailure(response: PlainResponse | FailedExchange): response is FailedExchange {
+	return 'message' in response;
+}

@@ -1,0 +1,63 @@
+import { planCampaigns } from '../../../../../../nodes/Phonovation/resources/campaign/pipeline/plan';
+import type { ItemParameters } from '../../../../../../nodes/Phonovation/resources/campaign/pipeline/readParameters';
+
+const context = { scheduled: false, now: new Date('2030-01-01T00:00:00Z'), zone: 'Europe/Dublin' };
+const item = (itemIndex: number, change: Partial<ItemParameters> = {}): ItemParameters => ({
+	itemIndex,
+	from: 'Phonovation',
+	text: 'Hi',
+	recipients: '',
+	sendAt: undefined,
+	options: {},
+	unreadable: [],
+	...change,
+});
+
+describe('planCampaigns (pure)', () => {
+	it('groups items by sender and text in order of first appearance, and numbers each sent recipient once', () => {
+		const plans = planCampaigns(
+			[
+				item(0, { recipients: '0871111111, 0872222222' }),
+				item(1, { text: 'Other', recipients: '0873333333' }),
+				item(2, { recipients: '0872222222; 0874444444' }),
+			],
+			context,
+		);
+		expect(plans.map((p) => [p.settings.text, p.items.map((i) => i.itemIndex)])).toEqual([
+			['Hi', [0, 2]],
+			['Other', [1]],
+		]);
+		const [first] = plans;
+		expect(first.toSend.map((r) => [r.msisdn, r.position])).toEqual([
+			['353871111111', 0],
+			['353872222222', 1],
+			['353874444444', 2],
+		]);
+		expect(first.items[1].recipients.map((r) => r.skip ?? null)).toEqual([
+			{ kind: 'duplicate', reason: 'already in this campaign from item 0; sent once' },
+			null,
+		]);
+	});
+
+	it('splits the numbers to send into batches of Batch Size, keeping their order', () => {
+		const [plan] = planCampaigns(
+			[item(0, { recipients: ['0871000001', '0871000002', '0871000003'], options: { batchSize: 2 } })],
+			context,
+		);
+		expect(plan.batches.map((b) => b.map((r) => r.msisdn))).toEqual([
+			['353871000001', '353871000002'],
+			['353871000003'],
+		]);
+	});
+
+	it('a campaign that breaks a rule has no batches, and every violation names its item', () => {
+		const [plan] = planCampaigns(
+			[item(0, { recipients: '0871000001' }), item(1, { recipients: '0871000002', options: { notifyId: 'n'.repeat(31) } })],
+			context,
+		);
+		expect(plan.batches).toEqual([]);
+		expect(plan.violations).toEqual([
+			{ field: 'notifyId', message: 'Notify ID is too long: 31 characters, the limit is 30', itemIndex: 1 },
+		]);
+	});
+});
