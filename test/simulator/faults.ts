@@ -2,7 +2,9 @@
 export type Fault =
 	| { kind: 'status'; status: number; retryAfter?: number; body?: unknown }
 	| { kind: 'delay'; ms: number }
-	| { kind: 'reset' };
+	| { kind: 'reset' }
+	/** The request is handled as usual (a campaign is recorded), then answered with this instead. */
+	| { kind: 'answer'; status: number; body: string };
 
 export interface PendingFault {
 	path: string;
@@ -63,5 +65,12 @@ function validateFault(fault: Fault): void {
 		return;
 	}
 	if (kind === 'reset') return;
-	throw new Error('fault.kind must be status, delay or reset');
+	if (kind === 'answer') {
+		const { status, body } = fault as { status: unknown; body: unknown };
+		if (!Number.isInteger(status) || (status as number) < 200 || (status as number) > 599 || typeof body !== 'string') {
+			throw new Error('an answer fault needs an integer status between 200 and 599 and a string body');
+		}
+		return;
+	}
+	throw new Error('fault.kind must be status, delay, reset or answer');
 }

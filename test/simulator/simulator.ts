@@ -326,7 +326,8 @@ class PhonovationSimulator implements Simulator {
 			}
 			if (fault?.kind === 'delay') await this.sleep(fault.ms);
 			if (fault?.kind === 'status') return finish(faultReply(fault));
-			finish(this.route(exchange));
+			const reply = this.route(exchange);
+			finish(fault?.kind === 'answer' ? text(fault.status, fault.body, {}) : reply);
 		} catch (error) {
 			if (error instanceof SimulatorError) return finish(json(error.status, { error: error.message }));
 			finish(json(500, { error: 'Simulator error', detail: (error as Error).message }));

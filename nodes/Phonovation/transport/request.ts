@@ -31,8 +31,10 @@ export async function apiUrl(ctx: Context, path: string): Promise<string> {
 	return endpoint(credentials.baseUrl, path);
 }
 
+export type Exchange<T> = { ok: true; body: T } | { ok: false; failure: FailedExchange };
+
 /** An authenticated call to the campaign API (Bearer token; one re-login and retry on 401). */
-export async function apiRequest<T>(ctx: Context, request: ApiRequest, what: string): Promise<T> {
+export async function apiExchange<T>(ctx: Context, request: ApiRequest): Promise<Exchange<T>> {
 	const options: IHttpRequestOptions = {
 		method: request.method,
 		url: await apiUrl(ctx, request.path),
@@ -45,10 +47,17 @@ export async function apiRequest<T>(ctx: Context, request: ApiRequest, what: str
 		options.headers!['Content-Type'] = 'application/json';
 	}
 	try {
-		return (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL, options)) as T;
+		return { ok: true, body: (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL, options)) as T };
 	} catch (error) {
-		throw providerError(ctx, what, describeFailure(error), request.itemIndex);
+		return { ok: false, failure: describeFailure(error) };
 	}
+}
+
+/** `apiExchange`, with a failure thrown as a clear error about `what`. */
+export async function apiRequest<T>(ctx: Context, request: ApiRequest, what: string): Promise<T> {
+	const exchange = await apiExchange<T>(ctx, request);
+	if (!exchange.ok) throw providerError(ctx, what, exchange.failure, request.itemIndex);
+	return exchange.body;
 }
 
 export interface PlainResponse {

@@ -1,9 +1,13 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import { apiRequest, apiUrl } from '../../../transport/request';
+import type { FailedExchange } from '../../../transport/failures';
+import { providerError } from '../../../transport/failures';
+import { apiExchange, apiUrl } from '../../../transport/request';
+import { Ledger, type Recorded } from './ledger';
 import type { CampaignPlan } from './plan';
 import { batchLabel, CAMPAIGN_PATH, requestBody } from './requestBody';
+import { TOO_MANY_REQUESTS, waitAfterTooMany } from './tooManyRequests';
 
 /** The provider's CampaignResponse (service spec §2.3). */
 export interface CampaignResponse {
@@ -12,9 +16,15 @@ export interface CampaignResponse {
 	errors?: string[] | null;
 }
 
-/** What became of one batch. A batch after a failed one is never attempted. */
+/**
+ * What became of one batch. `unconfirmed`: the request may have reached the provider but no
+ * readable answer says so (a 2xx without a CampaignResponse, a timeout, a dropped connection).
+ * `replayed`: recorded by an earlier attempt of this execution and not posted again.
+ */
 export type BatchOutcome =
-	| { state: 'accepted'; response: CampaignResponse }
+	| { state: 'accepted'; message: string | null; errors: string[]; replayed?: boolean }
+	/** `failure` set when the request itself failed (timeout, dropped connection): later batches stop. */
+	| { state: 'unconfirmed'; reason: string; replayed?: boolean; failure?: Error }
 	| { state: 'failed'; failure: Error }
 	| { state: 'not attempted' }
 	| { state: 'dry run' };
@@ -24,10 +34,17 @@ export interface Delivery {
 	batches: BatchOutcome[];
 	/** The failure that stopped the campaign, and the batch it happened on. */
 	failure?: { error: Error; batch: number };
-	/** Campaign requests posted. */
+	/** Campaign requests posted (429s that were waited out and repeated included). */
 	requests: number;
+	/** Requests repeated after the provider answered 429. */
+	retriedAfter429: number;
 	/** A dry run's requests, exactly as they would have been posted. */
 	dryRunRequests?: IDataObject[];
+}
+
+export interface DeliveryContext {
+	ctx: IExecuteFunctions;
+	ledger: Ledger;
 }
 
 async function dryRun(ctx: IExecuteFunctions, plan: CampaignPlan): Promise<Delivery> {
@@ -35,6 +52,7 @@ async function dryRun(ctx: IExecuteFunctions, plan: CampaignPlan): Promise<Deliv
 	return {
 		batches: plan.batches.map(() => ({ state: 'dry run' })),
 		requests: 0,
+		retriedAfter429: 0,
 		dryRunRequests: plan.batches.map((batch) => ({
 			method: 'POST',
 			url,
@@ -43,28 +61,21 @@ async function dryRun(ctx: IExecuteFunctions, plan: CampaignPlan): Promise<Deliv
 	};
 }
 
-/** Posts one batch; anything but `success: true` is a failure. */
-async function postBatch(ctx: IExecuteFunctions, plan: CampaignPlan, index: number): Promise<BatchOutcome> {
-	const where = batchLabel(index, plan.batches.length);
-	const itemIndex = plan.items[0].itemIndex;
-	let response: CampaignResponse | undefined;
-	try {
-		response = await apiRequest<CampaignResponse>(
-			ctx,
-			{
-				method: 'POST',
-				path: CAMPAIGN_PATH,
-				body: requestBody(plan.settings, plan.batches[index]),
-				timeoutMs: plan.settings.timeoutMs,
-				itemIndex,
-			},
-			`the campaign${where}`,
-		);
-	} catch (error) {
-		return { state: 'failed', failure: error as Error };
+const UNCONFIRMED_ADVICE = "check the provider's report before sending these numbers again";
+
+/** A timeout or a dropped connection: the request may have been processed. */
+function outcomeUnknown(failure: FailedExchange): boolean {
+	return failure.status === undefined && !failure.loginFailed && failure.code !== 'ECONNREFUSED';
+}
+
+/** Reads the provider's answer to a posted batch. */
+function answerOutcome(ctx: IExecuteFunctions, answer: unknown, where: string, itemIndex: number): BatchOutcome {
+	const response = answer as CampaignResponse | undefined;
+	if (!response || typeof response !== 'object' || typeof response.success !== 'boolean') {
+		return { state: 'unconfirmed', reason: `the provider answered without a readable confirmation${where}; ${UNCONFIRMED_ADVICE}` };
 	}
-	if (response?.success === true) return { state: 'accepted', response };
-	const said = [response?.message, ...(response?.errors ?? [])].filter(Boolean).join('; ');
+	if (response.success) return { state: 'accepted', message: response.message ?? null, errors: response.errors ?? [] };
+	const said = [response.message, ...(response.errors ?? [])].filter(Boolean).join('; ');
 	const failure = new NodeOperationError(
 		ctx.getNode(),
 		`Phonovation did not accept the campaign${where}: ${said || 'success was not true'}`,
@@ -73,16 +84,74 @@ async function postBatch(ctx: IExecuteFunctions, plan: CampaignPlan, index: numb
 	return { state: 'failed', failure };
 }
 
-/** Sends a campaign's batches in order; the first failure stops the rest. */
-export async function deliver(ctx: IExecuteFunctions, plan: CampaignPlan): Promise<Delivery> {
-	if (plan.settings.dryRun) return await dryRun(ctx, plan);
-	const delivery: Delivery = { batches: plan.batches.map(() => ({ state: 'not attempted' })), requests: 0 };
-	for (let index = 0; index < plan.batches.length; index++) {
+/** Posts one batch, waiting out and repeating 429s (the provider processed nothing). */
+async function postBatch(
+	run: DeliveryContext,
+	plan: CampaignPlan,
+	batch: { index: number; body: Buffer },
+	delivery: Delivery,
+): Promise<BatchOutcome> {
+	const where = batchLabel(batch.index, plan.batches.length);
+	const itemIndex = plan.items[0].itemIndex;
+	const { body } = batch;
+	for (let attempt = 0; ; attempt++) {
 		delivery.requests++;
-		const outcome = await postBatch(ctx, plan, index);
+		const exchange = await apiExchange<unknown>(run.ctx, {
+			method: 'POST',
+			path: CAMPAIGN_PATH,
+			body,
+			timeoutMs: plan.settings.timeoutMs,
+			itemIndex,
+		});
+		if (exchange.ok) return answerOutcome(run.ctx, exchange.body, where, itemIndex);
+		const { failure } = exchange;
+		const wait = failure.status === 429 ? waitAfterTooMany(failure.retryAfter, new Date()) : null;
+		if (wait !== null && attempt < TOO_MANY_REQUESTS.maxRetries) {
+			delivery.retriedAfter429++;
+			await sleep(wait * 1000);
+			continue;
+		}
+		const error = providerError(run.ctx, `the campaign${where}`, failure, itemIndex);
+		if (outcomeUnknown(failure)) {
+			const reason = `${error.message}; the request may have reached the provider: ${UNCONFIRMED_ADVICE}`;
+			return { state: 'unconfirmed', reason, failure: error };
+		}
+		return { state: 'failed', failure: error };
+	}
+}
+
+function recorded(outcome: BatchOutcome): Recorded | undefined {
+	if (outcome.state === 'accepted') return { state: 'accepted', message: outcome.message, errors: outcome.errors };
+	if (outcome.state === 'unconfirmed') return { state: 'unconfirmed', reason: outcome.reason };
+	return undefined;
+}
+
+/**
+ * Sends a campaign's batches in order. A batch this execution already posted is not posted again;
+ * every answer is recorded before anything else can fail. A failure stops the later batches.
+ */
+export async function deliver(run: DeliveryContext, plan: CampaignPlan): Promise<Delivery> {
+	if (plan.settings.dryRun) return await dryRun(run.ctx, plan);
+	const delivery: Delivery = {
+		batches: plan.batches.map(() => ({ state: 'not attempted' })),
+		requests: 0,
+		retriedAfter429: 0,
+	};
+	for (let index = 0; index < plan.batches.length; index++) {
+		const body = requestBody(plan.settings, plan.batches[index]);
+		const fingerprint = Ledger.fingerprint(body);
+		const earlier = run.ledger.get(fingerprint);
+		if (earlier) {
+			delivery.batches[index] = { ...earlier, replayed: true };
+			continue;
+		}
+		const outcome = await postBatch(run, plan, { index, body }, delivery);
+		const record = recorded(outcome);
+		if (record) run.ledger.record(fingerprint, record);
 		delivery.batches[index] = outcome;
-		if (outcome.state === 'failed') {
-			delivery.failure = { error: outcome.failure, batch: index };
+		const failure = outcome.state === 'failed' || outcome.state === 'unconfirmed' ? outcome.failure : undefined;
+		if (failure) {
+			delivery.failure = { error: failure, batch: index };
 			break;
 		}
 	}

@@ -12,6 +12,7 @@ export type RecipientStatus =
 	| 'duplicate'
 	| 'excluded'
 	| 'not sent'
+	| 'unconfirmed'
 	| 'dry run';
 
 /** One number of one input item and what became of it, as the output shows it. */
@@ -34,8 +35,8 @@ export interface ItemReport {
 
 export interface CampaignReport {
 	items: ItemReport[];
-	/** Recipients the provider accepted in this campaign. */
-	accepted: number;
+	/** The numbers the provider accepted in this campaign. */
+	accepted: string[];
 }
 
 /** Provider error strings from accepted batches: by the number they name, or general. */
@@ -49,8 +50,8 @@ function providerErrors(plan: CampaignPlan, delivery: Delivery): ProviderErrors 
 	const found: ProviderErrors = { general: [], byNumber: new Map(), message: null };
 	delivery.batches.forEach((outcome, index) => {
 		if (outcome.state !== 'accepted') return;
-		found.message = outcome.response.message ?? null;
-		const errors = outcome.response.errors ?? [];
+		found.message = outcome.message;
+		const { errors } = outcome;
 		if (errors.length === 0) return;
 		const sent = new Set(plan.batches[index].map((r) => r.msisdn));
 		for (const message of errors) {
@@ -72,6 +73,7 @@ function statusOf(
 	if (recipient.skip) return { status: recipient.skip.kind, reason: recipient.skip.reason };
 	const outcome = delivery.batches[Math.floor(recipient.position! / plan.settings.batchSize)];
 	if (outcome.state === 'dry run') return { status: 'dry run', reason: 'not sent: dry run' };
+	if (outcome.state === 'unconfirmed') return { status: 'unconfirmed', reason: outcome.reason };
 	if (outcome.state === 'accepted') {
 		const named = errors.byNumber.get(recipient.msisdn!);
 		return named ? { status: 'rejected by provider', reason: named.join('; ') } : { status: 'accepted', reason: null };
@@ -88,6 +90,7 @@ const emptyCounts = (): Record<RecipientStatus, number> => ({
 	duplicate: 0,
 	excluded: 0,
 	'not sent': 0,
+	unconfirmed: 0,
 	'dry run': 0,
 });
 
@@ -108,7 +111,7 @@ function itemOutcome(item: PlannedItem, plan: CampaignPlan, delivery: Delivery, 
 }
 
 /** What every item of one campaign reports the same way (one object, shared by its items). */
-function campaignSummary(plan: CampaignPlan, delivery: Delivery, credits: number): Json {
+function campaignSummary(plan: CampaignPlan, delivery: Delivery, credits: number, errors: ProviderErrors): Json {
 	const { settings } = plan;
 	return {
 		from: settings.from,
@@ -117,7 +120,35 @@ function campaignSummary(plan: CampaignPlan, delivery: Delivery, credits: number
 		recipients: plan.toSend.length,
 		requests: settings.dryRun ? (delivery.dryRunRequests?.length ?? 0) : delivery.requests,
 		estimatedCredits: credits,
+		// Kept once here, not copied into every item: they name no recipient.
+		providerErrors: errors.general,
 	};
+}
+
+/** What a user should know about how the campaign went out, besides each recipient's status. */
+function deliveryWarnings(delivery: Delivery, unconfirmed: number): string[] {
+	const warnings: string[] = [];
+	const replayed = delivery.batches.filter((b) => 'replayed' in b && b.replayed).length;
+	if (replayed > 0) {
+		warnings.push(
+			`${replayed} request(s) of this campaign reached the provider in an earlier attempt of this execution (Retry On Fail or a retried execution) and were not posted again`,
+		);
+	}
+	if (unconfirmed > 0) {
+		warnings.push(
+			`${unconfirmed} recipient(s) are unconfirmed: the provider's answer could not be read, so they may have been sent. Check the provider's report before sending them again`,
+		);
+	}
+	if (delivery.retriedAfter429 > 0) {
+		warnings.push(`The provider asked to slow down (HTTP 429): ${delivery.retriedAfter429} request(s) were repeated after waiting`);
+	}
+	return warnings;
+}
+
+function acceptedNumbers(outcomes: ItemOutcome[]): string[] {
+	const numbers: string[] = [];
+	for (const o of outcomes) for (const r of o.recipients) if (r.status === 'accepted') numbers.push(r.msisdn!);
+	return numbers;
 }
 
 interface Shared {
@@ -133,7 +164,7 @@ interface Shared {
 function itemJson(outcome: ItemOutcome, shared: Shared): Json {
 	const { plan, delivery, errors } = shared;
 	const { counts } = outcome;
-	const itemErrors = [...errors.general];
+	const itemErrors: string[] = [];
 	if (errors.byNumber.size > 0) {
 		for (const r of outcome.recipients) itemErrors.push(...(errors.byNumber.get(r.msisdn ?? '') ?? []));
 	}
@@ -151,6 +182,7 @@ function itemJson(outcome: ItemOutcome, shared: Shared): Json {
 			duplicate: counts.duplicate,
 			excluded: counts.excluded,
 			notSent: counts['not sent'],
+			unconfirmed: counts.unconfirmed,
 		},
 		response: plan.settings.dryRun ? null : { success: !delivery.failure, message: errors.message, errors: itemErrors },
 		warnings: shared.warnings,
@@ -167,7 +199,7 @@ function itemJson(outcome: ItemOutcome, shared: Shared): Json {
 export function reportCampaign(operation: string, plan: CampaignPlan, delivery: Delivery, warnings: string[]): CampaignReport {
 	const errors = providerErrors(plan, delivery);
 	const outcomes = plan.items.map((item) => itemOutcome(item, plan, delivery, errors));
-	const accepted = outcomes.reduce((sum, o) => sum + o.counts.accepted, 0);
+	const unconfirmed = outcomes.reduce((sum, o) => sum + o.counts.unconfirmed, 0);
 	const billable = outcomes.reduce((sum, o) => sum + o.counts.accepted + o.counts['dry run'], 0);
 	const analysis = analyseText(plan.settings.text);
 	const credits = analysis.segments * billable;
@@ -176,16 +208,16 @@ export function reportCampaign(operation: string, plan: CampaignPlan, delivery: 
 		plan,
 		delivery,
 		errors,
-		summary: campaignSummary(plan, delivery, credits),
+		summary: campaignSummary(plan, delivery, credits, errors),
 		text: { ...analysis, estimatedCredits: credits },
-		warnings,
+		warnings: [...warnings, ...deliveryWarnings(delivery, unconfirmed)],
 	};
 	return {
-		accepted,
+		accepted: acceptedNumbers(outcomes),
 		items: outcomes.map((o) => ({
 			itemIndex: o.item.itemIndex,
 			json: itemJson(o, shared),
-			unsent: o.counts['not sent'] > 0,
+			unsent: o.counts['not sent'] + o.counts.unconfirmed > 0,
 		})),
 	};
 }

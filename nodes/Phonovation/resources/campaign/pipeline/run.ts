@@ -1,8 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { checkSenders } from './checkSenders';
-import { deliver } from './deliver';
+import { deliver, type DeliveryContext } from './deliver';
+import { Ledger } from './ledger';
 import type { CampaignPlan, ItemViolation } from './plan';
 import { planCampaigns } from './plan';
 import { readParameters } from './readParameters';
@@ -35,18 +36,36 @@ function violationError(ctx: IExecuteFunctions, violations: ItemViolation[]): No
 	});
 }
 
+/** An item whose campaign broke a rule: nothing was sent for it, the message says why. */
 function errorItem(error: NodeOperationError, itemIndex: number): INodeExecutionData {
-	// n8n reduces error items to { error: message } and routes them to the error output.
 	return { json: { error: error.message }, error, pairedItem: { item: itemIndex } };
 }
 
-/** The error that stops the node after a failed campaign, saying what the run had already sent. */
-function stoppingError(failure: Error, acceptedBefore: number): Error {
-	if (acceptedBefore > 0) {
-		const error = failure as NodeOperationError;
-		const said = error.description ? `${error.description} ` : '';
-		error.description = `${said}Before this failure the provider had accepted ${acceptedBefore} recipient(s) of this run; they are not sent again.`;
-	}
+/**
+ * An item whose campaign failed while sending. n8n would cut an item with an `error` object down to
+ * `{ error }`, losing which numbers were accepted; `{ error, details }` keeps the per-recipient
+ * report and is still routed to the error output (n8n routes json of only error/message/details).
+ */
+function failedItem(error: Error, itemIndex: number, report: object): INodeExecutionData {
+	return { json: { error: error.message, details: report } as IDataObject, pairedItem: { item: itemIndex } };
+}
+
+const LISTED = 10;
+
+/**
+ * The error that stops the node after a failed campaign: what the run had already sent, and where
+ * the whole list is (the error's context; every item's output with On Error set to continue).
+ */
+function stoppingError(failure: Error, accepted: string[]): Error {
+	if (accepted.length === 0) return failure;
+	const error = failure as NodeOperationError;
+	const listed = accepted.slice(0, LISTED).join(', ') + (accepted.length > LISTED ? `, and ${accepted.length - LISTED} more` : '');
+	const said = error.description ? `${error.description} ` : '';
+	error.description =
+		`${said}Before this failure the provider had accepted ${accepted.length} recipient(s) of this run (${listed}); ` +
+		'a Retry On Fail or a Retry of this execution does not post them again. The full list is in this error\'s ' +
+		'context.acceptedRecipients; set Settings → On Error to continue to get every item\'s per-recipient outcome.';
+	error.context.acceptedRecipients = accepted;
 	return failure;
 }
 
@@ -77,18 +96,17 @@ export async function runCampaigns(
 		for (const item of plan.items) out[item.itemIndex] = errorItem(error, item.itemIndex);
 	}
 
-	let acceptedSoFar = 0;
+	const run: DeliveryContext = { ctx, ledger: new Ledger(ctx.getContext('node'), ctx.getWorkflowDataProxy(0).$runIndex) };
+	const accepted: string[] = [];
 	for (const plan of sendable) {
-		const delivery = await deliver(ctx, plan);
+		const delivery = await deliver(run, plan);
 		const report = reportCampaign(operation, plan, delivery, verdicts.get(plan)?.warnings ?? []);
-		if (delivery.failure && !ctx.continueOnFail()) {
-			throw stoppingError(delivery.failure.error, acceptedSoFar + report.accepted);
-		}
-		acceptedSoFar += report.accepted;
+		for (const n of report.accepted) accepted.push(n);
+		if (delivery.failure && !ctx.continueOnFail()) throw stoppingError(delivery.failure.error, accepted);
 		for (const { itemIndex, json, unsent } of report.items) {
 			out[itemIndex] =
 				delivery.failure && unsent
-					? errorItem(delivery.failure.error as NodeOperationError, itemIndex)
+					? failedItem(delivery.failure.error, itemIndex, json)
 					: { json: json as INodeExecutionData['json'], pairedItem: { item: itemIndex } };
 		}
 	}

@@ -24,10 +24,10 @@ describe('campaign errors from the provider', () => {
 		expect(f.sim.campaigns).toHaveLength(0);
 	});
 
-	it('429 reports Retry-After and is not retried', async () => {
-		f.sim.injectFault(CAMPAIGN, { kind: 'status', status: 429, retryAfter: 30 });
+	it('429 with a Retry-After beyond 60 s is not waited for: the error reports it, posted once', async () => {
+		f.sim.injectFault(CAMPAIGN, { kind: 'status', status: 429, retryAfter: 90 });
 		const result = await f.run({ ...SEND, recipients: '0871234567' });
-		expect(result.error?.message).toMatch(/HTTP 429.*Retry-After: 30 s/);
+		expect(result.error?.message).toMatch(/HTTP 429.*Retry-After: 90 s/);
 		expect(f.sim.count('POST', CAMPAIGN)).toBe(1);
 	});
 
@@ -83,7 +83,8 @@ describe('campaign errors from the provider', () => {
 		const json = result.items.map((i) => i.json as Record<string, any>);
 		expect(json[0].error).toMatch(/HTTP 500/);
 		expect(json[1].error).toMatch(/HTTP 500/);
-		expect(result.items[0].error?.name).toBe('NodeApiError');
+		// The per-recipient report survives n8n's error handling under `details`.
+		expect(json[0].details.recipients[0]).toMatchObject({ msisdn: '353871230010', status: 'not sent' });
 		expect(json[2].error).toBeUndefined();
 		expect(json[2].recipients[0].status).toBe('accepted');
 		expect(result.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);

@@ -18,7 +18,7 @@ describe('provider faults through the action node', () => {
 	afterAll(async () => await f.stop());
 
 	it.each<[string, Fault, RegExp]>([
-		['429 with Retry-After', { kind: 'status', status: 429, retryAfter: 17 }, /HTTP 429.*Retry-After: 17 s/],
+		['429 with a Retry-After too long to wait', { kind: 'status', status: 429, retryAfter: 617 }, /HTTP 429.*Retry-After: 617 s/],
 		['500', { kind: 'status', status: 500 }, /HTTP 500/],
 		['a connection reset', { kind: 'reset' }, /Could not reach Phonovation for the campaign: the connection was closed before an answer arrived/],
 	])('%s: a clear error on every item of that campaign, other campaigns sent, nothing lost or duplicated', async (_n, fault, message) => {

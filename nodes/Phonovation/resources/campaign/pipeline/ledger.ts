@@ -1,0 +1,34 @@
+import { createHash } from 'crypto';
+import type { IContextObject } from 'n8n-workflow';
+
+/** What the provider said to a batch posted earlier in this execution. */
+export type Recorded =
+	| { state: 'accepted'; message: string | null; errors: string[] }
+	| { state: 'unconfirmed'; reason: string };
+
+/**
+ * Batches posted in this execution, by a fingerprint of their exact request body, kept in n8n's
+ * node context. n8n keeps that context across Retry On Fail and saves it with a failed execution,
+ * so a Retry of the execution sees it too: a batch recorded here is never posted again. Records are
+ * per run of the node (a loop that runs the node again is a new run and sends again).
+ */
+export class Ledger {
+	private readonly batches: Record<string, Recorded>;
+
+	constructor(nodeContext: IContextObject, runIndex: number) {
+		const runs = (nodeContext.phonovationBatches ??= {}) as Record<string, Record<string, Recorded>>;
+		this.batches = runs[runIndex] ??= {};
+	}
+
+	static fingerprint(body: Buffer): string {
+		return createHash('sha256').update(body).digest('base64');
+	}
+
+	get(fingerprint: string): Recorded | undefined {
+		return Object.prototype.hasOwnProperty.call(this.batches, fingerprint) ? this.batches[fingerprint] : undefined;
+	}
+
+	record(fingerprint: string, outcome: Recorded): void {
+		this.batches[fingerprint] = outcome;
+	}
+}

@@ -1,0 +1,172 @@
+import type { INodeExecutionData } from 'n8n-workflow';
+
+import type { Fault } from '../../../../simulator';
+import { itemsOf, sharedFixture, type PhonovationFixture } from '../../fixture';
+
+const CAMPAIGN = '/api/v2/Campaign';
+const SEND = { resource: 'campaign', operation: 'send', from: 'Phonovation', recipients: '={{ $json.phone }}' };
+const RETRY_ON_FAIL = { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 };
+type Json = Record<string, any>;
+
+// Retry On Fail waits at least 1 s between tries (n8n's floor), a 429 at least its Retry-After.
+jest.setTimeout(30_000);
+
+/** Request bodies the provider processed (recorded campaigns), as JSON text. */
+const processedBodies = (f: PhonovationFixture) => f.sim.campaigns.map((c) => JSON.stringify(c.body));
+const postedTwice = (f: PhonovationFixture) => {
+	const bodies = processedBodies(f);
+	return bodies.filter((b, i) => bodies.indexOf(b) !== i);
+};
+const personalised = (n: number) => itemsOf(n, (i) => ({ phone: `08712345${10 + i}`, text: `Hi person ${i}` }));
+const jsonOf = (items: INodeExecutionData[]) => items.map((i) => i.json as Json);
+
+describe('money safety: retries never post an accepted batch twice', () => {
+	const fixture = sharedFixture();
+
+	it.each<[string, Fault]>([
+		['429 past the wait bound', { kind: 'status', status: 429, retryAfter: 600 }],
+		['503', { kind: 'status', status: 503 }],
+	])('Retry On Fail after a %s on campaign 3 of 3 posts campaigns 1 and 2 once', async (_name, fault) => {
+		const f = fixture();
+		f.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: 0 }, 2);
+		f.sim.injectFault(CAMPAIGN, fault);
+		const result = await f.run({ ...SEND, text: '={{ $json.text }}' }, personalised(3), RETRY_ON_FAIL);
+		expect(result.error).toBeUndefined();
+		expect(f.sim.count('POST', CAMPAIGN)).toBe(4);
+		expect(processedBodies(f).map((b) => JSON.parse(b).text)).toEqual(['Hi person 0', 'Hi person 1', 'Hi person 2']);
+		expect(postedTwice(f)).toEqual([]);
+		const out = jsonOf(result.items);
+		expect(out.map((o) => o.recipients[0].status)).toEqual(['accepted', 'accepted', 'accepted']);
+		expect(out[0].warnings).toEqual([expect.stringMatching(/earlier attempt of this execution .* not posted again/)]);
+		expect(out[2].warnings).toEqual([]);
+	});
+
+	it('Retry On Fail after a 503 on batch 2 of 2 posts only batch 2 again', async () => {
+		const f = fixture();
+		f.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: 0 });
+		f.sim.injectFault(CAMPAIGN, { kind: 'status', status: 503 });
+		const result = await f.run({ ...SEND, text: 'Sale', options: { batchSize: 2 } }, personalised(4), RETRY_ON_FAIL);
+		expect(result.error).toBeUndefined();
+		expect(f.sim.count('POST', CAMPAIGN)).toBe(3);
+		expect(f.sim.campaigns.map((c) => c.body.recipientInfo.length)).toEqual([2, 2]);
+		expect(postedTwice(f)).toEqual([]);
+		expect(jsonOf(result.items).every((o) => o.recipients[0].status === 'accepted')).toBe(true);
+	});
+
+	it('a new execution of the same workflow sends again (only retries are deduplicated)', async () => {
+		const f = fixture();
+		await f.run({ ...SEND, text: 'Twice on purpose' }, personalised(1));
+		await f.run({ ...SEND, text: 'Twice on purpose' }, personalised(1));
+		expect(f.sim.campaigns).toHaveLength(2);
+	});
+
+	it('a 429 with Retry-After: 1 is waited out, repeated once and accepted, and the output says so', async () => {
+		const f = fixture();
+		f.sim.injectFault(CAMPAIGN, { kind: 'status', status: 429, retryAfter: 1 });
+		const result = await f.run({ ...SEND, text: 'Hi' }, personalised(1));
+		expect(result.error).toBeUndefined();
+		expect(f.sim.count('POST', CAMPAIGN)).toBe(2);
+		expect(f.sim.campaigns).toHaveLength(1);
+		const [out] = jsonOf(result.items);
+		expect(out.recipients[0].status).toBe('accepted');
+		expect(out.campaign.requests).toBe(2);
+		expect(out.warnings).toEqual([expect.stringMatching(/HTTP 429.*1 request\(s\) were repeated after waiting/)]);
+	});
+
+	it('429s are repeated at most 3 times, then the error stands', async () => {
+		const f = fixture();
+		f.sim.injectFault(CAMPAIGN, { kind: 'status', status: 429, retryAfter: 0 }, 4);
+		const result = await f.run({ ...SEND, text: 'Hi' }, personalised(1));
+		expect(result.error?.message).toMatch(/HTTP 429/);
+		expect(f.sim.count('POST', CAMPAIGN)).toBe(4);
+		expect(f.sim.campaigns).toHaveLength(0);
+	});
+
+	it.each<[string, Fault]>([
+		['a 500', { kind: 'status', status: 500 }],
+		['a dropped connection', { kind: 'reset' }],
+	])('%s is never repeated by the node itself', async (_name, fault) => {
+		const f = fixture();
+		f.sim.injectFault(CAMPAIGN, fault);
+		const result = await f.run({ ...SEND, text: 'Hi' }, personalised(1));
+		expect(result.error).toBeDefined();
+		expect(f.sim.count('POST', CAMPAIGN)).toBe(1);
+	});
+});
+
+describe('honest partial outcomes', () => {
+	const fixture = sharedFixture();
+
+	it('Continue On Fail: a half-accepted item names its accepted numbers and its unsent ones', async () => {
+		const f = fixture();
+		f.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: 0 });
+		f.sim.injectFault(CAMPAIGN, { kind: 'status', status: 503 });
+		const result = await f.run(
+			{ ...SEND, text: 'Sale', recipients: '0871000001, 0871000002, 0871000003', options: { batchSize: 2 } },
+			[{ json: {} }],
+			{ onError: 'continueErrorOutput' },
+		);
+		expect(result.error).toBeUndefined();
+		const [errorOutput] = result.outputs.slice(1);
+		expect(result.outputs[0]).toHaveLength(0);
+		expect(errorOutput).toHaveLength(1);
+		const { error, details: out } = errorOutput[0].json as Json;
+		expect(error).toMatch(/HTTP 503 to the campaign \(batch 2 of 2\)/);
+		expect(out.recipients.map((r: Json) => [r.msisdn, r.status])).toEqual([
+			['353871000001', 'accepted'],
+			['353871000002', 'accepted'],
+			['353871000003', 'not sent'],
+		]);
+		expect(out.counts).toMatchObject({ accepted: 2, notSent: 1, unconfirmed: 0 });
+	});
+
+	it('without Continue On Fail the error counts and lists the accepted numbers and says where the list is', async () => {
+		const f = fixture();
+		f.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: 0 });
+		f.sim.injectFault(CAMPAIGN, { kind: 'status', status: 503 });
+		const result = await f.run({ ...SEND, text: 'Sale', recipients: '0871000001, 0871000002, 0871000003', options: { batchSize: 2 } });
+		expect(result.error?.description).toMatch(/accepted 2 recipient\(s\) of this run \(353871000001, 353871000002\)/);
+		expect(result.error?.description).toMatch(/context\.acceptedRecipients/);
+		expect(result.error?.context?.acceptedRecipients).toEqual(['353871000001', '353871000002']);
+	});
+
+	it.each([
+		['an empty body', ''],
+		['plain text', 'Created'],
+	])('a 201 with %s is unconfirmed with a warning: neither accepted nor "not sent"', async (_name, body) => {
+		const f = fixture();
+		f.sim.injectFault(CAMPAIGN, { kind: 'answer', status: 201, body });
+		const result = await f.run({ ...SEND, text: 'Hi', recipients: '0871000001' });
+		expect(result.error).toBeUndefined();
+		const [out] = jsonOf(result.items);
+		expect(out.recipients[0]).toMatchObject({ status: 'unconfirmed', reason: expect.stringMatching(/check the provider's report/) });
+		expect(out.counts).toMatchObject({ accepted: 0, notSent: 0, unconfirmed: 1 });
+		expect(out.warnings).toEqual([expect.stringMatching(/1 recipient\(s\) are unconfirmed/)]);
+		expect(f.sim.campaigns).toHaveLength(1);
+	});
+
+	it('a timeout leaves its batch unconfirmed, and Retry On Fail does not post it again', async () => {
+		const f = fixture();
+		f.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: 1500 });
+		const result = await f.run({ ...SEND, text: 'Slow', options: { timeout: 1000 } }, personalised(1), RETRY_ON_FAIL);
+		expect(result.error).toBeUndefined();
+		expect(f.sim.count('POST', CAMPAIGN)).toBe(1);
+		const [out] = jsonOf(result.items);
+		expect(out.recipients[0].status).toBe('unconfirmed');
+	});
+
+	it('provider errors that name no recipient are kept once per campaign, not on every item', async () => {
+		const f = fixture();
+		const general = 'Campaign queued behind maintenance window';
+		f.sim.injectFault(CAMPAIGN, {
+			kind: 'status',
+			status: 201,
+			body: { success: true, message: 'Campaign scheduled', errors: [general, 'Invalid MSISDN: 353871000002'] },
+		});
+		const result = await f.run({ ...SEND, text: 'Hi' }, itemsOf(2, (i) => ({ phone: `087100000${i + 1}` })));
+		const out = jsonOf(result.items);
+		expect(out[0].campaign.providerErrors).toEqual([general]);
+		expect(out[0].campaign).toBe(out[1].campaign);
+		expect(out[0].response.errors).toEqual([]);
+	});
+});
