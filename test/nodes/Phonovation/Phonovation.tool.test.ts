@@ -1,4 +1,4 @@
-import type { INode, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
 import { PhonovationApi } from '../../../credentials/PhonovationApi.credentials';
 import { Phonovation } from '../../../nodes/Phonovation/Phonovation.node';
@@ -25,7 +25,7 @@ describe('the Phonovation node as an AI tool', () => {
 	});
 	afterAll(async () => await sim.stop());
 
-	async function callTool(name: string, parameters: INodeParameters, args: Record<string, unknown>): Promise<ToolCall> {
+	async function callTool(name: string, parameters: INodeParameters, args: IDataObject): Promise<ToolCall> {
 		const agent: INode = { id: 'agent', name: 'Agent', type: 'agentProbe', typeVersion: 1, position: [0, 0], parameters: {} };
 		const tool: INode = {
 			id: 'tool',
