@@ -11,6 +11,19 @@ import { simulatorCredentialData } from '../simulator';
 const USERNAME = 'acme';
 const PASSWORD = 'pw-Distinctive-7731';
 
+/** A node of the given type with no parameters, using the stored credential `credentialId`. */
+function nodeUsingCredential(type: string, credentialId: string): INode {
+	return {
+		id: type,
+		name: type,
+		type,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+		credentials: { phonovationApi: { id: credentialId, name: 'Phonovation' } },
+	};
+}
+
 /** A token server and sender-list endpoint that accept only the newest token issued. */
 function standIn() {
 	let issued = 0;
@@ -61,15 +74,7 @@ describe('PhonovationApi credential', () => {
 		let server: LoopbackServer;
 		let baseUrl: string;
 		let engine: Engine;
-		const node: INode = {
-			id: 'probe',
-			name: 'Probe',
-			type: 'authProbe',
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: {},
-			credentials: { phonovationApi: { id: 'cred-1', name: 'Phonovation' } },
-		};
+		const node = nodeUsingCredential('authProbe', 'cred-1');
 
 		beforeEach(async () => {
 			server = standIn();
@@ -178,15 +183,7 @@ describe('PhonovationApi credential against the simulator', () => {
 		const engineFor = () =>
 			new Engine({ nodeTypes: { credentialTest: new CredentialTestNode(credential) }, credentialTypes: [credential] });
 		const credential = new PhonovationApi();
-		const testNode: INode = {
-			id: 'temp',
-			name: 'Temp-Node',
-			type: 'credentialTest',
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: {},
-			credentials: { phonovationApi: { id: 'cred-test', name: 'Phonovation' } },
-		};
+		const testNode = nodeUsingCredential('credentialTest', 'cred-test');
 
 		it.each([
 			['as entered', ''],
