@@ -2,6 +2,7 @@ import { bigCampaign } from './cases/bigCampaign';
 import { tokenReuse } from './cases/tokenReuse';
 import { HeapWatch, MB } from './support/heap';
 import { failed, jsonLine, table } from './support/report';
+import { expressionEngineOf } from './support/expressionEngine';
 import { alternate, median, percentile } from './support/stats';
 
 describe('bench cases (small sizes)', () => {
@@ -32,14 +33,24 @@ describe('bench helpers', () => {
 		expect(percentile([7], 99)).toBe(7);
 	});
 
-	it('alternates contenders round by round', async () => {
+	it('alternates contenders and who goes first, round by round', async () => {
 		const order: string[] = [];
-		const results = await alternate(2, {
+		const results = await alternate(3, {
 			ours: async (round) => order.push(`ours${round}`),
 			theirs: async (round) => order.push(`theirs${round}`),
 		});
-		expect(order).toEqual(['ours0', 'theirs0', 'ours1', 'theirs1']);
-		expect(results.ours).toHaveLength(2);
+		expect(order).toEqual(['ours0', 'theirs0', 'theirs1', 'ours1', 'ours2', 'theirs2']);
+		expect(results.ours).toHaveLength(3);
+	});
+
+	it('reads the expression engine from --expression-engine or PHONOVATION_BENCH_EXPRESSION_ENGINE', () => {
+		expect(expressionEngineOf(['relay-throughput', '--expression-engine=legacy'], {})).toEqual({
+			engine: 'legacy',
+			cases: ['relay-throughput'],
+		});
+		expect(expressionEngineOf([], { PHONOVATION_BENCH_EXPRESSION_ENGINE: 'legacy' }).engine).toBe('legacy');
+		expect(expressionEngineOf(['bulk-100k'], {})).toEqual({ engine: 'vm', cases: ['bulk-100k'] });
+		expect(() => expressionEngineOf(['--expression-engine=fast'], {})).toThrow(/vm or legacy/);
 	});
 
 	it('sees heap that is allocated and still held when watching stops', () => {

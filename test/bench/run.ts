@@ -1,5 +1,7 @@
 /**
- * `npm run bench` runs every case; `npm run bench -- token-reuse big-campaign` runs only those.
+ * `npm run bench` runs every case; `npm run bench -- token-reuse big-campaign` runs only those;
+ * `--expression-engine=legacy` (or PHONOVATION_BENCH_EXPRESSION_ENGINE) picks the expression
+ * engine of the real n8n that `relay-throughput` starts (n8n's default `vm` otherwise).
  * Prints one JSON object per case on stdout as it finishes, then a short table. Progress goes
  * to stderr. Only ratios between contenders measured side by side in this run mean anything.
  */
@@ -9,21 +11,24 @@ import { bigCampaign } from './cases/bigCampaign';
 import { bulk100k } from './cases/bulk100k';
 import { relayThroughput } from './cases/relayThroughput';
 import { tokenReuse } from './cases/tokenReuse';
+import { type ExpressionEngine, expressionEngineOf } from './support/expressionEngine';
 import { canCollectGarbage, collectGarbage } from './support/heap';
 import { type CaseResult, failed, jsonLine, table } from './support/report';
 
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
-const CASES: Record<string, () => Promise<CaseResult>> = {
+const CASES: Record<string, (engine: ExpressionEngine) => Promise<CaseResult>> = {
 	'bulk-100k': () => bulk100k({ log }),
 	'token-reuse': () => tokenReuse(),
 	'big-campaign': () => bigCampaign(),
-	'relay-throughput': () => relayThroughput({ log }),
+	'relay-throughput': (expressionEngine) => relayThroughput({ log, expressionEngine }),
 };
 
 function selectedCases(argv: string[]): string[] {
 	if (argv.includes('--help') || argv.includes('-h')) {
-		process.stdout.write(`Usage: npm run bench [-- <case> ...]\nCases: ${Object.keys(CASES).join(', ')}\n`);
+		process.stdout.write(
+			`Usage: npm run bench [-- <case> ...] [--expression-engine=vm|legacy]\nCases: ${Object.keys(CASES).join(', ')}\n`,
+		);
 		process.exit(0);
 	}
 	const unknown = argv.filter((name) => !(name in CASES));
@@ -35,7 +40,8 @@ function selectedCases(argv: string[]): string[] {
 }
 
 async function main(): Promise<void> {
-	const names = selectedCases(process.argv.slice(2));
+	const { engine, cases } = expressionEngineOf(process.argv.slice(2), process.env);
+	const names = selectedCases(cases);
 	if (!canCollectGarbage) log('garbage collection cannot be forced; heap figures are noisier');
 	const results: CaseResult[] = [];
 	for (const name of names) {
@@ -44,7 +50,7 @@ async function main(): Promise<void> {
 		collectGarbage();
 		let result: CaseResult;
 		try {
-			result = await CASES[name]();
+			result = await CASES[name](engine);
 		} catch (error) {
 			result = failed(name, error);
 		}

@@ -3,10 +3,26 @@ import type { INode } from 'n8n-workflow';
 import { PhonovationApi } from '../../credentials/PhonovationApi.credentials';
 import { Engine } from '../harness/engine';
 import { LoopbackServer, sendJson } from '../harness/loopback';
+import { CredentialTestNode } from '../harness/credential-test-node';
 import { AuthProbe } from '../harness/probe-node';
+import { phonovationFixture, type PhonovationFixture } from '../nodes/Phonovation/fixture';
+import { simulatorCredentialData } from '../simulator';
 
 const USERNAME = 'acme';
 const PASSWORD = 'pw-Distinctive-7731';
+
+/** A node of the given type with no parameters, using the stored credential `credentialId`. */
+function nodeUsingCredential(type: string, credentialId: string): INode {
+	return {
+		id: type,
+		name: type,
+		type,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+		credentials: { phonovationApi: { id: credentialId, name: 'Phonovation' } },
+	};
+}
 
 /** A token server and sender-list endpoint that accept only the newest token issued. */
 function standIn() {
@@ -37,43 +53,28 @@ function standIn() {
 describe('PhonovationApi credential', () => {
 	const credential = new PhonovationApi();
 
-	it('declares the fields, the hidden expirable token and Bearer authentication', () => {
-		const names = credential.properties.map((p) => p.name);
-		expect(names).toEqual([
-			'username',
-			'password',
-			'relaySecret',
-			'apiId',
-			'authUrl',
-			'baseUrl',
-			'legacyBaseUrl',
-			'accessToken',
+	it('shows the form a user fills in: labels, what is required, defaults and masked fields', () => {
+		const form = credential.properties
+			.filter((p) => p.type !== 'hidden')
+			.map((p) => [p.displayName, p.required === true, p.default, p.typeOptions?.password === true]);
+		// The provider's documented hosts (spec: provider facts §1) are the defaults.
+		expect(form).toEqual([
+			['Username', true, '', false],
+			['Password', true, '', true],
+			['Relay Secret', false, '', true],
+			['API ID', false, '', false],
+			['Auth URL', false, 'https://auth.interactsms.com', false],
+			['Base URL', false, 'https://api.interactsms.com', false],
+			['Legacy Base URL', false, 'https://secure.interactsms.com/api/v1', false],
 		]);
-		const token = credential.properties.find((p) => p.name === 'accessToken')!;
-		expect(token.type).toBe('hidden');
-		expect(token.typeOptions).toEqual({ expirable: true, password: true });
-		for (const secret of ['password', 'relaySecret']) {
-			expect(credential.properties.find((p) => p.name === secret)!.typeOptions?.password).toBe(true);
-		}
-		expect(credential.authenticate.properties.headers).toEqual({
-			Authorization: '=Bearer {{$credentials.accessToken}}',
-		});
-		expect(credential.test.request.url).toBe('/api/v2/senderlist');
+		expect(credential.displayName).toBe('Phonovation API');
 	});
 
 	describe('in the real n8n-core engine', () => {
 		let server: LoopbackServer;
 		let baseUrl: string;
 		let engine: Engine;
-		const node: INode = {
-			id: 'probe',
-			name: 'Probe',
-			type: 'authProbe',
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: {},
-			credentials: { phonovationApi: { id: 'cred-1', name: 'Phonovation' } },
-		};
+		const node = nodeUsingCredential('authProbe', 'cred-1');
 
 		beforeEach(async () => {
 			server = standIn();
@@ -144,6 +145,67 @@ describe('PhonovationApi credential', () => {
 			expect(result.error!.message).toMatch(/refused the username or password/);
 			expect(text).not.toContain('Wrong-Secret-Password-99');
 			expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /token']);
+		});
+	});
+});
+
+describe('PhonovationApi credential against the simulator', () => {
+	let f: PhonovationFixture;
+	beforeAll(async () => {
+		f = await phonovationFixture();
+	});
+	beforeEach(() => f.reset());
+	afterAll(async () => await f.stop());
+
+	const listSenders = () => f.run({ resource: 'sender', operation: 'getAll' });
+
+	it('a token answer without an access token fails the login, sends nothing else and stores no token', async () => {
+		f.sim.injectFault('/token', { kind: 'status', status: 200, body: { token_type: 'Bearer', expires_in: 120 } });
+		const result = await listSenders();
+		expect(result.error?.message).toBe(`Phonovation's token server at ${f.sim.url}/token answered without an access token.`);
+		expect(f.sim.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(['POST /token 200']);
+		expect(f.engine.credentials.stored('cred-1').accessToken).toBe('');
+	});
+
+	it('a 5xx from the token server names the status and the Auth URL, without the password, and is not repeated', async () => {
+		f.sim.injectFault('/token', { kind: 'status', status: 503 });
+		const result = await listSenders();
+		expect(result.error?.message).toBe(
+			`Could not log in to Phonovation at ${f.sim.url}/token (HTTP 503). Check the credential's Auth URL.`,
+		);
+		expect(JSON.stringify(result.error)).not.toContain(f.sim.config.password);
+		expect(f.sim.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(['POST /token 503']);
+		// The next execution logs in afresh and works.
+		expect((await listSenders()).error).toBeUndefined();
+	});
+
+	describe("the credential's Test button (its test request, run by n8n-core's RoutingNode)", () => {
+		const engineFor = () =>
+			new Engine({ nodeTypes: { credentialTest: new CredentialTestNode(credential) }, credentialTypes: [credential] });
+		const credential = new PhonovationApi();
+		const testNode = nodeUsingCredential('credentialTest', 'cred-test');
+
+		it.each([
+			['as entered', ''],
+			['with a trailing slash on the Base URL', '/'],
+		])('logs in and lists the senders (%s)', async (_name, slash) => {
+			const engine = engineFor();
+			engine.credentials.set('cred-test', { ...simulatorCredentialData(f.sim), baseUrl: `${f.sim.url}${slash}`, accessToken: '' });
+			const result = await engine.runNode(testNode, [{ json: {} }]);
+			expect(result.error).toBeUndefined();
+			expect(result.items.map((i) => i.json.name)).toEqual(f.sim.config.senders.map((s) => s.name));
+			expect(f.sim.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+				'POST /token 200',
+				'GET /api/v2/senderlist 200',
+			]);
+		});
+
+		it('fails on a wrong password with the refusal, before any API request', async () => {
+			const engine = engineFor();
+			engine.credentials.set('cred-test', { ...simulatorCredentialData(f.sim, { password: 'not-the-password' }), accessToken: '' });
+			const result = await engine.runNode(testNode, [{ json: {} }]);
+			expect(result.error?.message).toMatch(/^Phonovation refused the username or password \(HTTP 401 from /);
+			expect(f.sim.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(['POST /token 401']);
 		});
 	});
 });

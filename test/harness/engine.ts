@@ -21,7 +21,16 @@ import { NodeTypeRegistry } from './node-types';
 export interface EngineOptions {
 	nodeTypes: Record<string, INodeType | IVersionedNodeType>;
 	credentialTypes: ICredentialType[];
+	/** The workflow's time zone setting; see DEFAULT_TEST_TIMEZONE. */
+	timezone?: string;
 }
+
+/**
+ * Set explicitly rather than left to n8n's fallback (America/New_York), so a node that ignored
+ * the workflow's zone, or hard-coded n8n's default, would be caught. The provider's home zone,
+ * with daylight saving time.
+ */
+export const DEFAULT_TEST_TIMEZONE = 'Europe/Dublin';
 
 export interface NodeRunResult {
 	/** Items on the node's first output, as the next node would receive them. */
@@ -80,9 +89,13 @@ export class Engine {
 
 	readonly credentials: InMemoryCredentialsHelper;
 
+	/** The time zone of every workflow this engine builds (Settings → Timezone in the editor). */
+	timezone: string;
+
 	constructor(options: EngineOptions) {
 		this.nodeTypes = new NodeTypeRegistry(options.nodeTypes);
 		this.credentials = new InMemoryCredentialsHelper(options.credentialTypes);
+		this.timezone = options.timezone ?? DEFAULT_TEST_TIMEZONE;
 	}
 
 	workflow(nodes: INode[], connections: IWorkflowBase['connections'] = {}): Workflow {
@@ -93,7 +106,7 @@ export class Engine {
 			connections,
 			nodeTypes: this.nodeTypes,
 			active: false,
-			settings: { executionOrder: 'v1' },
+			settings: { executionOrder: 'v1', timezone: this.timezone },
 		});
 	}
 
@@ -115,7 +128,7 @@ export class Engine {
 			nodes,
 			connections,
 			active: false,
-			settings: {},
+			settings: { executionOrder: 'v1', timezone: this.timezone },
 			createdAt: new Date(),
 			updatedAt: new Date(),
 			isArchived: false,

@@ -70,6 +70,21 @@ export async function relayReceiver(status = 200, body = 'OK') {
 	return { server, url: `${url}/webhook/phonovation` };
 }
 
+/**
+ * Real (wall-clock) time just before and just after `act`: whatever `act` read from a clock that
+ * follows real time lies within that bracket, however slow the machine is.
+ */
+export function withRealTimeBracket<T>(act: () => T): { value: T; before: number; after: number } {
+	const before = Date.now();
+	const value = act();
+	return { value, before, after: Date.now() };
+}
+
+/** Resolves once `ready()` holds, checking on every turn of the event loop (no fixed sleep). */
+export async function until(ready: () => boolean): Promise<void> {
+	while (!ready()) await new Promise((resolve) => setImmediate(resolve));
+}
+
 /** Decodes a JWT part without verifying it. */
 export function jwtPart(token: string, index: 0 | 1): any {
 	return JSON.parse(Buffer.from(token.split('.')[index], 'base64url').toString('utf8'));

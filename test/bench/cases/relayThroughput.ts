@@ -5,6 +5,7 @@ import type { N8nClient, WorkflowJson } from '../../e2e/support/n8n-client';
 import { relayTimestamp } from '../../simulator/clock';
 import { inboundRelay } from '../../simulator/relays';
 import { postConcurrently } from '../support/load';
+import type { ExpressionEngine } from '../support/expressionEngine';
 import type { CaseResult } from '../support/report';
 import { alternate, median, percentile, round } from '../support/stats';
 
@@ -12,6 +13,8 @@ export interface RelayThroughputOptions {
 	relays?: number;
 	concurrency?: number;
 	rounds?: number;
+	/** N8N_EXPRESSION_ENGINE of the n8n under test; n8n's default `vm` when not given. */
+	expressionEngine?: ExpressionEngine;
 	log?: (line: string) => void;
 }
 
@@ -72,8 +75,9 @@ export async function relayThroughput(options: RelayThroughputOptions = {}): Pro
 	const concurrency = options.concurrency ?? 8;
 	const rounds = options.rounds ?? 2;
 	const log = options.log ?? (() => {});
-	log('starting n8n with the packed package (installs and builds on first use)');
-	const env = await startE2eEnvironment({ log });
+	const expressionEngine = options.expressionEngine ?? 'vm';
+	log(`starting n8n (expression engine ${expressionEngine}) with the packed package (installs and builds on first use)`);
+	const env = await startE2eEnvironment({ log, n8nEnv: { N8N_EXPRESSION_ENGINE: expressionEngine } });
 	try {
 		const triggerId = randomUUID();
 		const ours = await env.importWorkflow(
@@ -141,8 +145,8 @@ export async function relayThroughput(options: RelayThroughputOptions = {}): Pro
 		const p50Ms = round(percentile(latencies(results.ours), 50), 1);
 		const p99Ms = round(percentile(latencies(results.ours), 99), 1);
 		return {
-			line: { name: 'relay-throughput', relays, concurrency, oursPerSec, webhookNodePerSec, ratio, p50Ms, p99Ms },
-			summary: `${relays} signed relays × ${rounds} rounds at concurrency ${concurrency}: trigger ${oursPerSec}/s vs Webhook node ${webhookNodePerSec}/s; trigger p50 ${p50Ms} ms, p99 ${p99Ms} ms`,
+			line: { name: 'relay-throughput', expressionEngine, relays, concurrency, oursPerSec, webhookNodePerSec, ratio, p50Ms, p99Ms },
+			summary: `${relays} signed relays × ${rounds} rounds at concurrency ${concurrency}, ${expressionEngine} engine: trigger ${oursPerSec}/s vs Webhook node ${webhookNodePerSec}/s; trigger p50 ${p50Ms} ms, p99 ${p99Ms} ms`,
 			target: 'ratio ≥ 0.9',
 			met: ratio >= 0.9,
 			notes: [

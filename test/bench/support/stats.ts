@@ -20,16 +20,19 @@ export function round(value: number, digits = 0): number {
 }
 
 /**
- * Runs the contenders in alternation, round after round (a, b, a, b …), so drift on a shared
- * machine (other jobs, thermal limits, GC state) hits both alike. Returns each one's results in order.
+ * Runs the contenders in alternation, and swaps who goes first every round (a, b, then b, a …),
+ * so drift on a shared machine (other jobs, thermal limits, GC state) and whatever the previous
+ * run left behind hit both alike. Returns each one's results in round order.
  */
 export async function alternate<T>(
 	rounds: number,
 	contenders: Record<string, (round: number) => Promise<T>>,
 ): Promise<Record<string, T[]>> {
 	const results: Record<string, T[]> = Object.fromEntries(Object.keys(contenders).map((name) => [name, []]));
+	const order = Object.entries(contenders);
 	for (let round = 0; round < rounds; round++) {
-		for (const [name, run] of Object.entries(contenders)) results[name].push(await run(round));
+		const thisRound = round % 2 === 0 ? order : [...order].reverse();
+		for (const [name, run] of thisRound) results[name].push(await run(round));
 	}
 	return results;
 }

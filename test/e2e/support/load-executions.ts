@@ -68,6 +68,29 @@ export async function waitForExecutionCount(
 	}
 }
 
+/** The execution created last (n8n numbers executions in the order it creates them). */
+export function newestExecution(summaries: ExecutionSummary[]): ExecutionSummary | undefined {
+	return [...summaries].sort((a, b) => Number(b.id) - Number(a.id))[0];
+}
+
+/**
+ * For a test that sends its requests, then one final marker request whose execution it can
+ * recognise: polls until `count` executions (the marker's included) have `status`, and returns
+ * every execution of the workflow in any status. Because the marker was sent after every other
+ * request was answered, its execution must be the newest: one created later would show up as
+ * newer, and one created earlier as a surplus in the total. Both are for the caller to assert.
+ */
+export async function executionsUpToMarker(
+	client: N8nClient,
+	workflowId: string,
+	count: number,
+	options: { status?: string[]; timeoutMs: number },
+): Promise<ExecutionSummary[]> {
+	const seen = await waitForExecutionCount(client, { workflowId, status: options.status ?? ['success'] }, count, options.timeoutMs);
+	if (seen < count) throw new Error(`only ${seen} of ${count} executions within ${options.timeoutMs / 1000} s`);
+	return await listExecutions(client, { workflowId, status: EVERY_STATUS });
+}
+
 /** Loads the stored executions (with their run data), `concurrency` requests at a time. */
 export async function fetchExecutions(client: N8nClient, ids: string[], concurrency = 8): Promise<Execution[]> {
 	const executions: Execution[] = new Array(ids.length);

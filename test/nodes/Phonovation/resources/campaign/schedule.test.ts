@@ -4,12 +4,18 @@ import { phonovationFixture, type PhonovationFixture } from '../../fixture';
 
 const SCHEDULE = { resource: 'campaign', operation: 'schedule', from: 'Phonovation', text: 'Reminder' };
 
+/** A zone without daylight saving time whose offset differs from UTC's and New York's. */
+const ZONE = 'Asia/Kolkata';
+
 describe('campaign.schedule', () => {
 	let f: PhonovationFixture;
 	beforeAll(async () => {
 		f = await phonovationFixture();
 	});
-	beforeEach(() => f.reset());
+	beforeEach(() => {
+		f.reset();
+		f.engine.timezone = ZONE;
+	});
 	afterAll(async () => await f.stop());
 
 	it('converts a time with an offset to UTC yyyy-MM-ddTHH:mmZ and sends one scheduled campaign', async () => {
@@ -32,20 +38,39 @@ describe('campaign.schedule', () => {
 			{},
 		);
 		expect(result.error).toBeUndefined();
-		// The engine's default workflow time zone is the instance's (America/New_York in n8n's defaults);
-		// whatever it is, the wire value is that wall-clock time converted to UTC.
-		const zone = f.engine.workflow([f.node({})]).settings.timezone ?? 'America/New_York';
-		const expected = DateTime.fromISO('2031-01-15T09:00:00', { zone: zone === 'DEFAULT' ? 'America/New_York' : zone })
-			.toUTC()
-			.toFormat("yyyy-MM-dd'T'HH:mm'Z'");
-		expect(f.sim.campaigns[0].body.sendAt).toBe(expected);
+		// 09:00 at UTC+05:30: neither UTC, n8n's fallback New York nor the harness's usual Dublin.
+		expect(f.sim.campaigns[0].body.sendAt).toBe('2031-01-15T03:30Z');
 	});
 
 	it('accepts an n8n DateTime from an expression', async () => {
+		const inTwoDays = () => DateTime.now().setZone(ZONE).plus({ days: 2 }).toUTC().startOf('minute').toMillis();
+		const earliest = inTwoDays();
 		const result = await f.run({ ...SCHEDULE, recipients: '0871234567', sendAt: '={{ $now.plus({ days: 2 }) }}' });
+		const latest = inTwoDays();
 		expect(result.error).toBeUndefined();
 		const sent = DateTime.fromISO(f.sim.campaigns[0].body.sendAt.replace('Z', ':00Z'));
 		expect(sent.diffNow('hours').hours).toBeGreaterThan(47);
+		// Not just later: exactly two days after the run, to the minute, in the workflow's zone.
+		expect(sent.toMillis()).toBeGreaterThanOrEqual(earliest);
+		expect(sent.toMillis()).toBeLessThanOrEqual(latest);
+	});
+
+	describe('in Europe/Dublin, across the 2030 clock changes', () => {
+		beforeEach(() => {
+			f.engine.timezone = 'Europe/Dublin';
+		});
+
+		it.each([
+			['the day before summer time (GMT)', '2030-03-30T09:00', '2030-03-30T09:00Z'],
+			['the day after summer time starts (IST, UTC+1)', '2030-04-01T09:00', '2030-04-01T08:00Z'],
+			['01:30 on 31 March, which does not exist: read as 02:30 IST', '2030-03-31T01:30', '2030-03-31T01:30Z'],
+			['01:30 on 27 October, which happens twice: the second one, in GMT', '2030-10-27T01:30', '2030-10-27T01:30Z'],
+			['00:30 on 27 October, before the change (IST)', '2030-10-27T00:30', '2030-10-26T23:30Z'],
+		])('%s', async (_name, sendAt, wire) => {
+			const result = await f.run({ ...SCHEDULE, recipients: '0871234567', sendAt });
+			expect(result.error).toBeUndefined();
+			expect(f.sim.campaigns.map((c) => c.body.sendAt)).toEqual([wire]);
+		});
 	});
 
 	it.each([

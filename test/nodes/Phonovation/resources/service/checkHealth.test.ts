@@ -25,6 +25,7 @@ describe('service.checkHealth', () => {
 	it('reports unhealthy when the connection is reset', async () => {
 		f.sim.injectFault('/health', { kind: 'reset' });
 		const result = await f.run({ resource: 'service', operation: 'checkHealth' });
-		expect(result.items[0].json).toMatchObject({ healthy: false, status: null });
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toMatchObject({ healthy: false, status: null, reason: 'ECONNRESET' });
 	});
 });
