@@ -43,6 +43,7 @@ describe('PhonovationApi credential', () => {
 			'username',
 			'password',
 			'relaySecret',
+			'urlToken',
 			'apiId',
 			'authUrl',
 			'baseUrl',
@@ -52,7 +53,7 @@ describe('PhonovationApi credential', () => {
 		const token = credential.properties.find((p) => p.name === 'accessToken')!;
 		expect(token.type).toBe('hidden');
 		expect(token.typeOptions).toEqual({ expirable: true, password: true });
-		for (const secret of ['password', 'relaySecret']) {
+		for (const secret of ['password', 'relaySecret', 'urlToken']) {
 			expect(credential.properties.find((p) => p.name === secret)!.typeOptions?.password).toBe(true);
 		}
 		expect(credential.authenticate.properties.headers).toEqual({
