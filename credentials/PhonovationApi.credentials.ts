@@ -77,6 +77,15 @@ export class PhonovationApi implements ICredentialType {
 				'The key Phonovation uses for the SMS-Verify MD5 of inbound relays and delivery receipts. Request it from Phonovation support. Only the trigger node uses it.',
 		},
 		{
+			displayName: 'URL Token',
+			name: 'urlToken',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				'A secret of your choice that processing results (V2 API webhooks) must carry as ?token=YOUR_TOKEN in the trigger URL given to Phonovation; they carry no signature. Only the trigger node uses it.',
+		},
+		{
 			displayName: 'API ID',
 			name: 'apiId',
 			type: 'string',

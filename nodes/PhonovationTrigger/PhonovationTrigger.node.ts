@@ -1,5 +1,4 @@
 import type {
-	ICredentialDataDecryptedObject,
 	IDataObject,
 	IHookFunctions,
 	INodeType,
@@ -13,12 +12,14 @@ import type { RelayEvent } from './events';
 import { parseKeywords } from './keywords';
 import type { TriggerSettings } from './relayHandler';
 import { handleRelay } from './relayHandler';
-import { RelayRejection } from './rejection';
+import { REFUSAL_TEXT, RelayRejection } from './rejection';
 import { readRelayBody } from './requestBody';
+import { secretsLoader } from './triggerSecrets';
 
 interface TriggerOptions {
 	includeRaw?: boolean;
 	keywords?: string;
+	/** The URL token's old place; the credential's URL Token replaces it. */
 	token?: string;
 	verifySignature?: boolean;
 }
@@ -28,9 +29,24 @@ function settingsOf(events: RelayEvent[], options: TriggerOptions): TriggerSetti
 		events,
 		keywords: parseKeywords(options.keywords ?? ''),
 		verifySignature: options.verifySignature !== false,
-		token: options.token ?? '',
 		includeRaw: options.includeRaw === true,
 	};
+}
+
+/** The refusal's fixed text as plain text, never sniffed as HTML whatever opens the URL. */
+function refuse(context: IWebhookFunctions, status: RelayRejection['status']): IWebhookResponseData {
+	const response = context.getResponseObject();
+	response.setHeader('Content-Type', 'text/plain; charset=utf-8');
+	response.setHeader('X-Content-Type-Options', 'nosniff');
+	response.status(status).send(REFUSAL_TEXT[status]).end();
+	return { noWebhookResponse: true };
+}
+
+function logRefusal(context: IWebhookFunctions, rejection: RelayRejection): void {
+	const line = `Phonovation Trigger: refused a relay with ${rejection.status} (${rejection.detail})`;
+	// Senders' mistakes (or attacks) stay at debug; what the owner must fix is a warning.
+	if (rejection.source === 'configuration') context.logger.warn(line);
+	else context.logger.debug(line);
 }
 
 export class PhonovationTrigger implements INodeType {
@@ -94,13 +110,13 @@ export class PhonovationTrigger implements INodeType {
 						name: 'Processing Result',
 						value: 'processingResult',
 						description:
-							'Per-recipient queue or rejection status of a V2 API send; needs the URL Token option',
+							'Per-recipient queue or rejection status of a V2 API send; needs the credential\'s URL Token',
 					},
 				],
 			},
 			{
 				displayName:
-					'Processing results carry no signature. Set the URL Token option and give Phonovation the Production URL with ?token=YOUR_TOKEN appended; without it they are refused with 401.',
+					'Processing results carry no signature. Set a URL Token in the Phonovation credential and give Phonovation the Production URL with ?token=YOUR_TOKEN appended; without it they are refused with 401.',
 				name: 'processingResultNotice',
 				type: 'notice',
 				default: '',
@@ -113,6 +129,14 @@ export class PhonovationTrigger implements INodeType {
 				type: 'notice',
 				default: '',
 				displayOptions: { show: { 'options.verifySignature': [false] } },
+			},
+			{
+				displayName:
+					'The URL Token option is stored in plain text with the workflow. Move it to the Phonovation credential\'s URL Token (stored encrypted) and clear the option; until then it keeps working.',
+				name: 'legacyTokenNotice',
+				type: 'notice',
+				default: '',
+				displayOptions: { show: { 'options.token': [{ _cnd: { exists: true } }] } },
 			},
 			{
 				displayName: 'Options',
@@ -139,13 +163,13 @@ export class PhonovationTrigger implements INodeType {
 							'Comma-separated keywords, case-insensitive. Inbound messages start the workflow only when SMS-Keyphrase or the first word of the text is one of them. * stands for "no keyword matched". Leave empty for all. Opt-outs are never filtered.',
 					},
 					{
-						displayName: 'URL Token',
+						displayName: 'URL Token (Deprecated)',
 						name: 'token',
 						type: 'string',
 						typeOptions: { password: true },
 						default: '',
 						description:
-							'Secret that processing results must carry in the URL as ?token=YOUR_TOKEN. Required to accept processing results.',
+							'Replaced by the credential\'s URL Token, which is stored encrypted. Used only when the credential has none.',
 					},
 					{
 						displayName: 'Verify Signature',
@@ -160,7 +184,8 @@ export class PhonovationTrigger implements INodeType {
 		],
 	};
 
-	// Phonovation support registers callback URLs by hand; there is nothing to create or delete.
+	// Phonovation support registers callback URLs by hand; there is nothing to create or delete. n8n
+	// treats these as optional, but the community-node scanner's lint rules require all three.
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
@@ -176,37 +201,24 @@ export class PhonovationTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		const response = this.getResponseObject();
-		const reject = (status: number, reason: string): IWebhookResponseData => {
-			response.status(status).send(reason).end();
-			return { noWebhookResponse: true };
-		};
-
 		try {
 			const events = this.getNodeParameter('events', []) as RelayEvent[];
 			const options = this.getNodeParameter('options', {}) as TriggerOptions;
-			const body = readRelayBody(this.getRequestObject());
+			const body = await readRelayBody(this.getRequestObject());
 			const outcome = await handleRelay(body, settingsOf(events, options), {
 				queryToken: (this.getQueryData() as IDataObject)?.token,
-				relaySecret: async () => {
-					let credentials: ICredentialDataDecryptedObject | undefined;
-					try {
-						credentials = await this.getCredentials<ICredentialDataDecryptedObject>('phonovationApi');
-					} catch (error) {
-						this.logger.warn(`Phonovation Trigger: credential unavailable (${(error as Error).message})`);
-						credentials = undefined;
-					}
-					const secret = credentials?.relaySecret;
-					return typeof secret === 'string' && secret !== '' ? secret : undefined;
-				},
+				secrets: secretsLoader(this, options.token ?? ''),
 			});
 			if ('ignored' in outcome) return {};
 			return { workflowData: [this.helpers.returnJsonArray([outcome.item])] };
 		} catch (error) {
-			if (error instanceof RelayRejection) return reject(error.status, error.reason);
+			if (error instanceof RelayRejection) {
+				logRefusal(this, error);
+				return refuse(this, error.status);
+			}
 			// Bad input must never surface as a 500.
 			this.logger.warn(`Phonovation Trigger: could not process a relay (${(error as Error).message})`);
-			return reject(400, 'Could not process the relay');
+			return refuse(this, 400);
 		}
 	}
 }

@@ -12,7 +12,7 @@ export const OPT_OUT_SHORTCODE = '50123';
 
 /** Looks a JSON key up case-insensitively (the provider sends PascalCase: `Status`, `NotifyId`). */
 export function jsonField(value: IDataObject, name: string): unknown {
-	if (name in value) return value[name];
+	if (Object.hasOwn(value, name)) return value[name];
 	const key = Object.keys(value).find((k) => k.toLowerCase() === name.toLowerCase());
 	return key === undefined ? undefined : value[key];
 }

@@ -1,6 +1,9 @@
 import { badRequest } from './rejection';
 
-type RawValue = string | string[];
+export type RawValue = string | string[];
+
+/** Left out of `raw`: the signature is of no use downstream and should not sit in execution data. */
+const NOT_RAW = 'sms-verify';
 
 /**
  * The fields of a form-encoded relay, looked up case-insensitively: real traffic spells
@@ -9,17 +12,21 @@ type RawValue = string | string[];
 export class FormFields {
 	private readonly byName = new Map<string, string>();
 
-	/** The fields with their names and values as received (after decoding). */
-	readonly raw: Record<string, RawValue> = {};
+	/**
+	 * The fields with their names and values as received (after decoding), except SMS-Verify.
+	 * No prototype: a field named `__proto__` or `constructor` is data like any other.
+	 */
+	readonly raw: Record<string, RawValue> = Object.create(null) as Record<string, RawValue>;
 
 	constructor(entries: Array<[string, string]>) {
 		for (const [name, value] of entries) {
 			const key = name.toLowerCase();
 			if (this.byName.has(key) && key.startsWith('sms-')) {
 				// Two values for one field (in any spelling) leave the relay ambiguous.
-				throw badRequest(`Field ${name} appears more than once`);
+				throw badRequest('A provider field (SMS-…) appears more than once');
 			}
 			if (!this.byName.has(key)) this.byName.set(key, value);
+			if (key === NOT_RAW) continue;
 			const previous = this.raw[name];
 			this.raw[name] =
 				previous === undefined ? value : ([] as string[]).concat(previous, value);

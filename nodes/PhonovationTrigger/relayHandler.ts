@@ -6,7 +6,7 @@ import { assertProcessingResult, formEventOf } from './events';
 import type { FormFields } from './formBody';
 import { keywordMatches } from './keywords';
 import { inboundItem, processingResultItem, receiptItem } from './relayItems';
-import { unauthorized } from './rejection';
+import { notConfigured, unauthorized } from './rejection';
 import type { RelayBody } from './requestBody';
 
 export interface TriggerSettings {
@@ -14,76 +14,74 @@ export interface TriggerSettings {
 	/** Upper-case keywords; empty means no filter. */
 	keywords: string[];
 	verifySignature: boolean;
-	/** Required as `?token=` on processing results; empty refuses them. */
-	token: string;
 	includeRaw: boolean;
+}
+
+/** The secrets relays are checked against; `undefined` when not set. */
+export interface TriggerSecrets {
+	relaySecret?: string;
+	/** Required as `?token=` on processing results; without one they are refused. */
+	urlToken?: string;
 }
 
 export interface RelayAccess {
 	/** The `token` query parameter as n8n parsed it (a string, an array or absent). */
 	queryToken: unknown;
-	/** The credential's relay secret; `undefined` when the credential has none. */
-	relaySecret: () => Promise<string | undefined>;
+	secrets: () => Promise<TriggerSecrets>;
 }
 
 /** Either an item to start the workflow with, or why the relay is acknowledged but ignored. */
 export type RelayOutcome = { item: IDataObject } | { ignored: string };
 
 async function verifyFormRelay(event: FormRelayEvent, fields: FormFields, access: RelayAccess) {
-	const secret = await access.relaySecret();
-	if (!secret) {
-		throw unauthorized(
-			'Cannot verify the relay: the Phonovation credential has no Relay Secret. Add it to the credential or turn off Verify Signature.',
+	const { relaySecret } = await access.secrets();
+	if (!relaySecret) {
+		throw notConfigured(
+			'the Phonovation credential has no Relay Secret: add it to the credential or turn off Verify Signature',
 		);
 	}
 	const verify = fields.get('SMS-Verify')?.trim() ?? '';
-	if (verify === '') throw unauthorized('Missing SMS-Verify signature');
+	if (verify === '') throw unauthorized('missing SMS-Verify signature');
+	// Absent fields hash as empty: the signature then fails, unless it was made over them that way.
 	const genuine =
 		event === 'deliveryReceipt'
 			? verifyReceiptSignature(
 					{ notifyId: fields.get('SMS-NotifyId') ?? '', success: fields.get('SMS-Success') ?? '', verify },
-					secret,
+					relaySecret,
 				)
 			: verifyInboundSignature(
 					{ from: fields.get('SMS-From') ?? '', content: fields.get('SMS-Content') ?? '', verify },
-					secret,
+					relaySecret,
 				);
-	if (!genuine) throw unauthorized('Invalid SMS-Verify signature');
+	if (!genuine) throw unauthorized('invalid SMS-Verify signature');
 }
 
-function checkToken(expected: string, received: unknown): void {
-	if (expected === '') {
-		throw unauthorized(
-			'Processing results carry no signature: set the trigger\'s URL Token option and add ?token=YOUR_TOKEN to the URL given to Phonovation',
+async function checkToken(access: RelayAccess): Promise<void> {
+	const { urlToken } = await access.secrets();
+	if (!urlToken) {
+		throw notConfigured(
+			'processing results carry no signature and no URL Token is set: add one to the Phonovation credential and ?token=YOUR_TOKEN to the URL given to Phonovation',
 		);
 	}
-	if (typeof received !== 'string' || !secretsMatch(expected, received)) {
-		throw unauthorized('Missing or invalid token');
+	const received = access.queryToken;
+	if (typeof received !== 'string' || !secretsMatch(urlToken, received)) {
+		throw unauthorized('missing or invalid URL token');
 	}
 }
 
-/**
- * Decides what one relay becomes: validation problems and bad signatures throw a
- * RelayRejection (400/401); events the user did not select and inbound messages that miss the
- * keyword filter are ignored; everything else is one output item.
- */
-export async function handleRelay(
-	body: RelayBody,
-	settings: TriggerSettings,
-	access: RelayAccess,
-): Promise<RelayOutcome> {
-	if (body.kind === 'json') {
-		assertProcessingResult(body.value);
-		const item = processingResultItem(body.value);
-		checkToken(settings.token, access.queryToken);
-		if (!settings.events.includes('processingResult')) return { ignored: 'event not selected' };
-		return { item: settings.includeRaw ? { ...item, raw: body.value } : item };
-	}
+async function processingResult(read: () => IDataObject, settings: TriggerSettings, access: RelayAccess) {
+	await checkToken(access);
+	const value = read();
+	assertProcessingResult(value);
+	const item = processingResultItem(value);
+	if (!settings.events.includes('processingResult')) return { ignored: 'event not selected' };
+	return { item: settings.includeRaw ? { ...item, raw: value } : item };
+}
 
-	const { fields } = body;
+async function formRelay(fields: FormFields, settings: TriggerSettings, access: RelayAccess) {
 	const event = formEventOf(fields);
-	const item = event === 'deliveryReceipt' ? receiptItem(fields) : inboundItem(event, fields);
 	if (settings.verifySignature) await verifyFormRelay(event, fields, access);
+	const item = event === 'deliveryReceipt' ? receiptItem(fields) : inboundItem(event, fields);
 	item.verified = settings.verifySignature;
 
 	if (!settings.events.includes(event)) return { ignored: 'event not selected' };
@@ -93,6 +91,22 @@ export async function handleRelay(
 	) {
 		return { ignored: 'keyword not matched' };
 	}
+	// A spread copies `__proto__` as an own data property, not as the prototype.
 	if (settings.includeRaw) item.raw = { ...fields.raw };
 	return { item };
+}
+
+/**
+ * Decides what one relay becomes. The signature (or URL token) is checked first, over only
+ * the fields it covers; the rest is parsed and validated after. Problems throw a
+ * RelayRejection (400/401); events the user did not select and inbound messages that miss the
+ * keyword filter are ignored; everything else is one output item.
+ */
+export async function handleRelay(
+	body: RelayBody,
+	settings: TriggerSettings,
+	access: RelayAccess,
+): Promise<RelayOutcome> {
+	if (body.kind === 'json') return await processingResult(body.value, settings, access);
+	return await formRelay(body.fields, settings, access);
 }

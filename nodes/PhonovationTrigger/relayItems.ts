@@ -26,7 +26,7 @@ function orNull(value: string | undefined): string | null {
 function count(fields: FormFields, name: string): number | null {
 	const value = fields.get(name)?.trim() ?? '';
 	if (value === '') return null;
-	if (!/^\d+$/.test(value)) throw badRequest(`${name} "${value}" is not a whole number`);
+	if (!/^\d+$/.test(value)) throw badRequest(`${name} is not a whole number`);
 	return Number(value);
 }
 
@@ -34,7 +34,7 @@ function delivered(success: string): boolean {
 	const value = success.trim().toLowerCase();
 	if (value === 'true') return true;
 	if (value === 'false') return false;
-	throw badRequest(`SMS-Success "${success}" is neither True nor False`);
+	throw badRequest('SMS-Success is neither True nor False');
 }
 
 /** An inbound message or opt-out as an output item (without `verified`). */

@@ -6,15 +6,21 @@ import { badRequest, RelayRejection } from './rejection';
 /** Relays are a few hundred bytes; anything this large is not from the provider. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
+/**
+ * A form relay is decoded at once (its signature is in it); a processing result's JSON is
+ * parsed only when asked, after its URL token has been checked.
+ */
 export type RelayBody =
 	| { kind: 'form'; fields: FormFields }
-	| { kind: 'json'; value: IDataObject };
+	| { kind: 'json'; value: () => IDataObject };
 
 /** The parts of n8n's (express) request the trigger reads. */
 export interface RelayHttpRequest {
 	headers: Record<string, string | string[] | undefined>;
 	rawBody?: unknown;
 	body?: unknown;
+	/** n8n's reader of the request's bytes, for content types its body parser left alone. */
+	readRawBody?: () => Promise<void>;
 }
 
 const FORM = 'application/x-www-form-urlencoded';
@@ -24,27 +30,22 @@ function mediaTypeOf(header: string | string[] | undefined): string {
 	return (value ?? '').split(';')[0].trim().toLowerCase();
 }
 
-function kindOf(mediaType: string): RelayBody['kind'] {
-	if (mediaType === FORM) return 'form';
-	if (mediaType === 'application/json' || mediaType.endsWith('+json')) return 'json';
-	throw badRequest(
-		`Unsupported content type "${mediaType || 'none'}": relays and receipts are ${FORM}, processing results application/json`,
-	);
+/** `application/json` and every `application/*+json` (e.g. `application/cloudevents+json`). */
+function isJson(mediaType: string): boolean {
+	return mediaType === 'application/json' || /^application\/[^/]+\+json$/.test(mediaType);
 }
 
-function utf8(bytes: Buffer): string | undefined {
+function kindOf(mediaType: string): RelayBody['kind'] {
+	if (mediaType === FORM) return 'form';
+	if (isJson(mediaType)) return 'json';
+	throw badRequest('Unsupported content type: relays and receipts are form-encoded, processing results JSON');
+}
+
+function utf8(bytes: Buffer): string {
 	try {
 		return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
 	} catch {
-		return undefined;
-	}
-}
-
-function parseJson(text: string): unknown {
-	try {
-		return JSON.parse(text) as unknown;
-	} catch {
-		return undefined;
+		throw badRequest('Body is not valid UTF-8');
 	}
 }
 
@@ -55,42 +56,63 @@ function jsonObject(value: unknown): IDataObject {
 	return value as IDataObject;
 }
 
-function fromText(kind: RelayBody['kind'], text: string): RelayBody {
+function parseJson(text: string): unknown {
+	try {
+		return JSON.parse(text) as unknown;
+	} catch {
+		throw badRequest('Body is not valid JSON');
+	}
+}
+
+function parseJsonObject(text: string): IDataObject {
 	if (text.trim() === '') throw badRequest('Empty body');
-	if (kind === 'form') return { kind, fields: parseFormBody(text) };
-	const value = parseJson(text);
-	if (value === undefined) throw badRequest('Body is not valid JSON');
-	return { kind, value: jsonObject(value) };
+	return jsonObject(parseJson(text));
+}
+
+function fromText(kind: RelayBody['kind'], text: string): RelayBody {
+	if (kind === 'json') return { kind, value: () => parseJsonObject(text) };
+	if (text.trim() === '') throw badRequest('Empty body');
+	return { kind, fields: parseFormBody(text) };
 }
 
 function tooLarge(): RelayRejection {
 	return new RelayRejection(413, `Body larger than ${MAX_BODY_BYTES / 1024} KiB`);
 }
 
-/**
- * Reads the relay from the exact bytes received (`rawBody`), so signatures are checked over
- * what the provider sent rather than over a re-serialised object. Falls back to the host's
- * parsed body only when no raw body is available.
- */
-export function readRelayBody(request: RelayHttpRequest): RelayBody {
-	const { rawBody, body } = request;
-	if (Buffer.isBuffer(rawBody) && rawBody.length > MAX_BODY_BYTES) throw tooLarge();
-	const kind = kindOf(mediaTypeOf(request.headers['content-type']));
+function assertSize(bytes: number): void {
+	if (bytes > MAX_BODY_BYTES) throw tooLarge();
+}
 
-	if (Buffer.isBuffer(rawBody)) {
-		const text = utf8(rawBody);
-		if (text === undefined) throw badRequest('Body is not valid UTF-8');
-		return fromText(kind, text);
-	}
+/** Builds the relay from the host's parsed body (only when no raw body exists). */
+function fromParsed(kind: RelayBody['kind'], body: unknown): RelayBody {
 	if (typeof body === 'string') {
-		if (Buffer.byteLength(body, 'utf8') > MAX_BODY_BYTES) throw tooLarge();
+		assertSize(Buffer.byteLength(body, 'utf8'));
 		return fromText(kind, body);
 	}
 	if (body === null || typeof body !== 'object' || Object.keys(body).length === 0) {
 		throw badRequest('Empty body');
 	}
-	if (Buffer.byteLength(JSON.stringify(body), 'utf8') > MAX_BODY_BYTES) throw tooLarge();
+	assertSize(Buffer.byteLength(JSON.stringify(body), 'utf8'));
 	return kind === 'form'
 		? { kind, fields: formFieldsFromObject(body as Record<string, unknown>) }
-		: { kind, value: jsonObject(body) };
+		: { kind, value: () => jsonObject(body) };
+}
+
+/**
+ * Reads the relay from the exact bytes received (`rawBody`), so signatures are checked over
+ * what the provider sent rather than over a re-serialised object. n8n's body parser reads
+ * those bytes for the types it parses; for others (`application/*+json` on trigger version
+ * 1.1) the node asks n8n to read them. The host's parsed body is the last resort.
+ */
+export async function readRelayBody(request: RelayHttpRequest): Promise<RelayBody> {
+	if (Buffer.isBuffer(request.rawBody)) assertSize(request.rawBody.length);
+	const kind = kindOf(mediaTypeOf(request.headers['content-type']));
+	if (!Buffer.isBuffer(request.rawBody) && typeof request.readRawBody === 'function') {
+		await request.readRawBody();
+	}
+	const { rawBody } = request;
+	if (!Buffer.isBuffer(rawBody)) return fromParsed(kind, request.body);
+	assertSize(rawBody.length);
+	if (kind === 'json') return { kind, value: () => parseJsonObject(utf8(rawBody)) };
+	return fromText(kind, utf8(rawBody));
 }

@@ -12,7 +12,7 @@ interface Parts {
 }
 
 /** Luxon rolls some out-of-range values over (hour 24 becomes the next day); refuse those. */
-function isoOrReject(date: DateTime, parts: Parts, field: string, value: string): string {
+function isoOrReject(date: DateTime, parts: Parts, field: string): string {
 	const exact =
 		date.isValid &&
 		date.year === parts.year &&
@@ -21,7 +21,7 @@ function isoOrReject(date: DateTime, parts: Parts, field: string, value: string)
 		date.hour === parts.hour &&
 		date.minute === parts.minute &&
 		date.second === parts.second;
-	if (!exact || parts.year < 1) throw badRequest(`${field} "${value}" is not a valid date-time`);
+	if (!exact || parts.year < 1) throw badRequest(`${field} is not a valid date-time`);
 	return date.toUTC().toISO({ suppressMilliseconds: false }) as string;
 }
 
@@ -33,10 +33,10 @@ export function gatewayTimestamp(value: string | undefined): string | null {
 	const text = value?.trim() ?? '';
 	if (text === '') return null;
 	const match = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})$/.exec(text);
-	if (!match) throw badRequest(`SMS-TimeStamp "${text}" is not yyyy-MM-dd HH:mm:ss`);
+	if (!match) throw badRequest('SMS-TimeStamp is not yyyy-MM-dd HH:mm:ss');
 	const [year, month, day, hour, minute, second] = match.slice(1).map(Number);
 	const parts = { year, month, day, hour, minute, second };
-	return isoOrReject(DateTime.fromObject(parts, { zone: 'utc' }), parts, 'SMS-TimeStamp', text);
+	return isoOrReject(DateTime.fromObject(parts, { zone: 'utc' }), parts, 'SMS-TimeStamp');
 }
 
 /**
@@ -51,12 +51,12 @@ export function finishedAtOf(value: unknown): string | null {
 		/^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,7}))?(Z|[+-]\d{2}:?\d{2})?$/i.exec(
 			text,
 		);
-	if (!match) throw badRequest(`FinishedAt "${text}" is not an ISO 8601 date-time`);
+	if (!match) throw badRequest('FinishedAt is not an ISO 8601 date-time');
 	const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number);
 	const millisecond = Number((match[7] ?? '').padEnd(3, '0').slice(0, 3));
 	const offset = match[8]?.toUpperCase() ?? 'Z';
 	const zone = offset === 'Z' ? 'utc' : `UTC${offset.slice(0, 3)}:${offset.slice(-2)}`;
 	const parts = { year, month, day, hour, minute, second };
 	const date = DateTime.fromObject({ ...parts, millisecond }, { zone });
-	return isoOrReject(date, parts, 'FinishedAt', text);
+	return isoOrReject(date, parts, 'FinishedAt');
 }

@@ -62,6 +62,7 @@ describe('PhonovationApi credential', () => {
 			['Username', true, '', false],
 			['Password', true, '', true],
 			['Relay Secret', false, '', true],
+			['URL Token', false, '', true],
 			['API ID', false, '', false],
 			['Auth URL', false, 'https://auth.interactsms.com', false],
 			['Base URL', false, 'https://api.interactsms.com', false],

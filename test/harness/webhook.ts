@@ -27,7 +27,7 @@ export interface WebhookRequest {
 	/** The query string as express parses it (`?token=a` → `{ token: 'a' }`). */
 	query?: Record<string, string | string[]>;
 	method?: string;
-	/** `false` hands the node a request without `rawBody`, as an older host would. */
+	/** `false` hands the node a request without `rawBody` or a reader for it, as an older host would. */
 	withRawBody?: boolean;
 }
 
@@ -42,6 +42,8 @@ export interface WebhookOutcome {
 	executed: boolean;
 	/** The node's return value; undefined when the host refused the request before the node. */
 	result?: IWebhookResponseData;
+	/** Whether the node wrote the HTTP response itself (a refusal) rather than leaving it to n8n. */
+	nodeResponded: boolean;
 }
 
 /** Records what the node does with n8n's (express) response object. */
@@ -106,11 +108,20 @@ class HostRefusal {
 }
 
 /**
- * n8n 2.41's body parser (packages/cli/src/middlewares/body-parser.ts): the media type and
- * charset come from Content-Type; a non-empty body is parsed as JSON, as a form with
- * `querystring.parse` (repeated keys become arrays, at most 1000 keys) or as text/plain;
- * other types stay unparsed. A parse failure is a 422 before any node runs.
+ * n8n 2.41's webhook body handling (`parseRequestBody` in n8n/dist/webhooks/webhook-helpers.js
+ * and packages/cli/src/middlewares/body-parser.ts). For a trigger of type version 1 every body
+ * is read; from version 1.1 on only JSON, text, form and XML types are, the rest is left to the
+ * node (`req.readRawBody()`). A read body is parsed by its media type: JSON, a form with
+ * `querystring.parse` (repeated keys become arrays, at most 1000 keys) or text/plain; other
+ * types stay unparsed. A parse failure is a 422 before any node runs.
  */
+function n8nReadsBody(mediaType: string, nodeVersion: number): boolean {
+	if (nodeVersion <= 1) return true;
+	return ['application/json', 'text/plain', 'application/x-www-form-urlencoded'].some((t) => mediaType.startsWith(t)) ||
+		mediaType.endsWith('/xml') ||
+		mediaType.endsWith('+xml');
+}
+
 function parseLikeN8n(rawBody: Buffer, contentTypeHeader: string | undefined): unknown {
 	if (!contentTypeHeader || rawBody.length === 0) return undefined;
 	const [type, ...parameters] = contentTypeHeader.split(';');
@@ -133,6 +144,31 @@ function parseLikeN8n(rawBody: Buffer, contentTypeHeader: string | undefined): u
 	}
 }
 
+/** The request object n8n hands the node: parsed body, raw bytes if n8n read them, a reader if not. */
+function n8nRequest(request: WebhookRequest, headers: Record<string, string>, rawBody: Buffer, nodeVersion: number) {
+	const mediaType = (headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+	const read = n8nReadsBody(mediaType, nodeVersion);
+	const parsed = read ? parseLikeN8n(rawBody, headers['content-type']) : undefined;
+	if (parsed instanceof HostRefusal) return parsed;
+	const httpRequest: Record<string, unknown> = {
+		method: request.method ?? 'POST',
+		headers,
+		query: request.query ?? {},
+		params: {},
+		body: parsed ?? {},
+		header: (name: string) => headers[name.toLowerCase()],
+		get: (name: string) => headers[name.toLowerCase()],
+	};
+	if (request.withRawBody === false) return httpRequest;
+	if (read) httpRequest.rawBody = rawBody;
+	else {
+		httpRequest.readRawBody = async () => {
+			httpRequest.rawBody = rawBody;
+		};
+	}
+	return httpRequest;
+}
+
 function lowerCaseHeaders(headers: Record<string, string>): Record<string, string> {
 	return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
 }
@@ -153,27 +189,17 @@ export async function runWebhook(engine: Engine, node: INode, request: WebhookRe
 	const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.from(request.body ?? '', 'utf8');
 	headers['content-length'] ??= String(rawBody.length);
 
-	const parsed = parseLikeN8n(rawBody, headers['content-type']);
-	if (parsed instanceof HostRefusal) {
+	const httpRequest = n8nRequest(request, headers, rawBody, node.typeVersion);
+	if (httpRequest instanceof HostRefusal) {
 		return {
-			status: parsed.status,
-			body: { message: parsed.message },
+			status: httpRequest.status,
+			body: { message: httpRequest.message },
 			headers: {},
 			items: [],
 			executed: false,
+			nodeResponded: false,
 		};
 	}
-
-	const httpRequest = {
-		method: request.method ?? 'POST',
-		headers,
-		query: request.query ?? {},
-		params: {},
-		body: parsed ?? {},
-		...(request.withRawBody === false ? {} : { rawBody }),
-		header: (name: string) => headers[name.toLowerCase()],
-		get: (name: string) => headers[name.toLowerCase()],
-	};
 	const response = new RecordingResponse();
 
 	const workflow = engine.workflow([node]);
@@ -205,17 +231,19 @@ export async function runWebhook(engine: Engine, node: INode, request: WebhookRe
 			headers: {},
 			items: [],
 			executed: false,
+			nodeResponded: response.ended,
 		};
 	}
 
 	const items = result.workflowData?.[0] ?? [];
 	const executed = result.workflowData !== undefined;
 	if (result.noWebhookResponse) {
-		return { status: response.statusCode, body: response.body, headers: response.headers, items, executed, result };
+		const { statusCode: status, body, headers: sent, ended: nodeResponded } = response;
+		return { status, body, headers: sent, items, executed, result, nodeResponded };
 	}
 	// As n8n 2.41 does for `responseData: 'noData'`: an accepted relay gets an empty 200.
 	const body = !executed ? (result.webhookResponse ?? { message: 'Webhook call received' }) : '';
-	return { status: 200, body, headers: {}, items, executed, result };
+	return { status: 200, body, headers: {}, items, executed, result, nodeResponded: response.ended };
 }
 
 export interface WebhookReceiver {
@@ -261,6 +289,7 @@ export async function startWebhookReceiver(engine: Engine, node: INode): Promise
 					const text = typeof outcome.body === 'string' ? outcome.body : JSON.stringify(outcome.body ?? '');
 					res.writeHead(outcome.status, {
 						'content-type': typeof outcome.body === 'string' ? 'text/plain; charset=utf-8' : 'application/json',
+						...outcome.headers,
 					});
 					res.end(text);
 				})

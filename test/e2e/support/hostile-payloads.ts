@@ -1,7 +1,8 @@
 /**
  * Generated bad requests for the Phonovation Trigger's production URLs, each with the answer the
- * README promises: 401 for a bad or missing signature or URL token, 400 for a malformed request,
- * 413 for a body over 64 KiB. Where n8n's own body parser refuses a request before the trigger
+ * README promises: 401 for a bad or missing signature or URL token (checked first, so anything
+ * the signature or token does not vouch for is a 401 whatever else is wrong with it), 400 for a
+ * malformed request, 413 for a body over 64 KiB. Where n8n's own body parser refuses a request before the trigger
  * sees it (JSON or XML it cannot parse: 422), or n8n's router does (a method the webhook does
  * not serve: 404), the case expects n8n's answer. No case may be answered 2xx or 5xx.
  */
@@ -24,7 +25,9 @@ export type HostileCategory =
 	| 'missing fields'
 	| 'absurd timestamp'
 	| 'wrong method'
-	| 'wrong content type';
+	| 'wrong content type'
+	| 'markup'
+	| 'prototype keys';
 
 export interface HostileCase {
 	category: HostileCategory;
@@ -234,14 +237,16 @@ export function hostilePayloads(targets: HostileTargets): HostileCase[] {
 	add('url token', 'processing result with the token in a header', EXPECTED.unauthorized,
 		{ ...form(eventsPath, result(), JSON_TYPE), headers: { 'content-type': JSON_TYPE, 'x-token': eventsToken } });
 
-	// Cut short: before the sender is complete (malformed), or inside the signature (unverifiable).
+	// Cut short before the sender is complete: unverifiable once it looks like a relay, else no relay.
 	const whole = encodeForm(inbound('Truncated reply YES'));
 	const senderEnds = whole.indexOf('SMS-From=') + 'SMS-From='.length;
 	const signatureStarts = whole.indexOf('SMS-Verify=') + 'SMS-Verify='.length;
+	const looksLikeRelay = (body: string) => /(^|&)SMS-(From|Content)=/.test(body);
 	for (let i = 0; i < 12; i++) {
 		const cut = 1 + Math.floor(((senderEnds - 1) * i) / 12);
-		add('truncated', `reply cut after ${cut} of ${whole.length} characters`, EXPECTED.malformed,
-			form(repliesPath, whole.slice(0, cut)));
+		const body = whole.slice(0, cut);
+		add('truncated', `reply cut after ${cut} of ${whole.length} characters`,
+			looksLikeRelay(body) ? EXPECTED.unauthorized : EXPECTED.malformed, form(repliesPath, body));
 	}
 	for (let i = 0; i < 10; i++) {
 		const cut = signatureStarts + Math.floor((32 * i) / 10);
@@ -335,16 +340,17 @@ export function hostilePayloads(targets: HostileTargets): HostileCase[] {
 	add('duplicate keys', 'receipt with SMS-NotifyId twice', EXPECTED.malformed,
 		form(eventsPath, encodeForm([...receipt(), ['SMS-NotifyId', 'order-x']])));
 
-	// The wrong format for the event: JSON where a form is expected and the reverse.
+	// The wrong format for the event: JSON where a form is expected and the reverse. JSON is a
+	// processing result, so at the replies trigger (no URL token) it is refused as unauthenticated.
 	const replyObject = Object.fromEntries(inbound());
 	const resultAsForm = encodeForm(Object.entries(JSON.parse(result()) as Record<string, string>));
 	const formats: Array<[string, OutgoingRequest, number]> = [
-		['a reply as a JSON object', form(repliesPath, JSON.stringify(replyObject), JSON_TYPE), EXPECTED.malformed],
-		['a reply as a JSON array', form(repliesPath, JSON.stringify(inbound()), JSON_TYPE), EXPECTED.malformed],
-		['a JSON string', form(repliesPath, '"SMS-From=353871234567"', JSON_TYPE), EXPECTED.malformed],
-		['a JSON number', form(repliesPath, '42', JSON_TYPE), EXPECTED.malformed],
-		['JSON null', form(repliesPath, 'null', JSON_TYPE), EXPECTED.malformed],
-		['JSON true', form(repliesPath, 'true', JSON_TYPE), EXPECTED.malformed],
+		['a reply as a JSON object', form(repliesPath, JSON.stringify(replyObject), JSON_TYPE), EXPECTED.unauthorized],
+		['a reply as a JSON array', form(repliesPath, JSON.stringify(inbound()), JSON_TYPE), EXPECTED.unauthorized],
+		['a JSON string', form(repliesPath, '"SMS-From=353871234567"', JSON_TYPE), EXPECTED.unauthorized],
+		['a JSON number', form(repliesPath, '42', JSON_TYPE), EXPECTED.unauthorized],
+		['JSON null', form(repliesPath, 'null', JSON_TYPE), EXPECTED.unauthorized],
+		['JSON true', form(repliesPath, 'true', JSON_TYPE), EXPECTED.unauthorized],
 		['a form-encoded reply labelled JSON', form(repliesPath, encodeForm(inbound()), JSON_TYPE), N8N_ANSWERS.unparseableBody],
 		['a receipt labelled JSON', form(eventsPath, encodeForm(receipt()), JSON_TYPE), N8N_ANSWERS.unparseableBody],
 		['a processing result labelled form', form(withToken(eventsToken), result(), FORM), EXPECTED.malformed],
@@ -354,18 +360,18 @@ export function hostilePayloads(targets: HostileTargets): HostileCase[] {
 	];
 	for (const [what, request, expected] of formats) add('wrong format', what, expected, request);
 
-	// Required fields missing or of the wrong kind.
-	const missing: Array<[string, OutgoingRequest]> = [
-		['reply without SMS-From', form(repliesPath, encodeForm(without(inbound(), 'SMS-From')))],
-		['reply without SMS-Content', form(repliesPath, encodeForm(without(inbound(), 'SMS-Content')))],
+	// Required fields missing or of the wrong kind; a signed field missing or changed is a bad signature.
+	const missing: Array<[string, OutgoingRequest, number?]> = [
+		['reply without SMS-From', form(repliesPath, encodeForm(without(inbound(), 'SMS-From'))), EXPECTED.unauthorized],
+		['reply without SMS-Content', form(repliesPath, encodeForm(without(inbound(), 'SMS-Content'))), EXPECTED.unauthorized],
 		['reply without SMS-From and SMS-Content', form(repliesPath, encodeForm(without(without(inbound(), 'SMS-From'), 'SMS-Content')))],
-		['reply with an empty SMS-From', form(repliesPath, encodeForm(replaced(inbound(), 'SMS-From', '')))],
-		['reply with a blank SMS-From', form(repliesPath, encodeForm(replaced(inbound(), 'SMS-From', '   ')))],
-		['opt-out without SMS-From', form(repliesPath, encodeForm(without(optOut(), 'SMS-From')))],
-		['receipt without SMS-NotifyId', form(eventsPath, encodeForm(without(receipt(), 'SMS-NotifyId')))],
-		['receipt without SMS-Success', form(eventsPath, encodeForm(without(receipt(), 'SMS-Success')))],
-		['receipt with SMS-Success "yes"', form(eventsPath, encodeForm(replaced(receipt(), 'SMS-Success', 'yes')))],
-		['receipt with an empty SMS-Success', form(eventsPath, encodeForm(replaced(receipt(), 'SMS-Success', '')))],
+		['reply with an empty SMS-From', form(repliesPath, encodeForm(replaced(inbound(), 'SMS-From', ''))), EXPECTED.unauthorized],
+		['reply with a blank SMS-From', form(repliesPath, encodeForm(replaced(inbound(), 'SMS-From', '   '))), EXPECTED.unauthorized],
+		['opt-out without SMS-From', form(repliesPath, encodeForm(without(optOut(), 'SMS-From'))), EXPECTED.unauthorized],
+		['receipt without SMS-NotifyId', form(eventsPath, encodeForm(without(receipt(), 'SMS-NotifyId'))), EXPECTED.unauthorized],
+		['receipt without SMS-Success', form(eventsPath, encodeForm(without(receipt(), 'SMS-Success'))), EXPECTED.unauthorized],
+		['receipt with SMS-Success "yes"', form(eventsPath, encodeForm(replaced(receipt(), 'SMS-Success', 'yes'))), EXPECTED.unauthorized],
+		['receipt with an empty SMS-Success', form(eventsPath, encodeForm(replaced(receipt(), 'SMS-Success', ''))), EXPECTED.unauthorized],
 		['receipt with SMS-TotalSent "many"', form(eventsPath, encodeForm(replaced(receipt(), 'SMS-TotalSent', 'many')))],
 		['receipt with SMS-TotalToSend -1', form(eventsPath, encodeForm(replaced(receipt(), 'SMS-TotalToSend', '-1')))],
 		['receipt with SMS-TotalFailed 1.5', form(eventsPath, encodeForm(replaced(receipt(), 'SMS-TotalFailed', '1.5')))],
@@ -380,7 +386,7 @@ export function hostilePayloads(targets: HostileTargets): HostileCase[] {
 		['processing result with an object NotifyId', form(withToken(eventsToken), result({ NotifyId: { id: 1 } }), JSON_TYPE)],
 		['processing result with an array Message', form(withToken(eventsToken), result({ Message: ['a'] }), JSON_TYPE)],
 	];
-	for (const [what, request] of missing) add('missing fields', what, EXPECTED.malformed, request);
+	for (const [what, request, expected = EXPECTED.malformed] of missing) add('missing fields', what, expected, request);
 
 	// Timestamps that are no instant at all (the signature does not cover them, so it stays valid).
 	const absurd = [
@@ -435,12 +441,15 @@ export function hostilePayloads(targets: HostileTargets): HostileCase[] {
 		['text/html', form(repliesPath, genuine(), 'text/html'), EXPECTED.malformed],
 		['application/octet-stream', form(repliesPath, genuine(), 'application/octet-stream'), EXPECTED.malformed],
 		['a misspelt form type', form(repliesPath, genuine(), 'application/x-www-form-urlencodedx'), EXPECTED.malformed],
-		['application/json-patch+json', form(repliesPath, genuine(), 'application/json-patch+json'), EXPECTED.malformed],
+		['application/json-patch+json (JSON: needs the URL token)', form(repliesPath, genuine(), 'application/json-patch+json'), EXPECTED.unauthorized],
 		['well-formed XML', form(repliesPath, '<relay><from>353871234567</from><text>YES</text></relay>', 'application/xml'), EXPECTED.malformed],
 		['broken XML', form(repliesPath, '<relay><from>353871234567</from', 'application/xml'), N8N_ANSWERS.unparseableBody],
 		['multipart/form-data', form(repliesPath, multipart(inbound()), `multipart/form-data; boundary=${BOUNDARY}`), EXPECTED.malformed],
 	];
 	for (const [what, request, expected] of contentTypes) add('wrong content type', `genuine reply sent as ${what}`, expected, request);
+
+	addMarkupCases({ add, form, encodeForm, inbound, optOut, receipt, result, repliesPath, eventsPath, withToken: withToken(eventsToken) });
+	addPrototypeCases({ add, form, inbound, receipt, result, repliesPath, eventsPath, withToken: withToken(eventsToken) });
 	for (const c of cases) if (/xml/i.test(c.request.headers?.['content-type'] ?? '')) c.sendAlone = true;
 
 	return cases;
@@ -453,4 +462,83 @@ function multipart(entries: Entries): string {
 		([name, value]) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
 	);
 	return `${parts.join('')}--${BOUNDARY}--\r\n`;
+}
+
+/** Script and markup that a refusal rendered as HTML would run. */
+export const MARKUP = ['<script>alert(document.domain)</script>', '<img src=x onerror=alert(1)>', '"><svg onload=alert(1)>'];
+
+const SIGNED: Record<string, string[]> = {
+	reply: ['SMS-From', 'SMS-Content', 'SMS-Verify'],
+	'opt-out': ['SMS-From', 'SMS-Content', 'SMS-Verify'],
+	receipt: ['SMS-NotifyId', 'SMS-Success', 'SMS-Verify'],
+};
+
+interface CaseKit {
+	add: (category: HostileCategory, name: string, expected: number, request: OutgoingRequest) => void;
+	form: (path: string, body: string | Buffer, contentType?: string) => OutgoingRequest;
+	inbound: () => Entries;
+	receipt: () => Entries;
+	result: (fields?: Record<string, unknown>) => string;
+	repliesPath: string;
+	eventsPath: string;
+	/** The events path with the right URL token. */
+	withToken: string;
+}
+
+/**
+ * Markup in every field of every event, and in field names. Each case is refused: a broken
+ * signature (401), or a genuine one with markup also in the timestamp (400), unless the markup
+ * itself breaks the signature. No refusal may echo any of it.
+ */
+function addMarkupCases(kit: CaseKit & { optOut: () => Entries; encodeForm: (entries: Entries) => string }) {
+	const { add, form, repliesPath, eventsPath } = kit;
+	const relays: Array<[string, () => Entries, string]> = [
+		['reply', kit.inbound, repliesPath],
+		['opt-out', kit.optOut, repliesPath],
+		['receipt', kit.receipt, eventsPath],
+	];
+	for (const [kind, make, path] of relays) {
+		for (const [name] of make()) {
+			const markup = MARKUP[name.length % MARKUP.length];
+			const marked = replaced(make(), name, markup);
+			add('markup', `${kind} with markup in ${name}, signature broken`, EXPECTED.unauthorized,
+				form(path, kit.encodeForm(replaced(marked, 'SMS-Verify', '0'.repeat(32)))));
+			// A receipt whose SMS-Type is no longer Notification is checked as an inbound relay.
+			const unsigned = SIGNED[kind].includes(name) || (kind === 'receipt' && name === 'SMS-Type');
+			add('markup', `${kind} with markup in ${name} and its timestamp`,
+				unsigned ? EXPECTED.unauthorized : EXPECTED.malformed,
+				form(path, kit.encodeForm(replaced(marked, 'SMS-TimeStamp', MARKUP[0]))));
+		}
+	}
+	for (const markup of MARKUP) {
+		const name = `SMS-${markup}`;
+		add('markup', `reply with the field ${name} twice`, EXPECTED.malformed,
+			form(repliesPath, kit.encodeForm([...kit.inbound(), [name, '1'], [name, '2']])));
+		add('markup', `reply with the field ${markup}, signature broken`, EXPECTED.unauthorized,
+			form(repliesPath, kit.encodeForm([...replaced(kit.inbound(), 'SMS-Verify', 'f'.repeat(32)), [markup, markup]])));
+	}
+	const marked = { Status: MARKUP[0], Message: MARKUP[1], NotifyId: MARKUP[2], [MARKUP[1]]: MARKUP[0] };
+	add('markup', 'processing result with markup, no token', EXPECTED.unauthorized, form(eventsPath, kit.result(marked), JSON_TYPE));
+	add('markup', 'processing result with markup and a markup FinishedAt', EXPECTED.malformed,
+		form(kit.withToken, kit.result({ ...marked, FinishedAt: MARKUP[2] }), JSON_TYPE));
+	add('markup', 'processing result with markup sent as application/cloudevents+json, no token', EXPECTED.unauthorized,
+		form(eventsPath, kit.result(marked), 'application/cloudevents+json'));
+}
+
+/** Field names that are Object.prototype's, in refused relays: they must not crash or pollute anything. */
+function addPrototypeCases(kit: CaseKit) {
+	const { add, form, repliesPath, eventsPath } = kit;
+	const names = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'prototype', '__defineGetter__'];
+	const extra = names.flatMap((name): Entries => [[name, 'x'], [name, 'y']]);
+	add('prototype keys', 'reply with prototype keys twice each, signature broken', EXPECTED.unauthorized,
+		form(repliesPath, new URLSearchParams([...replaced(kit.inbound(), 'SMS-Verify', '0'.repeat(32)), ...extra]).toString()));
+	add('prototype keys', 'genuine reply with prototype keys and a bad timestamp', EXPECTED.malformed,
+		form(repliesPath, new URLSearchParams([...replaced(kit.inbound(), 'SMS-TimeStamp', 'never'), ...extra]).toString()));
+	add('prototype keys', 'receipt with prototype keys, signature broken', EXPECTED.unauthorized,
+		form(eventsPath, new URLSearchParams([...replaced(kit.receipt(), 'SMS-Verify', '0'.repeat(32)), ...extra]).toString()));
+	const json = kit.result().replace(/^\{/, '{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}},');
+	add('prototype keys', 'processing result with __proto__ and constructor, no token', EXPECTED.unauthorized,
+		form(eventsPath, json, JSON_TYPE));
+	add('prototype keys', 'processing result with __proto__ and a bad FinishedAt', EXPECTED.malformed,
+		form(kit.withToken, json.replace(/"FinishedAt":"[^"]*"/, '"FinishedAt":"never"'), JSON_TYPE));
 }

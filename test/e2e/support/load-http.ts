@@ -14,6 +14,9 @@ export interface Answer {
 	status: number;
 	/** The first 300 characters of the response body, or the transport error. */
 	body: string;
+	/** The response's Content-Type and X-Content-Type-Options headers ('' when absent). */
+	contentType?: string;
+	nosniff?: string;
 }
 
 /**
@@ -30,7 +33,13 @@ export async function sendConcurrently(origin: string, requests: OutgoingRequest
 			const { method = 'POST', path, headers = {}, body } = requests[index];
 			try {
 				const response = await pool.request({ method: method as 'POST', path, headers, body });
-				answers[index] = { status: response.statusCode, body: (await response.body.text()).slice(0, 300) };
+				const header = (name: string) => String(response.headers[name] ?? '');
+				answers[index] = {
+					status: response.statusCode,
+					body: (await response.body.text()).slice(0, 300),
+					contentType: header('content-type'),
+					nosniff: header('x-content-type-options'),
+				};
 			} catch (error) {
 				answers[index] = { status: 0, body: `${(error as Error).name}: ${(error as Error).message}` };
 			}

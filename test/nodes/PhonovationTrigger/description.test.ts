@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import type { IHookFunctions, INodeProperties, INodeParameters } from 'n8n-workflow';
+import type { IHookFunctions, INode, INodeProperties, INodeParameters } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
 import { PhonovationTrigger } from '../../../nodes/PhonovationTrigger/PhonovationTrigger.node';
@@ -15,42 +15,49 @@ describe('Phonovation Trigger description', () => {
 	const shown = (name: string, parameters: INodeParameters) =>
 		NodeHelpers.displayParameter(parameters, property(name), null, description, parameters);
 
-	it('is a trigger with no inputs, not an AI tool, using the phonovationApi credential', () => {
-		expect(description).toMatchObject({
-			name: 'phonovationTrigger',
-			displayName: 'Phonovation Trigger',
-			group: ['trigger'],
-			inputs: [],
-			credentials: [{ name: 'phonovationApi', required: true }],
-			subtitle: '={{$parameter["events"].join(", ")}}',
-		});
+	it('is offered as a trigger with no inputs, not as an AI tool, and asks for the Phonovation credential', () => {
+		expect(description.displayName).toBe('Phonovation Trigger');
+		expect(description.group).toEqual(['trigger']);
+		expect(description.inputs).toEqual([]);
 		expect(description.usableAsTool).toBeUndefined();
+		expect(description.credentials?.map((c) => [c.name, c.required])).toEqual([['phonovationApi', true]]);
 	});
 
-	it('listens on one POST webhook that answers, with no body, when the relay is received', () => {
-		expect(description.webhooks).toEqual([
-			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: 'noData', path: 'phonovation' },
-		]);
+	it('shows a Production URL ending in /phonovation that accepts POST', () => {
+		const [webhook] = description.webhooks!;
+		const node = { webhookId: 'abc', parameters: {} } as unknown as INode;
+		expect(NodeHelpers.getNodeWebhookUrl('https://n8n.example/webhook', 'wf', node, String(webhook.path), false)).toBe(
+			'https://n8n.example/webhook/abc/phonovation',
+		);
+		expect(webhook.httpMethod).toBe('POST');
 	});
 
-	it('offers the four events, all but processing results selected by default', () => {
-		const events = property('events');
-		expect(events.type).toBe('multiOptions');
-		expect(events.default).toEqual(['inbound', 'optOut', 'deliveryReceipt']);
-		const options = events.options as Array<{ name: string; value: string }>;
-		expect(options.map((o) => o.value).sort()).toEqual(['deliveryReceipt', 'inbound', 'optOut', 'processingResult']);
-		expect(options.map((o) => o.name)).toEqual([...options.map((o) => o.name)].sort());
+	it('starts a new trigger on replies, opt-outs and receipts, with no options set', () => {
+		const parameters = NodeHelpers.getNodeParameters(description.properties, {}, true, false, null, description);
+		expect(parameters).toMatchObject({ events: ['inbound', 'optOut', 'deliveryReceipt'], options: {} });
 	});
 
-	it('has the keyword, signature, token and raw options with safe defaults', () => {
+	it('lists the four events by name, alphabetically', () => {
+		const options = property('events').options as Array<{ name: string }>;
+		expect(options.map((o) => o.name)).toEqual(['Delivery Receipt', 'Inbound Message', 'Opt-Out', 'Processing Result']);
+	});
+
+	it('offers four options with safe values once added; the old URL token is marked deprecated and masked', () => {
 		const options = property('options').options as INodeProperties[];
-		expect(Object.fromEntries(options.map((o) => [o.name, o.default]))).toEqual({
-			includeRaw: false,
-			keywords: '',
-			token: '',
-			verifySignature: true,
-		});
-		expect(options.find((o) => o.name === 'token')!.typeOptions?.password).toBe(true);
+		expect(options.map((o) => [o.displayName, o.default])).toEqual([
+			['Include Raw Fields', false],
+			['Keywords', ''],
+			['URL Token (Deprecated)', ''],
+			['Verify Signature', true],
+		]);
+		expect(options.find((o) => o.displayName.startsWith('URL Token'))!.typeOptions?.password).toBe(true);
+	});
+
+	it('asks to move a URL token still set in the node to the credential, only while it is set', () => {
+		expect(shown('legacyTokenNotice', { options: { token: 'still-here' } })).toBe(true);
+		expect(shown('legacyTokenNotice', { options: { token: '' } })).toBe(false);
+		expect(shown('legacyTokenNotice', { options: {} })).toBe(false);
+		expect(property('legacyTokenNotice').displayName).toMatch(/credential/);
 	});
 
 	it('tells the user to email the Production URL to Phonovation support', () => {
@@ -67,7 +74,8 @@ describe('Phonovation Trigger description', () => {
 		expect(shown('unverifiedNotice', { options: {} })).toBe(false);
 	});
 
-	it('explains the URL token when processing results are selected', () => {
+	it('explains the credential\'s URL token when processing results are selected', () => {
+		expect(property('processingResultNotice').displayName).toMatch(/URL Token in the Phonovation credential/);
 		expect(shown('processingResultNotice', { events: ['inbound', 'processingResult'] })).toBe(true);
 		expect(shown('processingResultNotice', { events: ['inbound', 'optOut'] })).toBe(false);
 	});

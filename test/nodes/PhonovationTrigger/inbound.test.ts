@@ -1,17 +1,23 @@
+import { runWebhook } from '../../harness/webhook';
 import {
 	encodeForm,
 	inboundFields,
 	md5,
 	postForm,
+	refusal,
 	RELAY_SECRET,
-	triggerEngine,
+	TRIGGER_VERSIONS,
+	triggerEngine as engineAt,
+	triggerNode,
 	withField,
 	withoutField,
 } from './relays';
 
 const ACCEPTED = { status: 200, body: '' };
 
-describe('Phonovation Trigger: inbound relays through the real webhook context', () => {
+describe.each(TRIGGER_VERSIONS)('Phonovation Trigger %s: inbound relays through the real webhook context', (version) => {
+	const triggerEngine = (credential?: Record<string, string>) => engineAt(credential, version);
+
 	it('turns a signed relay into one typed, camelCase item', async () => {
 		const out = await postForm(triggerEngine(), inboundFields());
 		expect({ status: out.status, body: out.body }).toEqual(ACCEPTED);
@@ -64,7 +70,7 @@ describe('Phonovation Trigger: inbound relays through the real webhook context',
 	describe('signature', () => {
 		it('refuses tampered content with 401 and starts nothing', async () => {
 			const out = await postForm(triggerEngine(), withField(inboundFields(), 'SMS-Content', 'Cancel my booking'));
-			expect(out).toMatchObject({ status: 401, body: 'Invalid SMS-Verify signature', executed: false, items: [] });
+			expect(out).toEqual(expect.objectContaining(refusal(401)));
 		});
 
 		it('refuses a tampered sender with 401', async () => {
@@ -77,7 +83,7 @@ describe('Phonovation Trigger: inbound relays through the real webhook context',
 			const verify = fields.find(([k]) => k === 'SMS-Verify')![1];
 			const flipped = `${verify.slice(0, -1)}${verify.endsWith('0') ? '1' : '0'}`;
 			const out = await postForm(triggerEngine(), withField(fields, 'SMS-Verify', flipped));
-			expect(out).toMatchObject({ status: 401, body: 'Invalid SMS-Verify signature', executed: false });
+			expect(out).toMatchObject(refusal(401));
 		});
 
 		it('refuses a truncated or empty signature, and a missing one, with 401', async () => {
@@ -85,10 +91,8 @@ describe('Phonovation Trigger: inbound relays through the real webhook context',
 			const fields = inboundFields();
 			const verify = fields.find(([k]) => k === 'SMS-Verify')![1];
 			expect((await postForm(engine, withField(fields, 'SMS-Verify', verify.slice(0, 31)))).status).toBe(401);
-			const empty = await postForm(engine, withField(fields, 'SMS-Verify', ''));
-			expect(empty).toMatchObject({ status: 401, body: 'Missing SMS-Verify signature', executed: false });
-			const missing = await postForm(engine, withoutField(fields, 'SMS-Verify'));
-			expect(missing).toMatchObject({ status: 401, body: 'Missing SMS-Verify signature', executed: false });
+			expect(await postForm(engine, withField(fields, 'SMS-Verify', ''))).toMatchObject(refusal(401));
+			expect(await postForm(engine, withoutField(fields, 'SMS-Verify'))).toMatchObject(refusal(401));
 		});
 
 		it('refuses a relay signed with another secret, without echoing either secret', async () => {
@@ -113,11 +117,15 @@ describe('Phonovation Trigger: inbound relays through the real webhook context',
 			expect(out.items[0].json).toMatchObject({ to: '353870000000', notifyId: 'order-999', verified: true });
 		});
 
-		it('answers 401 naming the missing Relay Secret when the credential has none', async () => {
-			const out = await postForm(triggerEngine({ relaySecret: '' }), inboundFields());
-			expect(out.status).toBe(401);
-			expect(out.body).toMatch(/credential has no Relay Secret/);
-			expect(out.executed).toBe(false);
+		it('answers a credential without Relay Secret with the same 401 as a bad signature', async () => {
+			expect(await postForm(triggerEngine({ relaySecret: '' }), inboundFields())).toMatchObject(refusal(401));
+		});
+
+		it('answers 401 when the credential cannot be loaded, and starts nothing', async () => {
+			const engine = triggerEngine();
+			const node = { ...triggerNode({}, version), credentials: { phonovationApi: { id: 'deleted', name: 'Gone' } } };
+			const out = await runWebhook(engine, node, { body: encodeForm(inboundFields()) });
+			expect(out).toMatchObject(refusal(401));
 		});
 
 		it('with Verify Signature off, accepts unsigned relays and marks them verified: false', async () => {
@@ -158,13 +166,10 @@ describe('Phonovation Trigger: inbound relays through the real webhook context',
 			const engine = triggerEngine();
 			const base = encodeForm(withoutField(inboundFields(), 'SMS-Content'));
 			for (const bad of ['SMS-Content=50%ZZ', 'SMS-Content=%C3%28', 'SMS-Content=%E2%82', 'SMS-Content=100%']) {
-				const out = await postForm(engine, `${base}&${bad}`);
-				expect(out).toMatchObject({ status: 400, executed: false });
-				expect(out.body).toMatch(/percent-encoding or invalid UTF-8/);
+				expect(await postForm(engine, `${base}&${bad}`)).toMatchObject(refusal(400));
 			}
 			const rawLatin1 = Buffer.concat([Buffer.from(`${base}&SMS-Content=F`), Buffer.from([0xe1]), Buffer.from('ilte')]);
-			const out = await postForm(engine, '', {}, { body: rawLatin1 });
-			expect(out).toMatchObject({ status: 400, body: 'Body is not valid UTF-8', executed: false });
+			expect(await postForm(engine, '', {}, { body: rawLatin1 })).toMatchObject(refusal(400));
 		});
 	});
 
@@ -200,13 +205,9 @@ describe('Phonovation Trigger: inbound relays through the real webhook context',
 		it('refuses a repeated SMS field with 400 (n8n makes it an array; the relay is ambiguous)', async () => {
 			const engine = triggerEngine();
 			const twice = `${encodeForm(inboundFields())}&SMS-Content=other`;
-			expect(await postForm(engine, twice)).toMatchObject({
-				status: 400,
-				body: 'Field SMS-Content appears more than once',
-				executed: false,
-			});
+			expect(await postForm(engine, twice)).toMatchObject(refusal(400));
 			const twoSpellings = `${encodeForm(inboundFields())}&SMS-NotifyID=order-002`;
-			expect(await postForm(engine, twoSpellings)).toMatchObject({ status: 400, executed: false });
+			expect(await postForm(engine, twoSpellings)).toMatchObject(refusal(400));
 		});
 
 		it('tolerates a repeated field that is not the provider\'s', async () => {
@@ -215,15 +216,12 @@ describe('Phonovation Trigger: inbound relays through the real webhook context',
 		});
 
 		it('refuses an empty body with 400', async () => {
-			const out = await postForm(triggerEngine(), '');
-			expect(out).toMatchObject({ status: 400, body: 'Empty body', executed: false });
+			expect(await postForm(triggerEngine(), '')).toMatchObject(refusal(400));
 		});
 
 		it('refuses a body over 64 KiB with 413 and starts nothing', async () => {
 			const huge = `${encodeForm(inboundFields())}&padding=${'a'.repeat(1024 * 1024)}`;
-			const out = await postForm(triggerEngine(), huge);
-			expect(out).toMatchObject({ status: 413, executed: false });
-			expect(out.body).toMatch(/64 KiB/);
+			expect(await postForm(triggerEngine(), huge)).toMatchObject(refusal(413));
 		});
 
 		it('accepts a long but reasonable message', async () => {
@@ -233,19 +231,27 @@ describe('Phonovation Trigger: inbound relays through the real webhook context',
 			expect(out.items[0].json.text).toBe(content);
 		});
 
-		it('refuses missing required fields with 400 naming the field', async () => {
+		it('refuses a relay without a signed field with 401: its signature cannot match', async () => {
 			const engine = triggerEngine();
-			expect(await postForm(engine, withoutField(inboundFields(), 'SMS-Content'))).toMatchObject({
-				status: 400,
-				body: 'Missing field SMS-Content',
-			});
-			expect(await postForm(engine, withoutField(inboundFields(), 'SMS-From'))).toMatchObject({
-				status: 400,
-				body: 'Missing field SMS-From',
-			});
-			const unrelated = await postForm(engine, 'name=Jane&message=hello');
-			expect(unrelated.status).toBe(400);
-			expect(unrelated.body).toMatch(/^Not a Phonovation relay/);
+			expect(await postForm(engine, withoutField(inboundFields(), 'SMS-Content'))).toMatchObject(refusal(401));
+			expect(await postForm(engine, withoutField(inboundFields(), 'SMS-From'))).toMatchObject(refusal(401));
+		});
+
+		it('refuses a genuinely signed relay that lacks the sender with 400', async () => {
+			// Signed over an empty sender and the whole text, as a shifted From/Content boundary would be.
+			const fields = withoutField(inboundFields({ from: '', content: '353871111111Hi' }), 'SMS-From');
+			expect(await postForm(triggerEngine(), fields)).toMatchObject(refusal(400));
+		});
+
+		it('refuses missing fields with 400 when signatures are not checked', async () => {
+			const engine = triggerEngine();
+			const unchecked = { options: { verifySignature: false } };
+			expect(await postForm(engine, withoutField(inboundFields(), 'SMS-Content'), unchecked)).toMatchObject(refusal(400));
+			expect(await postForm(engine, withoutField(inboundFields(), 'SMS-From'), unchecked)).toMatchObject(refusal(400));
+		});
+
+		it('refuses a form that is no relay at all with 400', async () => {
+			expect(await postForm(triggerEngine(), 'name=Jane&message=hello')).toMatchObject(refusal(400));
 		});
 
 		it.each([
@@ -256,9 +262,18 @@ describe('Phonovation Trigger: inbound relays through the real webhook context',
 			['yesterday', 'garbage'],
 			['2026-04-09T16:03:11+01:00', 'an offset'],
 		])('refuses an SMS-TimeStamp of %s (%s) with 400', async (timestamp) => {
-			const out = await postForm(triggerEngine(), inboundFields({ timestamp }));
-			expect(out).toMatchObject({ status: 400, executed: false });
-			expect(out.body).toMatch(/SMS-TimeStamp/);
+			expect(await postForm(triggerEngine(), inboundFields({ timestamp }))).toMatchObject(refusal(400));
+		});
+
+		it('checks the signature before the timestamp: an unsigned relay with a bad one gets 401', async () => {
+			const forged = withField(inboundFields({ timestamp: 'yesterday' }), 'SMS-Verify', '0'.repeat(32));
+			expect(await postForm(triggerEngine(), forged)).toMatchObject(refusal(401));
+		});
+
+		it('answers a failure outside the relay checks with the generic 400, not a 500', async () => {
+			// A Keywords expression naming a node that is not there: n8n throws while reading the option.
+			const broken = { options: { keywords: '={{ $("Renamed Node").item.json.keywords }}' } };
+			expect(await postForm(triggerEngine(), inboundFields(), broken)).toMatchObject(refusal(400));
 		});
 
 		it('never answers 500, whatever bytes arrive', async () => {
@@ -268,39 +283,36 @@ describe('Phonovation Trigger: inbound relays through the real webhook context',
 			for (let i = 0; i < 40; i++) {
 				const bytes = Buffer.from(Array.from({ length: 1 + Math.floor(random() * 300) }, () => Math.floor(random() * 256)));
 				const out = await postForm(engine, '', {}, { body: bytes });
-				expect(out.status).toBeGreaterThanOrEqual(400);
-				expect(out.status).toBeLessThan(500);
-				expect(out.executed).toBe(false);
+				expect(out).toMatchObject(refusal(out.status as 400 | 401 | 413));
 			}
 		});
 	});
 
 	describe('content type confusion', () => {
-		it('a form relay labelled JSON is refused by n8n itself before the node (422)', async () => {
-			const out = await postForm(triggerEngine(), inboundFields(), {}, { contentType: 'application/json' });
-			expect(out).toMatchObject({ status: 422, executed: false });
+		it('a form relay labelled as a JSON type is a processing result: 401 without the URL token', async () => {
+			const out = await postForm(triggerEngine(), inboundFields(), {}, { contentType: 'application/vnd.api+json' });
+			expect(out).toMatchObject(refusal(401));
 		});
 
-		it('a form relay labelled as another JSON type reaches the node and gets 400', async () => {
-			const out = await postForm(triggerEngine(), inboundFields(), {}, { contentType: 'application/vnd.api+json' });
-			expect(out).toMatchObject({ status: 400, body: 'Body is not valid JSON', executed: false });
+		it('a form relay labelled as a JSON type with the URL token is not valid JSON: 400', async () => {
+			const engine = triggerEngine({ relaySecret: RELAY_SECRET, urlToken: 'tok-1' });
+			const out = await postForm(engine, inboundFields(), { events: ['processingResult'] }, {
+				contentType: 'application/vnd.api+json',
+				query: { token: 'tok-1' },
+			});
+			expect(out).toMatchObject(refusal(400));
 		});
 
 		it.each([['text/plain'], ['multipart/form-data; boundary=x'], [null]])(
 			'a relay sent as %s is refused with 400',
 			async (contentType) => {
-				const out = await postForm(triggerEngine(), inboundFields(), {}, { contentType });
-				expect(out.status).toBe(400);
-				expect(out.body).toMatch(/^Unsupported content type/);
-				expect(out.executed).toBe(false);
+				expect(await postForm(triggerEngine(), inboundFields(), {}, { contentType })).toMatchObject(refusal(400));
 			},
 		);
 
 		it('a JSON document sent as a form is not a relay: 400', async () => {
 			const json = JSON.stringify({ 'SMS-From': '353871111111', 'SMS-Content': 'hi' });
-			const out = await postForm(triggerEngine(), json);
-			expect(out.status).toBe(400);
-			expect(out.body).toMatch(/^Not a Phonovation relay/);
+			expect(await postForm(triggerEngine(), json)).toMatchObject(refusal(400));
 		});
 	});
 
@@ -311,7 +323,7 @@ describe('Phonovation Trigger: inbound relays through the real webhook context',
 			expect(JSON.stringify(plain.items)).not.toMatch(/AUTH:|SMS-AuthCode|SMS-GroupCode/);
 
 			const raw = await postForm(engine, inboundFields(), { options: { includeRaw: true } });
-			expect(raw.items[0].json.raw).toEqual(Object.fromEntries(inboundFields()));
+			expect(raw.items[0].json.raw).toEqual(Object.fromEntries(withoutField(inboundFields(), 'SMS-Verify')));
 			expect(raw.items[0].json.raw).toMatchObject({
 				'SMS-AuthCode': 'AUTH:reply/1450707',
 				'SMS-GroupCode': 'AUTH:G353870934726/*',
@@ -325,8 +337,8 @@ describe('Phonovation Trigger: inbound relays through the real webhook context',
 		expect(ok.status).toBe(200);
 		expect(ok.items[0].json).toMatchObject({ text: 'Tá go maith', verified: true });
 		const tampered = await postForm(engine, withField(inboundFields(), 'SMS-Content', 'x'), {}, { withRawBody: false });
-		expect(tampered.status).toBe(401);
+		expect(tampered).toMatchObject(refusal(401));
 		const twice = await postForm(engine, `${encodeForm(inboundFields())}&SMS-Content=x`, {}, { withRawBody: false });
-		expect(twice.status).toBe(400);
+		expect(twice).toMatchObject(refusal(400));
 	});
 });

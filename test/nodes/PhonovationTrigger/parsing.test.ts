@@ -30,32 +30,42 @@ describe('form decoding', () => {
 		const fields = parseFormBody('SMS-NotifyID=7&SMS-KeyPhrase=YES');
 		expect(fields.get('SMS-NotifyId')).toBe('7');
 		expect(fields.get('SMS-Keyphrase')).toBe('YES');
-		expect(fields.raw).toEqual({ 'SMS-NotifyID': '7', 'SMS-KeyPhrase': 'YES' });
+		expect({ ...fields.raw }).toEqual({ 'SMS-NotifyID': '7', 'SMS-KeyPhrase': 'YES' });
 	});
 
 	it('refuses duplicate SMS fields in any spelling', () => {
 		expect(rejection(() => parseFormBody('SMS-From=1&sms-from=2'))).toMatchObject({ status: 400 });
-		expect(parseFormBody('x=1&x=2').raw).toEqual({ x: ['1', '2'] });
+		expect({ ...parseFormBody('x=1&x=2').raw }).toEqual({ x: ['1', '2'] });
 	});
 });
 
 describe('request body', () => {
-	it('refuses oversized raw bodies before anything else', () => {
+	it('refuses oversized raw bodies before anything else', async () => {
 		const big = Buffer.alloc(64 * 1024 + 1, 'a');
-		expect(rejection(() => readRelayBody({ headers: { 'content-type': 'text/html' }, rawBody: big }))).toMatchObject({
+		await expect(readRelayBody({ headers: { 'content-type': 'text/html' }, rawBody: big })).rejects.toMatchObject({
 			status: 413,
 		});
-		const atLimit = readRelayBody({ headers: FORM, rawBody: Buffer.from(`x=${'a'.repeat(64 * 1024 - 2)}`) });
+		const atLimit = await readRelayBody({ headers: FORM, rawBody: Buffer.from(`x=${'a'.repeat(64 * 1024 - 2)}`) });
 		expect(atLimit.kind === 'form' && atLimit.fields.get('x')?.length).toBe(64 * 1024 - 2);
 	});
 
-	it('falls back to a parsed object, turning arrays into duplicates', () => {
-		const body = readRelayBody({ headers: FORM, body: { 'SMS-From': '1', 'SMS-Content': 'hi' } });
+	it('falls back to a parsed object, turning arrays into duplicates', async () => {
+		const body = await readRelayBody({ headers: FORM, body: { 'SMS-From': '1', 'SMS-Content': 'hi' } });
 		expect(body.kind === 'form' && body.fields.get('sms-content')).toBe('hi');
-		expect(rejection(() => readRelayBody({ headers: FORM, body: { 'SMS-From': ['1', '2'] } }))).toMatchObject({
+		await expect(readRelayBody({ headers: FORM, body: { 'SMS-From': ['1', '2'] } })).rejects.toMatchObject({
 			status: 400,
 		});
-		expect(rejection(() => readRelayBody({ headers: FORM, body: {} }))).toMatchObject({ reason: 'Empty body' });
+		await expect(readRelayBody({ headers: FORM, body: {} })).rejects.toMatchObject({ status: 400 });
+	});
+
+	it('reads application/*+json as JSON, only when asked, from bytes n8n left unread', async () => {
+		const request = { headers: { 'content-type': 'application/cloudevents+json; charset=utf-8' }, rawBody: undefined as unknown };
+		const reader = { ...request, readRawBody: async () => void (reader.rawBody = Buffer.from('{"Status":"X"}')) };
+		const body = await readRelayBody(reader);
+		expect(body.kind === 'json' && body.value()).toEqual({ Status: 'X' });
+		const broken = await readRelayBody({ headers: { 'content-type': 'application/json' }, rawBody: Buffer.from('[1]') });
+		expect(broken.kind).toBe('json');
+		expect(rejection(() => broken.kind === 'json' && broken.value())).toMatchObject({ status: 400 });
 	});
 });
 

@@ -95,22 +95,49 @@ export function withoutField(fields: Fields, name: string): Fields {
 	return fields.filter(([k]) => k !== name);
 }
 
+/** Both versions of the trigger n8n offers; they must behave the same. */
+export const TRIGGER_VERSIONS = [1, 1.1] as const;
+
 /** The trigger registered in the real engine, with the credential stored as `cred-1`. */
-export function triggerEngine(credential: Record<string, string> = { relaySecret: RELAY_SECRET }): Engine {
-	const engine = new Engine({
-		nodeTypes: { phonovationTrigger: new PhonovationTrigger() },
-		credentialTypes: [new PhonovationApi()],
-	});
-	engine.credentials.set('cred-1', { username: 'acme', password: 'pw-Secret-99', ...credential });
-	return engine;
+export class TriggerEngine extends Engine {
+	constructor(
+		credential: Record<string, string> = { relaySecret: RELAY_SECRET },
+		/** The type version of every trigger node posted to through this engine. */
+		readonly triggerVersion: number = TRIGGER_VERSIONS[1],
+	) {
+		super({ nodeTypes: { phonovationTrigger: new PhonovationTrigger() }, credentialTypes: [new PhonovationApi()] });
+		this.credentials.set('cred-1', { username: 'acme', password: 'pw-Secret-99', ...credential });
+	}
 }
 
-export function triggerNode(parameters: Record<string, unknown> = {}): INode {
+export function triggerEngine(credential?: Record<string, string>, version?: number): TriggerEngine {
+	return new TriggerEngine(credential, version);
+}
+
+/** The fixed texts refusals carry (written out here, not taken from the node). */
+export const REFUSED = {
+	badRequest: 'Bad request',
+	unauthorized: 'Unauthorized',
+	tooLarge: 'Payload too large',
+} as const;
+
+const PLAIN_TEXT = { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' };
+
+/** What a refused sender gets from the node itself: a fixed plain text, nothing started. */
+export function refusal(status: 400 | 401 | 413) {
+	const body = { 400: REFUSED.badRequest, 401: REFUSED.unauthorized, 413: REFUSED.tooLarge }[status];
+	return { status, body, headers: PLAIN_TEXT, nodeResponded: true, executed: false, items: [] };
+}
+
+/** The node started nothing and left the answer to n8n (an acknowledged but ignored relay). */
+export const IGNORED = { executed: false, items: [], nodeResponded: false, result: {} };
+
+export function triggerNode(parameters: Record<string, unknown> = {}, typeVersion: number = TRIGGER_VERSIONS[1]): INode {
 	return {
 		id: 'trigger',
 		name: 'Phonovation Trigger',
 		type: 'phonovationTrigger',
-		typeVersion: 1,
+		typeVersion,
 		position: [0, 0],
 		webhookId: 'c0ffee00-0000-4000-8000-000000000001',
 		parameters: parameters as INode['parameters'],
@@ -120,23 +147,23 @@ export function triggerNode(parameters: Record<string, unknown> = {}): INode {
 
 /** POSTs a form relay to a trigger with the given parameters. */
 export async function postForm(
-	engine: Engine,
+	engine: TriggerEngine,
 	fields: Fields | string,
 	parameters: Record<string, unknown> = {},
 	request: WebhookRequest = {},
 ): Promise<WebhookOutcome> {
 	const body = typeof fields === 'string' ? fields : encodeForm(fields);
-	return await runWebhook(engine, triggerNode(parameters), { body, ...request });
+	return await runWebhook(engine, triggerNode(parameters, engine.triggerVersion), { body, ...request });
 }
 
 /** POSTs a JSON processing result. */
 export async function postJson(
-	engine: Engine,
+	engine: TriggerEngine,
 	value: unknown,
 	parameters: Record<string, unknown> = {},
 	request: WebhookRequest = {},
 ): Promise<WebhookOutcome> {
-	return await runWebhook(engine, triggerNode(parameters), {
+	return await runWebhook(engine, triggerNode(parameters, engine.triggerVersion), {
 		body: typeof value === 'string' ? value : JSON.stringify(value),
 		contentType: 'application/json',
 		...request,

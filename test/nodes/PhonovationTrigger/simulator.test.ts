@@ -16,13 +16,10 @@ describe('Phonovation Trigger ← simulator relays over HTTP', () => {
 	let receiver: WebhookReceiver;
 
 	beforeAll(async () => {
-		const engine = triggerEngine({ relaySecret: SECRET });
+		const engine = triggerEngine({ relaySecret: SECRET, urlToken: TOKEN });
 		receiver = await startWebhookReceiver(
 			engine,
-			triggerNode({
-				events: ['deliveryReceipt', 'inbound', 'optOut', 'processingResult'],
-				options: { token: TOKEN },
-			}),
+			triggerNode({ events: ['deliveryReceipt', 'inbound', 'optOut', 'processingResult'] }),
 		);
 		sim = await startSimulator({ relaySecret: SECRET, relayUrl: receiver.url });
 		sim.clock.freeze();
@@ -61,11 +58,11 @@ describe('Phonovation Trigger ← simulator relays over HTTP', () => {
 		expect(lastItem()).toMatchObject({ notifyId: 'n-7', keyword: 'HELLO', verified: true });
 	});
 
-	it('refuses a relay signed with the wrong key: 401, nothing started', async () => {
+	it('refuses a relay signed with the wrong key: 401 as plain text, nothing started', async () => {
 		const before = receiver.outcomes.length;
 		const result = await sim.sendInbound({ wrongSignature: true });
 		expect(result.status).toBe(401);
-		expect(result.body).toBe('Invalid SMS-Verify signature');
+		expect(result.body).toBe('Unauthorized');
 		expect(receiver.outcomes.slice(before).every((o) => !o.executed)).toBe(true);
 	});
 
