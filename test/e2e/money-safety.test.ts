@@ -1,0 +1,143 @@
+import type { Fault } from '../simulator';
+import { useE2eEnvironment, type E2eEnvironment } from './support/environment';
+import { nodeOutput } from './support/n8n-client';
+import { chain, code, manualTrigger, phonovation } from './support/workflow-builder';
+
+const CAMPAIGN = '/api/v2/Campaign';
+const RETRY_ON_FAIL = { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 };
+type Json = Record<string, any>;
+
+const itemsCode = (items: unknown[]) => `return ${JSON.stringify(items)}.map((json) => ({ json }));`;
+const personalised = (n: number) =>
+	Array.from({ length: n }, (_, i) => ({ phone: `08755500${10 + i}`, name: `Person ${i}` }));
+
+/** Campaign bodies the provider processed more than once: what a customer would be billed twice for. */
+function doubleSends(env: E2eEnvironment): string[] {
+	const bodies = env.sim.campaigns.map((c) => JSON.stringify(c.body));
+	return bodies.filter((b, i) => bodies.indexOf(b) !== i);
+}
+
+/** A workflow: Manual Trigger → items → the Phonovation node with these parameters and settings. */
+async function campaignWorkflow(env: E2eEnvironment, name: string, items: unknown[], parameters: Json, settings: Json = {}) {
+	const node = { ...phonovation('Send', { resource: 'campaign', operation: 'send', from: 'Phonovation', ...parameters }), ...settings };
+	return await env.importWorkflow(chain(name, [manualTrigger(), code('Rows', itemsCode(items)), node]));
+}
+
+/** Faults for the next campaign requests, in order: `skip` requests pass, then `fault`. */
+function failRequest(env: E2eEnvironment, skip: number, fault: Fault) {
+	if (skip > 0) env.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: 0 }, skip);
+	env.sim.injectFault(CAMPAIGN, fault);
+}
+
+/** Money safety in a real n8n: Retry On Fail and execution Retry never post an accepted body again. */
+describe('money safety in n8n', () => {
+	const suite = useE2eEnvironment();
+
+	for (const [label, fault] of [
+		['503', { kind: 'status', status: 503 }],
+		['429 past the wait bound', { kind: 'status', status: 429, retryAfter: 600 }],
+	] as Array<[string, Fault]>) {
+		suite.it(`Retry On Fail after a ${label} on campaign 3 of 3: each body processed once`, async (env) => {
+			const workflow = await campaignWorkflow(
+				env,
+				`Retry on fail, ${label}, campaigns`,
+				personalised(3),
+				{ text: '=Hi {{ $json.name }}, your table is ready', recipients: '={{ $json.phone }}' },
+				RETRY_ON_FAIL,
+			);
+			env.sim.reset();
+			failRequest(env, 2, fault);
+			const execution = await env.client.runAndWait(workflow.id, 'Manual Trigger');
+			expect(execution.status).toBe('success');
+			expect(env.sim.count('POST', CAMPAIGN)).toBe(4);
+			expect(env.sim.campaigns).toHaveLength(3);
+			expect(doubleSends(env)).toEqual([]);
+			const out = (nodeOutput(execution, 'Send') as Json[]);
+			expect(out.map((o) => o.recipients[0].status)).toEqual(['accepted', 'accepted', 'accepted']);
+		});
+
+		suite.it(`Retry On Fail after a ${label} on batch 2 of 2: only batch 2 is posted again`, async (env) => {
+			const workflow = await campaignWorkflow(
+				env,
+				`Retry on fail, ${label}, batches`,
+				personalised(4),
+				{ text: 'Doors open at 8', recipients: '={{ $json.phone }}', options: { batchSize: 2 } },
+				RETRY_ON_FAIL,
+			);
+			env.sim.reset();
+			failRequest(env, 1, fault);
+			const execution = await env.client.runAndWait(workflow.id, 'Manual Trigger');
+			expect(execution.status).toBe('success');
+			expect(env.sim.count('POST', CAMPAIGN)).toBe(3);
+			expect(env.sim.campaigns.map((c) => c.body.recipientInfo.length)).toEqual([2, 2]);
+			expect(doubleSends(env)).toEqual([]);
+		});
+	}
+
+	for (const loadWorkflow of [false, true]) {
+		const how = loadWorkflow ? 'with the currently saved workflow' : 'with the original workflow';
+		suite.it(`an execution that failed on batch 2 of 2, retried ${how}, posts only batch 2`, async (env) => {
+			const workflow = await campaignWorkflow(env, `Execution retry ${how}`, personalised(4), {
+				text: 'Your parcel ships today',
+				recipients: '={{ $json.phone }}',
+				options: { batchSize: 2 },
+			});
+			env.sim.reset();
+			failRequest(env, 1, { kind: 'status', status: 503 });
+			const failed = await env.client.runAndWait(workflow.id, 'Manual Trigger');
+			expect(failed.status).toBe('error');
+			expect(env.sim.campaigns).toHaveLength(1);
+
+			await env.client.call('POST', `/rest/executions/${failed.id}/retry`, { loadWorkflow });
+			const [retried] = (await env.client.waitForExecutions(workflow.id, 2)).filter((e) => e.id !== failed.id);
+			expect(retried.status).toBe('success');
+			expect(env.sim.count('POST', CAMPAIGN)).toBe(3);
+			expect(env.sim.campaigns.map((c) => c.body.recipientInfo.map((r: Json) => r.msisdn))).toEqual([
+				['353875550010', '353875550011'],
+				['353875550012', '353875550013'],
+			]);
+			expect(doubleSends(env)).toEqual([]);
+		});
+	}
+
+	suite.it('Continue On Fail (error output): a half-accepted item names its accepted numbers', async (env) => {
+		const workflow = await campaignWorkflow(
+			env,
+			'Half accepted',
+			[{ phones: ['0875550101', '0875550102', '0875550103'] }],
+			{ text: 'Sale', recipients: '={{ $json.phones }}', options: { batchSize: 2 } },
+			{ onError: 'continueErrorOutput' },
+		);
+		env.sim.reset();
+		failRequest(env, 1, { kind: 'status', status: 503 });
+		const execution = await env.client.runAndWait(workflow.id, 'Manual Trigger');
+		expect(execution.status).toBe('success');
+		expect(nodeOutput(execution, 'Send', 0)).toHaveLength(0);
+		const [failed] = (nodeOutput(execution, 'Send', 1) as Json[]);
+		expect(failed.error).toMatch(/HTTP 503/);
+		expect(failed.details.recipients.map((r: Json) => [r.msisdn, r.status])).toEqual([
+			['353875550101', 'accepted'],
+			['353875550102', 'accepted'],
+			['353875550103', 'not sent'],
+		]);
+	});
+
+	suite.it('a 201 with an empty body is unconfirmed with a warning; a 429 with Retry-After: 1 is repeated once', async (env) => {
+		const workflow = await campaignWorkflow(env, 'Odd answers', personalised(2), {
+			text: '=Hello {{ $json.name }}',
+			recipients: '={{ $json.phone }}',
+		});
+		env.sim.reset();
+		env.sim.injectFault(CAMPAIGN, { kind: 'answer', status: 201, body: '' });
+		env.sim.injectFault(CAMPAIGN, { kind: 'status', status: 429, retryAfter: 1 });
+		const execution = await env.client.runAndWait(workflow.id, 'Manual Trigger');
+		expect(execution.status).toBe('success');
+		const [first, second] = (nodeOutput(execution, 'Send') as Json[]);
+		expect(first.recipients[0].status).toBe('unconfirmed');
+		expect(first.warnings).toEqual([expect.stringMatching(/unconfirmed/)]);
+		expect(second.recipients[0].status).toBe('accepted');
+		expect(second.warnings).toEqual([expect.stringMatching(/HTTP 429.*repeated after waiting/)]);
+		expect(env.sim.count('POST', CAMPAIGN)).toBe(3);
+		expect(env.sim.campaigns).toHaveLength(2);
+	});
+});
