@@ -4,39 +4,43 @@ import { IRISH_COUNTRY_CODE } from '../../../domain/rules';
 import { CredentialRefusedError } from '../../../transport/failures';
 import type { SenderRecord } from '../../sender/senders';
 import { fetchSenders, senderTypeLabel } from '../../sender/senders';
-import type { CampaignPlan, ItemViolation } from './plan';
+import type { CampaignPlan, ItemViolation, Skip } from './plan';
+import { withSkipped } from './plan';
 
 /** What the account's sender list says about one campaign. */
 export interface SenderVerdict {
 	violation?: ItemViolation;
 	warnings: string[];
+	/** An international (type 1) sender: Irish numbers are skipped with this. */
+	irishSkip?: Skip;
 }
 
+const INTERNATIONAL = 1;
+
 function verdictFor(plan: CampaignPlan, byName: Map<string, SenderRecord>, approved: string): SenderVerdict {
-	const itemIndex = plan.items[0].itemIndex;
+	const itemIndex = plan.items[0]?.itemIndex ?? 0;
 	const sender = byName.get(plan.settings.from);
 	if (!sender) {
 		const message = `Sender ID "${plan.settings.from}" is not approved on this account (approved: ${approved})`;
 		return { violation: { field: 'from', message, itemIndex }, warnings: [] };
 	}
-	if (sender.type === 1 && plan.toSend.some((r) => r.msisdn?.startsWith(IRISH_COUNTRY_CODE))) {
-		return {
-			warnings: [
-				`Sender ID "${plan.settings.from}" is ${senderTypeLabel(1)}: the provider will not deliver it to the Irish (353) numbers in this campaign`,
-			],
-		};
+	if (sender.type === INTERNATIONAL && plan.toSend.some(isIrish)) {
+		const reason = `Sender ID "${plan.settings.from}" is ${senderTypeLabel(INTERNATIONAL)}: the provider does not deliver it to Irish (353) numbers`;
+		return { irishSkip: { kind: 'undeliverable', reason }, warnings: [`${reason}; they were left out`] };
 	}
 	return { warnings: [] };
 }
 
+const isIrish = (r: { msisdn: string | null }) => r.msisdn?.startsWith(IRISH_COUNTRY_CODE) === true;
+
 /**
  * Checks each campaign's sender against the account's approved sender IDs, with one request per
- * execution, before any credit is spent. A list that cannot be fetched is a warning; a refused
- * login stops the campaigns (their own requests would be refused the same way).
+ * execution, before any credit is spent (dry runs too). A list that cannot be fetched is a
+ * warning; a refused login stops the campaigns (their own requests would be refused the same way).
  */
 export async function checkSenders(ctx: IExecuteFunctions, plans: CampaignPlan[]): Promise<Map<CampaignPlan, SenderVerdict>> {
 	const verdicts = new Map<CampaignPlan, SenderVerdict>();
-	const live = plans.filter((p) => !p.settings.dryRun && p.violations.length === 0);
+	const live = plans.filter((p) => p.violations.length === 0 && p.items.length > 0);
 	if (live.length === 0) return verdicts;
 	let senders: SenderRecord[];
 	try {
@@ -57,4 +61,20 @@ export async function checkSenders(ctx: IExecuteFunctions, plans: CampaignPlan[]
 	const approved = senders.map((s) => s.name).join(', ') || 'none';
 	for (const plan of live) verdicts.set(plan, verdictFor(plan, byName, approved));
 	return verdicts;
+}
+
+/**
+ * The plan as the sender list leaves it: an unapproved sender is a violation; Irish numbers of an
+ * international sender are skipped, or are a violation for items with Invalid Numbers = Fail.
+ */
+export function applyVerdict(plan: CampaignPlan, verdict: SenderVerdict | undefined): CampaignPlan {
+	if (!verdict) return plan;
+	if (verdict.violation) return { ...plan, violations: [...plan.violations, verdict.violation] };
+	if (!verdict.irishSkip) return plan;
+	const skipped = withSkipped(plan, isIrish, verdict.irishSkip);
+	const failing = skipped.items.filter((i) => i.failOnInvalid && i.recipients.some((r) => r.skip?.kind === 'undeliverable'));
+	if (failing.length === 0) return skipped;
+	const message = `${verdict.irishSkip.reason}; remove them or choose another sender`;
+	const violations = failing.map((i) => ({ field: 'recipients', message, itemIndex: i.itemIndex }));
+	return { ...skipped, batches: [], violations: [...skipped.violations, ...violations] };
 }

@@ -13,7 +13,7 @@ import type { ItemParameters } from './readParameters';
 
 /** Why a recipient is not sent; decided here, reported as its status. */
 export interface Skip {
-	kind: 'invalid' | 'excluded' | 'duplicate';
+	kind: 'invalid' | 'excluded' | 'duplicate' | 'undeliverable';
 	reason: string;
 }
 
@@ -41,6 +41,14 @@ export interface CampaignSettings {
 export interface PlannedItem {
 	readonly itemIndex: number;
 	readonly recipients: readonly PlannedRecipient[];
+	/** Invalid Numbers = Fail: a number this item cannot send is an error, not a skip. */
+	readonly failOnInvalid: boolean;
+}
+
+/** An item that broke a rule of its own; with Continue On Fail the rest of its campaign still goes out. */
+export interface RejectedItem {
+	readonly itemIndex: number;
+	readonly violations: readonly RuleViolation[];
 }
 
 export type ItemViolation = RuleViolation & { itemIndex: number };
@@ -53,6 +61,8 @@ export interface CampaignPlan {
 	readonly batches: ReadonlyArray<readonly PlannedRecipient[]>;
 	/** Any of these stops the whole campaign before it is sent. */
 	readonly violations: readonly ItemViolation[];
+	/** Items left out of the campaign for their own violations. */
+	readonly rejected: readonly RejectedItem[];
 }
 
 export interface PlanContext {
@@ -67,6 +77,7 @@ interface ItemRequest extends CampaignSettings {
 	itemIndex: number;
 	recipients: PlannedRecipient[];
 	violations: RuleViolation[];
+	failOnInvalid: boolean;
 }
 
 function asText(value: unknown): string {
@@ -137,6 +148,7 @@ function readItem(item: ItemParameters, context: PlanContext): ItemRequest {
 		timeoutMs: Number(options.timeout ?? DEFAULT_TIMEOUT_MS),
 		recipients: country.ok ? itemRecipients(item, countryCode, notifyId, violations) : [],
 		violations,
+		failOnInvalid: options.invalidNumbers === 'fail',
 	};
 }
 
@@ -147,7 +159,32 @@ function batchesOf<T>(list: readonly T[], size: number): T[][] {
 	return batches;
 }
 
-/** Dedupes one campaign's items, gives every sent number its position, and collects every rule it breaks. */
+function duplicateReason(item: ItemRequest, first: { itemIndex: number; notifyId: string | null }): string {
+	if (first.itemIndex === item.itemIndex) return 'listed more than once in this item; sent once';
+	const reference = first.notifyId ? `, sent with Notify ID "${first.notifyId}"` : '';
+	return `already in this campaign from item ${first.itemIndex}${reference}; sent once`;
+}
+
+/** Positions the numbers to send, in order, each once; later copies become duplicates. */
+function dedupe(items: ItemRequest[]): { planned: PlannedItem[]; toSend: PlannedRecipient[] } {
+	const seen = new Map<string, { itemIndex: number; notifyId: string | null }>();
+	const toSend: PlannedRecipient[] = [];
+	const planned = items.map((item): PlannedItem => {
+		const recipients = item.recipients.map((recipient): PlannedRecipient => {
+			if (recipient.skip || recipient.msisdn === null) return recipient;
+			const first = seen.get(recipient.msisdn);
+			if (first) return { ...recipient, skip: { kind: 'duplicate', reason: duplicateReason(item, first) } };
+			seen.set(recipient.msisdn, { itemIndex: item.itemIndex, notifyId: recipient.notifyId });
+			const sent = { ...recipient, position: toSend.length };
+			toSend.push(sent);
+			return sent;
+		});
+		return { itemIndex: item.itemIndex, recipients, failOnInvalid: item.failOnInvalid };
+	});
+	return { planned, toSend };
+}
+
+/** Checks one campaign's shared settings, sets its items' own violations apart, dedupes and batches. */
 function settle(items: ItemRequest[]): CampaignPlan {
 	const [first] = items;
 	const { from, text, campaignName, sendAt, dryRun, batchSize, timeoutMs } = first;
@@ -157,49 +194,56 @@ function settle(items: ItemRequest[]): CampaignPlan {
 		campaignName: campaignName || undefined,
 		batchSize,
 	}).map((v) => ({ ...v, itemIndex: first.itemIndex }));
-
-	const seen = new Map<string, number>();
-	const toSend: PlannedRecipient[] = [];
-	const planned: PlannedItem[] = items.map((item) => {
-		for (const v of item.violations) violations.push({ ...v, itemIndex: item.itemIndex });
-		const recipients = item.recipients.map((recipient): PlannedRecipient => {
-			if (recipient.skip || recipient.msisdn === null) return recipient;
-			const earlier = seen.get(recipient.msisdn);
-			if (earlier !== undefined) {
-				const reason =
-					earlier === item.itemIndex
-						? 'listed more than once in this item; sent once'
-						: `already in this campaign from item ${earlier}; sent once`;
-				return { ...recipient, skip: { kind: 'duplicate', reason } };
-			}
-			seen.set(recipient.msisdn, item.itemIndex);
-			const sent = { ...recipient, position: toSend.length };
-			toSend.push(sent);
-			return sent;
-		});
-		return { itemIndex: item.itemIndex, recipients };
-	});
-	if (toSend.length === 0 && violations.length === 0) {
+	const rejected = items.filter((i) => i.violations.length > 0).map(({ itemIndex, violations: v }) => ({ itemIndex, violations: v }));
+	const sendable = items.filter((i) => i.violations.length === 0);
+	const { planned, toSend } = dedupe(sendable);
+	if (toSend.length === 0 && violations.length === 0 && sendable.length > 0) {
 		violations.push({
 			field: 'recipients',
 			message: 'No valid recipient left to send to (all were invalid, excluded or duplicates)',
-			itemIndex: first.itemIndex,
+			itemIndex: sendable[0].itemIndex,
 		});
 	}
 	const settings = { from, text, campaignName, sendAt, dryRun, batchSize, timeoutMs };
 	const batches = violations.length ? [] : batchesOf(toSend, batchSize);
-	return { settings, items: planned, toSend, batches, violations };
+	return { settings, items: planned, toSend, batches, violations, rejected };
 }
 
 /**
- * Reads and checks every item, then groups items whose sender, text, send time, campaign name and
- * dry-run flag agree into one campaign, in order of first appearance.
+ * The plan without the recipients `leaveOut` picks, each given `skip` (e.g. numbers the sender
+ * cannot reach); the rest keep their order and are batched again.
+ */
+export function withSkipped(plan: CampaignPlan, leaveOut: (r: PlannedRecipient) => boolean, skip: Skip): CampaignPlan {
+	if (!plan.toSend.some(leaveOut)) return plan;
+	const toSend: PlannedRecipient[] = [];
+	const items = plan.items.map((item) => ({
+		...item,
+		recipients: item.recipients.map((r): PlannedRecipient => {
+			if (r.position === undefined) return r;
+			if (leaveOut(r)) return { input: r.input, msisdn: r.msisdn, notifyId: r.notifyId, skip };
+			const kept = { ...r, position: toSend.length };
+			toSend.push(kept);
+			return kept;
+		}),
+	}));
+	const violations = [...plan.violations];
+	if (toSend.length === 0) {
+		violations.push({ field: 'recipients', message: `No recipient left to send to: ${skip.reason}`, itemIndex: items[0].itemIndex });
+	}
+	const batches = violations.length ? [] : batchesOf(toSend, plan.settings.batchSize);
+	return { ...plan, items, toSend, batches, violations };
+}
+
+/**
+ * Reads and checks every item, then groups items whose sender, text, send time, campaign name,
+ * dry-run flag, batch size and timeout agree into one campaign, in order of first appearance.
  */
 export function planCampaigns(items: ItemParameters[], context: PlanContext): CampaignPlan[] {
 	const groups = new Map<string, ItemRequest[]>();
 	for (const parameters of items) {
 		const item = readItem(parameters, context);
-		const key = JSON.stringify([item.from, item.text, item.sendAt, item.campaignName, item.dryRun]);
+		// Batch Size and Request Timeout are part of the key: items that differ go out as separate campaigns.
+		const key = JSON.stringify([item.from, item.text, item.sendAt, item.campaignName, item.dryRun, item.batchSize, item.timeoutMs]);
 		const group = groups.get(key);
 		if (group) group.push(item);
 		else groups.set(key, [item]);

@@ -11,6 +11,7 @@ export type RecipientStatus =
 	| 'invalid'
 	| 'duplicate'
 	| 'excluded'
+	| 'undeliverable'
 	| 'not sent'
 	| 'unconfirmed'
 	| 'dry run';
@@ -89,6 +90,7 @@ const emptyCounts = (): Record<RecipientStatus, number> => ({
 	invalid: 0,
 	duplicate: 0,
 	excluded: 0,
+	undeliverable: 0,
 	'not sent': 0,
 	unconfirmed: 0,
 	'dry run': 0,
@@ -181,6 +183,7 @@ function itemJson(outcome: ItemOutcome, shared: Shared): Json {
 			invalid: counts.invalid,
 			duplicate: counts.duplicate,
 			excluded: counts.excluded,
+			undeliverable: counts.undeliverable,
 			notSent: counts['not sent'],
 			unconfirmed: counts.unconfirmed,
 		},

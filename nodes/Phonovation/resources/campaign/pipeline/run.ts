@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { checkSenders } from './checkSenders';
+import { applyVerdict, checkSenders } from './checkSenders';
 import { deliver, type DeliveryContext } from './deliver';
 import { Ledger } from './ledger';
 import type { CampaignPlan, ItemViolation } from './plan';
@@ -24,7 +24,7 @@ const FIELD_LABELS: Record<string, string> = {
 	options: 'Options',
 };
 
-function violationError(ctx: IExecuteFunctions, violations: ItemViolation[]): NodeOperationError {
+function violationError(ctx: IExecuteFunctions, violations: ItemViolation[], scope = 'campaign'): NodeOperationError {
 	const [first, ...rest] = violations;
 	const label = FIELD_LABELS[first.field] ?? first.field;
 	const listed = rest.slice(0, 5).map((v) => `${v.message} (item ${v.itemIndex})`);
@@ -32,7 +32,7 @@ function violationError(ctx: IExecuteFunctions, violations: ItemViolation[]): No
 	const more = listed.length ? ` Also: ${listed.join('; ')}.` : '';
 	return new NodeOperationError(ctx.getNode(), `${label}: ${first.message} (item ${first.itemIndex})`, {
 		itemIndex: first.itemIndex,
-		description: `Nothing was sent for this campaign.${more}`,
+		description: `Nothing was sent for this ${scope}.${more}`,
 	});
 }
 
@@ -48,6 +48,12 @@ function errorItem(error: NodeOperationError, itemIndex: number): INodeExecution
  */
 function failedItem(error: Error, itemIndex: number, report: object): INodeExecutionData {
 	return { json: { error: error.message, details: report } as IDataObject, pairedItem: { item: itemIndex } };
+}
+
+/** A campaign's violations and its rejected items', in item order: the first names what stops the run. */
+function allViolations(plan: CampaignPlan): ItemViolation[] {
+	const own = plan.rejected.flatMap(({ itemIndex, violations }) => violations.map((v) => ({ ...v, itemIndex })));
+	return [...plan.violations, ...own];
 }
 
 const LISTED = 10;
@@ -80,27 +86,29 @@ export async function runCampaigns(
 ): Promise<INodeExecutionData[]> {
 	const scheduled = operation === 'schedule';
 	const parameters = readParameters(ctx, items.length, scheduled);
-	const plans = planCampaigns(parameters, { scheduled, now: new Date(), zone: ctx.getTimezone() });
-	const verdicts = await checkSenders(ctx, plans);
-	const violationsOf = (plan: CampaignPlan) => {
-		const sender = verdicts.get(plan)?.violation;
-		return sender ? [...plan.violations, sender] : [...plan.violations];
-	};
+	const planned = planCampaigns(parameters, { scheduled, now: new Date(), zone: ctx.getTimezone() });
+	const verdicts = await checkSenders(ctx, planned);
+	const plans = planned.map((plan) => applyVerdict(plan, verdicts.get(plan)));
+	const warningsOf = (index: number) => verdicts.get(planned[index])?.warnings ?? [];
 
-	const blocked = plans.filter((plan) => violationsOf(plan).length > 0);
-	if (blocked.length > 0 && !ctx.continueOnFail()) throw violationError(ctx, violationsOf(blocked[0]));
-	const sendable = plans.filter((plan) => violationsOf(plan).length === 0);
+	const problem = plans.find((plan) => plan.violations.length > 0 || plan.rejected.length > 0);
+	if (problem && !ctx.continueOnFail()) throw violationError(ctx, allViolations(problem));
 	const out: INodeExecutionData[] = new Array(items.length);
-	for (const plan of blocked) {
-		const error = violationError(ctx, violationsOf(plan));
+	for (const plan of plans) {
+		for (const { itemIndex, violations } of plan.rejected) {
+			out[itemIndex] = errorItem(violationError(ctx, violations.map((v) => ({ ...v, itemIndex })), 'item'), itemIndex);
+		}
+		if (plan.violations.length === 0) continue;
+		const error = violationError(ctx, [...plan.violations]);
 		for (const item of plan.items) out[item.itemIndex] = errorItem(error, item.itemIndex);
 	}
 
 	const run: DeliveryContext = { ctx, ledger: new Ledger(ctx.getContext('node'), ctx.getWorkflowDataProxy(0).$runIndex) };
 	const accepted: string[] = [];
-	for (const plan of sendable) {
+	for (const [index, plan] of plans.entries()) {
+		if (plan.violations.length > 0 || plan.items.length === 0) continue;
 		const delivery = await deliver(run, plan);
-		const report = reportCampaign(operation, plan, delivery, verdicts.get(plan)?.warnings ?? []);
+		const report = reportCampaign(operation, plan, delivery, warningsOf(index));
 		for (const n of report.accepted) accepted.push(n);
 		if (delivery.failure && !ctx.continueOnFail()) throw stoppingError(delivery.failure.error, accepted);
 		for (const { itemIndex, json, unsent } of report.items) {

@@ -139,11 +139,30 @@ describe('campaign.send in the real engine against the simulator', () => {
 		expect(f.sim.count('POST', '/api/v2/Campaign')).toBe(0);
 	});
 
-	it('warns when an international (type 1) sender goes to Irish numbers', async () => {
+	it('leaves Irish numbers out of an international (type 1) sender\'s campaign, before sending, and says why', async () => {
 		const result = await f.run({ ...SEND, from: 'FreeText', text: 'Hi', recipients: '0871234567, 447911123456' });
 		expect(result.error).toBeUndefined();
+		expect(f.sim.campaigns[0].body.recipientInfo).toEqual([{ msisdn: '447911123456' }]);
 		const [out] = jsonOf(result.items);
-		expect(out.warnings).toEqual([expect.stringMatching(/FreeText.*will not deliver it to the Irish \(353\) numbers/)]);
+		expect(out.recipients.map((r: Json) => [r.msisdn, r.status])).toEqual([
+			['353871234567', 'undeliverable'],
+			['447911123456', 'accepted'],
+		]);
+		expect(out.recipients[0].reason).toMatch(/FreeText.*international.*does not deliver it to Irish \(353\) numbers/);
+		expect(out.counts).toMatchObject({ accepted: 1, undeliverable: 1 });
+		expect(out.warnings).toEqual([expect.stringMatching(/FreeText.*does not deliver it to Irish \(353\) numbers; they were left out/)]);
+	});
+
+	it('with Invalid Numbers = Fail, Irish numbers for an international sender are an error before sending', async () => {
+		const result = await f.run({
+			...SEND,
+			from: 'FreeText',
+			text: 'Hi',
+			recipients: '0871234567, 447911123456',
+			options: { invalidNumbers: 'fail' },
+		});
+		expect(result.error?.message).toMatch(/^Recipients: Sender ID "FreeText" is international.*choose another sender \(item 0\)$/);
+		expect(f.sim.count('POST', '/api/v2/Campaign')).toBe(0);
 	});
 
 	it('reports encoding, segments and estimated credits, naming the characters that forced UCS-2', async () => {
@@ -162,7 +181,8 @@ describe('campaign.send in the real engine against the simulator', () => {
 			itemsOf(2, (i) => ({ phone: `087000000${i}` })),
 		);
 		expect(result.error).toBeUndefined();
-		expect(f.sim.requests).toHaveLength(0);
+		// The sender is checked against the account; no campaign request is made.
+		expect(f.sim.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /token', 'GET /api/v2/senderlist']);
 		const out = jsonOf(result.items);
 		expect(out[0].requests).toEqual([
 			{

@@ -50,14 +50,52 @@ describe('planCampaigns (pure)', () => {
 		]);
 	});
 
-	it('a campaign that breaks a rule has no batches, and every violation names its item', () => {
+	it('an item that breaks a rule of its own is set apart; the rest of its campaign is still planned', () => {
 		const [plan] = planCampaigns(
 			[item(0, { recipients: '0871000001' }), item(1, { recipients: '0871000002', options: { notifyId: 'n'.repeat(31) } })],
 			context,
 		);
-		expect(plan.batches).toEqual([]);
-		expect(plan.violations).toEqual([
-			{ field: 'notifyId', message: 'Notify ID is too long: 31 characters, the limit is 30', itemIndex: 1 },
+		expect(plan.rejected).toEqual([
+			{ itemIndex: 1, violations: [{ field: 'notifyId', message: 'Notify ID is too long: 31 characters, the limit is 30' }] },
 		]);
+		expect(plan.violations).toEqual([]);
+		expect(plan.batches.map((b) => b.map((r) => r.msisdn))).toEqual([['353871000001']]);
+	});
+
+	it('a campaign whose shared settings break a rule has no batches', () => {
+		const [plan] = planCampaigns([item(0, { text: '', recipients: '0871000001' })], context);
+		expect(plan.batches).toEqual([]);
+		expect(plan.violations).toEqual([{ field: 'text', message: 'Text is empty', itemIndex: 0 }]);
+	});
+
+	it('items whose Batch Size or Request Timeout differ become separate campaigns', () => {
+		const plans = planCampaigns(
+			[
+				item(0, { recipients: '0871000001', options: { batchSize: 2 } }),
+				item(1, { recipients: '0871000002', options: { batchSize: 3 } }),
+				item(2, { recipients: '0871000003', options: { batchSize: 2, timeout: 5000 } }),
+				item(3, { recipients: '0871000004', options: { batchSize: 2 } }),
+			],
+			context,
+		);
+		expect(plans.map((p) => [p.settings.batchSize, p.settings.timeoutMs, p.items.map((i) => i.itemIndex)])).toEqual([
+			[2, 120000, [0, 3]],
+			[3, 120000, [1]],
+			[2, 5000, [2]],
+		]);
+	});
+
+	it('a duplicate across items names the item and Notify ID it was sent with', () => {
+		const [plan] = planCampaigns(
+			[
+				item(0, { recipients: '0871000001', options: { notifyId: 'order-1' } }),
+				item(1, { recipients: '0871000001', options: { notifyId: 'order-2' } }),
+			],
+			context,
+		);
+		expect(plan.items[1].recipients[0].skip).toEqual({
+			kind: 'duplicate',
+			reason: 'already in this campaign from item 0, sent with Notify ID "order-1"; sent once',
+		});
 	});
 });

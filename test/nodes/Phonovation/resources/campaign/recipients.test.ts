@@ -1,0 +1,85 @@
+import { itemsOf, sharedFixture } from '../../fixture';
+
+const SEND = { resource: 'campaign', operation: 'send', from: 'Phonovation', text: 'Your order shipped' };
+type Json = Record<string, any>;
+const jsonOf = (items: Array<{ json: unknown }>) => items.map((i) => i.json as Json);
+
+describe('one bad row never blocks the rest (Continue On Fail per item)', () => {
+	const fixture = sharedFixture();
+	const rows = itemsOf(3, (i) => ({ phone: `08760000${10 + i}`, ref: i === 1 ? 'r'.repeat(31) : `order-${i}` }));
+	const parameters = { ...SEND, recipients: '={{ $json.phone }}', options: { notifyId: '={{ $json.ref }}' } };
+
+	it('with Continue On Fail, the two good rows go out and the bad one is an error naming field, limit and item', async () => {
+		const f = fixture();
+		const result = await f.run(parameters, rows, { onError: 'continueRegularOutput' });
+		expect(result.error).toBeUndefined();
+		expect(f.sim.campaigns.map((c) => c.body.recipientInfo)).toEqual([
+			[
+				{ msisdn: '353876000010', notifyId: 'order-0' },
+				{ msisdn: '353876000012', notifyId: 'order-2' },
+			],
+		]);
+		const out = jsonOf(result.items);
+		expect(out[1]).toEqual({ error: 'Notify ID: Notify ID is too long: 31 characters, the limit is 30 (item 1)' });
+		expect(result.items[1].error?.description).toMatch(/Nothing was sent for this item/);
+		expect([out[0].recipients[0].status, out[2].recipients[0].status]).toEqual(['accepted', 'accepted']);
+		expect(result.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+	});
+
+	it('without Continue On Fail, nothing is sent when any row is invalid', async () => {
+		const f = fixture();
+		const result = await f.run(parameters, rows);
+		expect(result.error?.message).toBe('Notify ID: Notify ID is too long: 31 characters, the limit is 30 (item 1)');
+		expect(f.sim.count('POST', '/api/v2/Campaign')).toBe(0);
+	});
+});
+
+describe('dry run checks what a real send checks', () => {
+	const fixture = sharedFixture();
+
+	it('flags a sender the account has not approved, without any campaign request', async () => {
+		const f = fixture();
+		const result = await f.run({ ...SEND, from: 'NotOurs', recipients: '0871234567', options: { dryRun: true } });
+		expect(result.error?.message).toMatch(/^Sender: Sender ID "NotOurs" is not approved on this account/);
+		expect(f.sim.count('POST', '/api/v2/Campaign')).toBe(0);
+		expect(f.sim.count('GET', '/api/v2/senderlist')).toBe(1);
+	});
+
+	it('shows the international-sender warning and leaves the Irish numbers out of the request body', async () => {
+		const f = fixture();
+		const result = await f.run({ ...SEND, from: 'FreeText', recipients: '0871234567, 447911123456', options: { dryRun: true } });
+		expect(result.error).toBeUndefined();
+		const [out] = jsonOf(result.items);
+		expect(out.warnings).toEqual([expect.stringMatching(/FreeText.*does not deliver it to Irish/)]);
+		expect(out.requests[0].body.recipientInfo).toEqual([{ msisdn: '447911123456' }]);
+		expect(f.sim.count('POST', '/api/v2/Campaign')).toBe(0);
+	});
+});
+
+describe('duplicates and per-item settings', () => {
+	const fixture = sharedFixture();
+
+	it('the same number in two items is sent once, and the second item says under which item and Notify ID', async () => {
+		const f = fixture();
+		const result = await f.run(
+			{ ...SEND, recipients: '={{ $json.phone }}', options: { notifyId: '={{ $json.ref }}' } },
+			itemsOf(2, (i) => ({ phone: '0871234567', ref: `order-${i + 1}` })),
+		);
+		expect(f.sim.campaigns[0].body.recipientInfo).toEqual([{ msisdn: '353871234567', notifyId: 'order-1' }]);
+		const [, second] = jsonOf(result.items);
+		expect(second.recipients[0]).toMatchObject({
+			status: 'duplicate',
+			reason: 'already in this campaign from item 0, sent with Notify ID "order-1"; sent once',
+		});
+	});
+
+	it('items whose Batch Size differs go out as separate campaigns, each with its own batch size', async () => {
+		const f = fixture();
+		const result = await f.run(
+			{ ...SEND, recipients: '={{ $json.phones }}', options: { batchSize: '={{ $json.size }}' } },
+			[{ json: { phones: ['0871000001', '0871000002', '0871000003'], size: 2 } }, { json: { phones: ['0871000004', '0871000005'], size: 1 } }],
+		);
+		expect(result.error).toBeUndefined();
+		expect(f.sim.campaigns.map((c) => c.body.recipientInfo.length)).toEqual([2, 1, 1, 1]);
+	});
+});
