@@ -10,6 +10,8 @@ import {
 } from '../../../domain/rules';
 import { toSendAt } from '../../../domain/sendAt';
 import type { ItemParameters } from './readParameters';
+import type { Suppression } from './suppression';
+import { SuppressionCache } from './suppression';
 
 /** Why a recipient is not sent; decided here, reported as its status. */
 export interface Skip {
@@ -63,6 +65,8 @@ export interface CampaignPlan {
 	readonly violations: readonly ItemViolation[];
 	/** Items left out of the campaign for their own violations. */
 	readonly rejected: readonly RejectedItem[];
+	/** What the user should know before reading the statuses (e.g. Exclude Numbers entries it cannot read). */
+	readonly warnings: readonly string[];
 }
 
 export interface PlanContext {
@@ -78,6 +82,7 @@ interface ItemRequest extends CampaignSettings {
 	recipients: PlannedRecipient[];
 	violations: RuleViolation[];
 	failOnInvalid: boolean;
+	suppression?: Suppression;
 }
 
 function asText(value: unknown): string {
@@ -102,19 +107,28 @@ function checkedSendAt(item: ItemParameters, context: PlanContext, violations: R
 	return null;
 }
 
-function excludedNumbers(list: unknown, countryCode: string): Set<string> {
-	const excluded = new Set<string>();
-	for (const entry of splitRecipients(list)) {
-		const n = normaliseMsisdn(entry, countryCode);
-		if (n.ok) excluded.add(n.msisdn);
-	}
-	return excluded;
+const quoted = (entries: string[]) =>
+	entries
+		.slice(0, 5)
+		.map((e) => `"${e}"`)
+		.join(', ') + (entries.length > 5 ? ` and ${entries.length - 5} more` : '');
+
+function unreadableExclusions(suppression: Suppression): string {
+	return `${suppression.unreadable.length} entr${suppression.unreadable.length === 1 ? 'y' : 'ies'} could not be read as a phone number and exclude no one: ${quoted(suppression.unreadable)}`;
 }
 
 /** The item's numbers, normalised; invalid and excluded ones carry their skip. */
-function itemRecipients(item: ItemParameters, countryCode: string, notifyId: string | null, violations: RuleViolation[]) {
-	const excluded = excludedNumbers(item.options.excludeNumbers, countryCode);
+function itemRecipients(
+	item: ItemParameters,
+	defaults: { countryCode: string; notifyId: string | null; suppression: Suppression },
+	violations: RuleViolation[],
+) {
+	const { countryCode, notifyId } = defaults;
+	const excluded = defaults.suppression.numbers;
 	const failOnInvalid = item.options.invalidNumbers === 'fail';
+	if (failOnInvalid && defaults.suppression.unreadable.length > 0) {
+		violations.push({ field: 'excludeNumbers', message: unreadableExclusions(defaults.suppression) });
+	}
 	const inputs = splitRecipients(item.recipients);
 	if (inputs.length === 0) inputs.push('');
 	return inputs.map((input): PlannedRecipient => {
@@ -130,13 +144,14 @@ function itemRecipients(item: ItemParameters, countryCode: string, notifyId: str
 	});
 }
 
-function readItem(item: ItemParameters, context: PlanContext): ItemRequest {
+function readItem(item: ItemParameters, context: PlanContext, suppressions: SuppressionCache): ItemRequest {
 	const { options } = item;
 	const violations: RuleViolation[] = [...item.unreadable];
 	const country = parseCountryCode(options.defaultCountryCode);
 	if (!country.ok) violations.push(country.violation);
 	const countryCode = country.ok ? country.code : '';
 	const notifyId = checkedNotifyId(options.notifyId, violations);
+	const suppression = country.ok ? suppressions.get(options.excludeNumbers, countryCode) : undefined;
 	return {
 		itemIndex: item.itemIndex,
 		from: asText(item.from).trim(),
@@ -146,9 +161,10 @@ function readItem(item: ItemParameters, context: PlanContext): ItemRequest {
 		dryRun: options.dryRun === true,
 		batchSize: Number(options.batchSize ?? LIMITS.recipientsPerRequest),
 		timeoutMs: Number(options.timeout ?? DEFAULT_TIMEOUT_MS),
-		recipients: country.ok ? itemRecipients(item, countryCode, notifyId, violations) : [],
+		recipients: suppression ? itemRecipients(item, { countryCode, notifyId, suppression }, violations) : [],
 		violations,
 		failOnInvalid: options.invalidNumbers === 'fail',
+		suppression,
 	};
 }
 
@@ -206,7 +222,12 @@ function settle(items: ItemRequest[]): CampaignPlan {
 	}
 	const settings = { from, text, campaignName, sendAt, dryRun, batchSize, timeoutMs };
 	const batches = violations.length ? [] : batchesOf(toSend, batchSize);
-	return { settings, items: planned, toSend, batches, violations, rejected };
+	return { settings, items: planned, toSend, batches, violations, rejected, warnings: warningsOf(sendable) };
+}
+
+function warningsOf(items: ItemRequest[]): string[] {
+	const suppressions = new Set(items.map((i) => i.suppression).filter((s) => s && s.unreadable.length > 0));
+	return [...suppressions].map((s) => `Exclude Numbers: ${unreadableExclusions(s!)}`);
 }
 
 /**
@@ -240,8 +261,9 @@ export function withSkipped(plan: CampaignPlan, leaveOut: (r: PlannedRecipient) 
  */
 export function planCampaigns(items: ItemParameters[], context: PlanContext): CampaignPlan[] {
 	const groups = new Map<string, ItemRequest[]>();
+	const suppressions = new SuppressionCache();
 	for (const parameters of items) {
-		const item = readItem(parameters, context);
+		const item = readItem(parameters, context, suppressions);
 		// Batch Size and Request Timeout are part of the key: items that differ go out as separate campaigns.
 		const key = JSON.stringify([item.from, item.text, item.sendAt, item.campaignName, item.dryRun, item.batchSize, item.timeoutMs]);
 		const group = groups.get(key);

@@ -213,7 +213,7 @@ export function reportCampaign(operation: string, plan: CampaignPlan, delivery: 
 		errors,
 		summary: campaignSummary(plan, delivery, credits, errors),
 		text: { ...analysis, estimatedCredits: credits },
-		warnings: [...warnings, ...deliveryWarnings(delivery, unconfirmed)],
+		warnings: [...plan.warnings, ...warnings, ...deliveryWarnings(delivery, unconfirmed)],
 	};
 	return {
 		accepted: acceptedNumbers(outcomes),

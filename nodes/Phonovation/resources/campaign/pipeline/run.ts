@@ -21,6 +21,10 @@ const FIELD_LABELS: Record<string, string> = {
 	batchSize: 'Batch Size',
 	credential: 'Credential',
 	defaultCountryCode: 'Default Country Code',
+	excludeNumbers: 'Exclude Numbers',
+	invalidNumbers: 'Invalid Numbers',
+	dryRun: 'Dry Run',
+	timeout: 'Request Timeout',
 	options: 'Options',
 };
 

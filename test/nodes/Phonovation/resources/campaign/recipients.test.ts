@@ -83,3 +83,72 @@ describe('duplicates and per-item settings', () => {
 		expect(f.sim.campaigns.map((c) => c.body.recipientInfo.length)).toEqual([2, 1, 1, 1]);
 	});
 });
+
+describe('Exclude Numbers never misses an opted-out number', () => {
+	const fixture = sharedFixture();
+
+	it('an opt-out list that lost its leading zeros still excludes the numbers', async () => {
+		const f = fixture();
+		const result = await f.run({
+			...SEND,
+			recipients: '0871234567, 0861234567',
+			options: { excludeNumbers: '={{ [871234567, "86 123 4567"] }}' },
+		});
+		// Everyone was excluded, so there is no campaign to send.
+		expect(result.error?.message).toMatch(/^Recipients: No valid recipient left/);
+		expect(f.sim.count('POST', '/api/v2/Campaign')).toBe(0);
+	});
+
+	it('entries it cannot read are listed in the warnings; the readable ones still exclude', async () => {
+		const f = fixture();
+		const result = await f.run({
+			...SEND,
+			recipients: '0871234567, 0861234567',
+			options: { excludeNumbers: '0861234567, unsubscribed, 12' },
+		});
+		expect(result.error).toBeUndefined();
+		expect(f.sim.campaigns[0].body.recipientInfo).toEqual([{ msisdn: '353871234567' }]);
+		const [out] = jsonOf(result.items);
+		expect(out.recipients[1]).toMatchObject({ msisdn: '353861234567', status: 'excluded' });
+		expect(out.warnings).toEqual([
+			'Exclude Numbers: 2 entries could not be read as a phone number and exclude no one: "unsubscribed", "12"',
+		]);
+	});
+
+	it('with Invalid Numbers = Fail, an unreadable entry stops the run before anything is sent', async () => {
+		const f = fixture();
+		const result = await f.run({
+			...SEND,
+			recipients: '0871234567',
+			options: { excludeNumbers: 'unsubscribed', invalidNumbers: 'fail' },
+		});
+		expect(result.error?.message).toBe(
+			'Exclude Numbers: 1 entry could not be read as a phone number and exclude no one: "unsubscribed" (item 0)',
+		);
+		expect(f.sim.count('POST', '/api/v2/Campaign')).toBe(0);
+	});
+
+	it('a list that depends on the item is read for each item', async () => {
+		const f = fixture();
+		const result = await f.run(
+			{ ...SEND, recipients: '0871000001, 0871000002', options: { excludeNumbers: '={{ $json.optedOut }}' } },
+			[{ json: { optedOut: ['0871000001'] } }, { json: { optedOut: ['0871000002'] } }],
+		);
+		expect(result.error).toBeUndefined();
+		const out = jsonOf(result.items);
+		expect(out.map((o) => o.recipients.map((r: Json) => r.status))).toEqual([
+			['excluded', 'accepted'],
+			['accepted', 'excluded'],
+		]);
+	});
+
+	it('a list that does not depend on the item is read once and excludes for every item', async () => {
+		const f = fixture();
+		const result = await f.run(
+			{ ...SEND, recipients: '={{ $json.phone }}', options: { excludeNumbers: '={{ ["0871000002", "0871000003"].join(";") }}' } },
+			itemsOf(4, (i) => ({ phone: `087100000${i + 1}` })),
+		);
+		expect(result.error).toBeUndefined();
+		expect(f.sim.campaigns[0].body.recipientInfo).toEqual([{ msisdn: '353871000001' }, { msisdn: '353871000004' }]);
+	});
+});
