@@ -20,7 +20,7 @@ export type {
 export { OPT_OUT_SHORTCODE } from './relays';
 export { inboundSignature, md5Hex, receiptSignature } from './signatures';
 export { simulatorCredentialData } from './credential';
-export { startSimulator } from './simulator';
+export { peakOverlap, startSimulator } from './simulator';
 export type {
 	DeliveryResult,
 	RecordedCampaign,
@@ -28,5 +28,6 @@ export type {
 	RecordedRequest,
 	RelayResult,
 	Simulator,
+	TimelineEvent,
 	StartOptions,
 } from './simulator';

@@ -79,6 +79,12 @@ export interface Simulator {
 	requests: RecordedRequest[];
 	/** Requests received with that method and path (both compared case-insensitively). */
 	count(method: string, path: string): number;
+	/**
+	 * When each provider request arrived and was answered, in order: `+` an arrival, `-` an answer
+	 * (or a dropped connection), with the request's sequence number, status and path. It shows how
+	 * many requests overlapped without measuring time.
+	 */
+	timeline: TimelineEvent[];
 	clock: { now(): number; advance(seconds: number): void; freeze(): void; unfreeze(): void };
 	injectFault(path: string, fault: Fault, times?: number): void;
 	pendingFaults(): PendingFault[];
@@ -89,6 +95,25 @@ export interface Simulator {
 	sendProcessingResult(opts?: ProcessingResultOptions): Promise<RelayResult>;
 	deliverScheduled(campaignId?: number): Promise<DeliveryResult>;
 	stop(): Promise<void>;
+}
+
+export interface TimelineEvent {
+	event: '+' | '-';
+	seq: number;
+	path: string;
+	status?: number;
+}
+
+/** The most requests to `path` in flight at once in a timeline (from its `from`-th event on). */
+export function peakOverlap(timeline: TimelineEvent[], path: string, from = 0): number {
+	let open = 0;
+	let peak = 0;
+	for (const e of timeline.slice(from)) {
+		if (e.path.toLowerCase() !== path.toLowerCase()) continue;
+		open = Math.max(0, open + (e.event === '+' ? 1 : -1));
+		peak = Math.max(peak, open);
+	}
+	return peak;
 }
 
 export interface StartOptions {
@@ -104,6 +129,8 @@ class PhonovationSimulator implements Simulator {
 	readonly legacySends: RecordedLegacySend[] = [];
 
 	readonly requests: RecordedRequest[] = [];
+	readonly timeline: TimelineEvent[] = [];
+	private sequence = 0;
 
 	private readonly simClock = new SimulatorClock();
 
@@ -162,6 +189,7 @@ class PhonovationSimulator implements Simulator {
 		this.campaigns.length = 0;
 		this.legacySends.length = 0;
 		this.requests.length = 0;
+		this.timeline.length = 0;
 		this.received.length = 0;
 		this.faults.clear();
 		this.simClock.reset();
@@ -297,8 +325,11 @@ class PhonovationSimulator implements Simulator {
 		const [path, search = ''] = (req.url ?? '/').split(/\?(.*)/s);
 		const method = (req.method ?? 'GET').toUpperCase();
 		const isControl = routeKey(path).startsWith('/_sim/');
+		const seq = ++this.sequence;
+		if (!isControl) this.timeline.push({ event: '+', seq, path });
 		const finish = (reply: Reply) => {
 			if (!isControl) this.requests.push({ method, path, status: reply.status });
+			if (!isControl) this.timeline.push({ event: '-', seq, path, status: reply.status });
 			this.log(`${method} ${path} ${reply.status} ${Date.now() - started}ms`);
 			if (!res.destroyed) {
 				res.writeHead(reply.status, reply.headers);
@@ -320,6 +351,7 @@ class PhonovationSimulator implements Simulator {
 			const fault = this.faults.take(exchange.route);
 			if (fault?.kind === 'reset') {
 				this.requests.push({ method, path, status: 0 });
+				this.timeline.push({ event: '-', seq, path, status: 0 });
 				this.log(`${method} ${path} reset`);
 				req.socket.destroy();
 				return;

@@ -21,6 +21,23 @@ export const DEFAULT_COUNTRY_CODE = IRISH_COUNTRY_CODE;
 /** Default time a provider request may take before it fails; a 400,000-recipient body is large. */
 export const DEFAULT_TIMEOUT_MS = 120_000;
 
+/**
+ * Campaign requests in flight at once. n8n's HTTP Request node sends every item's request at
+ * once; the provider's rate limits are not published, so the default is a measured middle way
+ * (see the README's Performance section) and a 429 steps it down.
+ */
+export const DEFAULT_PARALLEL_REQUESTS = 16;
+export const MAX_PARALLEL_REQUESTS = 64;
+
+/** The Parallel Requests option as a whole number from 1 to MAX_PARALLEL_REQUESTS, or a violation. */
+export function parseParallelRequests(value: unknown): { ok: true; value: number } | { ok: false; violation: RuleViolation } {
+	if (value === undefined || value === null || value === '') return { ok: true, value: DEFAULT_PARALLEL_REQUESTS };
+	const n = Number(value);
+	if (Number.isInteger(n) && n >= 1 && n <= MAX_PARALLEL_REQUESTS) return { ok: true, value: n };
+	const message = `Parallel Requests must be a whole number from 1 to ${MAX_PARALLEL_REQUESTS} (got ${String(value)})`;
+	return { ok: false, violation: { field: 'parallelRequests', message } };
+}
+
 /** A problem found before anything is sent: which parameter, and what is wrong with it. */
 export interface RuleViolation {
 	field: string;

@@ -1,6 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_COUNTRY_CODE, DEFAULT_TIMEOUT_MS, LIMITS } from '../../domain/rules';
+import {
+	DEFAULT_COUNTRY_CODE,
+	DEFAULT_PARALLEL_REQUESTS,
+	DEFAULT_TIMEOUT_MS,
+	LIMITS,
+	MAX_PARALLEL_REQUESTS,
+} from '../../domain/rules';
 
 /** The provider's ceiling is also the default: a campaign goes out in as few requests as it can. */
 const MAX_BATCH_SIZE = LIMITS.recipientsPerRequest;
@@ -118,6 +124,15 @@ const campaignOptions: INodeProperties = {
 			type: 'string',
 			default: '',
 			description: `Your reference for this item's recipients (max ${LIMITS.notifyId} characters), echoed in delivery receipts, processing results and linked replies`,
+		},
+		{
+			displayName: 'Parallel Requests',
+			name: 'parallelRequests',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_REQUESTS },
+			default: DEFAULT_PARALLEL_REQUESTS,
+			description:
+				"Most campaign requests in flight at once, for runs with many campaigns (e.g. one personalised text per item). Each campaign's batches still go out in order; an HTTP 429 from the provider pauses and lowers it. Read from the first item.",
 		},
 		{
 			displayName: 'Request Timeout',

@@ -1,10 +1,11 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import type { FailedExchange } from '../../../transport/failures';
 import { providerError } from '../../../transport/failures';
 import { apiExchange, apiUrl } from '../../../transport/request';
 import { Ledger, type Recorded } from './ledger';
+import type { Pacer } from './pacer';
 import type { CampaignPlan } from './plan';
 import { batchLabel, CAMPAIGN_PATH, requestBody } from './requestBody';
 import { TOO_MANY_REQUESTS, waitAfterTooMany } from './tooManyRequests';
@@ -45,6 +46,9 @@ export interface Delivery {
 export interface DeliveryContext {
 	ctx: IExecuteFunctions;
 	ledger: Ledger;
+	pacer: Pacer;
+	/** Set when a failure must stop the run: no new request starts after it. */
+	stop: { requested: boolean };
 }
 
 async function dryRun(ctx: IExecuteFunctions, plan: CampaignPlan): Promise<Delivery> {
@@ -95,20 +99,27 @@ async function postBatch(
 	const itemIndex = plan.items[0].itemIndex;
 	const { body } = batch;
 	for (let attempt = 0; ; attempt++) {
+		await run.pacer.acquire();
 		delivery.requests++;
-		const exchange = await apiExchange<unknown>(run.ctx, {
-			method: 'POST',
-			path: CAMPAIGN_PATH,
-			body,
-			timeoutMs: plan.settings.timeoutMs,
-			itemIndex,
-		});
+		let exchange;
+		try {
+			exchange = await apiExchange<unknown>(run.ctx, {
+				method: 'POST',
+				path: CAMPAIGN_PATH,
+				body,
+				timeoutMs: plan.settings.timeoutMs,
+				itemIndex,
+			});
+		} finally {
+			run.pacer.release();
+		}
 		if (exchange.ok) return answerOutcome(run.ctx, exchange.body, where, itemIndex);
 		const { failure } = exchange;
 		const wait = failure.status === 429 ? waitAfterTooMany(failure.retryAfter, new Date()) : null;
 		if (wait !== null && attempt < TOO_MANY_REQUESTS.maxRetries) {
+			// Refused before processing: safe to repeat once everyone has waited.
 			delivery.retriedAfter429++;
-			await sleep(wait * 1000);
+			run.pacer.tooMany(wait);
 			continue;
 		}
 		const error = providerError(run.ctx, `the campaign${where}`, failure, itemIndex);
@@ -138,6 +149,7 @@ export async function deliver(run: DeliveryContext, plan: CampaignPlan): Promise
 		retriedAfter429: 0,
 	};
 	for (let index = 0; index < plan.batches.length; index++) {
+		if (run.stop.requested) break;
 		const body = requestBody(plan.settings, plan.batches[index]);
 		const fingerprint = Ledger.fingerprint(body);
 		const earlier = run.ledger.get(fingerprint);

@@ -11,6 +11,7 @@ export interface CampaignOptions {
 	excludeNumbers?: unknown;
 	invalidNumbers?: unknown;
 	notifyId?: unknown;
+	parallelRequests?: unknown;
 	timeout?: unknown;
 }
 
@@ -35,6 +36,7 @@ const OPTION_NAMES: Array<keyof CampaignOptions> = [
 	'excludeNumbers',
 	'invalidNumbers',
 	'notifyId',
+	'parallelRequests',
 	'timeout',
 ];
 

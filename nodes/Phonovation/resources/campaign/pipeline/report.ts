@@ -79,7 +79,8 @@ function statusOf(
 		const named = errors.byNumber.get(recipient.msisdn!);
 		return named ? { status: 'rejected by provider', reason: named.join('; ') } : { status: 'accepted', reason: null };
 	}
-	const { error, batch } = delivery.failure!;
+	if (!delivery.failure) return { status: 'not sent', reason: 'not sent: the run stopped after another campaign failed' };
+	const { error, batch } = delivery.failure;
 	const where = batchLabel(batch, plan.batches.length);
 	return { status: 'not sent', reason: `the campaign request failed${where}: ${error.message}` };
 }

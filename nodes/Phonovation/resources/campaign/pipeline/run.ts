@@ -1,9 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
+
+import { parseParallelRequests } from '../../../domain/rules';
 
 import { applyVerdict, checkSenders } from './checkSenders';
-import { deliver, type DeliveryContext } from './deliver';
+import type { Delivery, DeliveryContext } from './deliver';
+import { deliverAll } from './dispatch';
 import { Ledger } from './ledger';
+import { Pacer } from './pacer';
 import type { CampaignPlan, ItemViolation } from './plan';
 import { planCampaigns } from './plan';
 import { readParameters } from './readParameters';
@@ -25,6 +29,7 @@ const FIELD_LABELS: Record<string, string> = {
 	invalidNumbers: 'Invalid Numbers',
 	dryRun: 'Dry Run',
 	timeout: 'Request Timeout',
+	parallelRequests: 'Parallel Requests',
 	options: 'Options',
 };
 
@@ -107,14 +112,30 @@ export async function runCampaigns(
 		for (const item of plan.items) out[item.itemIndex] = errorItem(error, item.itemIndex);
 	}
 
-	const run: DeliveryContext = { ctx, ledger: new Ledger(ctx.getContext('node'), ctx.getWorkflowDataProxy(0).$runIndex) };
-	const accepted: string[] = [];
-	for (const [index, plan] of plans.entries()) {
-		if (plan.violations.length > 0 || plan.items.length === 0) continue;
-		const delivery = await deliver(run, plan);
-		const report = reportCampaign(operation, plan, delivery, warningsOf(index));
-		for (const n of report.accepted) accepted.push(n);
-		if (delivery.failure && !ctx.continueOnFail()) throw stoppingError(delivery.failure.error, accepted);
+	const parallel = parseParallelRequests(parameters[0]?.options.parallelRequests);
+	if (!parallel.ok) throw violationError(ctx, [{ ...parallel.violation, itemIndex: 0 }], 'run');
+	const run: DeliveryContext = {
+		ctx,
+		ledger: new Ledger(ctx.getContext('node'), ctx.getWorkflowDataProxy(0).$runIndex),
+		pacer: new Pacer(parallel.value, { now: () => Date.now(), sleep }),
+		stop: { requested: false },
+	};
+	const sending = [...plans.entries()].filter(([, plan]) => plan.violations.length === 0 && plan.items.length > 0);
+	const stopOnFailure = !ctx.continueOnFail();
+	const deliveries = await deliverAll(
+		run,
+		sending.map(([, plan]) => plan),
+		{ workers: parallel.value, stopOnFailure },
+	);
+	const reports = sending.map(([index, plan], i) => ({
+		delivery: deliveries[i],
+		report: deliveries[i] && reportCampaign(operation, plan, deliveries[i], warningsOf(index)),
+	}));
+	const failed = reports.find((r) => r.delivery?.failure)?.delivery as Required<Delivery> | undefined;
+	if (failed && stopOnFailure) {
+		throw stoppingError(failed.failure.error, reports.flatMap((r) => r.report?.accepted ?? []));
+	}
+	for (const { delivery, report } of reports) {
 		for (const { itemIndex, json, unsent } of report.items) {
 			out[itemIndex] =
 				delivery.failure && unsent
