@@ -247,15 +247,16 @@ describe('normaliseMsisdn: the trunk 0 after a country code', () => {
 });
 
 describe('normaliseMsisdn: Irish numbers fit the Irish plan in every written form', () => {
+	const mobileShortBy1 = 'too short (8 digits after 353, Irish numbers starting 8 have 9 to 10)';
 	it.each([
-		{ input: '+353 87 123 456', reason: 'too short (8 digits after 353, Irish numbers starting 8 have 9 to 10)' },
-		{ input: '00353 87 123 456', reason: 'too short (8 digits after 353, Irish numbers starting 8 have 9 to 10)' },
-		{ input: '35387123456', reason: 'too short (8 digits after 353, Irish numbers starting 8 have 9 to 10)' },
-		{ input: '087 123 456', reason: 'too short (8 digits after the 0, Irish numbers starting 08 have 9 to 10)' },
-		{ input: '+353 87 123 456 789', reason: 'too long (11 digits after 353, Irish numbers starting 8 have 9 to 10)' },
-		{ input: '+353 76 123 45', reason: 'too short (7 digits after 353, Irish numbers starting 7 have 9)' },
-		{ input: '+353 31 234 5678', reason: 'not an Irish number: nothing in the Irish plan starts with 3 after 353' },
-	])('$input → $reason', ({ input, reason }) => {
+		['+353 87 123 456', mobileShortBy1],
+		['00353 87 123 456', mobileShortBy1],
+		['35387123456', mobileShortBy1],
+		['087 123 456', 'too short (8 digits after the 0, Irish numbers starting 08 have 9 to 10)'],
+		['+353 87 123 456 789', 'too long (11 digits after 353, Irish numbers starting 8 have 9 to 10)'],
+		['+353 76 123 45', 'too short (7 digits after 353, Irish numbers starting 7 have 9)'],
+		['+353 31 234 5678', 'not an Irish number: nothing in the Irish plan starts with 3 after 353'],
+	])('%s → %s', (input, reason) => {
 		expect(oracleValid(input, 'IE')).toBe(false);
 		expect(normaliseMsisdn(input)).toEqual({ ok: false, input, reason });
 	});
@@ -263,14 +264,14 @@ describe('normaliseMsisdn: Irish numbers fit the Irish plan in every written for
 
 describe('normaliseMsisdn: invisible formatting from Outlook, WhatsApp and web pages', () => {
 	it.each([
-		{ name: 'LTR embedding around the number (U+202A…U+202C)', input: '\u202A+353 87 123 4567\u202C' },
-		{ name: 'isolates (U+2066…U+2069)', input: '\u2068\u2066087 123 4567\u2069\u2069' },
-		{ name: 'LRM/RLM marks', input: '\u200E087\u200F 123 4567' },
-		{ name: 'zero-width space and BOM', input: '\uFEFF087\u200B1234567' },
-		{ name: 'soft hyphen', input: '087\u00AD123\u00AD4567' },
-		{ name: 'no-break and narrow no-break spaces', input: '087\u00A0123\u202F4567' },
-		{ name: 'RLO override (U+202E) and PDF', input: '\u202E+353871234567\u202C' },
-	])('$name: read as the number it shows', ({ input }) => {
+		['LTR embedding around the number (U+202A…U+202C)', '\u202A+353 87 123 4567\u202C'],
+		['isolates (U+2066…U+2069)', '\u2068\u2066087 123 4567\u2069\u2069'],
+		['LRM/RLM marks', '\u200E087\u200F 123 4567'],
+		['zero-width space and BOM', '\uFEFF087\u200B1234567'],
+		['soft hyphen', '087\u00AD123\u00AD4567'],
+		['no-break and narrow no-break spaces', '087\u00A0123\u202F4567'],
+		['RLO override (U+202E) and PDF', '\u202E+353871234567\u202C'],
+	])('%s: read as the number it shows', (_name, input) => {
 		expect(normaliseMsisdn(input)).toEqual({ ok: true, input, msisdn: '353871234567' });
 	});
 
