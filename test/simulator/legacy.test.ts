@@ -75,6 +75,8 @@ describe('simulator: legacy sendmessage.aspx', () => {
 		['a landline number', { to: '35312345678' }, '4', /Invalid destination number: 35312345678/],
 		['a malformed number', { to: '+353879999999' }, '4', /Invalid destination number/],
 		['an unknown sender', { from: 'Stranger' }, '5', /Sender not allowed: Stranger/],
+		['a text of 161 characters', { text: 'x'.repeat(161) }, '6', /^Text longer than 160 characters \(got 161\)$/],
+		['a raw line break in the text', { text: 'Line 1\nLine 2' }, '6', /^Text contains a line break: send it as ¬$/],
 	])('answers %s with HTTP 200, code %s and a message, recording nothing', async (_name, change, code, message) => {
 		const response = await post({ ...valid, ...change });
 		expect(response.status).toBe(200);
@@ -84,6 +86,12 @@ describe('simulator: legacy sendmessage.aspx', () => {
 		expect(rest).toBe('');
 		expect(response.text).not.toContain(PASSWORD);
 		expect(sim.legacySends).toEqual([]);
+	});
+
+	it('accepts 160 characters, and line breaks sent as ¬', async () => {
+		expect((await post({ ...valid, text: 'x'.repeat(160) })).text).toMatch(/^0\n/);
+		expect((await post({ ...valid, text: 'Line 1¬Line 2' })).text).toMatch(/^0\n/);
+		expect(sim.legacySends.map((s) => s.form.text)).toEqual(['x'.repeat(160), 'Line 1¬Line 2']);
 	});
 
 	it('accepts a comma-separated list of numbers but refuses it when one is invalid', async () => {

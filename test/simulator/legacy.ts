@@ -12,7 +12,18 @@ export const LEGACY_CODES = {
 	missingParameter: '3',
 	invalidNumber: '4',
 	invalidSender: '5',
+	invalidText: '6',
 } as const;
+
+/** Knowledgebase: `Text` is 0–160 characters, and a line break is sent as `¬`. */
+const MAX_TEXT = 160;
+
+function textProblem(text: string): string | undefined {
+	const length = Array.from(text).length;
+	if (length > MAX_TEXT) return `Text longer than ${MAX_TEXT} characters (got ${length})`;
+	if (/[\r\n]/.test(text)) return 'Text contains a line break: send it as ¬';
+	return undefined;
+}
 
 export interface LegacyOutcome {
 	code: string;
@@ -51,6 +62,8 @@ export function handleLegacySend(form: Record<string, string>, config: Simulator
 	if (invalid !== undefined) {
 		return { code: LEGACY_CODES.invalidNumber, message: `Invalid destination number: ${invalid.trim()}` };
 	}
+	const badText = textProblem(text);
+	if (badText) return { code: LEGACY_CODES.invalidText, message: badText };
 	if (!config.senders.some((s) => s.name === from)) {
 		return { code: LEGACY_CODES.invalidSender, message: `Sender not allowed: ${from}` };
 	}

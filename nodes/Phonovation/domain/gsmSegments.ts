@@ -10,7 +10,7 @@ export interface TextAnalysis {
 	segments: number;
 	/** The capacity that applied: 160/153 for GSM-7, 70/67 for UCS-2. */
 	perSegment: number;
-	/** Distinct characters that forced UCS-2, in order of first appearance ([] for GSM-7). */
+	/** Distinct characters (whole graphemes: a flag, an emoji sequence) that forced UCS-2, in order of first appearance ([] for GSM-7). */
 	unicodeCharacters: string[];
 }
 
@@ -65,25 +65,44 @@ function countParts(sizes: number[], total: number, capacity: { single: number; 
 	return parts;
 }
 
-export function analyseText(text: string): TextAnalysis {
-	const characters = Array.from(text);
-	const unicodeCharacters = [...new Set(characters.filter((char) => !isGsm7Character(char)))];
-	const encoding: SmsEncoding = unicodeCharacters.length === 0 ? 'GSM-7' : 'UCS-2';
+/** Segments user-perceived characters: a flag, an emoji ZWJ sequence or a letter with its accents is one. */
+const GRAPHEMES = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
-	// GSM-7: extension characters take ESC + septet. UCS-2: a character outside the BMP is a surrogate pair.
-	const sizes = characters.map((char) =>
-		encoding === 'GSM-7' ? (EXTENSION.has(char) ? 2 : 1) : char.length,
-	);
+/**
+ * UCS-2 text as indivisible pieces: a grapheme never straddles two parts, as handsets would show it
+ * broken. CRLF is the one grapheme made of GSM characters; it is counted as the two it encodes to.
+ */
+function graphemesOf(text: string): string[] {
+	const pieces: string[] = [];
+	for (const { segment } of GRAPHEMES.segment(text)) {
+		if (segment === '\r\n') pieces.push('\r', '\n');
+		else pieces.push(segment);
+	}
+	return pieces;
+}
+
+function analysis(encoding: SmsEncoding, characters: number, sizes: number[], unicodeCharacters: string[]): TextAnalysis {
 	const units = sizes.reduce((sum, size) => sum + size, 0);
 	const capacity = encoding === 'GSM-7' ? GSM7_CAPACITY : UCS2_CAPACITY;
 	const segments = countParts(sizes, units, capacity);
-
 	return {
 		encoding,
-		characters: characters.length,
+		characters,
 		units,
 		segments,
 		perSegment: segments > 1 ? capacity.multipart : capacity.single,
 		unicodeCharacters,
 	};
+}
+
+export function analyseText(text: string): TextAnalysis {
+	const characters = Array.from(text);
+	// Plain GSM text (most messages) needs no grapheme segmentation: every character is one septet or an escape pair.
+	if (characters.every(isGsm7Character)) {
+		return analysis('GSM-7', characters.length, characters.map((char) => (EXTENSION.has(char) ? 2 : 1)), []);
+	}
+	// UCS-2: each grapheme costs its UTF-16 code units (a character outside the BMP is a surrogate pair).
+	const graphemes = graphemesOf(text);
+	const unicodeCharacters = [...new Set(graphemes.filter((grapheme) => !isGsm7Character(grapheme)))];
+	return analysis('UCS-2', characters.length, graphemes.map((grapheme) => grapheme.length), unicodeCharacters);
 }

@@ -5,18 +5,49 @@ export const MAX_MSISDN_LENGTH = LIMITS.msisdn;
 const MIN_MSISDN_LENGTH = 8;
 
 /**
- * The Irish numbering plan's national significant numbers (what follows the trunk 0), as in the
- * general pattern Google's libphonenumber keeps for IE: a national 07… or 08… number of the wrong
+ * Lengths of Irish national significant numbers (what follows the trunk 0 or 353) by first digit,
+ * as in the general pattern Google's libphonenumber keeps for IE. A 07… or 08… number of another
  * length (a UK mobile, say) is not Irish and must not be sent as 353….
  */
-const IRISH_NATIONAL_NUMBER = /^(?:1\d{7,9}|[2569]\d{6,8}|4\d{6,9}|7\d{8}|8\d{8,9})$/;
+const IRISH_LENGTHS: Readonly<Record<string, readonly [number, number]>> = {
+	'1': [8, 10],
+	'2': [7, 9],
+	'4': [7, 10],
+	'5': [7, 9],
+	'6': [7, 9],
+	'7': [9, 9],
+	'8': [9, 10],
+	'9': [7, 9],
+};
 
 /** An Irish mobile whose leading 0 was lost, typically by a spreadsheet storing it as a number. */
 const IRISH_MOBILE_WITHOUT_ZERO = /^8[35679]\d{7}$/;
 
-/** Countries whose national numbers never start with 0, so a 0 right after the code is a misplaced trunk zero. */
-const TRUNK_ZERO_COUNTRIES = [IRISH_COUNTRY_CODE, '44'];
+/** The same for an Exclude Numbers entry: any 9-digit 8… number, since missing an opt-out costs more. */
+const IRISH_NUMBER_WITHOUT_ZERO = /^8\d{8}$/;
 
+/**
+ * Country calling codes are prefix-free (ITU-T E.164): 1 and 7 stand alone, these 2-digit codes
+ * are assigned, and every other code has 3 digits.
+ */
+const TWO_DIGIT_CODES = new Set([
+	20, 27, 30, 31, 32, 33, 34, 36, 39, 40, 41, 43, 44, 45, 46, 47, 48, 49, 51, 52, 53, 54, 55, 56, 57, 58, 60, 61,
+	62, 63, 64, 65, 66, 81, 82, 84, 86, 90, 91, 92, 93, 94, 95, 98,
+]);
+
+/**
+ * Countries without a trunk 0 whose numbers themselves may start with 0 (Italian landlines
+ * +39 06…, Côte d'Ivoire's +225 07…, Norway's 0… service numbers): after these codes a 0 is kept.
+ */
+const ZERO_IS_PART_OF_NUMBER = new Set([
+	'39', '47', '225', '226', '227', '229', '241', '242', '247', '267', '268', '378', '501', '507', '676', '679',
+	'687', '853', '974', '992',
+]);
+
+/** Pasted from Outlook, WhatsApp or a web page: direction marks, zero-width space, BOM, soft hyphen. */
+const INVISIBLE = /[\u00AD\u200B\u200E\u200F\u202A-\u202E\u2066-\u2069\uFEFF]/g;
+
+/** Spaces (NBSP and narrow NBSP included), dashes, dots and brackets people write numbers with. */
 const FORMATTING = /[\s().\-\u2010-\u2015]/g;
 
 const ONLY_DIGITS = /^\d+$/;
@@ -24,81 +55,134 @@ const ONLY_DIGITS = /^\d+$/;
 export type NormalisedNumber =
 	{ ok: true; input: string; msisdn: string } | { ok: false; input: string; reason: string };
 
-function withoutTrunkZero(digits: string): string {
-	for (const code of TRUNK_ZERO_COUNTRIES) {
-		if (digits.startsWith(`${code}0`)) return code + digits.slice(code.length + 1);
-	}
-	return digits;
+/** A number's digits and whether it was written in international form (+ or 00). */
+interface Written {
+	digits: string;
+	international: boolean;
 }
 
-/** "(0)" written after a country code (+353 (0)87…) is the trunk zero; at the very start it is national. */
-function withoutBracketedTrunkZero(text: string): string {
-	return text.replace(/\(\s*0\s*\)/g, (match, offset: number) =>
-		/\d/.test(text.slice(0, offset)) ? '' : match,
-	);
+type Step<T> = T | { reason: string };
+
+const failed = <T extends object>(step: Step<T>): step is { reason: string } => 'reason' in step;
+
+/** A character as a reason may show it: invisible or combining ones by their code point. */
+function shown(char: string): string {
+	if (!/[\p{C}\p{Z}\p{M}]/u.test(char)) return `"${char}"`;
+	return `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/** The written number's digits; the bare-digit case skips all clean-up (400,000-number campaigns). */
+function readWritten(input: unknown): Step<Written> {
+	const raw = String(input ?? '');
+	if (ONLY_DIGITS.test(raw)) return withInternationalPrefix(raw, false);
+	const text = raw.replace(INVISIBLE, '').trim();
+	if (text === '') return { reason: 'empty' };
+	if (ONLY_DIGITS.test(text)) return withInternationalPrefix(text, false);
+	if (/\p{L}/u.test(text)) return { reason: 'contains letters' };
+	const stray = text.replace(FORMATTING, '').match(/[^\d+]/u);
+	if (stray) return { reason: `contains ${shown(stray[0])}` };
+	if (text.lastIndexOf('+') > 0) return { reason: '+ is only allowed at the start' };
+	const digits = text.replace(/\D/g, '');
+	if (digits === '') return { reason: 'no digits' };
+	return withInternationalPrefix(digits, text.startsWith('+'));
+}
+
+function withInternationalPrefix(digits: string, plus: boolean): Written {
+	if (!plus && digits.startsWith('00')) return { digits: digits.slice(2), international: true };
+	return { digits, international: plus };
+}
+
+/** How many of these international digits are the country calling code. */
+export function countryCodeLength(digits: string): number {
+	const first = digits.charCodeAt(0) - 48;
+	if (first === 1 || first === 7) return 1;
+	return TWO_DIGIT_CODES.has(first * 10 + digits.charCodeAt(1) - 48) ? 2 : 3;
+}
+
+/** `+33 06…` → `336…`: a 0 right after the country code is the trunk 0 written by habit. */
+function withoutTrunkZero(digits: string): string {
+	const length = countryCodeLength(digits);
+	if (digits.charCodeAt(length) !== 48) return digits;
+	const code = digits.slice(0, length);
+	return ZERO_IS_PART_OF_NUMBER.has(code) ? digits : code + digits.slice(length + 1);
+}
+
+/** National form 0… takes the default country code; bare digits are already international. */
+function inCountry(written: Written, country: string): Step<{ msisdn: string }> {
+	const { digits, international } = written;
+	if (international) {
+		if (digits.startsWith('0')) return { reason: 'country prefix cannot start with 0' };
+		return { msisdn: withoutTrunkZero(digits) };
+	}
+	if (digits.startsWith('0')) {
+		return { msisdn: country + (ZERO_IS_PART_OF_NUMBER.has(country) ? digits : digits.slice(1)) };
+	}
+	if (country === IRISH_COUNTRY_CODE && IRISH_MOBILE_WITHOUT_ZERO.test(digits)) {
+		return { reason: 'no country prefix: looks like an Irish mobile without its leading 0' };
+	}
+	return { msisdn: withoutTrunkZero(digits) };
+}
+
+const isNational = (written: Written) => !written.international && written.digits.startsWith('0');
+
+function lengthProblem(msisdn: string): string | undefined {
+	if (msisdn.length < MIN_MSISDN_LENGTH) return `too short (${msisdn.length} digits, min ${MIN_MSISDN_LENGTH})`;
+	if (msisdn.length > MAX_MSISDN_LENGTH) return `too long (${msisdn.length} digits, max ${MAX_MSISDN_LENGTH})`;
+	return undefined;
+}
+
+/** Irish numbers, national or international, must fit the Irish plan; other countries are not checked. */
+function irishPlanProblem(msisdn: string, writtenNationally: boolean): string | undefined {
+	if (!msisdn.startsWith(IRISH_COUNTRY_CODE)) return undefined;
+	// Read in place: most of a large campaign is Irish, and a slice per number adds up.
+	const first = msisdn[IRISH_COUNTRY_CODE.length];
+	const digits = msisdn.length - IRISH_COUNTRY_CODE.length;
+	const lengths = IRISH_LENGTHS[first];
+	if (lengths && digits >= lengths[0] && digits <= lengths[1]) return undefined;
+	// A national number too long for Ireland is most likely another country's, written without its code.
+	if (writtenNationally && (!lengths || digits > lengths[1])) {
+		return 'no country prefix: national numbers other than Irish 0… need one';
+	}
+	if (!lengths) return `not an Irish number: nothing in the Irish plan starts with ${first} after 353`;
+	const [min, max] = lengths;
+	const after = writtenNationally ? 'after the 0' : 'after 353';
+	const start = writtenNationally ? `0${first}` : first;
+	const expected = min === max ? `${min}` : `${min} to ${max}`;
+	return `${digits < min ? 'too short' : 'too long'} (${digits} digits ${after}, Irish numbers starting ${start} have ${expected})`;
 }
 
 /**
- * Spec §2.2: strip spaces, dashes, dots, brackets, a leading + or 00; "(0)" after a country code is a
- * trunk zero and is dropped (+353 (0)87… → 35387…); national form 0… becomes defaultCountryCode + rest
- * (Irish by default: 087 123 4567 → 353871234567); numbers without + / 00 / leading 0 are taken as
- * already international (must carry their country prefix); result digits only, 8..20 digits.
+ * Spec §2.2: invisible marks go first; spaces, dashes, dots, brackets and a leading + or 00 are
+ * stripped; a 0 after the country code is the trunk 0 and is dropped (+33 06… → 336…, +353 (0)87… →
+ * 35387…); national form 0… takes defaultCountryCode (Irish by default: 087 123 4567 → 353871234567);
+ * other numbers must carry their country prefix; Irish numbers must fit the Irish plan; 8..20 digits.
  */
 export function normaliseMsisdn(input: string, defaultCountryCode: string = DEFAULT_COUNTRY_CODE): NormalisedNumber {
 	const fail = (reason: string): NormalisedNumber => ({ ok: false, input, reason });
-	const text = String(input ?? '').trim();
-	if (text === '') return fail('empty');
-	// Most numbers arrive as bare digits; skipping the clean-up for them keeps a 400,000-number
-	// campaign from producing millions of throw-away strings.
-	const bare = ONLY_DIGITS.test(text);
-	if (!bare) {
-		if (/\p{L}/u.test(text)) return fail('contains letters');
-		const stray = text.replace(FORMATTING, '').match(/[^\d+]/u);
-		if (stray) return fail(`contains "${stray[0]}"`);
-		if (text.lastIndexOf('+') > 0) return fail('+ is only allowed at the start');
-	}
+	const written = readWritten(input);
+	if (failed(written)) return fail(written.reason);
+	const country = parseCountryCode(defaultCountryCode);
+	if (!country.ok) return fail(`default country code "${defaultCountryCode}" is not 1 to 3 digits`);
+	const number = inCountry(written, country.code);
+	if (failed(number)) return fail(number.reason);
+	const problem = lengthProblem(number.msisdn) ?? irishPlanProblem(number.msisdn, isNational(written));
+	return problem ? fail(problem) : { ok: true, input, msisdn: number.msisdn };
+}
 
-	const countryCode = parseCountryCode(defaultCountryCode);
-	if (!countryCode.ok) return fail(`default country code "${defaultCountryCode}" is not 1 to 3 digits`);
-	const country = countryCode.code;
-
-	let international = text.startsWith('+');
-	let digits = bare ? text : withoutBracketedTrunkZero(text).replace(/\D/g, '');
-	if (digits === '') return fail('no digits');
-	if (!international && digits.startsWith('00')) {
-		international = true;
-		digits = digits.slice(2);
+/**
+ * The msisdns an Exclude Numbers entry stands for: the recipients' rules, plus the Irish number a
+ * spreadsheet made of it by dropping the leading 0 (871234567 → 353871234567). [] when unreadable.
+ */
+export function suppressionForms(entry: string, defaultCountryCode: string): string[] {
+	const forms: string[] = [];
+	const number = normaliseMsisdn(entry, defaultCountryCode);
+	if (number.ok) forms.push(number.msisdn);
+	const written = readWritten(entry);
+	if (!failed(written) && !written.international && IRISH_NUMBER_WITHOUT_ZERO.test(written.digits)) {
+		const irish = IRISH_COUNTRY_CODE + written.digits;
+		if (!forms.includes(irish)) forms.push(irish);
 	}
-
-	let msisdn: string;
-	if (international) {
-		if (digits.startsWith('0')) return fail('country prefix cannot start with 0');
-		msisdn = withoutTrunkZero(digits);
-	} else if (digits.startsWith('0')) {
-		const national = digits.slice(1);
-		msisdn = country + national;
-		if (country === IRISH_COUNTRY_CODE && msisdn.length <= MAX_MSISDN_LENGTH) {
-			if (national.length < 7) {
-				return fail(`too short (${national.length} digits after the 0, Irish numbers have 7 to 10)`);
-			}
-			if (!IRISH_NATIONAL_NUMBER.test(national)) {
-				return fail('no country prefix: national numbers other than Irish 0… need one');
-			}
-		}
-	} else {
-		if (country === IRISH_COUNTRY_CODE && IRISH_MOBILE_WITHOUT_ZERO.test(digits)) {
-			return fail('no country prefix: looks like an Irish mobile without its leading 0');
-		}
-		msisdn = withoutTrunkZero(digits);
-	}
-
-	if (msisdn.length < MIN_MSISDN_LENGTH) {
-		return fail(`too short (${msisdn.length} digits, min ${MIN_MSISDN_LENGTH})`);
-	}
-	if (msisdn.length > MAX_MSISDN_LENGTH) {
-		return fail(`too long (${msisdn.length} digits, max ${MAX_MSISDN_LENGTH})`);
-	}
-	return { ok: true, input, msisdn };
+	return forms;
 }
 
 /**

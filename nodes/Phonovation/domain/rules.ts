@@ -6,6 +6,8 @@ import { z } from 'zod';
  */
 export const LIMITS = {
 	text: 2000,
+	/** The legacy API's Text: 0–160 characters (provider knowledge base, provider facts §12a). */
+	legacyText: 160,
 	from: 20,
 	campaignName: 30,
 	msisdn: 20,
@@ -110,7 +112,8 @@ export const legacySettingsSchema = z.object({
 			LEGACY_SENDER,
 			'is not a legacy sender ID: up to 11 letters and digits without spaces, or a number',
 		),
-	text: required('Text', LIMITS.text),
+	/** Checked as sent: each line break already turned into one `¬` (provider facts §12a). */
+	text: required('Text', LIMITS.legacyText),
 	notifyId: limited('Notify ID', LIMITS.notifyId),
 });
 

@@ -5,7 +5,7 @@ import { endpoint } from '../../../../credentials/endpoints';
 import { normaliseMsisdn, splitRecipients } from '../../domain/phoneNumbers';
 import { DEFAULT_COUNTRY_CODE, LIMITS, legacySettingsSchema, parseCountryCode, violationsOf } from '../../domain/rules';
 import { providerError } from '../../transport/failures';
-import { CREDENTIAL, isFailure, plainRequest } from '../../transport/request';
+import { CREDENTIAL, isFailure, plainRequest, type PlainResponse } from '../../transport/request';
 import { eachItem } from '../eachItem';
 
 const show = { show: { resource: ['legacyMessage'], operation: ['send'] } };
@@ -38,7 +38,7 @@ export const description: INodeProperties[] = [
 		required: true,
 		default: '',
 		displayOptions: show,
-		description: `Message text, at most ${LIMITS.text} characters`,
+		description: `Message text, at most ${LIMITS.legacyText} characters (the legacy API's limit). Each line break is sent as ¬, which the gateway turns back into a line break, and counts as one character.`,
 	},
 	{
 		displayName: 'Options',
@@ -73,23 +73,27 @@ interface LegacyMessage {
 	notifyId: string;
 }
 
-const FIELD_LABELS: Record<string, string> = { from: 'From', text: 'Text', notifyId: 'Notify ID' };
-
 function fail(ctx: IExecuteFunctions, message: string, itemIndex: number): never {
 	throw new NodeOperationError(ctx.getNode(), `${message} (item ${itemIndex})`, { itemIndex });
+}
+
+/** The legacy gateway takes a line break as `¬` (Latin-1 172): CRLF, LF and CR each become one (provider facts §12a). */
+export function withLegacyLineBreaks(text: string): string {
+	return text.replace(/\r\n|\r|\n/g, '¬');
 }
 
 /** Reads and checks one item's parameters; any problem is an error before anything is sent. */
 function readMessage(ctx: IExecuteFunctions, itemIndex: number): LegacyMessage {
 	const from = String(ctx.getNodeParameter('from', itemIndex, '')).trim();
-	const text = String(ctx.getNodeParameter('text', itemIndex, ''));
+	const text = withLegacyLineBreaks(String(ctx.getNodeParameter('text', itemIndex, '')));
 	const toList = splitRecipients(ctx.getNodeParameter('to', itemIndex, ''));
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as { notifyId?: string; defaultCountryCode?: string };
 	const notifyId = String(options.notifyId ?? '').trim();
 
 	const [violation] = violationsOf(legacySettingsSchema, { from, text, notifyId });
 	if (violation?.field === 'from') fail(ctx, `From "${from}" ${violation.message}`, itemIndex);
-	if (violation) fail(ctx, `${FIELD_LABELS[violation.field] ?? violation.field}: ${violation.message}`, itemIndex);
+	// The schema's messages start with the field's name: "Text is too long: 161 characters, the limit is 160".
+	if (violation) fail(ctx, violation.message, itemIndex);
 	const country = parseCountryCode(options.defaultCountryCode);
 	if (!country.ok) fail(ctx, `Default Country Code: ${country.violation.message}`, itemIndex);
 	if (toList.length !== 1) {
@@ -108,12 +112,31 @@ function statusLines(body: unknown, secret: string): { code: string; message: st
 	return { code: lines[0] ?? '', message: lines.slice(1).filter(Boolean).join(' ') };
 }
 
+/** The provider's status line when it accepted the message; otherwise an error with its words, password masked. */
+function accepted(ctx: IExecuteFunctions, response: PlainResponse, password: string, itemIndex: number) {
+	const { code, message } = statusLines(response.body, password);
+	if (response.status !== 200) {
+		const text = [code, message].filter(Boolean).join(' ').slice(0, 300);
+		throw new NodeApiError(ctx.getNode(), { httpCode: String(response.status), message: text }, {
+			message: `Phonovation's legacy API answered HTTP ${response.status}${text ? `: ${text}` : ''}`,
+			description: 'The legacy API answers HTTP 200 even when it refuses a message, so whether this one was sent is unknown: check before sending it again.',
+			itemIndex,
+		});
+	}
+	if (code !== '0') {
+		throw new NodeApiError(ctx.getNode(), { code, message }, {
+			message: `Phonovation's legacy API refused the message (status ${code || 'missing'}): ${message || 'no message'}`,
+			itemIndex,
+		});
+	}
+	return { code, message };
+}
+
 /** `sendmessage.aspx`: form-encoded, always HTTP 200; the body's first line is the status code. */
-async function sendOne(ctx: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+async function sendOne(ctx: IExecuteFunctions, message: LegacyMessage, itemIndex: number): Promise<INodeExecutionData[]> {
 	const credentials = await ctx.getCredentials(CREDENTIAL);
 	const apiId = String(credentials.apiId ?? '').trim();
 	if (!apiId) fail(ctx, 'The credential has no API ID; the legacy API needs one', itemIndex);
-	const message = readMessage(ctx, itemIndex);
 	const password = String(credentials.password ?? '');
 	const form = new URLSearchParams({
 		user: String(credentials.username ?? ''),
@@ -134,19 +157,33 @@ async function sendOne(ctx: IExecuteFunctions, itemIndex: number): Promise<INode
 	});
 	if (isFailure(response)) throw providerError(ctx, 'the legacy send', response, itemIndex);
 
-	const { code, message: said } = statusLines(response.body, password);
-	if (response.status !== 200 || code !== '0') {
-		const http = response.status !== 200 ? `, HTTP ${response.status}` : '';
-		throw new NodeApiError(ctx.getNode(), { code, message: said }, {
-			message: `Phonovation's legacy API refused the message (status ${code || 'missing'}${http}): ${said || 'no message'}`,
-			itemIndex,
-		});
-	}
+	const { code, message: said } = accepted(ctx, response, password, itemIndex);
 	const { to, from, notifyId } = message;
 	return [{ json: { success: true, code, message: said, to, from, notifyId: notifyId || null }, pairedItem: { item: itemIndex } }];
 }
 
-/** One legacy request per input item (the legacy API takes a single recipient). */
+type Checked = { ok: true; message: LegacyMessage } | { ok: false; error: unknown };
+
+function checked(ctx: IExecuteFunctions, itemIndex: number): Checked {
+	try {
+		return { ok: true, message: readMessage(ctx, itemIndex) };
+	} catch (error) {
+		return { ok: false, error };
+	}
+}
+
+/**
+ * One legacy request per input item (the legacy API takes a single recipient). Every item is checked
+ * first: without Continue On Fail an invalid item stops the run before anything is sent; with it, the
+ * invalid item becomes an error item and the others are sent.
+ */
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	return await eachItem(this, items, async (itemIndex) => await sendOne(this, itemIndex));
+	const messages = items.map((_, itemIndex) => checked(this, itemIndex));
+	const invalid = messages.find((item) => !item.ok);
+	if (invalid && !invalid.ok && !this.continueOnFail()) throw invalid.error;
+	return await eachItem(this, items, async (itemIndex) => {
+		const item = messages[itemIndex];
+		if (!item.ok) throw item.error;
+		return await sendOne(this, item.message, itemIndex);
+	});
 }

@@ -12,21 +12,17 @@ function oracle(text: string) {
 		// Bits of text without the concatenation headers: 7 per septet, 16 per UCS-2 code unit.
 		units: message.messageSize / (encoding === 'GSM-7' ? 7 : 16),
 		characters: message.numberOfUnicodeScalars,
-		unicodeCharacters: nonGsmCodePoints(message.getNonGsmCharacters()),
+		// Whole graphemes, each once: a flag or an emoji sequence is one entry.
+		unicodeCharacters: [...new Set(message.getNonGsmCharacters())],
 	};
-}
-
-/**
- * The oracle names whole graphemes ("e" + U+0301 together); ours names the code points that are not GSM
- * (just U+0301). Map its graphemes to their code points the oracle itself would encode as UCS-2.
- */
-function nonGsmCodePoints(graphemes: string[]): string[] {
-	const codePoints = graphemes.flatMap((grapheme) => Array.from(grapheme));
-	return [...new Set(codePoints.filter((char) => new SegmentedMessage(char).encodingName === 'UCS-2'))];
 }
 
 const a = (n: number) => 'a'.repeat(n);
 const EMOJI = '😀';
+const IRISH_FLAG = '🇮🇪';
+/** Man, woman, girl joined by zero-width joiners: 5 code points, 8 UTF-16 units, one grapheme. */
+const FAMILY = '👨\u200D👩\u200D👧';
+const THUMBS_UP_DARK = '👍🏿';
 
 interface Case {
 	name: string;
@@ -78,6 +74,21 @@ const CASES: Case[] = [
 	},
 	{ name: '2000 fadas', text: 'á'.repeat(2000), characters: 2000, units: 2000 },
 	{ name: '1000 emoji (2000 code units)', text: EMOJI.repeat(1000), characters: 1000, units: 2000 },
+	{
+		name: "64×'á' + Irish flag + 64×'á' (the flag never straddles the 67 boundary)",
+		text: 'á'.repeat(64) + IRISH_FLAG + 'á'.repeat(64),
+		characters: 130,
+		units: 132,
+	},
+	{
+		name: "65×'á' + family emoji (ZWJ sequence of 8 units pushed whole to part 2)",
+		text: 'á'.repeat(65) + FAMILY,
+		characters: 70,
+		units: 73,
+	},
+	{ name: 'thumbs up with a skin tone ×18', text: THUMBS_UP_DARK.repeat(18), characters: 36, units: 72 },
+	{ name: 'heart with variation selector ×36', text: '❤️'.repeat(36), characters: 72, units: 72 },
+	{ name: 'combining accents stacked on one letter ×30', text: 'a\u0301\u0323'.repeat(30), characters: 90, units: 90 },
 ];
 
 describe('analyseText agrees with sms-segments-calculator', () => {
@@ -137,6 +148,11 @@ describe('analyseText details the oracle does not cover', () => {
 		{ text: 'á'.repeat(71), perSegment: 67 },
 	])('capacity per part is $perSegment', ({ text, perSegment }) => {
 		expect(analyseText(text).perSegment).toBe(perSegment);
+	});
+
+	it('lists whole graphemes: flags, ZWJ sequences and accented letters, never a bare joiner or half a flag', () => {
+		const text = `Fáilte ${IRISH_FLAG} ${FAMILY} Cafe\u0301 ${THUMBS_UP_DARK} ${IRISH_FLAG}`;
+		expect(analyseText(text).unicodeCharacters).toEqual(['á', IRISH_FLAG, FAMILY, 'e\u0301', THUMBS_UP_DARK]);
 	});
 
 	it('lists each character that forced Unicode once, in order of appearance', () => {

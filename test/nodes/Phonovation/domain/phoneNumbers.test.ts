@@ -1,12 +1,32 @@
 import type { CountryCode } from 'libphonenumber-js';
-import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import mobileExamples from 'libphonenumber-js/examples.mobile.json';
+import { getCountries, getCountryCallingCode, getExampleNumber, parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import metadata from 'libphonenumber-js/metadata.max.json';
 
-import { MAX_MSISDN_LENGTH, normaliseMsisdn, splitRecipients } from '../../../../nodes/Phonovation/domain/phoneNumbers';
+import {
+	countryCodeLength,
+	MAX_MSISDN_LENGTH,
+	normaliseMsisdn,
+	splitRecipients,
+	suppressionForms,
+} from '../../../../nodes/Phonovation/domain/phoneNumbers';
 
 /** Google's numbering metadata (libphonenumber-js) reads each number; its E.164 form minus "+" is the oracle. */
 function oracleMsisdn(input: string, region: CountryCode): string | undefined {
 	return parsePhoneNumberFromString(input, region)?.number.replace(/^\+/, '');
 }
+
+/** With the full metadata, validity checks each country's number ranges, not only lengths. */
+function oracleValid(input: string, region: CountryCode): boolean {
+	return parsePhoneNumberFromString(input, region)?.isValid() ?? false;
+}
+
+/** The metadata's national (trunk) prefix of a country; slot 5 of its compressed record. */
+function nationalPrefixOf(country: CountryCode): unknown {
+	return (metadata.countries as unknown as Record<string, unknown[]>)[country][5];
+}
+
+const NON_GEOGRAPHIC_CODES = Object.keys((metadata as unknown as { nonGeographic: object }).nonGeographic);
 
 const REGION_OF: Record<string, CountryCode> = { '353': 'IE', '44': 'GB' };
 
@@ -181,5 +201,124 @@ describe('splitRecipients', () => {
 		expect(entries.map((entry) => normaliseMsisdn(entry))).toEqual(
 			entries.map((entry) => ({ ok: true, input: entry, msisdn: oracleMsisdn(entry, 'IE') })),
 		);
+	});
+});
+
+describe('normaliseMsisdn: the trunk 0 after a country code', () => {
+	it.each([
+		{ input: '+33 06 12 34 56 78', msisdn: '33612345678' },
+		{ input: '0033 (0)6 12 34 56 78', msisdn: '33612345678' },
+		{ input: '+49 0151 1234 5678', msisdn: '4915112345678' },
+		{ input: '+49 (0)30 123456', msisdn: '4930123456' },
+		{ input: '+1 202 456 1111', msisdn: '12024561111' },
+		// Italian landlines keep their 0 after +39: it is part of the number, not a trunk prefix.
+		{ input: '+39 06 1234 5678', msisdn: '390612345678' },
+		{ input: '+225 07 12 34 56 78', msisdn: '2250712345678' },
+	])('$input → $msisdn, as libphonenumber reads it', ({ input, msisdn }) => {
+		expect(oracleMsisdn(input, 'IE')).toBe(msisdn);
+		expect(normaliseMsisdn(input)).toEqual({ ok: true, input, msisdn });
+	});
+
+	it('keeps the 0 of an Italian landline written nationally with Default Country Code 39', () => {
+		expect(normaliseMsisdn('06 1234 5678', '39')).toMatchObject({ ok: true, msisdn: oracleMsisdn('06 1234 5678', 'IT') });
+	});
+
+	it("drops a 0 written after the code of every country whose numbers take a trunk 0 (libphonenumber's metadata and examples)", () => {
+		const checked: string[] = [];
+		for (const country of getCountries()) {
+			const example = getExampleNumber(country, mobileExamples);
+			const msisdn = `${example?.countryCallingCode}${example?.nationalNumber}`;
+			if (!example || msisdn.length < 8 || nationalPrefixOf(country) !== '0') continue;
+			const input = `+${example.countryCallingCode} 0${example.nationalNumber}`;
+			expect({ input, result: normaliseMsisdn(input) }).toEqual({ input, result: { ok: true, input, msisdn } });
+			checked.push(country);
+		}
+		expect(checked.length).toBeGreaterThan(100);
+	});
+
+	it('reads the country calling code of every country and non-geographic service libphonenumber knows', () => {
+		const codes = new Set([...getCountries().map((c) => getCountryCallingCode(c)), ...NON_GEOGRAPHIC_CODES]);
+		for (const code of codes) {
+			const national = '9'.repeat(9);
+			expect({ code, length: countryCodeLength(code + national) }).toEqual({ code, length: code.length });
+		}
+		expect(codes.size).toBeGreaterThan(200);
+	});
+});
+
+describe('normaliseMsisdn: Irish numbers fit the Irish plan in every written form', () => {
+	const mobileShortBy1 = 'too short (8 digits after 353, Irish numbers starting 8 have 9 to 10)';
+	it.each([
+		['+353 87 123 456', mobileShortBy1],
+		['00353 87 123 456', mobileShortBy1],
+		['35387123456', mobileShortBy1],
+		['087 123 456', 'too short (8 digits after the 0, Irish numbers starting 08 have 9 to 10)'],
+		['+353 87 123 456 789', 'too long (11 digits after 353, Irish numbers starting 8 have 9 to 10)'],
+		['+353 76 123 45', 'too short (7 digits after 353, Irish numbers starting 7 have 9)'],
+		['+353 31 234 5678', 'not an Irish number: nothing in the Irish plan starts with 3 after 353'],
+	])('%s → %s', (input, reason) => {
+		expect(oracleValid(input, 'IE')).toBe(false);
+		expect(normaliseMsisdn(input)).toEqual({ ok: false, input, reason });
+	});
+});
+
+describe('normaliseMsisdn: invisible formatting from Outlook, WhatsApp and web pages', () => {
+	it.each([
+		['LTR embedding around the number (U+202A…U+202C)', '\u202A+353 87 123 4567\u202C'],
+		['isolates (U+2066…U+2069)', '\u2068\u2066087 123 4567\u2069\u2069'],
+		['LRM/RLM marks', '\u200E087\u200F 123 4567'],
+		['zero-width space and BOM', '\uFEFF087\u200B1234567'],
+		['soft hyphen', '087\u00AD123\u00AD4567'],
+		['no-break and narrow no-break spaces', '087\u00A0123\u202F4567'],
+		['RLO override (U+202E) and PDF', '\u202E+353871234567\u202C'],
+	])('%s: read as the number it shows', (_name, input) => {
+		expect(normaliseMsisdn(input)).toEqual({ ok: true, input, msisdn: '353871234567' });
+	});
+
+	it.each([
+		{ input: '087 123\u2060 4567', reason: 'contains U+2060' },
+		{ input: '087\u0007 123 4567', reason: 'contains U+0007' },
+		{ input: '087 123 4567\u0301', reason: 'contains U+0301' },
+		{ input: '087 123 4567 ✓', reason: 'contains "✓"' },
+	])('names a character it cannot read by its code point when invisible: $reason', ({ input, reason }) => {
+		const result = normaliseMsisdn(input);
+		expect(result).toEqual({ ok: false, input, reason });
+		if (!result.ok) expect(result.reason).toMatch(/^[\x20-\x7E✓]+$/);
+	});
+
+	it('keeps an invisible mark out of every reason, whatever else is wrong', () => {
+		for (const input of ['\u202A087 123 456\u202C', '\u200B+353 31 234 5678', '\u2066x\u2069', '\u200E12345']) {
+			const result = normaliseMsisdn(input);
+			expect(result.ok).toBe(false);
+			if (!result.ok) expect({ input, reason: result.reason }).toEqual({ input, reason: expect.stringMatching(/^[\x20-\x7E…]+$/) });
+		}
+	});
+});
+
+describe('suppressionForms: what an Exclude Numbers entry stands for', () => {
+	it.each([
+		{ entry: '871234567', forms: ['353871234567'], why: 'an Irish mobile whose 0 a spreadsheet dropped' },
+		{ entry: ' 871 234 567 ', forms: ['353871234567'], why: 'the same, spaced' },
+		{ entry: '0871234567', forms: ['353871234567'], why: 'national form' },
+		{ entry: '+353 (0)87 123 4567', forms: ['353871234567'], why: 'international form' },
+		{ entry: '\u202A087 123 4567\u202C', forms: ['353871234567'], why: 'pasted with direction marks' },
+		{ entry: '07911 123456', forms: [], why: 'a UK mobile in national form under the Irish default' },
+		{ entry: '+44 7911 123456', forms: ['447911123456'], why: 'a UK mobile in international form' },
+		{ entry: '821234567', forms: ['821234567', '353821234567'], why: 'read as written and as a lost-0 Irish number' },
+		{ entry: '+871234567', forms: ['871234567'], why: 'written with +: not a lost 0' },
+		{ entry: '087 123 456', forms: [], why: 'a digit short' },
+		{ entry: 'opted out', forms: [], why: 'no number' },
+		{ entry: '', forms: [], why: 'empty' },
+	])('$entry → $forms ($why)', ({ entry, forms }) => {
+		expect(suppressionForms(entry, '353')).toEqual(forms);
+	});
+
+	it('follows the Default Country Code for national entries and still catches the lost Irish 0', () => {
+		expect(suppressionForms('07911 123456', '44')).toEqual(['447911123456']);
+		expect(suppressionForms('871234567', '44')).toEqual(['871234567', '353871234567']);
+	});
+
+	it('reads nothing when the Default Country Code is not a country code', () => {
+		expect(suppressionForms('0871234567', 'IE')).toEqual([]);
 	});
 });

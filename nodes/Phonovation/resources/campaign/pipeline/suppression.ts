@@ -1,5 +1,4 @@
-import { normaliseMsisdn, splitRecipients } from '../../../domain/phoneNumbers';
-import { IRISH_COUNTRY_CODE } from '../../../domain/rules';
+import { splitRecipients, suppressionForms } from '../../../domain/phoneNumbers';
 
 /** An Exclude Numbers list, normalised: the numbers it stands for, and the entries it could not read. */
 export interface Suppression {
@@ -7,21 +6,11 @@ export interface Suppression {
 	unreadable: string[];
 }
 
-/** An Irish mobile whose leading 0 a spreadsheet dropped (871234567). */
-const IRISH_MOBILE_WITHOUT_ZERO = /^8[35679]\d{7}$/;
-
-function forms(entry: string, countryCode: string): string[] {
-	const n = normaliseMsisdn(entry, countryCode);
-	if (n.ok) return [n.msisdn];
-	const digits = entry.replace(/[\s().-]/g, '');
-	return IRISH_MOBILE_WITHOUT_ZERO.test(digits) ? [IRISH_COUNTRY_CODE + digits] : [];
-}
-
 /** Normalises a list with the recipients' rules, plus the lost-leading-zero Irish form. */
 export function suppressionOf(list: unknown, countryCode: string): Suppression {
 	const suppression: Suppression = { numbers: new Set(), unreadable: [] };
 	for (const entry of splitRecipients(list)) {
-		const found = forms(entry, countryCode);
+		const found = suppressionForms(entry, countryCode);
 		if (found.length === 0) suppression.unreadable.push(entry);
 		for (const n of found) suppression.numbers.add(n);
 	}
