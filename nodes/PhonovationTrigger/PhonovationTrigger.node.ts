@@ -14,16 +14,9 @@ import type { TriggerSettings } from './relayHandler';
 import { handleRelay } from './relayHandler';
 import { REFUSAL_TEXT, RelayRejection } from './rejection';
 import { readRelayBody } from './requestBody';
+import type { TriggerOptions } from './triggerParameters';
+import { readTriggerParameters } from './triggerParameters';
 import { secretsLoader } from './triggerSecrets';
-
-interface TriggerOptions {
-	includeRaw?: boolean;
-	keywords?: string;
-	stopReplies?: boolean;
-	/** The URL token's old place; the credential's URL Token replaces it. */
-	token?: string;
-	verifySignature?: boolean;
-}
 
 function settingsOf(events: RelayEvent[], options: TriggerOptions): TriggerSettings {
 	return {
@@ -213,8 +206,7 @@ export class PhonovationTrigger implements INodeType {
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		try {
-			const events = this.getNodeParameter('events', []) as RelayEvent[];
-			const options = this.getNodeParameter('options', {}) as TriggerOptions;
+			const { events, options } = readTriggerParameters(this);
 			const body = await readRelayBody(this.getRequestObject());
 			const outcome = await handleRelay(body, settingsOf(events, options), {
 				queryToken: (this.getQueryData() as IDataObject)?.token,

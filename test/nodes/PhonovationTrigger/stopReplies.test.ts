@@ -68,6 +68,14 @@ describe.each(TRIGGER_VERSIONS)('Phonovation Trigger %s: STOP replies', (version
 		expect(json).not.toHaveProperty('via');
 	});
 
+	it('reads options and events given as expressions the same way', async () => {
+		const off = await postForm(engine, reply('STOP'), { options: { stopReplies: '={{ 1 > 2 }}' } });
+		expect(off.items[0].json).toMatchObject({ event: 'inbound' });
+		const onlyOptOuts = { events: "={{ ['opt' + 'Out'] }}" };
+		expect(await postForm(engine, reply('YES'), onlyOptOuts)).toMatchObject(IGNORED);
+		expect((await postForm(engine, reply('STOP'), onlyOptOuts)).items[0].json).toMatchObject({ via: 'reply' });
+	});
+
 	it('emits a STOP reply when only opt-outs are selected, and ignores other replies', async () => {
 		const selected = { events: ['optOut'] };
 		expect((await postForm(engine, reply('STOP'), selected)).items[0].json).toMatchObject({ event: 'optOut', via: 'reply' });
