@@ -11,11 +11,6 @@ describe('stop words', () => {
 		['REVOKE', 'REVOKE'],
 		['OPTOUT', 'OPTOUT'],
 		['OPT OUT', 'OPT OUT'],
-	])('%s alone is the stop word %s', (text, word) => {
-		expect(stopWordOf(text)).toBe(word);
-	});
-
-	it.each([
 		['stop', 'STOP'],
 		['Stop.', 'STOP'],
 		['  sToP  ', 'STOP'],
@@ -32,7 +27,7 @@ describe('stop words', () => {
 		['👎🏽 stop', 'STOP'],
 		['Stop ✋️', 'STOP'],
 		['ＳＴＯＰ', 'STOP'],
-	])('reads "%s" as %s: case, spaces, punctuation and emoji around the word do not matter', (text, word) => {
+	])('reads "%s" as the stop word %s: case, spaces, punctuation and emoji around it do not matter', (text, word) => {
 		expect(stopWordOf(text)).toBe(word);
 	});
 
