@@ -14,15 +14,9 @@ import type { TriggerSettings } from './relayHandler';
 import { handleRelay } from './relayHandler';
 import { REFUSAL_TEXT, RelayRejection } from './rejection';
 import { readRelayBody } from './requestBody';
+import type { TriggerOptions } from './triggerParameters';
+import { readTriggerParameters } from './triggerParameters';
 import { secretsLoader } from './triggerSecrets';
-
-interface TriggerOptions {
-	includeRaw?: boolean;
-	keywords?: string;
-	/** The URL token's old place; the credential's URL Token replaces it. */
-	token?: string;
-	verifySignature?: boolean;
-}
 
 function settingsOf(events: RelayEvent[], options: TriggerOptions): TriggerSettings {
 	return {
@@ -30,6 +24,7 @@ function settingsOf(events: RelayEvent[], options: TriggerOptions): TriggerSetti
 		keywords: parseKeywords(options.keywords ?? ''),
 		verifySignature: options.verifySignature !== false,
 		includeRaw: options.includeRaw === true,
+		stopReplies: options.stopReplies !== false,
 	};
 }
 
@@ -104,7 +99,8 @@ export class PhonovationTrigger implements INodeType {
 					{
 						name: 'Opt-Out',
 						value: 'optOut',
-						description: 'STOP or OPTOUT texted to the shared shortcode 50123',
+						description:
+							'STOP or OPTOUT texted to the shared shortcode 50123, or a reply to your number that is only a stop word',
 					},
 					{
 						name: 'Processing Result',
@@ -163,6 +159,14 @@ export class PhonovationTrigger implements INodeType {
 							'Comma-separated keywords, case-insensitive. Inbound messages start the workflow only when SMS-Keyphrase or the first word of the text is one of them. * stands for "no keyword matched". Leave empty for all. Opt-outs are never filtered.',
 					},
 					{
+						displayName: 'STOP Replies as Opt-Outs',
+						name: 'stopReplies',
+						type: 'boolean',
+						default: true,
+						description:
+							'Whether a reply to your own number whose whole text is STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT, REVOKE, OPTOUT or OPT OUT (any case; spaces, punctuation and emoji around it ignored) arrives as an Opt-Out with via "reply" instead of an Inbound Message',
+					},
+					{
 						displayName: 'URL Token (Deprecated)',
 						name: 'token',
 						type: 'string',
@@ -202,8 +206,7 @@ export class PhonovationTrigger implements INodeType {
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		try {
-			const events = this.getNodeParameter('events', []) as RelayEvent[];
-			const options = this.getNodeParameter('options', {}) as TriggerOptions;
+			const { events, options } = readTriggerParameters(this);
 			const body = await readRelayBody(this.getRequestObject());
 			const outcome = await handleRelay(body, settingsOf(events, options), {
 				queryToken: (this.getQueryData() as IDataObject)?.token,

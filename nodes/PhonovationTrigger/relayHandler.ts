@@ -15,6 +15,8 @@ export interface TriggerSettings {
 	keywords: string[];
 	verifySignature: boolean;
 	includeRaw: boolean;
+	/** Whether a reply whose whole text is a stop word is an opt-out rather than an inbound message. */
+	stopReplies: boolean;
 }
 
 /** The secrets relays are checked against; `undefined` when not set. */
@@ -81,12 +83,14 @@ async function processingResult(read: () => IDataObject, settings: TriggerSettin
 async function formRelay(fields: FormFields, settings: TriggerSettings, access: RelayAccess) {
 	const event = formEventOf(fields);
 	if (settings.verifySignature) await verifyFormRelay(event, fields, access);
-	const item = event === 'deliveryReceipt' ? receiptItem(fields) : inboundItem(event, fields);
+	const item = event === 'deliveryReceipt' ? receiptItem(fields) : inboundItem(event, fields, settings);
 	item.verified = settings.verifySignature;
 
-	if (!settings.events.includes(event)) return { ignored: 'event not selected' };
+	// A STOP reply is an opt-out: it follows the Opt-Out selection, never the Inbound one.
+	const emitted = item.event as FormRelayEvent;
+	if (!settings.events.includes(emitted)) return { ignored: 'event not selected' };
 	if (
-		event === 'inbound' &&
+		emitted === 'inbound' &&
 		!keywordMatches(settings.keywords, fields.get('SMS-Keyphrase'), String(item.text))
 	) {
 		return { ignored: 'keyword not matched' };

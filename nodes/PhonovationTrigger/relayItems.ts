@@ -3,12 +3,11 @@ import type { IDataObject } from 'n8n-workflow';
 import type { FormRelayEvent } from './events';
 import { jsonField } from './events';
 import type { FormFields } from './formBody';
-import { firstWord, NO_KEYWORD } from './keywords';
+import { NO_KEYWORD } from './keywords';
 import { networkOf } from './network';
+import { optOutOf } from './optOuts';
 import { badRequest } from './rejection';
 import { finishedAtOf, gatewayTimestamp } from './timestamps';
-
-const OPT_OUT_KEYWORDS = ['STOP', 'OPTOUT'];
 
 export const SUPPRESSION_HINT =
 	'Add this number to your suppression list now and send it no more marketing messages.';
@@ -37,14 +36,22 @@ function delivered(success: string): boolean {
 	throw badRequest('SMS-Success is neither True nor False');
 }
 
-/** An inbound message or opt-out as an output item (without `verified`). */
-export function inboundItem(event: Exclude<FormRelayEvent, 'deliveryReceipt'>, fields: FormFields): IDataObject {
+/**
+ * An inbound message or opt-out as an output item (without `verified`). A message to the
+ * shortcode, or a STOP reply when those count, becomes an opt-out saying which way it came.
+ */
+export function inboundItem(
+	event: Exclude<FormRelayEvent, 'deliveryReceipt'>,
+	fields: FormFields,
+	settings: { stopReplies: boolean },
+): IDataObject {
 	const from = required(fields, 'SMS-From');
 	if (from.trim() === '') throw badRequest('Empty field SMS-From');
 	const text = required(fields, 'SMS-Content');
 	const keyphrase = fields.get('SMS-Keyphrase')?.trim();
+	const optOut = optOutOf(event, text, settings);
 	const item: IDataObject = {
-		event,
+		event: optOut === null ? 'inbound' : 'optOut',
 		from,
 		to: orNull(fields.get('SMS-To')),
 		text,
@@ -54,9 +61,9 @@ export function inboundItem(event: Exclude<FormRelayEvent, 'deliveryReceipt'>, f
 		network: networkOf(fields.get('SMS-Network')) as IDataObject | null,
 		receivedAt: gatewayTimestamp(fields.get('SMS-TimeStamp')),
 	};
-	if (event === 'optOut') {
-		const word = firstWord(text);
-		item.optOutKeyword = OPT_OUT_KEYWORDS.includes(word) ? word : null;
+	if (optOut !== null) {
+		item.optOutKeyword = optOut.keyword;
+		item.via = optOut.via;
 		item.hint = SUPPRESSION_HINT;
 	}
 	return item;

@@ -3,10 +3,23 @@ import { readdirSync } from 'node:fs';
 import { DateTime } from 'luxon';
 
 import { loadWorkflow, useE2eEnvironment } from './support/environment';
-import { nodeOutput } from './support/n8n-client';
+import { nodeOutput, type WorkflowJson } from './support/n8n-client';
 import { WORKFLOWS_DIR } from './support/paths';
 
 const EXAMPLES = readdirSync(WORKFLOWS_DIR).filter((file) => file.endsWith('.json'));
+
+/** The auto-responder with its Settings toggle flipped, on a webhook of its own. */
+function withSetting(workflow: WorkflowJson, sendStopConfirmation: boolean): WorkflowJson {
+	const nodes = workflow.nodes.map((node) => {
+		if (node.name === 'On Reply or Opt-Out') return { ...node, webhookId: '3f0c5a52-6a1e-4c55-9d0e-7d1f4b0e2a12' };
+		if (node.name !== 'Settings') return node;
+		const parameters = JSON.parse(JSON.stringify(node.parameters)) as { assignments: { assignments: Array<{ name: string; value: unknown }> } };
+		const toggle = parameters.assignments.assignments.find((a) => a.name === 'sendStopConfirmation')!;
+		toggle.value = sendStopConfirmation;
+		return { ...node, parameters };
+	});
+	return { ...workflow, name: `${workflow.name} (confirming)`, nodes };
+}
 
 /** The importable example workflows (also used by `npm start`), run as a user would run them. */
 describe('example workflows in n8n', () => {
@@ -82,6 +95,43 @@ describe('example workflows in n8n', () => {
 			const rows = await client.dataTableRows(optOutTableId);
 			expect(rows.map((r) => r.phone)).toEqual(['353861234567']);
 			expect(sim.campaigns).toHaveLength(0);
+		});
+
+		suite.it('a STOP reply to the longcode lands in the opt-outs Data Table and, by default, sends nothing', async ({ client, sim }) => {
+			sim.reset();
+			const from = '353871234570';
+			expect((await sim.sendInbound({ url, from, content: 'Stop.', keyphrase: '*' })).status).toBe(200);
+
+			const executions = await client.waitForExecutions(workflowId, cases.length + 2);
+			const execution = executions.at(-1)!;
+			expect(execution.status).toBe('success');
+			expect(nodeOutput(execution, 'On Reply or Opt-Out')).toEqual([
+				expect.objectContaining({ event: 'optOut', from, text: 'Stop.', optOutKeyword: 'STOP', via: 'reply' }),
+			]);
+			expect(nodeOutput(execution, 'Explain Keywords')).toEqual([]);
+			const rows = await client.dataTableRows(optOutTableId);
+			expect(rows.map((r) => r.phone)).toEqual(['353861234567', from]);
+			expect(nodeOutput(execution, 'Confirm Opt-Out')).toEqual([]);
+			expect(sim.campaigns).toHaveLength(0);
+		});
+
+		suite.it('with sendStopConfirmation on, a STOP reply gets one transactional confirmation', async ({ client, importWorkflow, publish, sim }) => {
+			const confirming = withSetting(loadWorkflow('reply-auto-responder.json'), true);
+			const workflow = await importWorkflow(confirming);
+			const confirmingUrl = await publish(workflow, 'On Reply or Opt-Out');
+			sim.reset();
+			const from = '353871234571';
+			expect((await sim.sendInbound({ url: confirmingUrl, from, content: 'UNSUBSCRIBE', keyphrase: '*' })).status).toBe(200);
+
+			const [execution] = await client.waitForExecutions(workflow.id, 1);
+			expect(execution.status).toBe('success');
+			expect((await client.dataTableRows(optOutTableId)).map((r) => r.phone)).toContain(from);
+			expect(sim.campaigns).toHaveLength(1);
+			expect(sim.campaigns[0].body.recipientInfo).toEqual([{ msisdn: from }]);
+			expect(sim.campaigns[0].body.text).toBe(
+				'You have been unsubscribed and will get no more marketing texts from us. No reply is needed.',
+			);
+			await client.unpublishWorkflow(workflow.id);
 		});
 	});
 

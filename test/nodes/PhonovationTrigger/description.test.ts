@@ -42,11 +42,12 @@ describe('Phonovation Trigger description', () => {
 		expect(options.map((o) => o.name)).toEqual(['Delivery Receipt', 'Inbound Message', 'Opt-Out', 'Processing Result']);
 	});
 
-	it('offers four options with safe values once added; the old URL token is marked deprecated and masked', () => {
+	it('offers five options with safe values once added; the old URL token is marked deprecated and masked', () => {
 		const options = property('options').options as INodeProperties[];
 		expect(options.map((o) => [o.displayName, o.default])).toEqual([
 			['Include Raw Fields', false],
 			['Keywords', ''],
+			['STOP Replies as Opt-Outs', true],
 			['URL Token (Deprecated)', ''],
 			['Verify Signature', true],
 		]);

@@ -36,6 +36,7 @@ describe.each(TRIGGER_VERSIONS)('Phonovation Trigger %s', (version) => {
 				receivedAt: '2026-04-09T16:03:11.000Z',
 				verified: true,
 				optOutKeyword: 'STOP',
+				via: 'shortcode',
 				hint: expect.stringMatching(/suppression list/),
 			});
 		});
@@ -44,11 +45,13 @@ describe.each(TRIGGER_VERSIONS)('Phonovation Trigger %s', (version) => {
 			['optout please', 'OPTOUT'],
 			['Stop.', 'STOP'],
 			['  stop  ', 'STOP'],
+			['Stop. Thank you', 'STOP'],
 			['please stop texting me', null],
-			['Unsubscribe', null],
+			['Unsubscribe', 'UNSUBSCRIBE'],
+			['opt-out', 'OPT OUT'],
 		])('reads the opt-out keyword of "%s" as %s', async (content, keyword) => {
 			const out = await postForm(triggerEngine(), optOut(content));
-			expect(out.items[0].json).toMatchObject({ event: 'optOut', text: content, optOutKeyword: keyword });
+			expect(out.items[0].json).toMatchObject({ event: 'optOut', text: content, optOutKeyword: keyword, via: 'shortcode' });
 		});
 
 		it('refuses an opt-out with a bad signature (401)', async () => {

@@ -1,0 +1,41 @@
+/**
+ * The words that end marketing when a recipient texts nothing else: the FCC's 2024 list (STOP,
+ * QUIT, END, REVOKE, OPT OUT, CANCEL, UNSUBSCRIBE), OPTOUT as the shortcode 50123 takes it, and
+ * STOPALL as carriers use it. English only, like the shortcode and what Irish recipients expect.
+ */
+export const STOP_WORDS = [
+	'STOP',
+	'STOPALL',
+	'UNSUBSCRIBE',
+	'CANCEL',
+	'END',
+	'QUIT',
+	'REVOKE',
+	'OPTOUT',
+	'OPT OUT',
+] as const;
+
+export type StopWord = (typeof STOP_WORDS)[number];
+
+const BY_TEXT = new Map<string, StopWord>(STOP_WORDS.map((word) => [word, word]));
+
+/**
+ * What may surround the word: white space, punctuation, symbols (emoji are symbols), marks and
+ * format characters (emoji variation selectors and joiners). Digits and letters may not.
+ */
+const SURROUNDING = /^[\s\p{P}\p{S}\p{M}\p{Cf}]+|[\s\p{P}\p{S}\p{M}\p{Cf}]+$/gu;
+
+/** "OPT OUT" may also be written with a hyphen or several spaces ("opt-out", "Opt  Out"). */
+const OPT_OUT_GAP = /^OPT[\s\p{Pd}]+OUT$/u;
+
+/**
+ * The stop word a message consists of, or null. The whole text must be one stop word: case is
+ * ignored, and so are spaces, punctuation and emoji around it ("Stop." and "STOP 🛑" are;
+ * "stop it", "STOP 12345", "S T O P" and "nonstop" are not). Compatibility forms such as
+ * full-width letters count as the letters they stand for.
+ */
+export function stopWordOf(text: string): StopWord | null {
+	const word = text.normalize('NFKC').replace(SURROUNDING, '').toUpperCase();
+	if (OPT_OUT_GAP.test(word)) return 'OPT OUT';
+	return BY_TEXT.get(word) ?? null;
+}
