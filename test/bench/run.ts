@@ -9,6 +9,7 @@ import './support/env';
 
 import { bigCampaign } from './cases/bigCampaign';
 import { bulk100k } from './cases/bulk100k';
+import { personalised1k } from './cases/personalised1k';
 import { relayThroughput } from './cases/relayThroughput';
 import { tokenReuse } from './cases/tokenReuse';
 import { type ExpressionEngine, expressionEngineOf } from './support/expressionEngine';
@@ -21,6 +22,7 @@ const CASES: Record<string, (engine: ExpressionEngine) => Promise<CaseResult>> =
 	'bulk-100k': () => bulk100k({ log }),
 	'token-reuse': () => tokenReuse(),
 	'big-campaign': () => bigCampaign(),
+	'personalised-1k': () => personalised1k({ log }),
 	'relay-throughput': (expressionEngine) => relayThroughput({ log, expressionEngine }),
 };
 

@@ -1,4 +1,4 @@
-import type { Fault } from '../simulator';
+import { type Fault, peakOverlap } from '../simulator';
 import { useE2eEnvironment, type E2eEnvironment } from './support/environment';
 import { nodeOutput } from './support/n8n-client';
 import { chain, code, manualTrigger, phonovation } from './support/workflow-builder';
@@ -99,6 +99,24 @@ describe('money safety in n8n', () => {
 			expect(doubleSends(env)).toEqual([]);
 		});
 	}
+
+	suite.it('200 personalised items go out in parallel, and every body arrives exactly once', async (env) => {
+		const people = Array.from({ length: 200 }, (_, i) => ({ phone: `0876${String(i).padStart(6, '0')}`, name: `Guest ${i}` }));
+		const workflow = await campaignWorkflow(env, 'Two hundred reminders', people, {
+			text: '=Hi {{ $json.name }}, see you at 8',
+			recipients: '={{ $json.phone }}',
+		});
+		env.sim.reset();
+		env.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: 50 }, 200);
+		const execution = await env.client.runAndWait(workflow.id, 'Manual Trigger');
+		expect(execution.status).toBe('success');
+		expect(env.sim.count('POST', CAMPAIGN)).toBe(200);
+		expect(env.sim.campaigns.map((c) => c.body.text).sort()).toEqual(people.map((p) => `Hi ${p.name}, see you at 8`).sort());
+		expect(doubleSends(env)).toEqual([]);
+		expect(peakOverlap(env.sim.timeline, CAMPAIGN)).toBeGreaterThan(1);
+		const out = nodeOutput(execution, 'Send') as Json[];
+		expect(out.map((o) => o.recipients[0].msisdn)).toEqual(people.map((_, i) => `353876${String(i).padStart(6, "0")}`));
+	});
 
 	suite.it('Continue On Fail (error output): a half-accepted item names its accepted numbers', async (env) => {
 		const workflow = await campaignWorkflow(

@@ -28,7 +28,7 @@ export const DEFAULT_TIMEOUT_MS = 120_000;
  * once; the provider's rate limits are not published, so the default is a measured middle way
  * (see the README's Performance section) and a 429 steps it down.
  */
-export const DEFAULT_PARALLEL_REQUESTS = 16;
+export const DEFAULT_PARALLEL_REQUESTS = 32;
 export const MAX_PARALLEL_REQUESTS = 64;
 
 /** The Parallel Requests option as a whole number from 1 to MAX_PARALLEL_REQUESTS, or a violation. */

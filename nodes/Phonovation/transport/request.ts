@@ -19,6 +19,8 @@ export interface ApiRequest {
 	method: IHttpRequestMethods;
 	/** Path below the credential's Base URL, e.g. `/api/v2/Campaign`. */
 	path: string;
+	/** The full URL when the caller already has it (saves loading the credential again). */
+	url?: string;
 	/** JSON: an object, or bytes already serialised. */
 	body?: IDataObject | Buffer;
 	timeoutMs?: number;
@@ -37,7 +39,7 @@ export type Exchange<T> = { ok: true; body: T } | { ok: false; failure: FailedEx
 export async function apiExchange<T>(ctx: Context, request: ApiRequest): Promise<Exchange<T>> {
 	const options: IHttpRequestOptions = {
 		method: request.method,
-		url: await apiUrl(ctx, request.path),
+		url: request.url ?? (await apiUrl(ctx, request.path)),
 		headers: { Accept: 'application/json' },
 		json: true,
 		timeout: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,

@@ -18,6 +18,8 @@ export interface ProviderAccess {
 export interface Message {
 	from: string;
 	text: string;
+	/** For personalised texts: an expression over the item, e.g. `'Hi ' + $json.name`. */
+	textExpression?: string;
 }
 
 function builtIn(kind: BuiltInName, name: string, parameters: INodeParameters, extra: Partial<INode> = {}): INode {
@@ -72,7 +74,10 @@ function tokenRequest(access: ProviderAccess, extra: Partial<INode> = {}): INode
 	);
 }
 
-/** HTTP Request posting a QueueCampaignRequest with the token as Bearer, JSON body typed in the editor. */
+/**
+ * HTTP Request posting a QueueCampaignRequest with the token as Bearer, JSON body typed in the
+ * editor. `message.text` may be an expression (`={{ … }}` inside the body) for personalised texts.
+ */
 function campaignRequest(access: ProviderAccess, message: Message, recipientInfo: string, token: string): INode {
 	return builtIn('httpRequest', 'Send campaign', {
 		method: 'POST',
@@ -81,7 +86,7 @@ function campaignRequest(access: ProviderAccess, message: Message, recipientInfo
 		headerParameters: { parameters: [{ name: 'Authorization', value: `=Bearer {{ ${token} }}` }] },
 		sendBody: true,
 		specifyBody: 'json',
-		jsonBody: `={\n  "from": ${JSON.stringify(message.from)},\n  "text": ${JSON.stringify(message.text)},\n  "recipientInfo": {{ JSON.stringify(${recipientInfo}) }}\n}`,
+		jsonBody: `={\n  "from": ${JSON.stringify(message.from)},\n  "text": ${textOf(message)},\n  "recipientInfo": {{ JSON.stringify(${recipientInfo}) }}\n}`,
 		options: {},
 	});
 }
@@ -105,6 +110,11 @@ export function handBuiltCampaign(access: ProviderAccess, message: Message): Bui
 		connections: chain(fields.name, aggregate.name, token.name, send.name),
 		start: fields.name,
 	};
+}
+
+/** Literal text as JSON, or an expression over the item (`textExpression`) inserted by n8n. */
+function textOf(message: Message): string {
+	return message.textExpression ? `{{ JSON.stringify(${message.textExpression}) }}` : JSON.stringify(message.text);
 }
 
 /**
@@ -132,5 +142,33 @@ export function perItemSends(access: ProviderAccess, message: Message): BuiltWor
 			[merge.name]: { main: [[{ node: send.name, type: 'main', index: 0 }]] },
 		},
 		start: fields.name,
+	};
+}
+
+/**
+ * One personalised text per row, as a user builds it with n8n's own nodes: the token fetched once
+ * and merged onto every item, then one HTTP Request posting each item's own campaign (n8n's HTTP
+ * Request node sends all items' requests at once). Items carry `msisdn` and `name`.
+ */
+export function personalisedSends(access: ProviderAccess, message: Message): BuiltWorkflow {
+	const token = tokenRequest(access, { executeOnce: true });
+	const merge = builtIn('merge', 'Merge', { mode: 'combine', combineBy: 'combineAll', options: {} });
+	const send = campaignRequest(access, message, '[{ msisdn: $json.msisdn }]', '$json.access_token');
+	const start = builtIn('noOp', 'Rows', {});
+	return {
+		nodes: [start, token, merge, send],
+		connections: {
+			[start.name]: {
+				main: [
+					[
+						{ node: merge.name, type: 'main', index: 0 },
+						{ node: token.name, type: 'main', index: 0 },
+					],
+				],
+			},
+			[token.name]: { main: [[{ node: merge.name, type: 'main', index: 1 }]] },
+			[merge.name]: { main: [[{ node: send.name, type: 'main', index: 0 }]] },
+		},
+		start: start.name,
 	};
 }

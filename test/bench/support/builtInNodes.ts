@@ -10,6 +10,7 @@ export const BUILT_IN = {
 	aggregate: { type: 'n8n-nodes-base.aggregate', version: 1, file: 'Transform/Aggregate/Aggregate.node.js', exportName: 'Aggregate' },
 	httpRequest: { type: 'n8n-nodes-base.httpRequest', version: 4.2, file: 'HttpRequest/HttpRequest.node.js', exportName: 'HttpRequest' },
 	merge: { type: 'n8n-nodes-base.merge', version: 3.2, file: 'Merge/Merge.node.js', exportName: 'Merge' },
+	noOp: { type: 'n8n-nodes-base.noOp', version: 1, file: 'NoOp/NoOp.node.js', exportName: 'NoOp' },
 } as const;
 
 export type BuiltInName = keyof typeof BUILT_IN;

@@ -4,7 +4,7 @@ import { createInterface } from 'node:readline';
 
 import { request } from 'undici';
 
-import { DEFAULT_CONFIG, type RecordedCampaign, type SimulatorConfig } from '../../simulator';
+import { DEFAULT_CONFIG, type Fault, type RecordedCampaign, type SimulatorConfig } from '../../simulator';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 
@@ -20,6 +20,8 @@ export interface SimulatorProcess {
 	count(method: string, path: string): Promise<number>;
 	campaigns(): Promise<RecordedCampaign[]>;
 	advanceClock(seconds: number): Promise<void>;
+	/** Queues a fault for the next `times` requests to `path` (see the simulator's faults). */
+	injectFault(path: string, fault: Fault, times?: number): Promise<void>;
 	reset(): Promise<void>;
 	stop(): Promise<void>;
 }
@@ -66,6 +68,7 @@ export async function startSimulatorProcess(): Promise<SimulatorProcess> {
 			(await control(url, 'GET', `count?method=${method}&path=${encodeURIComponent(route)}`)).count as number,
 		campaigns: async () => (await control(url, 'GET', 'campaigns')) as RecordedCampaign[],
 		advanceClock: async (seconds) => void (await control(url, 'POST', 'clock/advance', { seconds })),
+		injectFault: async (route, fault, times = 1) => void (await control(url, 'POST', 'faults', { path: route, fault, times })),
 		reset: async () => void (await control(url, 'POST', 'reset', {})),
 		stop: async () => {
 			if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');

@@ -47,6 +47,8 @@ export interface DeliveryContext {
 	ctx: IExecuteFunctions;
 	ledger: Ledger;
 	pacer: Pacer;
+	/** The campaign endpoint, resolved once per run. */
+	campaignUrl: string;
 	/** Set when a failure must stop the run: no new request starts after it. */
 	stop: { requested: boolean };
 }
@@ -99,19 +101,20 @@ async function postBatch(
 	const itemIndex = plan.items[0].itemIndex;
 	const { body } = batch;
 	for (let attempt = 0; ; attempt++) {
-		await run.pacer.acquire();
+		const slot = await run.pacer.acquire();
 		delivery.requests++;
-		let exchange;
+		let exchange: Awaited<ReturnType<typeof apiExchange<unknown>>> | undefined;
 		try {
 			exchange = await apiExchange<unknown>(run.ctx, {
 				method: 'POST',
 				path: CAMPAIGN_PATH,
+				url: run.campaignUrl,
 				body,
 				timeoutMs: plan.settings.timeoutMs,
 				itemIndex,
 			});
 		} finally {
-			run.pacer.release();
+			run.pacer.release(slot, exchange?.ok === true || (exchange !== undefined && exchange.failure.status !== 429));
 		}
 		if (exchange.ok) return answerOutcome(run.ctx, exchange.body, where, itemIndex);
 		const { failure } = exchange;

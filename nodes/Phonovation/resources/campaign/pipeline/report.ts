@@ -164,6 +164,20 @@ interface Shared {
 	warnings: string[];
 }
 
+/**
+ * What happened to this item, first, so n8n's table shows it in the leftmost columns: its status
+ * (every recipient's, or `mixed`), and for a one-recipient item its number and reason too.
+ */
+function ownResult(outcome: ItemOutcome): Json {
+	const { recipients } = outcome;
+	const [first] = recipients;
+	if (recipients.length === 1) {
+		return { status: first.status, msisdn: first.msisdn, reason: first.reason, input: first.input, notifyId: first.notifyId };
+	}
+	const same = recipients.every((r) => r.status === first.status);
+	return { status: same ? first.status : 'mixed' };
+}
+
 function itemJson(outcome: ItemOutcome, shared: Shared): Json {
 	const { plan, delivery, errors } = shared;
 	const { counts } = outcome;
@@ -171,12 +185,9 @@ function itemJson(outcome: ItemOutcome, shared: Shared): Json {
 	if (errors.byNumber.size > 0) {
 		for (const r of outcome.recipients) itemErrors.push(...(errors.byNumber.get(r.msisdn ?? '') ?? []));
 	}
+	// The item's own result first; what the whole campaign shares after it.
 	const json: Json = {
-		operation: shared.operation,
-		success: !delivery.failure,
-		dryRun: plan.settings.dryRun,
-		campaign: shared.summary,
-		text: shared.text,
+		...ownResult(outcome),
 		recipients: outcome.recipients,
 		counts: {
 			accepted: counts.accepted,
@@ -188,8 +199,13 @@ function itemJson(outcome: ItemOutcome, shared: Shared): Json {
 			notSent: counts['not sent'],
 			unconfirmed: counts.unconfirmed,
 		},
-		response: plan.settings.dryRun ? null : { success: !delivery.failure, message: errors.message, errors: itemErrors },
 		warnings: shared.warnings,
+		campaign: shared.summary,
+		text: shared.text,
+		response: plan.settings.dryRun ? null : { success: !delivery.failure, message: errors.message, errors: itemErrors },
+		operation: shared.operation,
+		success: !delivery.failure,
+		dryRun: plan.settings.dryRun,
 	};
 	// The exact bodies are shown once per campaign, on its first item.
 	if (plan.settings.dryRun && outcome.item === plan.items[0]) json.requests = delivery.dryRunRequests;

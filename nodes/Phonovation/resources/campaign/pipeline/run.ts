@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { parseParallelRequests } from '../../../domain/rules';
+import { apiUrl } from '../../../transport/request';
 
 import { applyVerdict, checkSenders } from './checkSenders';
 import type { Delivery, DeliveryContext } from './deliver';
@@ -12,6 +13,7 @@ import type { CampaignPlan, ItemViolation } from './plan';
 import { planCampaigns } from './plan';
 import { readParameters } from './readParameters';
 import { reportCampaign } from './report';
+import { CAMPAIGN_PATH } from './requestBody';
 
 export type CampaignOperation = 'send' | 'schedule';
 
@@ -119,6 +121,7 @@ export async function runCampaigns(
 		ledger: new Ledger(ctx.getContext('node'), ctx.getWorkflowDataProxy(0).$runIndex),
 		pacer: new Pacer(parallel.value, { now: () => Date.now(), sleep }),
 		stop: { requested: false },
+		campaignUrl: await apiUrl(ctx, CAMPAIGN_PATH),
 	};
 	const sending = [...plans.entries()].filter(([, plan]) => plan.violations.length === 0 && plan.items.length > 0);
 	const stopOnFailure = !ctx.continueOnFail();

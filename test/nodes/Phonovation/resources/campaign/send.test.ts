@@ -1,4 +1,4 @@
-import { itemsOf, phonovationFixture, type PhonovationFixture } from '../../fixture';
+import { itemsOf, phonovationFixture, sharedFixture, type PhonovationFixture } from '../../fixture';
 
 const SEND = { resource: 'campaign', operation: 'send', from: 'Phonovation' };
 
@@ -231,5 +231,30 @@ describe('campaign.send in the real engine against the simulator', () => {
 		expect(second.error).toBeUndefined();
 		expect(f.sim.count('POST', '/token')).toBe(2);
 		expect(f.sim.campaigns.map((c) => c.body.text)).toEqual(['One', 'Two']);
+	});
+});
+
+describe('output a person can read', () => {
+	const fixture = sharedFixture();
+
+	it("each item's own result comes first: status, number and reason for one recipient; campaign details after", async () => {
+		const f = fixture();
+		const result = await f.run(
+			{ ...SEND, text: 'Hi', recipients: '={{ $json.phone }}' },
+			[{ json: { phone: '087 123 4567' } }, { json: { phone: 'call me' } }],
+		);
+		const [sent, invalid] = jsonOf(result.items);
+		expect(Object.keys(sent).slice(0, 5)).toEqual(['status', 'msisdn', 'reason', 'input', 'notifyId']);
+		expect(sent).toMatchObject({ status: 'accepted', msisdn: '353871234567', reason: null, input: '087 123 4567' });
+		expect(invalid).toMatchObject({ status: 'invalid', msisdn: null, reason: 'contains letters' });
+		expect(Object.keys(sent).indexOf('campaign')).toBeGreaterThan(Object.keys(sent).indexOf('recipients'));
+	});
+
+	it('an item with several numbers shows one status (or mixed) before its recipients', async () => {
+		const f = fixture();
+		const result = await f.run({ ...SEND, text: 'Hi', recipients: '0871234567, 0861234567, nope' });
+		const [out] = jsonOf(result.items);
+		expect(Object.keys(out).slice(0, 3)).toEqual(['status', 'recipients', 'counts']);
+		expect(out.status).toBe('mixed');
 	});
 });

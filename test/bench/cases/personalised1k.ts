@@ -1,0 +1,140 @@
+import type { INodeExecutionData } from 'n8n-workflow';
+
+import { benchEngine } from '../support/benchEngine';
+import { loadBuiltInNodes } from '../support/builtInNodes';
+import type { CaseResult } from '../support/report';
+import type { SimulatorProcess } from '../support/simulatorProcess';
+import { startSimulatorProcess } from '../support/simulatorProcess';
+import { alternate, median, round, timed } from '../support/stats';
+import { runWorkflow } from '../support/workflowRunner';
+import { personalisedSends } from './handBuiltWorkflows';
+
+export interface Personalised1kOptions {
+	items?: number;
+	/** Provider latency added to every campaign request. */
+	latencyMs?: number;
+	rounds?: number;
+	/** Parallel Requests for the "ours at N" reference figure. */
+	wide?: number;
+	log?: (line: string) => void;
+}
+
+const CAMPAIGN = '/api/v2/Campaign';
+const TEXT = "'Hi ' + $json.name + ', your appointment is at ' + $json.time";
+
+function rows(count: number): INodeExecutionData[] {
+	return Array.from({ length: count }, (_, i) => ({
+		json: { phone: `0875${String(i).padStart(6, '0')}`, msisdn: `353875${String(i).padStart(6, '0')}`, name: `Person ${i}`, time: `${9 + (i % 8)}:00` },
+	}));
+}
+
+/** Bodies the provider processed more than once: what a customer would pay for twice. */
+async function doubleSends(sim: SimulatorProcess): Promise<number> {
+	const bodies = (await sim.campaigns()).map((c) => JSON.stringify(c.body));
+	return bodies.length - new Set(bodies).size;
+}
+
+/** Every row's own text arrived, each once. */
+async function allDelivered(sim: SimulatorProcess, count: number): Promise<boolean> {
+	const texts = new Set((await sim.campaigns()).map((c) => c.body.text as string));
+	return texts.size === count;
+}
+
+/** A fresh simulator state whose campaign requests each take `latencyMs`, plus optional 429s. */
+async function provider(sim: SimulatorProcess, count: number, latencyMs: number, tooManyEvery = 0): Promise<void> {
+	await sim.reset();
+	if (tooManyEvery === 0) return void (await sim.injectFault(CAMPAIGN, { kind: 'delay', ms: latencyMs }, count * 2));
+	for (let posted = 0; posted < count * 2; posted += tooManyEvery) {
+		await sim.injectFault(CAMPAIGN, { kind: 'delay', ms: latencyMs }, tooManyEvery - 1);
+		await sim.injectFault(CAMPAIGN, { kind: 'status', status: 429, retryAfter: 1 });
+	}
+}
+
+/**
+ * 1,000 items with their own text → 1,000 campaigns against a provider taking 50 ms each: ours at
+ * its default Parallel Requests against a hand-built workflow (token by HTTP Request, then one HTTP
+ * Request node posting per item, n8n's defaults), alternating rounds in one engine; ours forced to
+ * one at a time and at 32 for reference; then ours again with a 429 on every 50th request.
+ */
+export async function personalised1k(options: Personalised1kOptions = {}): Promise<CaseResult> {
+	const items = options.items ?? 1_000;
+	const latencyMs = options.latencyMs ?? 50;
+	const rounds = options.rounds ?? 2;
+	const wide = options.wide ?? 64;
+	const log = options.log ?? (() => {});
+	const builtIns = await loadBuiltInNodes(log);
+	const sim = await startSimulatorProcess();
+	try {
+		const bench = benchEngine(sim, builtIns);
+		const access = { url: sim.url, username: sim.config.username, password: sim.config.password };
+		const oursWith = (parallelRequests?: number) =>
+			bench.phonovationNode({
+				resource: 'campaign',
+				operation: 'send',
+				from: 'Phonovation',
+				text: `={{ ${TEXT} }}`,
+				recipients: '={{ $json.phone }}',
+				options: parallelRequests ? { parallelRequests } : {},
+			});
+		const handBuilt = personalisedSends(access, { from: 'Phonovation', text: '', textExpression: TEXT });
+		const ours = (parallelRequests?: number) => async () => {
+			bench.forgetToken();
+			const run = await bench.engine.runNode(oursWith(parallelRequests), rows(items));
+			if (run.error) throw new Error(`Our node failed: ${run.error.message}`);
+		};
+		const theirs = async () => void (await runWorkflow(bench.engine, handBuilt.nodes, handBuilt.connections, handBuilt.start, rows(items)));
+		const measure = async (name: string, work: () => Promise<void>, tooManyEvery = 0) => {
+			await provider(sim, items, latencyMs, tooManyEvery);
+			const { ms } = await timed(work);
+			const delivered = await allDelivered(sim, items);
+			const doubles = await doubleSends(sim);
+			log(`${name}: ${Math.round(ms)} ms, all delivered: ${delivered}, double sends: ${doubles}`);
+			return { ms, delivered, doubles };
+		};
+
+		// Unmeasured warm-up, so neither side pays for compiling n8n's shared code paths.
+		await provider(sim, items, 0);
+		await ours()();
+		await provider(sim, items, 0);
+		await theirs();
+
+		const results = await alternate(rounds, { ours: () => measure('ours', ours()), handBuilt: () => measure('hand-built', theirs) });
+		const atWide = await measure(`ours at ${wide}`, ours(wide));
+		const sequential = await measure('ours one at a time', ours(1));
+		const paced = await measure('ours with a 429 every 50th request', ours(), 50);
+
+		const oursMs = median(results.ours.map((r) => r.ms));
+		const handBuiltMs = median(results.handBuilt.map((r) => r.ms));
+		const ratio = round(oursMs / handBuiltMs, 2);
+		const sequentialRatio = round(oursMs / sequential.ms, 3);
+		const doubles = Math.max(...results.ours.map((r) => r.doubles));
+		const everyDelivered = results.ours.every((r) => r.delivered) && paced.delivered;
+		return {
+			line: {
+				name: 'personalised-1k',
+				items,
+				latencyMs,
+				oursMs: Math.round(oursMs),
+				handBuiltMs: Math.round(handBuiltMs),
+				ratio,
+				sequentialRatio,
+				doubleSends: doubles,
+				[`ratioAt${wide}`]: round(atWide.ms / handBuiltMs, 2),
+				sequentialMs: Math.round(sequential.ms),
+				pacedMs: Math.round(paced.ms),
+				pacedDoubleSends: paced.doubles,
+				pacedAllDelivered: paced.delivered ? 1 : 0,
+			},
+			summary: `${items} personalised items at ${latencyMs} ms each: ours ${Math.round(oursMs)} ms vs hand-built ${Math.round(handBuiltMs)} ms; one at a time ${Math.round(sequential.ms)} ms`,
+			target: 'ratio ≤ 2.0, sequentialRatio ≤ 0.2, doubleSends 0 (also with a 429 every 50th request)',
+			met: ratio <= 2 && sequentialRatio <= 0.2 && doubles === 0 && paced.doubles === 0 && everyDelivered,
+			notes: [
+				`per round: ours ${results.ours.map((r) => Math.round(r.ms)).join(' / ')} ms, hand-built ${results.handBuilt.map((r) => Math.round(r.ms)).join(' / ')} ms`,
+				`ours at Parallel Requests ${wide}: ${Math.round(atWide.ms)} ms`,
+				`with a 429 (Retry-After: 1) on every 50th request: ${Math.round(paced.ms)} ms, all delivered: ${paced.delivered}, double sends: ${paced.doubles}`,
+			],
+		};
+	} finally {
+		await sim.stop();
+	}
+}
