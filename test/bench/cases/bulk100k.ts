@@ -1,11 +1,9 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { benchEngine } from '../support/benchEngine';
-import { loadBuiltInNodes } from '../support/builtInNodes';
+import { withBuiltInsBench } from '../support/benchEngine';
 import { HeapWatch, toMB } from '../support/heap';
 import type { CaseResult } from '../support/report';
 import type { SimulatorProcess } from '../support/simulatorProcess';
-import { startSimulatorProcess } from '../support/simulatorProcess';
 import { alternate, median, round, timed } from '../support/stats';
 import { runWorkflow } from '../support/workflowRunner';
 import { handBuiltCampaign, type Message, perItemSends } from './handBuiltWorkflows';
@@ -80,11 +78,7 @@ export async function bulk100k(options: Bulk100kOptions = {}): Promise<CaseResul
 	const rounds = options.rounds ?? 3;
 	const warmUpItems = Math.min(items, 2_000);
 	const log = options.log ?? (() => {});
-	const builtIns = await loadBuiltInNodes(log);
-	const sim = await startSimulatorProcess();
-	try {
-		const bench = benchEngine(sim, builtIns);
-		const access = { url: sim.url, username: sim.config.username, password: sim.config.password };
+	return await withBuiltInsBench(log, async ({ sim, bench, access }) => {
 		const ourNode = bench.phonovationNode({
 			resource: 'campaign',
 			operation: 'send',
@@ -180,7 +174,5 @@ export async function bulk100k(options: Bulk100kOptions = {}): Promise<CaseResul
 				`per-item pattern (Twilio-style, ${perItemItems} items): ${perItemRun.campaignRequests} send + ${perItemRun.tokenRequests} token requests in ${Math.round(perItemRun.ms)} ms`,
 			],
 		};
-	} finally {
-		await sim.stop();
-	}
+	});
 }

@@ -112,6 +112,22 @@ export function handBuiltCampaign(access: ProviderAccess, message: Message): Bui
 	};
 }
 
+/** `items` → Merge, `items` → token → Merge (input 2), Merge → `send`: the token on every item. */
+function tokenMergedOnto(items: string, token: string, merge: string, send: string): IConnections {
+	return {
+		[items]: {
+			main: [
+				[
+					{ node: merge, type: 'main', index: 0 },
+					{ node: token, type: 'main', index: 0 },
+				],
+			],
+		},
+		[token]: { main: [[{ node: merge, type: 'main', index: 1 }]] },
+		[merge]: { main: [[{ node: send, type: 'main', index: 0 }]] },
+	};
+}
+
 /** Literal text as JSON, or an expression over the item (`textExpression`) inserted by n8n. */
 function textOf(message: Message): string {
 	return message.textExpression ? `{{ JSON.stringify(${message.textExpression}) }}` : JSON.stringify(message.text);
@@ -129,18 +145,7 @@ export function perItemSends(access: ProviderAccess, message: Message): BuiltWor
 	const send = campaignRequest(access, message, '[{ msisdn: $json.msisdn, notifyId: $json.notifyId }]', '$json.access_token');
 	return {
 		nodes: [fields, token, merge, send],
-		connections: {
-			[fields.name]: {
-				main: [
-					[
-						{ node: merge.name, type: 'main', index: 0 },
-						{ node: token.name, type: 'main', index: 0 },
-					],
-				],
-			},
-			[token.name]: { main: [[{ node: merge.name, type: 'main', index: 1 }]] },
-			[merge.name]: { main: [[{ node: send.name, type: 'main', index: 0 }]] },
-		},
+		connections: tokenMergedOnto(fields.name, token.name, merge.name, send.name),
 		start: fields.name,
 	};
 }
@@ -157,18 +162,7 @@ export function personalisedSends(access: ProviderAccess, message: Message): Bui
 	const start = builtIn('noOp', 'Rows', {});
 	return {
 		nodes: [start, token, merge, send],
-		connections: {
-			[start.name]: {
-				main: [
-					[
-						{ node: merge.name, type: 'main', index: 0 },
-						{ node: token.name, type: 'main', index: 0 },
-					],
-				],
-			},
-			[token.name]: { main: [[{ node: merge.name, type: 'main', index: 1 }]] },
-			[merge.name]: { main: [[{ node: send.name, type: 'main', index: 0 }]] },
-		},
+		connections: tokenMergedOnto(start.name, token.name, merge.name, send.name),
 		start: start.name,
 	};
 }

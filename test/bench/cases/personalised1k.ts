@@ -1,10 +1,8 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { benchEngine } from '../support/benchEngine';
-import { loadBuiltInNodes } from '../support/builtInNodes';
+import { withBuiltInsBench } from '../support/benchEngine';
 import type { CaseResult } from '../support/report';
 import type { SimulatorProcess } from '../support/simulatorProcess';
-import { startSimulatorProcess } from '../support/simulatorProcess';
 import { alternate, median, round, timed } from '../support/stats';
 import { runWorkflow } from '../support/workflowRunner';
 import { personalisedSends } from './handBuiltWorkflows';
@@ -62,11 +60,7 @@ export async function personalised1k(options: Personalised1kOptions = {}): Promi
 	const rounds = options.rounds ?? 2;
 	const wide = options.wide ?? 64;
 	const log = options.log ?? (() => {});
-	const builtIns = await loadBuiltInNodes(log);
-	const sim = await startSimulatorProcess();
-	try {
-		const bench = benchEngine(sim, builtIns);
-		const access = { url: sim.url, username: sim.config.username, password: sim.config.password };
+	return await withBuiltInsBench(log, async ({ sim, bench, access }) => {
 		const oursWith = (parallelRequests?: number) =>
 			bench.phonovationNode({
 				resource: 'campaign',
@@ -134,7 +128,5 @@ export async function personalised1k(options: Personalised1kOptions = {}): Promi
 				`with a 429 (Retry-After: 1) on every 50th request: ${Math.round(paced.ms)} ms, all delivered: ${paced.delivered}, double sends: ${paced.doubles}`,
 			],
 		};
-	} finally {
-		await sim.stop();
-	}
+	});
 }

@@ -4,7 +4,8 @@ import { PhonovationApi } from '../../../credentials/PhonovationApi.credentials'
 import { Phonovation } from '../../../nodes/Phonovation/Phonovation.node';
 import { Engine } from '../../harness/engine';
 import { simulatorCredentialData } from '../../simulator/credential';
-import type { SimulatorProcess } from './simulatorProcess';
+import { loadBuiltInNodes } from './builtInNodes';
+import { type SimulatorProcess, startSimulatorProcess } from './simulatorProcess';
 
 export const PHONOVATION_TYPE = 'n8n-nodes-phonovation.phonovation';
 
@@ -46,4 +47,23 @@ export function benchEngine(
 			credentials: { phonovationApi: { id: CREDENTIAL_ID, name: 'Phonovation' } },
 		}),
 	};
+}
+
+/**
+ * A side-by-side setup for comparing our node with n8n's own nodes: a simulator process, an engine
+ * with our node and n8n's built-ins, and the provider access a hand-built workflow needs. Runs
+ * `work` and stops the simulator afterwards.
+ */
+export async function withBuiltInsBench<T>(
+	log: (line: string) => void,
+	work: (setup: { sim: SimulatorProcess; bench: BenchEngine; access: { url: string; username: string; password: string } }) => Promise<T>,
+): Promise<T> {
+	const builtIns = await loadBuiltInNodes(log);
+	const sim = await startSimulatorProcess();
+	try {
+		const access = { url: sim.url, username: sim.config.username, password: sim.config.password };
+		return await work({ sim, bench: benchEngine(sim, builtIns), access });
+	} finally {
+		await sim.stop();
+	}
 }
