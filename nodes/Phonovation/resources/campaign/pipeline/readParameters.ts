@@ -1,6 +1,10 @@
-import type { IExecuteFunctions, INodeParameters } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import type { RuleViolation } from '../../../domain/rules';
+import { plainFieldPath, readField } from './plainField';
+
+/** Parameters where `{{ $json.field }}` is read straight from the item (see plainField.ts). */
+const FAST_PATH = new Set(['recipients', 'text', 'options.notifyId']);
 
 /** The campaign options as the user set them; unchecked. */
 export interface CampaignOptions {
@@ -63,8 +67,19 @@ class ParameterReader {
 	/** Raw parameters, taken once: getNode() deep-copies the node on every call. */
 	private readonly raw: INodeParameters;
 
-	constructor(private readonly ctx: IExecuteFunctions) {
+	/** Paths of parameters that are one plain `$json` field, by parameter name. */
+	private readonly plainFields = new Map<string, string[] | null>();
+
+	constructor(
+		private readonly ctx: IExecuteFunctions,
+		private readonly items: INodeExecutionData[],
+	) {
 		this.raw = ctx.getNode().parameters;
+	}
+
+	private plainField(name: string): string[] | null {
+		if (!this.plainFields.has(name)) this.plainFields.set(name, FAST_PATH.has(name) ? plainFieldPath(this.rawValue(name)) : null);
+		return this.plainFields.get(name)!;
 	}
 
 	/**
@@ -74,6 +89,8 @@ class ParameterReader {
 	 */
 	read(name: string, itemIndex: number, fallback: unknown, unreadable: RuleViolation[], sameForAllItems = false): unknown {
 		if (this.constant.has(name)) return this.constant.get(name);
+		const field = this.plainField(name);
+		if (field) return readField(this.items[itemIndex]?.json, field);
 		try {
 			const value = this.ctx.getNodeParameter(name, itemIndex, fallback);
 			const raw = this.rawValue(name);
@@ -106,10 +123,10 @@ function readOptions(reader: ParameterReader, itemIndex: number, unreadable: Rul
 }
 
 /** Every input item's campaign parameters; the only code that reads n8n's node parameters. */
-export function readParameters(ctx: IExecuteFunctions, itemCount: number, scheduled: boolean): ItemParameters[] {
-	const reader = new ParameterReader(ctx);
-	const items: ItemParameters[] = new Array(itemCount);
-	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
+export function readParameters(ctx: IExecuteFunctions, input: INodeExecutionData[], scheduled: boolean): ItemParameters[] {
+	const reader = new ParameterReader(ctx, input);
+	const items: ItemParameters[] = new Array(input.length);
+	for (let itemIndex = 0; itemIndex < input.length; itemIndex++) {
 		const unreadable: RuleViolation[] = [];
 		const read = (name: string, fallback: unknown) => reader.read(name, itemIndex, fallback, unreadable);
 		items[itemIndex] = {

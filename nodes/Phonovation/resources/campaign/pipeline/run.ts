@@ -96,7 +96,7 @@ export async function runCampaigns(
 	operation: CampaignOperation,
 ): Promise<INodeExecutionData[]> {
 	const scheduled = operation === 'schedule';
-	const parameters = readParameters(ctx, items.length, scheduled);
+	const parameters = readParameters(ctx, items, scheduled);
 	const planned = planCampaigns(parameters, { scheduled, now: new Date(), zone: ctx.getTimezone() });
 	const verdicts = await checkSenders(ctx, planned);
 	const plans = planned.map((plan) => applyVerdict(plan, verdicts.get(plan)));
