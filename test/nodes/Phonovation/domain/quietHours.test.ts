@@ -11,6 +11,12 @@ function window(text: string, zone = DUBLIN): QuietHours {
 
 const endOf = (moment: string, text = '21:00-08:00', zone = DUBLIN) => quietHoursEnd(new Date(moment), window(text, zone))?.toUTC().toISO() ?? null;
 
+/** One test per case: a moment (UTC) and when quiet hours 21:00-08:00 in Dublin around it end, or null. */
+const itEnds = (cases: Array<[string, string, string | null]>) =>
+	it.each(cases)('%s', (_name, moment, end) => {
+		expect(endOf(moment)).toBe(end);
+	});
+
 describe('quiet hours', () => {
 	it.each([
 		['21:00-08:00', 21 * 60, 8 * 60],
@@ -46,7 +52,7 @@ describe('quiet hours', () => {
 		});
 	});
 
-	it.each([
+	itEnds([
 		['23:30 Irish summer time → 08:00 the next morning', '2030-06-01T22:30:00Z', '2030-06-02T07:00:00.000Z'],
 		['23:30 Irish winter time → 08:00 the next morning', '2030-12-01T23:30:00Z', '2030-12-02T08:00:00.000Z'],
 		['02:00, after midnight → 08:00 that morning', '2030-12-02T02:00:00Z', '2030-12-02T08:00:00.000Z'],
@@ -55,21 +61,17 @@ describe('quiet hours', () => {
 		['08:00 is outside', '2030-12-02T08:00:00Z', null],
 		['20:59 is outside', '2030-12-01T20:59:00Z', null],
 		['noon is outside', '2030-06-01T11:00:00Z', null],
-	])('%s', (_name, moment, end) => {
-		expect(endOf(moment)).toBe(end);
-	});
+	]);
 
 	describe('across the 2030 Dublin clock changes', () => {
-		it.each([
+		itEnds([
 			['23:30 GMT on 30 March → 08:00 IST on 31 March (a 7.5 h night)', '2030-03-30T23:30:00Z', '2030-03-31T07:00:00.000Z'],
 			['00:30 GMT on 31 March, before the clocks go forward', '2030-03-31T00:30:00Z', '2030-03-31T07:00:00.000Z'],
 			['03:00 IST on 31 March, after they went forward', '2030-03-31T02:00:00Z', '2030-03-31T07:00:00.000Z'],
 			['23:30 IST on 26 October → 08:00 GMT on 27 October (a 9.5 h night)', '2030-10-26T22:30:00Z', '2030-10-27T08:00:00.000Z'],
 			['the first 01:30 on 27 October (IST)', '2030-10-27T00:30:00Z', '2030-10-27T08:00:00.000Z'],
 			['the second 01:30 on 27 October (GMT)', '2030-10-27T01:30:00Z', '2030-10-27T08:00:00.000Z'],
-		])('%s', (_name, moment, end) => {
-			expect(endOf(moment)).toBe(end);
-		});
+		]);
 
 		it('a window that ends at 01:30 on 31 March, a time that does not exist, ends at 02:30 IST', () => {
 			expect(endOf('2030-03-31T00:45:00Z', '00:30-01:30')).toBe('2030-03-31T01:30:00.000Z');
