@@ -144,6 +144,7 @@ describe('money safety in n8n', () => {
 		const workflow = await campaignWorkflow(env, 'Odd answers', personalised(2), {
 			text: '=Hello {{ $json.name }}',
 			recipients: '={{ $json.phone }}',
+			options: { messageType: 'transactional' },
 		});
 		env.sim.reset();
 		env.sim.injectFault(CAMPAIGN, { kind: 'answer', status: 201, body: '' });

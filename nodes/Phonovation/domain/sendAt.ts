@@ -1,5 +1,10 @@
 import { DateTime } from 'luxon';
 
+/** The provider's `sendAt`: UTC to the minute, `yyyy-MM-ddTHH:mmZ`. */
+export function wireSendAt(at: DateTime): string {
+	return at.toUTC().startOf('minute').toFormat("yyyy-MM-dd'T'HH:mm'Z'");
+}
+
 export type SendAtResult = { ok: true; sendAt: string } | { ok: false; message: string };
 
 function parse(value: unknown, zone: string): DateTime | undefined {
@@ -35,8 +40,8 @@ export function toSendAt(value: unknown, zone: string, now: Date = new Date()): 
 	if (minute.toMillis() <= now.getTime()) {
 		return {
 			ok: false,
-			message: `Send At ${minute.toFormat("yyyy-MM-dd'T'HH:mm'Z'")} is in the past (now ${DateTime.fromJSDate(now).toUTC().toFormat("yyyy-MM-dd'T'HH:mm'Z'")}); pick a later time or use the Send operation`,
+			message: `Send At ${wireSendAt(minute)} is in the past (now ${wireSendAt(DateTime.fromJSDate(now))}); pick a later time or use the Send operation`,
 		};
 	}
-	return { ok: true, sendAt: minute.toFormat("yyyy-MM-dd'T'HH:mm'Z'") };
+	return { ok: true, sendAt: wireSendAt(minute) };
 }

@@ -7,6 +7,7 @@ import {
 	LIMITS,
 	MAX_PARALLEL_REQUESTS,
 } from '../../domain/rules';
+import { SUGGESTED_OPT_OUT_TEXT } from '../../domain/optOutWording';
 
 /** The provider's ceiling is also the default: a campaign goes out in as few requests as it can. */
 const MAX_BATCH_SIZE = LIMITS.recipientsPerRequest;
@@ -119,11 +120,56 @@ const campaignOptions: INodeProperties = {
 			],
 		},
 		{
+			displayName: 'Message Type',
+			name: 'messageType',
+			type: 'options',
+			default: 'marketing',
+			options: [
+				{
+					name: 'Marketing',
+					value: 'marketing',
+					description: 'Offers, news, promotions: the text must tell recipients how to opt out',
+				},
+				{
+					name: 'Transactional',
+					value: 'transactional',
+					description: 'Reminders, confirmations, alerts the recipient expects: no opt-out wording needed',
+				},
+			],
+			description: 'Whether the text is direct marketing, which Irish and EU rules require to offer a way to opt out',
+		},
+		{
+			displayName: 'Missing Opt-Out Wording',
+			name: 'missingOptOut',
+			type: 'options',
+			default: 'warn',
+			options: [
+				{
+					name: 'Fail',
+					value: 'fail',
+					description: 'Stop before sending, naming the item',
+				},
+				{
+					name: 'Warn',
+					value: 'warn',
+					description: 'Send, with a warning in the output',
+				},
+			],
+			description: 'What to do with a Marketing text that has no STOP, OPTOUT or 50123 wording and no Opt-Out Text',
+		},
+		{
 			displayName: 'Notify ID',
 			name: 'notifyId',
 			type: 'string',
 			default: '',
 			description: `Your reference for this item's recipients (max ${LIMITS.notifyId} characters), echoed in delivery receipts, processing results and linked replies`,
+		},
+		{
+			displayName: 'Opt-Out Text',
+			name: 'optOutText',
+			type: 'string',
+			default: SUGGESTED_OPT_OUT_TEXT,
+			description: `Added on a line of its own at the end of the text, unless the text already ends with it. Counts toward the ${LIMITS.text}-character limit and the parts billed.`,
 		},
 		{
 			displayName: 'Parallel Requests',
@@ -133,6 +179,23 @@ const campaignOptions: INodeProperties = {
 			default: DEFAULT_PARALLEL_REQUESTS,
 			description:
 				"Most campaign requests in flight at once, for runs with many campaigns (e.g. one personalised text per item). Each campaign's batches still go out in order; an HTTP 429 from the provider pauses and lowers it. Read from the first item.",
+		},
+		{
+			displayName: 'Quiet Hours',
+			name: 'quietHours',
+			type: 'string',
+			default: '21:00-08:00',
+			placeholder: '21:00-08:00',
+			description:
+				'Daily window (24-hour clock, local time) in which no text goes out: a Send inside it is scheduled for the end of the window, and so is a Schedule whose Send At falls inside it. The output says so in its warnings.',
+		},
+		{
+			displayName: 'Quiet Hours Time Zone',
+			name: 'quietHoursTimeZone',
+			type: 'string',
+			default: '',
+			placeholder: 'Europe/Dublin',
+			description: "Time zone of the Quiet Hours, e.g. Europe/Dublin. Empty: the workflow's time zone.",
 		},
 		{
 			displayName: 'Request Timeout',

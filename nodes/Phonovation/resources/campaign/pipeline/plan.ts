@@ -9,6 +9,8 @@ import {
 	violationsOf,
 } from '../../../domain/rules';
 import { toSendAt } from '../../../domain/sendAt';
+import type { Findings } from './compliance';
+import { sendAtOutsideQuietHours, textToSend } from './compliance';
 import type { ItemParameters } from './readParameters';
 import type { Suppression } from './suppression';
 import { SuppressionCache } from './suppression';
@@ -83,6 +85,10 @@ interface ItemRequest extends CampaignSettings {
 	violations: RuleViolation[];
 	failOnInvalid: boolean;
 	suppression?: Suppression;
+	/** Warnings of this item's own (Quiet Hours, missing opt-out wording); its campaign shows them once. */
+	warnings: string[];
+	/** Whether `text` carries the Opt-Out Text the user's text did not. */
+	optOutAppended: boolean;
 }
 
 function asText(value: unknown): string {
@@ -99,11 +105,12 @@ function checkedNotifyId(value: unknown, violations: RuleViolation[]): string | 
 	return notifyId || null;
 }
 
-function checkedSendAt(item: ItemParameters, context: PlanContext, violations: RuleViolation[]): string | null {
-	if (!context.scheduled) return null;
+/** Send At checked (Schedule), then moved out of Quiet Hours; a Send's moment is now. */
+function checkedSendAt(item: ItemParameters, context: PlanContext, found: Findings): string | null {
+	if (!context.scheduled) return sendAtOutsideQuietHours(item.options, { sendAt: null, ...context }, found);
 	const result = toSendAt(item.sendAt, context.zone, context.now);
-	if (result.ok) return result.sendAt;
-	violations.push({ field: 'sendAt', message: result.message });
+	if (result.ok) return sendAtOutsideQuietHours(item.options, { sendAt: result.sendAt, ...context }, found);
+	found.violations.push({ field: 'sendAt', message: result.message });
 	return null;
 }
 
@@ -147,6 +154,9 @@ function itemRecipients(
 function readItem(item: ItemParameters, context: PlanContext, suppressions: SuppressionCache): ItemRequest {
 	const { options } = item;
 	const violations: RuleViolation[] = [...item.unreadable];
+	const found: Findings = { violations, warnings: [] };
+	const userText = asText(item.text);
+	const text = textToSend(userText, options, found);
 	const country = parseCountryCode(options.defaultCountryCode);
 	if (!country.ok) violations.push(country.violation);
 	const countryCode = country.ok ? country.code : '';
@@ -155,9 +165,9 @@ function readItem(item: ItemParameters, context: PlanContext, suppressions: Supp
 	return {
 		itemIndex: item.itemIndex,
 		from: asText(item.from).trim(),
-		text: asText(item.text),
+		text,
 		campaignName: asText(options.campaignName).trim(),
-		sendAt: checkedSendAt(item, context, violations),
+		sendAt: checkedSendAt(item, context, found),
 		dryRun: options.dryRun === true,
 		batchSize: Number(options.batchSize ?? LIMITS.recipientsPerRequest),
 		timeoutMs: Number(options.timeout ?? DEFAULT_TIMEOUT_MS),
@@ -165,6 +175,8 @@ function readItem(item: ItemParameters, context: PlanContext, suppressions: Supp
 		violations,
 		failOnInvalid: options.invalidNumbers === 'fail',
 		suppression,
+		warnings: found.warnings,
+		optOutAppended: text !== userText,
 	};
 }
 
@@ -209,7 +221,7 @@ function settle(items: ItemRequest[]): CampaignPlan {
 		text,
 		campaignName: campaignName || undefined,
 		batchSize,
-	}).map((v) => ({ ...v, itemIndex: first.itemIndex }));
+	}).map((v) => ({ ...v, itemIndex: first.itemIndex, message: withFooterNoted(v, first) }));
 	const rejected = items.filter((i) => i.violations.length > 0).map(({ itemIndex, violations: v }) => ({ itemIndex, violations: v }));
 	const sendable = items.filter((i) => i.violations.length === 0);
 	const { planned, toSend } = dedupe(sendable);
@@ -225,9 +237,15 @@ function settle(items: ItemRequest[]): CampaignPlan {
 	return { settings, items: planned, toSend, batches, violations, rejected, warnings: warningsOf(sendable) };
 }
 
+/** A limit the text breaks only with its Opt-Out Text should say so. */
+function withFooterNoted(violation: RuleViolation, item: ItemRequest): string {
+	return violation.field === 'text' && item.optOutAppended ? `${violation.message} (with the Opt-Out Text)` : violation.message;
+}
+
 function warningsOf(items: ItemRequest[]): string[] {
 	const suppressions = new Set(items.map((i) => i.suppression).filter((s) => s && s.unreadable.length > 0));
-	return [...suppressions].map((s) => `Exclude Numbers: ${unreadableExclusions(s!)}`);
+	const own = new Set(items.flatMap((i) => i.warnings));
+	return [...[...suppressions].map((s) => `Exclude Numbers: ${unreadableExclusions(s!)}`), ...own];
 }
 
 /**

@@ -17,6 +17,11 @@ export interface CampaignOptions {
 	notifyId?: unknown;
 	parallelRequests?: unknown;
 	timeout?: unknown;
+	optOutText?: unknown;
+	messageType?: unknown;
+	missingOptOut?: unknown;
+	quietHours?: unknown;
+	quietHoursTimeZone?: unknown;
 }
 
 /** One input item's campaign parameters as n8n resolved them, before any checking. */
@@ -42,6 +47,11 @@ const OPTION_NAMES: Array<keyof CampaignOptions> = [
 	'notifyId',
 	'parallelRequests',
 	'timeout',
+	'optOutText',
+	'messageType',
+	'missingOptOut',
+	'quietHours',
+	'quietHoursTimeZone',
 ];
 
 /**

@@ -33,6 +33,9 @@ const FIELD_LABELS: Record<string, string> = {
 	timeout: 'Request Timeout',
 	parallelRequests: 'Parallel Requests',
 	options: 'Options',
+	missingOptOut: 'Missing Opt-Out Wording',
+	quietHours: 'Quiet Hours',
+	quietHoursTimeZone: 'Quiet Hours Time Zone',
 };
 
 function violationError(ctx: IExecuteFunctions, violations: ItemViolation[], scope = 'campaign'): NodeOperationError {

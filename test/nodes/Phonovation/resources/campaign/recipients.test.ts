@@ -47,7 +47,12 @@ describe('dry run checks what a real send checks', () => {
 
 	it('shows the international-sender warning and leaves the Irish numbers out of the request body', async () => {
 		const f = fixture();
-		const result = await f.run({ ...SEND, from: 'FreeText', recipients: '0871234567, 447911123456', options: { dryRun: true } });
+		const result = await f.run({
+			...SEND,
+			from: 'FreeText',
+			recipients: '0871234567, 447911123456',
+			options: { dryRun: true, messageType: 'transactional' },
+		});
 		expect(result.error).toBeUndefined();
 		const [out] = jsonOf(result.items);
 		expect(out.warnings).toEqual([expect.stringMatching(/FreeText.*does not deliver it to Irish/)]);
@@ -104,7 +109,7 @@ describe('Exclude Numbers never misses an opted-out number', () => {
 		const result = await f.run({
 			...SEND,
 			recipients: '0871234567, 0861234567',
-			options: { excludeNumbers: '0861234567, unsubscribed, 12' },
+			options: { excludeNumbers: '0861234567, unsubscribed, 12', messageType: 'transactional' },
 		});
 		expect(result.error).toBeUndefined();
 		expect(f.sim.campaigns[0].body.recipientInfo).toEqual([{ msisdn: '353871234567' }]);

@@ -4,7 +4,14 @@ import type { Fault } from '../../../../simulator';
 import { itemsOf, sharedFixture, type PhonovationFixture } from '../../fixture';
 
 const CAMPAIGN = '/api/v2/Campaign';
-const SEND = { resource: 'campaign', operation: 'send', from: 'Phonovation', recipients: '={{ $json.phone }}' };
+// Transactional: the warnings these tests expect are about retries, not opt-out wording.
+const SEND = {
+	resource: 'campaign',
+	operation: 'send',
+	from: 'Phonovation',
+	recipients: '={{ $json.phone }}',
+	options: { messageType: 'transactional' },
+};
 const RETRY_ON_FAIL = { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 };
 type Json = Record<string, any>;
 

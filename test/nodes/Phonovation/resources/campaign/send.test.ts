@@ -140,7 +140,13 @@ describe('campaign.send in the real engine against the simulator', () => {
 	});
 
 	it('leaves Irish numbers out of an international (type 1) sender\'s campaign, before sending, and says why', async () => {
-		const result = await f.run({ ...SEND, from: 'FreeText', text: 'Hi', recipients: '0871234567, 447911123456' });
+		const result = await f.run({
+			...SEND,
+			from: 'FreeText',
+			text: 'Hi',
+			recipients: '0871234567, 447911123456',
+			options: { messageType: 'transactional' },
+		});
 		expect(result.error).toBeUndefined();
 		expect(f.sim.campaigns[0].body.recipientInfo).toEqual([{ msisdn: '447911123456' }]);
 		const [out] = jsonOf(result.items);

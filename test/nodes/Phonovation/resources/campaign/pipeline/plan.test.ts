@@ -98,4 +98,25 @@ describe('planCampaigns (pure)', () => {
 			reason: 'already in this campaign from item 0, sent with Notify ID "order-1"; sent once',
 		});
 	});
+
+	it('a Send at 23:30 in Dublin inside Quiet Hours 21:00-08:00 is scheduled for 08:00 Irish time, in UTC', () => {
+		const at2330 = { ...context, now: new Date('2030-06-01T22:30:00Z') };
+		const options = { quietHours: '21:00-08:00', messageType: 'transactional' };
+		const [plan] = planCampaigns([item(0, { recipients: '0871000001', options })], at2330);
+		expect(plan.settings.sendAt).toBe('2030-06-02T07:00Z');
+		expect(plan.warnings).toEqual([
+			'Quiet Hours 21:00-08:00 Europe/Dublin: Sending now (2030-06-01 23:30) falls inside them, so the campaign is scheduled for 2030-06-02 08:00 local time (sendAt 2030-06-02T07:00Z)',
+		]);
+	});
+
+	it('the Opt-Out Text is part of the text items are grouped by', () => {
+		const plans = planCampaigns(
+			[
+				item(0, { text: 'Sale', recipients: '0871000001', options: { optOutText: 'Text STOP to 50123' } }),
+				item(1, { text: 'Sale\nText STOP to 50123', recipients: '0871000002' }),
+			],
+			context,
+		);
+		expect(plans.map((p) => [p.settings.text, p.items.map((i) => i.itemIndex)])).toEqual([['Sale\nText STOP to 50123', [0, 1]]]);
+	});
 });

@@ -1,0 +1,54 @@
+import { DateTime, IANAZone } from 'luxon';
+
+import type { RuleViolation } from './rules';
+
+/** A daily window in local time, in minutes after midnight; `start > end` runs past midnight. */
+export interface QuietHours {
+	start: number;
+	end: number;
+	zone: string;
+	/** As the user should read it: `21:00-08:00 Europe/Dublin`. */
+	label: string;
+}
+
+export type QuietHoursResult = { ok: true; quietHours: QuietHours | null } | { ok: false; violation: RuleViolation };
+
+const CLOCK = '([01]?\\d|2[0-3]):([0-5]\\d)';
+const WINDOW = new RegExp(`^${CLOCK}\\s*(?:-|–|—|to)\\s*${CLOCK}$`, 'i');
+
+const hhmm = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+
+function refused(field: string, message: string): QuietHoursResult {
+	return { ok: false, violation: { field, message } };
+}
+
+/**
+ * The Quiet Hours option (`21:00-08:00`, 24-hour clock) in `zone`, null when empty. A window
+ * that starts when it ends is refused: it would be either never or always.
+ */
+export function parseQuietHours(window: unknown, zone: string): QuietHoursResult {
+	const text = String(window ?? '').trim();
+	if (text === '') return { ok: true, quietHours: null };
+	const match = WINDOW.exec(text);
+	if (!match) return refused('quietHours', `Quiet Hours "${text}" is not a window such as 21:00-08:00 (24-hour clock)`);
+	const [start, end] = [Number(match[1]) * 60 + Number(match[2]), Number(match[3]) * 60 + Number(match[4])];
+	if (start === end) return refused('quietHours', `Quiet Hours "${text}" starts and ends at the same time`);
+	if (!IANAZone.isValidZone(zone)) {
+		return refused('quietHoursTimeZone', `Quiet Hours Time Zone "${zone}" is not a time zone; use a name such as Europe/Dublin`);
+	}
+	return { ok: true, quietHours: { start, end, zone, label: `${hhmm(start)}-${hhmm(end)} ${zone}` } };
+}
+
+/**
+ * When the quiet hours around `moment` end, or null when `moment` is outside them. Wall-clock
+ * arithmetic in the window's zone, so a night across a clock change still ends at its local time.
+ */
+export function quietHoursEnd(moment: Date, quiet: QuietHours): DateTime | null {
+	const local = DateTime.fromJSDate(moment, { zone: quiet.zone });
+	const minute = local.hour * 60 + local.minute;
+	const overnight = quiet.start > quiet.end;
+	const inside = overnight ? minute >= quiet.start || minute < quiet.end : minute >= quiet.start && minute < quiet.end;
+	if (!inside) return null;
+	const day = overnight && minute >= quiet.start ? local.plus({ days: 1 }) : local;
+	return day.set({ hour: Math.floor(quiet.end / 60), minute: quiet.end % 60, second: 0, millisecond: 0 });
+}

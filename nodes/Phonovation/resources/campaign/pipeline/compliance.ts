@@ -1,0 +1,58 @@
+import { DateTime } from 'luxon';
+
+import { offersOptOut, withOptOutText } from '../../../domain/optOutWording';
+import { parseQuietHours, quietHoursEnd } from '../../../domain/quietHours';
+import type { RuleViolation } from '../../../domain/rules';
+import { wireSendAt } from '../../../domain/sendAt';
+import type { CampaignOptions } from './readParameters';
+
+/** What one item's checks found: rules it breaks stop it, warnings go to the output. */
+export interface Findings {
+	violations: RuleViolation[];
+	warnings: string[];
+}
+
+const asText = (value: unknown) => (value === null || value === undefined ? '' : String(value));
+
+export const MISSING_OPT_OUT =
+	'Message Type is Marketing but the text offers no way to opt out (no STOP, OPTOUT or 50123 wording): Irish and EU rules ask for one in every marketing text. Add the Opt-Out Text option, or set Message Type to Transactional if this text is not marketing';
+
+/**
+ * The text as it will be sent: with the Opt-Out Text, then checked for opt-out wording when it is
+ * marketing. Done before texts are compared, so the footer is part of the merge key, the limit and the parts.
+ */
+export function textToSend(text: string, options: CampaignOptions, found: Findings): string {
+	const full = withOptOutText(text, asText(options.optOutText));
+	if (options.messageType === 'transactional' || full.trim() === '' || offersOptOut(full)) return full;
+	if (options.missingOptOut === 'fail') found.violations.push({ field: 'missingOptOut', message: MISSING_OPT_OUT });
+	else found.warnings.push(MISSING_OPT_OUT);
+	return full;
+}
+
+export interface Moment {
+	/** The checked Send At (Schedule), or null for a Send. */
+	sendAt: string | null;
+	now: Date;
+	/** The workflow's time zone: quiet hours are in it unless the option names another. */
+	zone: string;
+}
+
+/**
+ * The send time after Quiet Hours: a moment inside them (now for a Send, Send At for a Schedule)
+ * moves to the end of the window, in UTC, with a warning that says so.
+ */
+export function sendAtOutsideQuietHours(options: CampaignOptions, moment: Moment, found: Findings): string | null {
+	const parsed = parseQuietHours(options.quietHours, asText(options.quietHoursTimeZone).trim() || moment.zone);
+	if (!parsed.ok) found.violations.push(parsed.violation);
+	if (!parsed.ok || !parsed.quietHours) return moment.sendAt;
+	const at = moment.sendAt ? new Date(moment.sendAt.replace('Z', ':00Z')) : moment.now;
+	const end = quietHoursEnd(at, parsed.quietHours);
+	if (!end) return moment.sendAt;
+	const when = DateTime.fromJSDate(at, { zone: end.zone }).toFormat('yyyy-MM-dd HH:mm');
+	const what = moment.sendAt ? `Send At ${when}` : `Sending now (${when})`;
+	const moved = wireSendAt(end);
+	found.warnings.push(
+		`Quiet Hours ${parsed.quietHours.label}: ${what} falls inside them, so the campaign is scheduled for ${end.toFormat('yyyy-MM-dd HH:mm')} local time (sendAt ${moved})`,
+	);
+	return moved;
+}

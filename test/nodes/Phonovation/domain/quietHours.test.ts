@@ -1,0 +1,91 @@
+import type { QuietHours } from '../../../../nodes/Phonovation/domain/quietHours';
+import { parseQuietHours, quietHoursEnd } from '../../../../nodes/Phonovation/domain/quietHours';
+
+const DUBLIN = 'Europe/Dublin';
+
+function window(text: string, zone = DUBLIN): QuietHours {
+	const parsed = parseQuietHours(text, zone);
+	if (!parsed.ok || !parsed.quietHours) throw new Error(`no window: ${text}`);
+	return parsed.quietHours;
+}
+
+const endOf = (moment: string, text = '21:00-08:00', zone = DUBLIN) => quietHoursEnd(new Date(moment), window(text, zone))?.toUTC().toISO() ?? null;
+
+/** One test per case: a moment (UTC) and when quiet hours 21:00-08:00 in Dublin around it end, or null. */
+const itEnds = (cases: Array<[string, string, string | null]>) =>
+	it.each(cases)('%s', (_name, moment, end) => {
+		expect(endOf(moment)).toBe(end);
+	});
+
+describe('quiet hours', () => {
+	it.each([
+		['21:00-08:00', 21 * 60, 8 * 60],
+		['9:30 – 17:00', 9 * 60 + 30, 17 * 60],
+		['22:15 to 07:45', 22 * 60 + 15, 7 * 60 + 45],
+	])('reads "%s"', (text, start, end) => {
+		expect(parseQuietHours(text, DUBLIN)).toEqual({
+			ok: true,
+			quietHours: expect.objectContaining({ start, end, zone: DUBLIN }),
+		});
+	});
+
+	it('an empty option means no quiet hours', () => {
+		expect(parseQuietHours('', DUBLIN)).toEqual({ ok: true, quietHours: null });
+		expect(parseQuietHours(null, DUBLIN)).toEqual({ ok: true, quietHours: null });
+	});
+
+	it.each([
+		['9pm-8am', 'quietHours', 'Quiet Hours "9pm-8am" is not a window such as 21:00-08:00 (24-hour clock)'],
+		['24:00-08:00', 'quietHours', 'Quiet Hours "24:00-08:00" is not a window such as 21:00-08:00 (24-hour clock)'],
+		['08:00-08:00', 'quietHours', 'Quiet Hours "08:00-08:00" starts and ends at the same time'],
+	])('refuses "%s", naming the option', (text, field, message) => {
+		expect(parseQuietHours(text, DUBLIN)).toEqual({ ok: false, violation: { field, message } });
+	});
+
+	it('refuses a time zone that does not exist, naming the option', () => {
+		expect(parseQuietHours('21:00-08:00', 'Europe/Atlantis')).toEqual({
+			ok: false,
+			violation: {
+				field: 'quietHoursTimeZone',
+				message: 'Quiet Hours Time Zone "Europe/Atlantis" is not a time zone; use a name such as Europe/Dublin',
+			},
+		});
+	});
+
+	itEnds([
+		['23:30 Irish summer time → 08:00 the next morning', '2030-06-01T22:30:00Z', '2030-06-02T07:00:00.000Z'],
+		['23:30 Irish winter time → 08:00 the next morning', '2030-12-01T23:30:00Z', '2030-12-02T08:00:00.000Z'],
+		['02:00, after midnight → 08:00 that morning', '2030-12-02T02:00:00Z', '2030-12-02T08:00:00.000Z'],
+		['07:59:59 is still inside', '2030-12-02T07:59:59Z', '2030-12-02T08:00:00.000Z'],
+		['21:00 is inside', '2030-12-01T21:00:00Z', '2030-12-02T08:00:00.000Z'],
+		['08:00 is outside', '2030-12-02T08:00:00Z', null],
+		['20:59 is outside', '2030-12-01T20:59:00Z', null],
+		['noon is outside', '2030-06-01T11:00:00Z', null],
+	]);
+
+	describe('across the 2030 Dublin clock changes', () => {
+		itEnds([
+			['23:30 GMT on 30 March → 08:00 IST on 31 March (a 7.5 h night)', '2030-03-30T23:30:00Z', '2030-03-31T07:00:00.000Z'],
+			['00:30 GMT on 31 March, before the clocks go forward', '2030-03-31T00:30:00Z', '2030-03-31T07:00:00.000Z'],
+			['03:00 IST on 31 March, after they went forward', '2030-03-31T02:00:00Z', '2030-03-31T07:00:00.000Z'],
+			['23:30 IST on 26 October → 08:00 GMT on 27 October (a 9.5 h night)', '2030-10-26T22:30:00Z', '2030-10-27T08:00:00.000Z'],
+			['the first 01:30 on 27 October (IST)', '2030-10-27T00:30:00Z', '2030-10-27T08:00:00.000Z'],
+			['the second 01:30 on 27 October (GMT)', '2030-10-27T01:30:00Z', '2030-10-27T08:00:00.000Z'],
+		]);
+
+		it('a window that ends at 01:30 on 31 March, a time that does not exist, ends at 02:30 IST', () => {
+			expect(endOf('2030-03-31T00:45:00Z', '00:30-01:30')).toBe('2030-03-31T01:30:00.000Z');
+		});
+	});
+
+	it('a window within one day (12:00-14:00) holds a moment inside it until its end', () => {
+		expect(endOf('2030-12-01T12:30:00Z', '12:00-14:00')).toBe('2030-12-01T14:00:00.000Z');
+		expect(endOf('2030-12-01T23:30:00Z', '12:00-14:00')).toBeNull();
+	});
+
+	it('reads the moment in the window\'s zone, not UTC', () => {
+		// 23:30 in Dublin is 18:30 in New York: outside New York's quiet hours.
+		expect(endOf('2030-12-01T23:30:00Z', '21:00-08:00', 'America/New_York')).toBeNull();
+		expect(endOf('2030-12-02T03:00:00Z', '21:00-08:00', 'America/New_York')).toBe('2030-12-02T13:00:00.000Z');
+	});
+});
