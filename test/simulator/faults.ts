@@ -4,7 +4,9 @@ export type Fault =
 	| { kind: 'delay'; ms: number }
 	| { kind: 'reset' }
 	/** The request is handled as usual (a campaign is recorded), then answered with this instead. */
-	| { kind: 'answer'; status: number; body: string };
+	| { kind: 'answer'; status: number; body: string }
+	/** The provider's clock jumps forward as this request arrives, then it is handled as usual. */
+	| { kind: 'advanceClock'; seconds: number };
 
 export interface PendingFault {
 	path: string;
@@ -72,5 +74,10 @@ function validateFault(fault: Fault): void {
 		}
 		return;
 	}
-	throw new Error('fault.kind must be status, delay, reset or answer');
+	if (kind === 'advanceClock') {
+		const { seconds } = fault as { seconds: unknown };
+		if (!(typeof seconds === 'number' && seconds > 0)) throw new Error('an advanceClock fault needs seconds > 0');
+		return;
+	}
+	throw new Error('fault.kind must be status, delay, reset, answer or advanceClock');
 }

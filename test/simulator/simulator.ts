@@ -357,6 +357,7 @@ class PhonovationSimulator implements Simulator {
 				return;
 			}
 			if (fault?.kind === 'delay') await this.sleep(fault.ms);
+			if (fault?.kind === 'advanceClock') this.simClock.advance(fault.seconds);
 			if (fault?.kind === 'status') return finish(faultReply(fault));
 			const reply = this.route(exchange);
 			finish(fault?.kind === 'answer' ? text(fault.status, fault.body, {}) : reply);

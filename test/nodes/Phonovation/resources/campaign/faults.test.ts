@@ -42,18 +42,13 @@ describe('provider faults through the action node', () => {
 	});
 
 	it('a token that expires between the batches of one run: one re-login, every batch sent exactly once', async () => {
-		f.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: 300 });
-		const run = f.run({ ...SEND, options: { batchSize: 2 } }, phones(5));
-		// While the first batch is in flight, the provider's clock moves past the token's lifetime.
-		const expire = setInterval(() => {
-			if (f.sim.count('POST', CAMPAIGN) >= 1) {
-				f.sim.clock.advance(121);
-				clearInterval(expire);
-			}
-		}, 5);
-		const result = await run;
-		clearInterval(expire);
+		// Batch 1 goes through; as batch 2 arrives the provider's clock passes the token's lifetime.
+		f.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: 0 });
+		f.sim.injectFault(CAMPAIGN, { kind: 'advanceClock', seconds: 121 });
+		const result = await f.run({ ...SEND, options: { batchSize: 2 } }, phones(5));
 		expect(result.error).toBeUndefined();
+		// Batch 2 was refused with 401 (expired token), n8n logged in again and repeated it once.
+		expect(f.sim.requests.filter((r) => r.path === CAMPAIGN).map((r) => r.status)).toEqual([200, 401, 200, 200]);
 		const numbers = recordedNumbers(f);
 		expect(numbers).toHaveLength(5);
 		expect(new Set(numbers).size).toBe(5);
