@@ -105,13 +105,13 @@ describe('the editor in a real browser, against the npm start demo', () => {
 		await (await waitForText(page, testId('resources-list-item'), 'Phonovation (local simulator)')).click();
 		const passed = await page.waitForSelector(testId('credentials-config-container-test-success'), { visible: true });
 		expect(await shownText(passed!)).toContain('Connection tested successfully');
+		await screenshot('03-credential-test-passed');
 		const listed = await simCount('GET', '/api/v2/senderlist');
 		const retested = page.waitForResponse((response) => response.url().endsWith('/rest/credentials/test'));
 		await page.locator(`${testId('credentials-config-container-test-success')} button`).click();
 		expect((await retested).ok()).toBe(true);
 		await page.waitForSelector(testId('credentials-config-container-test-success'), { visible: true });
 		expect(await simCount('GET', '/api/v2/senderlist')).toBe(listed + 1);
-		await screenshot('03-credential-test-passed');
 
 		await page.goto(`${n8nUrl}/home/credentials/${wrong.id}`, { waitUntil: 'networkidle2' });
 		const dialog = await waitForText(page, testId('credential-edit-dialog'), 'connect with these settings');
