@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# `npm test` and `npm start` run through this, so they work as typed on a machine whose node is
+# older than 24: Node 24 first on PATH (fetched when needed), the locked dependencies installed
+# when they are missing or do not match package.json, then the given command.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source .ci/node24.sh
+if ! npm ls --depth=0 >/dev/null 2>&1; then
+  echo "Installing the locked dependencies (npm ci) with node $(node --version)" >&2
+  # isolated-vm compiles against the running Node's headers, not a machine-wide nodedir.
+  node_home="$(dirname "$(dirname "$(command -v node)")")"
+  if [ -f "$node_home/include/node/node.h" ]; then export npm_config_nodedir="$node_home"; fi
+  npm ci --no-audit --no-fund >&2
+  unset npm_config_nodedir
+fi
+exec "$@"

@@ -1,0 +1,173 @@
+/// <reference lib="dom" />
+import path from 'node:path';
+
+import type { Browser, Page } from 'puppeteer-core';
+import { fetch } from 'undici';
+
+import { DEFAULT_CONFIG, simulatorCredentialData } from '../simulator';
+import { launchChromium, screenshotFolder, signIn } from './support/browser';
+import {
+	closeNode,
+	dropdownOptions,
+	nodePanelIcons,
+	openNode,
+	openWorkflow,
+	pageText,
+	shownText,
+	testId,
+	waitForText,
+} from './support/browser-editor';
+import { type RunningDemo, startDemo } from './support/demo-process';
+import { TYPES } from './support/environment';
+import { ensureN8nInstalled } from './support/install';
+import { N8nClient } from './support/n8n-client';
+import { packPackage } from './support/pack';
+
+const CAMPAIGN = { name: 'Phonovation: campaign that skips opted-out numbers', sendNode: 'Send Offer' };
+const AUTO_RESPONDER = { name: 'Phonovation: reply auto-responder with keyword routing', trigger: 'On Reply or Opt-Out' };
+/** The example's customers as the provider receives them (international format). */
+const CUSTOMER_NUMBERS = ['353871234501', '353871234502', '353861234567', '447911123456'];
+const WRONG_PASSWORD = 'Wrong-Password-5521';
+
+/**
+ * The package as a person meets it: `npm start`, then n8n's editor in a real Chromium. Each step
+ * leaves a screenshot (PHONOVATION_SCREENSHOTS_DIR, or a temp folder named in the log).
+ */
+describe('the editor in a real browser, against the npm start demo', () => {
+	let demo: RunningDemo;
+	let browser: Browser | undefined;
+	let page: Page;
+	let client: N8nClient;
+	let shots: string;
+	let n8nUrl: string;
+
+	const screenshot = (name: string) => page.screenshot({ path: path.join(shots, `${name}.png`) });
+	const workflowId = async (name: string) => (await client.workflows()).find((w) => w.name === name)!.id;
+	const simCount = async (method: string, route: string) => {
+		const response = await fetch(`${demo.simUrl}/_sim/count?method=${method}&path=${encodeURIComponent(route)}`);
+		return ((await response.json()) as { count: number }).count;
+	};
+
+	beforeAll(async () => {
+		await ensureN8nInstalled();
+		await packPackage();
+		browser = await launchChromium((line) => process.stdout.write(`${line}\n`));
+		demo = await startDemo();
+		n8nUrl = demo.n8nUrl;
+		client = await N8nClient.forOwner(n8nUrl.replace('localhost', '127.0.0.1'));
+		shots = await screenshotFolder();
+		process.stdout.write(`Browser test screenshots: ${shots}\n`);
+		page = await browser.newPage();
+	}, 20 * 60_000);
+
+	afterAll(async () => {
+		await browser?.close();
+		await demo?.interrupt();
+	}, 60_000);
+
+	it('signs in with the printed login and lists the example workflows', async () => {
+		await signIn(page, n8nUrl);
+		for (const name of [CAMPAIGN.name, AUTO_RESPONDER.name]) await waitForText(page, testId('workflow-card-name'), name);
+		const listed = await page.$$eval(testId('workflow-card-name'), (names) => names.map((name) => (name as HTMLElement).innerText));
+		expect(listed).toHaveLength(3);
+		expect(page.url()).toContain('/home/workflows');
+		await screenshot('01-workflows');
+	}, 120_000);
+
+	it('finds Phonovation and its trigger in the node panel, with their icons drawn', async () => {
+		await page.goto(`${n8nUrl}/workflow/new`, { waitUntil: 'networkidle2' });
+		await page.locator(testId('canvas-add-button')).click();
+		await page.locator(testId('node-creator-search-bar')).fill('Phonovation');
+		const entry = await waitForText(page, `${testId('node-creator')} ${testId('node-creator-item-name')}`, 'Phonovation');
+		await entry.click();
+		// n8n lists a trigger under its action node's entry: Phonovation Trigger's events are its "Triggers".
+		const panel = await waitForText(page, testId('node-creator'), 'Triggers (4)');
+		const shown = await shownText(panel);
+		expect(shown).toMatch(/Triggers \(4\).*On delivery receipt.*On inbound message.*On opt out.*On processing result.*Actions \(5\)/);
+		await page.locator(`${testId('node-creator')} ::-p-text(Actions (5))`).click();
+		const actions = await shownText(await waitForText(page, testId('node-creator'), 'Send a campaign'));
+		for (const action of ['Schedule a campaign', 'Get many senders', 'Check service health', 'Send a legacy message']) {
+			expect(actions).toContain(action);
+		}
+		const icons = await nodePanelIcons(page);
+		expect(icons.length).toBeGreaterThanOrEqual(5);
+		expect(icons.every((icon) => icon.src.endsWith('/icons/phonovation.svg') && icon.loaded)).toBe(true);
+		await screenshot('02-node-panel');
+	}, 120_000);
+
+	it("tests the credential when it is opened and on Retry, and says clearly when the password is wrong, never showing it", async () => {
+		const wrong = await client.createCredential(
+			'Phonovation (wrong password)',
+			TYPES.credential,
+			simulatorCredentialData({ url: demo.simUrl, config: DEFAULT_CONFIG }, { password: WRONG_PASSWORD }),
+		);
+		await page.goto(`${n8nUrl}/home/credentials`, { waitUntil: 'networkidle2' });
+		await (await waitForText(page, testId('resources-list-item'), 'Phonovation (local simulator)')).click();
+		const passed = await page.waitForSelector(testId('credentials-config-container-test-success'), { visible: true });
+		expect(await shownText(passed!)).toContain('Connection tested successfully');
+		await screenshot('03-credential-test-passed');
+		const listed = await simCount('GET', '/api/v2/senderlist');
+		const retested = page.waitForResponse((response) => response.url().endsWith('/rest/credentials/test'));
+		await page.locator(`${testId('credentials-config-container-test-success')} button`).click();
+		expect((await retested).ok()).toBe(true);
+		await page.waitForSelector(testId('credentials-config-container-test-success'), { visible: true });
+		expect(await simCount('GET', '/api/v2/senderlist')).toBe(listed + 1);
+
+		await page.goto(`${n8nUrl}/home/credentials/${wrong.id}`, { waitUntil: 'networkidle2' });
+		const dialog = await waitForText(page, testId('credential-edit-dialog'), 'connect with these settings');
+		await page.locator(`${testId('credential-edit-dialog')} ::-p-text(More details)`).click();
+		await waitForText(page, testId('credential-edit-dialog'), 'Phonovation refused the username or password');
+		expect(await shownText(dialog)).toMatch(/Couldn.t connect with these settings.*Phonovation refused the username or password/);
+		expect(await page.content()).not.toContain(WRONG_PASSWORD);
+		expect(await pageText(page)).not.toContain(WRONG_PASSWORD);
+		await screenshot('04-credential-wrong-password');
+	}, 120_000);
+
+	it('fills the Sender dropdown from the account, each sender with its type', async () => {
+		await openWorkflow(page, n8nUrl, await workflowId(CAMPAIGN.name));
+		// The dropdown's options come from the account (the node's loadOptions) once the panel opens.
+		const senderList = page.waitForResponse(
+			(response) =>
+				response.url().endsWith('/rest/dynamic-node-parameters/options') && Boolean(response.request().postData()?.includes('getSenders')),
+		);
+		await openNode(page, CAMPAIGN.sendNode);
+		expect((await senderList).ok()).toBe(true);
+		await page.locator(testId('parameter-input-from')).click();
+		expect(await dropdownOptions(page)).toEqual([
+			'353851234567 (numeric)',
+			'FreeText (international — not delivered to Irish numbers)',
+			'Phonovation (ComReg registered)',
+		]);
+		await screenshot('05-sender-dropdown');
+		await page.keyboard.press('Escape');
+		await closeNode(page);
+	}, 120_000);
+
+	it('runs the example campaign and shows every customer accepted in the Send node output', async () => {
+		await openWorkflow(page, n8nUrl, await workflowId(CAMPAIGN.name));
+		await page.locator(testId('execute-workflow-button')).click();
+		const sendNode = `${testId('canvas-node')}[data-node-name="${CAMPAIGN.sendNode}"]`;
+		await page.waitForSelector(`${sendNode} ${testId('canvas-node-status-success')}`, { timeout: 120_000 });
+		await openNode(page, CAMPAIGN.sendNode);
+		const output = await waitForText(page, testId('output-panel'), '4 items');
+		const shown = await shownText(output);
+		for (const number of CUSTOMER_NUMBERS) expect(shown).toContain(number);
+		expect(shown.match(/status\s*:?\s*accepted/g)).toHaveLength(CUSTOMER_NUMBERS.length);
+		await screenshot('06-campaign-output');
+		await closeNode(page);
+		const campaigns = (await (await fetch(`${demo.simUrl}/_sim/campaigns`)).json()) as unknown[];
+		expect(campaigns).toHaveLength(1);
+	}, 180_000);
+
+	it('shows the trigger hand-off notice and its Production URL', async () => {
+		await openWorkflow(page, n8nUrl, await workflowId(AUTO_RESPONDER.name));
+		const panel = await openNode(page, AUTO_RESPONDER.trigger);
+		expect(await shownText(panel)).toContain('Copy the Production URL above and email it to support@phonovation.com');
+		await page.locator(`${testId('ndv')} .webhooks .headline`).click();
+		await page.locator(testId('radio-button-production')).click();
+		const url = await waitForText(page, `${testId('ndv')} .webhook-url`, '/webhook/');
+		const printedRelayPath = new URL(demo.output().match(/relays replies to:\s+(\S+)/)![1]).pathname;
+		expect(await shownText(url)).toBe(`${n8nUrl}${printedRelayPath}`);
+		await screenshot('07-trigger-production-url');
+	}, 120_000);
+});
