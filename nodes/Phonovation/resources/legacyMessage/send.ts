@@ -7,6 +7,7 @@ import { DEFAULT_COUNTRY_CODE, LIMITS, legacySettingsSchema, parseCountryCode, v
 import { providerError } from '../../transport/failures';
 import { CREDENTIAL, isFailure, plainRequest, type PlainResponse } from '../../transport/request';
 import { eachItem } from '../eachItem';
+import { SentLedger } from './sentLedger';
 
 const show = { show: { resource: ['legacyMessage'], operation: ['send'] } };
 
@@ -133,7 +134,14 @@ function accepted(ctx: IExecuteFunctions, response: PlainResponse, password: str
 }
 
 /** `sendmessage.aspx`: form-encoded, always HTTP 200; the body's first line is the status code. */
-async function sendOne(ctx: IExecuteFunctions, message: LegacyMessage, itemIndex: number): Promise<INodeExecutionData[]> {
+const NOT_AGAIN = 'sent in an earlier attempt of this execution (Retry On Fail or a retried execution); not posted again';
+
+async function sendOne(
+	ctx: IExecuteFunctions,
+	message: LegacyMessage,
+	itemIndex: number,
+	ledger: SentLedger,
+): Promise<INodeExecutionData[]> {
 	const credentials = await ctx.getCredentials(CREDENTIAL);
 	const apiId = String(credentials.apiId ?? '').trim();
 	if (!apiId) fail(ctx, 'The credential has no API ID; the legacy API needs one', itemIndex);
@@ -147,6 +155,12 @@ async function sendOne(ctx: IExecuteFunctions, message: LegacyMessage, itemIndex
 		from: message.from,
 	});
 	if (message.notifyId) form.set('notify_id', message.notifyId);
+	const key = SentLedger.key(itemIndex, form);
+	const earlier = ledger.get(key);
+	if (earlier?.unknown) {
+		fail(ctx, `The legacy send got no answer in an earlier attempt of this execution, so it may have been sent; it is not posted again. Check the provider before sending again`, itemIndex);
+	}
+	if (earlier) return [{ json: { ...earlier, note: NOT_AGAIN }, pairedItem: { item: itemIndex } }];
 
 	const response = await plainRequest(ctx, {
 		method: 'POST',
@@ -155,11 +169,16 @@ async function sendOne(ctx: IExecuteFunctions, message: LegacyMessage, itemIndex
 		body: form.toString(),
 		json: false,
 	});
-	if (isFailure(response)) throw providerError(ctx, 'the legacy send', response, itemIndex);
+	if (isFailure(response)) {
+		if (response.status === undefined && response.code !== 'ECONNREFUSED') ledger.record(key, { unknown: true });
+		throw providerError(ctx, 'the legacy send', response, itemIndex);
+	}
 
 	const { code, message: said } = accepted(ctx, response, password, itemIndex);
 	const { to, from, notifyId } = message;
-	return [{ json: { success: true, code, message: said, to, from, notifyId: notifyId || null }, pairedItem: { item: itemIndex } }];
+	const json = { success: true, code, message: said, to, from, notifyId: notifyId || null };
+	ledger.record(key, json);
+	return [{ json, pairedItem: { item: itemIndex } }];
 }
 
 type Checked = { ok: true; message: LegacyMessage } | { ok: false; error: unknown };
@@ -181,9 +200,10 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	const messages = items.map((_, itemIndex) => checked(this, itemIndex));
 	const invalid = messages.find((item) => !item.ok);
 	if (invalid && !invalid.ok && !this.continueOnFail()) throw invalid.error;
+	const ledger = new SentLedger(this.getContext('node'), this.getWorkflowDataProxy(0).$runIndex);
 	return await eachItem(this, items, async (itemIndex) => {
 		const item = messages[itemIndex];
 		if (!item.ok) throw item.error;
-		return await sendOne(this, item.message, itemIndex);
+		return await sendOne(this, item.message, itemIndex, ledger);
 	});
 }

@@ -69,9 +69,13 @@ async function dryRun(ctx: IExecuteFunctions, plan: CampaignPlan): Promise<Deliv
 
 const UNCONFIRMED_ADVICE = "check the provider's report before sending these numbers again";
 
-/** A timeout or a dropped connection: the request may have been processed. */
+/** Gateway answers: the provider behind the gateway may have processed the request. */
+const GATEWAY_STATUSES = new Set([502, 504]);
+
+/** A timeout, a dropped connection or a gateway error: the request may have been processed. */
 function outcomeUnknown(failure: FailedExchange): boolean {
-	return failure.status === undefined && !failure.loginFailed && failure.code !== 'ECONNREFUSED';
+	if (failure.status !== undefined) return GATEWAY_STATUSES.has(failure.status);
+	return !failure.loginFailed && failure.code !== 'ECONNREFUSED';
 }
 
 /** Reads the provider's answer to a posted batch. */
@@ -102,6 +106,11 @@ async function postBatch(
 	const { body } = batch;
 	for (let attempt = 0; ; attempt++) {
 		const slot = await run.pacer.acquire();
+		// Another campaign failed while this one waited for a slot (or out a 429): send nothing more.
+		if (run.stop.requested) {
+			run.pacer.release(slot, false);
+			return { state: 'not attempted' };
+		}
 		delivery.requests++;
 		let exchange: Awaited<ReturnType<typeof apiExchange<unknown>>> | undefined;
 		try {

@@ -15,9 +15,17 @@ export type Recorded =
 export class Ledger {
 	private readonly batches: Record<string, Recorded>;
 
-	constructor(nodeContext: IContextObject, runIndex: number) {
+	/**
+	 * The moment the first attempt of this run planned its campaigns. A retry plans with it too, so
+	 * whatever depends on the clock (a Quiet Hours send time) gives the same request bodies.
+	 */
+	readonly moment: Date;
+
+	constructor(nodeContext: IContextObject, runIndex: number, now: Date) {
 		const runs = (nodeContext.phonovationBatches ??= {}) as Record<string, Record<string, Recorded>>;
 		this.batches = runs[runIndex] ??= {};
+		const moments = (nodeContext.phonovationMoments ??= {}) as Record<string, string>;
+		this.moment = new Date((moments[runIndex] ??= now.toISOString()));
 	}
 
 	static fingerprint(body: Buffer): string {

@@ -55,10 +55,15 @@ const OPTION_NAMES: Array<keyof CampaignOptions> = [
 ];
 
 /**
- * An expression that reads nothing of the current item ($json, $input.item, `.item`, $itemIndex,
- * $binary…) gives the same value for every item, e.g. `$('Opted-Out').all().map(…)`.
+ * An expression is taken as the same for every item only when it reads no n8n variable at all, or
+ * reads another node's whole output (`$('Opted-Out').all()`, `.first()`, `.last()`) and nothing
+ * that can differ per item: $json, $node[…], .item, $thisItem, paired items, $itemIndex, $binary…
  */
-const ITEM_DEPENDENT = /\$json|\$data\b|\$binary|\$item|\$position|\.item\b|\$input\.item|\$parameter/;
+const WHOLE_OUTPUT = /\$\(\s*(['"])[^'"]+\1\s*\)\s*\.\s*(?:all|first|last)\s*\(/;
+const ITEM_DEPENDENT = /\$json|\$data\b|\$binary|\$item|\$position|\$node\b|\$thisItem|\$input|\.item\b|pairedItem|itemMatching|\$parameter|\$\(\s*['"][^'"]+['"]\s*\)\s*\.\s*(?!all|first|last)/;
+
+export const sameForEveryItem = (raw: unknown) =>
+	typeof raw === 'string' && (!raw.includes('$') || (WHOLE_OUTPUT.test(raw) && !ITEM_DEPENDENT.test(raw)));
 
 function hasExpression(value: unknown): boolean {
 	if (typeof value === 'string') return value.startsWith('=');
@@ -104,7 +109,7 @@ class ParameterReader {
 		try {
 			const value = this.ctx.getNodeParameter(name, itemIndex, fallback);
 			const raw = this.rawValue(name);
-			const itemIndependent = sameForAllItems && typeof raw === 'string' && !ITEM_DEPENDENT.test(raw);
+			const itemIndependent = sameForAllItems && sameForEveryItem(raw);
 			if (!hasExpression(raw) || itemIndependent) this.constant.set(name, value);
 			return value;
 		} catch (error) {

@@ -11,8 +11,8 @@ import { Ledger } from './ledger';
 import { Pacer } from './pacer';
 import type { CampaignPlan, ItemViolation } from './plan';
 import { planCampaigns } from './plan';
-import { readParameters } from './readParameters';
-import { reportCampaign } from './report';
+import { type ItemParameters, readParameters } from './readParameters';
+import { type CampaignReport, reportCampaign } from './report';
 import { CAMPAIGN_PATH } from './requestBody';
 
 export type CampaignOperation = 'send' | 'schedule';
@@ -89,25 +89,8 @@ function stoppingError(failure: Error, accepted: string[]): Error {
 	return failure;
 }
 
-/**
- * Send or schedule, over all input items: read parameters → plan (normalise, group, dedupe,
- * validate) → check senders → deliver each campaign's batches → report per item.
- */
-export async function runCampaigns(
-	ctx: IExecuteFunctions,
-	items: INodeExecutionData[],
-	operation: CampaignOperation,
-): Promise<INodeExecutionData[]> {
-	const scheduled = operation === 'schedule';
-	const parameters = readParameters(ctx, items, scheduled);
-	const planned = planCampaigns(parameters, { scheduled, now: new Date(), zone: ctx.getTimezone() });
-	const verdicts = await checkSenders(ctx, planned);
-	const plans = planned.map((plan) => applyVerdict(plan, verdicts.get(plan)));
-	const warningsOf = (index: number) => verdicts.get(planned[index])?.warnings ?? [];
-
-	const problem = plans.find((plan) => plan.violations.length > 0 || plan.rejected.length > 0);
-	if (problem && !ctx.continueOnFail()) throw violationError(ctx, allViolations(problem));
-	const out: INodeExecutionData[] = new Array(items.length);
+/** Error items for items set apart by their own violations and for campaigns that broke a rule. */
+function writeBlocked(ctx: IExecuteFunctions, plans: CampaignPlan[], out: INodeExecutionData[]): void {
 	for (const plan of plans) {
 		for (const { itemIndex, violations } of plan.rejected) {
 			out[itemIndex] = errorItem(violationError(ctx, violations.map((v) => ({ ...v, itemIndex })), 'item'), itemIndex);
@@ -116,31 +99,28 @@ export async function runCampaigns(
 		const error = violationError(ctx, [...plan.violations]);
 		for (const item of plan.items) out[item.itemIndex] = errorItem(error, item.itemIndex);
 	}
+}
 
+/** What every delivery of this run shares: the ledger, the pacer, the stop signal, the endpoint. */
+async function deliveryContext(
+	ctx: IExecuteFunctions,
+	parameters: ItemParameters[],
+	ledger: Ledger,
+): Promise<DeliveryContext & { workers: number }> {
 	const parallel = parseParallelRequests(parameters[0]?.options.parallelRequests);
 	if (!parallel.ok) throw violationError(ctx, [{ ...parallel.violation, itemIndex: 0 }], 'run');
-	const run: DeliveryContext = {
+	return {
 		ctx,
-		ledger: new Ledger(ctx.getContext('node'), ctx.getWorkflowDataProxy(0).$runIndex),
+		ledger,
 		pacer: new Pacer(parallel.value, { now: () => Date.now(), sleep }),
 		stop: { requested: false },
 		campaignUrl: await apiUrl(ctx, CAMPAIGN_PATH),
+		workers: parallel.value,
 	};
-	const sending = [...plans.entries()].filter(([, plan]) => plan.violations.length === 0 && plan.items.length > 0);
-	const stopOnFailure = !ctx.continueOnFail();
-	const deliveries = await deliverAll(
-		run,
-		sending.map(([, plan]) => plan),
-		{ workers: parallel.value, stopOnFailure },
-	);
-	const reports = sending.map(([index, plan], i) => ({
-		delivery: deliveries[i],
-		report: deliveries[i] && reportCampaign(operation, plan, deliveries[i], warningsOf(index)),
-	}));
-	const failed = reports.find((r) => r.delivery?.failure)?.delivery as Required<Delivery> | undefined;
-	if (failed && stopOnFailure) {
-		throw stoppingError(failed.failure.error, reports.flatMap((r) => r.report?.accepted ?? []));
-	}
+}
+
+/** Each item's output: its report, or `{ error, details }` when its campaign failed before all its numbers went out. */
+function writeReports(reports: Array<{ delivery: Delivery; report: CampaignReport }>, out: INodeExecutionData[]): void {
 	for (const { delivery, report } of reports) {
 		for (const { itemIndex, json, unsent } of report.items) {
 			out[itemIndex] =
@@ -149,5 +129,41 @@ export async function runCampaigns(
 					: { json: json as INodeExecutionData['json'], pairedItem: { item: itemIndex } };
 		}
 	}
+}
+
+/**
+ * Send or schedule, over all input items: read parameters → plan (normalise, group, dedupe,
+ * validate) → check senders → deliver the campaigns side by side → report per item.
+ */
+export async function runCampaigns(
+	ctx: IExecuteFunctions,
+	items: INodeExecutionData[],
+	operation: CampaignOperation,
+): Promise<INodeExecutionData[]> {
+	const scheduled = operation === 'schedule';
+	const ledger = new Ledger(ctx.getContext('node'), ctx.getWorkflowDataProxy(0).$runIndex, new Date());
+	const parameters = readParameters(ctx, items, scheduled);
+	const planned = planCampaigns(parameters, { scheduled, now: ledger.moment, zone: ctx.getTimezone() });
+	const verdicts = await checkSenders(ctx, planned);
+	const plans = planned.map((plan) => applyVerdict(plan, verdicts.get(plan)));
+
+	const problem = plans.find((plan) => plan.violations.length > 0 || plan.rejected.length > 0);
+	if (problem && !ctx.continueOnFail()) throw violationError(ctx, allViolations(problem));
+	const out: INodeExecutionData[] = new Array(items.length);
+	writeBlocked(ctx, plans, out);
+
+	const run = await deliveryContext(ctx, parameters, ledger);
+	const sending = [...plans.keys()].filter((i) => plans[i].violations.length === 0 && plans[i].items.length > 0);
+	const stopOnFailure = !ctx.continueOnFail();
+	const deliveries = await deliverAll(run, sending.map((i) => plans[i]), { workers: run.workers, stopOnFailure });
+	const reports = sending.map((index, i) => ({
+		delivery: deliveries[i],
+		report: deliveries[i] && reportCampaign(operation, plans[index], deliveries[i], verdicts.get(planned[index])?.warnings ?? []),
+	}));
+	const failed = reports.find((r) => r.delivery?.failure)?.delivery;
+	if (failed?.failure && stopOnFailure) {
+		throw stoppingError(failed.failure.error, reports.flatMap((r) => r.report?.accepted ?? []));
+	}
+	writeReports(reports, out);
 	return out;
 }

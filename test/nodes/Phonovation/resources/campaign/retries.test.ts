@@ -1,6 +1,8 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import type { Fault } from '../../../../simulator';
+import { Ledger } from '../../../../../nodes/Phonovation/resources/campaign/pipeline/ledger';
+import { sameForEveryItem } from '../../../../../nodes/Phonovation/resources/campaign/pipeline/readParameters';
 import { itemsOf, sharedFixture, type PhonovationFixture } from '../../fixture';
 
 const CAMPAIGN = '/api/v2/Campaign';
@@ -175,5 +177,40 @@ describe('honest partial outcomes', () => {
 		expect(out[0].campaign.providerErrors).toEqual([general]);
 		expect(out[0].campaign).toBe(out[1].campaign);
 		expect(out[0].response.errors).toEqual([]);
+	});
+});
+
+describe('gateway errors and the moment a run is planned', () => {
+	const fixture = sharedFixture();
+
+	it('a 502 on batch 2 may have been processed: unconfirmed, and Retry On Fail does not post it again', async () => {
+		const f = fixture();
+		f.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: 0 });
+		f.sim.injectFault(CAMPAIGN, { kind: 'status', status: 502 });
+		const result = await f.run({ ...SEND, text: 'Sale', options: { batchSize: 2, messageType: 'transactional' } }, personalised(4), RETRY_ON_FAIL);
+		expect(result.error).toBeUndefined();
+		expect(f.sim.count('POST', CAMPAIGN)).toBe(2);
+		expect(jsonOf(result.items).map((o) => o.recipients[0].status)).toEqual(['accepted', 'accepted', 'unconfirmed', 'unconfirmed']);
+	});
+});
+
+describe('the ledger', () => {
+	it('keeps the first attempt\'s moment for every retry of the same run, and a new run gets its own', () => {
+		const context = {};
+		const first = new Ledger(context, 0, new Date('2030-01-01T20:59:00Z'));
+		const retry = new Ledger(context, 0, new Date('2030-01-01T21:05:00Z'));
+		const nextRun = new Ledger(context, 1, new Date('2030-01-01T21:05:00Z'));
+		expect(retry.moment).toEqual(first.moment);
+		expect(first.moment.toISOString()).toBe('2030-01-01T20:59:00.000Z');
+		expect(nextRun.moment.toISOString()).toBe('2030-01-01T21:05:00.000Z');
+	});
+
+	it('reads an Exclude Numbers expression once only when no item can change it', () => {
+		for (const once of ["={{ $('Opted-Out').all().map((item) => item.json.phone) }}", "={{ $('Opt').first().json.list }}", '={{ ["0871234567"] }}']) {
+			expect(sameForEveryItem(once)).toBe(true);
+		}
+		for (const perItem of ['={{ $json.optedOut }}', '={{ $node["Opt"].json.list }}', "={{ $('Opt').item.json.list }}", '={{ $thisItem.json.x }}', "={{ $('Opt').all().concat($('Y').item.json.x) }}"]) {
+			expect(sameForEveryItem(perItem)).toBe(false);
+		}
 	});
 });

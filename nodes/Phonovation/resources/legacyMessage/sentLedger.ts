@@ -1,0 +1,30 @@
+import { createHash } from 'crypto';
+import type { IContextObject, IDataObject } from 'n8n-workflow';
+
+/**
+ * Legacy sends made in this execution, by input item and request (the password left out), kept in
+ * n8n's node context like the campaign ledger: Retry On Fail and an execution Retry never post an
+ * item's message again. `unknown`: the request may have reached the provider (no answer).
+ */
+export class SentLedger {
+	private readonly sends: Record<string, IDataObject>;
+
+	constructor(nodeContext: IContextObject, runIndex: number) {
+		const runs = (nodeContext.phonovationLegacySends ??= {}) as Record<string, Record<string, IDataObject>>;
+		this.sends = runs[runIndex] ??= {};
+	}
+
+	static key(itemIndex: number, form: URLSearchParams): string {
+		const safe = new URLSearchParams(form);
+		safe.delete('password');
+		return createHash('sha256').update(`${itemIndex}\n${safe.toString()}`).digest('base64');
+	}
+
+	get(key: string): IDataObject | undefined {
+		return Object.prototype.hasOwnProperty.call(this.sends, key) ? this.sends[key] : undefined;
+	}
+
+	record(key: string, outcome: IDataObject): void {
+		this.sends[key] = outcome;
+	}
+}

@@ -1,0 +1,33 @@
+import { itemsOf, sharedFixture } from '../../fixture';
+
+const LEGACY_PATH = '/api/v1/sendmessage.aspx';
+const LEGACY = { resource: 'legacyMessage', operation: 'send', from: 'Acme', text: '=Hello {{ $json.name }}', to: '={{ $json.phone }}' };
+const RETRY_ON_FAIL = { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 };
+
+jest.setTimeout(30_000);
+
+describe('legacy send never bills an item twice', () => {
+	const fixture = sharedFixture({ senders: [{ name: 'Acme', type: 0 }] });
+	const people = itemsOf(3, (i) => ({ phone: `087123450${i}`, name: `P${i}` }));
+
+	it('Retry On Fail after item 3 of 3 fails posts only item 3 again', async () => {
+		const f = fixture();
+		f.sim.injectFault(LEGACY_PATH, { kind: 'delay', ms: 0 }, 2);
+		f.sim.injectFault(LEGACY_PATH, { kind: 'status', status: 503, body: 'busy' });
+		const result = await f.run(LEGACY, people, RETRY_ON_FAIL);
+		expect(result.error).toBeUndefined();
+		expect(f.sim.legacySends.map((s) => s.form.text)).toEqual(['Hello P0', 'Hello P1', 'Hello P2']);
+		const out = result.items.map((i) => i.json as Record<string, any>);
+		expect(out.map((o) => o.to)).toEqual(['353871234500', '353871234501', '353871234502']);
+		expect(out[0].note).toMatch(/not posted again/);
+		expect(out[2].note).toBeUndefined();
+	});
+
+	it('a send that got no answer is not posted again on retry, and says why', async () => {
+		const f = fixture();
+		f.sim.injectFault(LEGACY_PATH, { kind: 'reset' });
+		const result = await f.run(LEGACY, people.slice(0, 1), RETRY_ON_FAIL);
+		expect(result.error?.message).toMatch(/no answer in an earlier attempt .* not posted again.*\(item 0\)/);
+		expect(f.sim.count('POST', LEGACY_PATH)).toBe(1);
+	});
+});
