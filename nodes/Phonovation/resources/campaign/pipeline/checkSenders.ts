@@ -4,6 +4,7 @@ import { IRISH_COUNTRY_CODE } from '../../../domain/rules';
 import { CredentialRefusedError } from '../../../transport/failures';
 import type { SenderRecord } from '../../sender/senders';
 import { fetchSenders, senderTypeLabel } from '../../sender/senders';
+import type { Ledger } from './ledger';
 import type { CampaignPlan, ItemViolation, Skip } from './plan';
 import { withSkipped } from './plan';
 
@@ -38,27 +39,44 @@ const isIrish = (r: { msisdn: string | null }) => r.msisdn?.startsWith(IRISH_COU
  * execution, before any credit is spent (dry runs too). A list that cannot be fetched is a
  * warning; a refused login stops the campaigns (their own requests would be refused the same way).
  */
-export async function checkSenders(ctx: IExecuteFunctions, plans: CampaignPlan[]): Promise<Map<CampaignPlan, SenderVerdict>> {
+type SenderList = { list: SenderRecord[] } | { unreadable: string } | { refused: string };
+
+/** The account's sender list, or why it could not be had (a refused login is kept apart). */
+async function senderList(ctx: IExecuteFunctions): Promise<SenderList> {
+	try {
+		return { list: await fetchSenders(ctx) };
+	} catch (error) {
+		const message = (error as Error).message;
+		return error instanceof CredentialRefusedError ? { refused: message } : { unreadable: message };
+	}
+}
+
+export async function checkSenders(
+	ctx: IExecuteFunctions,
+	plans: CampaignPlan[],
+	ledger: Ledger,
+): Promise<Map<CampaignPlan, SenderVerdict>> {
 	const verdicts = new Map<CampaignPlan, SenderVerdict>();
 	const live = plans.filter((p) => p.violations.length === 0 && p.items.length > 0);
 	if (live.length === 0) return verdicts;
-	let senders: SenderRecord[];
-	try {
-		senders = await fetchSenders(ctx);
-	} catch (error) {
-		const message = (error as Error).message;
+	// A retry uses what the first attempt saw, so it plans the same batches: an unreadable list on
+	// the first attempt stays unread (leaving Irish numbers out now would change the bodies). A
+	// refused login is asked again: nothing was sent after it.
+	const seen = await senderList(ctx).then(async (fresh) =>
+		'refused' in fresh ? fresh : await ledger.once('senders', async () => fresh),
+	);
+	if ('refused' in seen) {
 		for (const plan of live) {
-			verdicts.set(
-				plan,
-				error instanceof CredentialRefusedError
-					? { violation: { field: 'credential', message, itemIndex: plan.items[0].itemIndex }, warnings: [] }
-					: { warnings: [`Could not check the sender ID against the account's list: ${message}`] },
-			);
+			verdicts.set(plan, { violation: { field: 'credential', message: seen.refused, itemIndex: plan.items[0].itemIndex }, warnings: [] });
 		}
 		return verdicts;
 	}
-	const byName = new Map(senders.map((s) => [s.name, s]));
-	const approved = senders.map((s) => s.name).join(', ') || 'none';
+	if ('unreadable' in seen) {
+		for (const plan of live) verdicts.set(plan, { warnings: [`Could not check the sender ID against the account's list: ${seen.unreadable}`] });
+		return verdicts;
+	}
+	const byName = new Map(seen.list.map((s) => [s.name, s]));
+	const approved = seen.list.map((s) => s.name).join(', ') || 'none';
 	for (const plan of live) verdicts.set(plan, verdictFor(plan, byName, approved));
 	return verdicts;
 }

@@ -14,6 +14,7 @@ export type Recorded =
  */
 export class Ledger {
 	private readonly batches: Record<string, Recorded>;
+	private readonly facts: IContextObject;
 
 	/**
 	 * The moment the first attempt of this run planned its campaigns. A retry plans with it too, so
@@ -26,10 +27,25 @@ export class Ledger {
 		this.batches = runs[runIndex] ??= {};
 		const moments = (nodeContext.phonovationMoments ??= {}) as Record<string, string>;
 		this.moment = new Date((moments[runIndex] ??= now.toISOString()));
+		const facts = (nodeContext.phonovationFacts ??= {}) as Record<string, IContextObject>;
+		this.facts = facts[runIndex] ??= {};
 	}
 
 	static fingerprint(body: Buffer): string {
 		return createHash('sha256').update(body).digest('base64');
+	}
+
+	/**
+	 * What the first attempt of this run learned once (e.g. the account's sender list, or that it
+	 * could not be read), so a retry plans the same campaigns and batches. `learn` runs only when
+	 * nothing is recorded yet; a failure it throws is not recorded.
+	 */
+	async once<T>(name: string, learn: () => Promise<T>): Promise<T> {
+		const known = this.facts[name] as T | undefined;
+		if (known !== undefined) return known;
+		const value = await learn();
+		this.facts[name] = value as unknown as IContextObject[string];
+		return value;
 	}
 
 	get(fingerprint: string): Recorded | undefined {

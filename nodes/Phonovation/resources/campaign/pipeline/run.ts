@@ -144,7 +144,7 @@ export async function runCampaigns(
 	const ledger = new Ledger(ctx.getContext('node'), ctx.getWorkflowDataProxy(0).$runIndex, new Date());
 	const parameters = readParameters(ctx, items, scheduled);
 	const planned = planCampaigns(parameters, { scheduled, now: ledger.moment, zone: ctx.getTimezone() });
-	const verdicts = await checkSenders(ctx, planned);
+	const verdicts = await checkSenders(ctx, planned, ledger);
 	const plans = planned.map((plan) => applyVerdict(plan, verdicts.get(plan)));
 
 	const problem = plans.find((plan) => plan.violations.length > 0 || plan.rejected.length > 0);

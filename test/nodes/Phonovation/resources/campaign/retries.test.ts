@@ -214,3 +214,26 @@ describe('the ledger', () => {
 		}
 	});
 });
+
+describe('a retry plans what the first attempt planned', () => {
+	const fixture = sharedFixture();
+
+	it('a sender list unreadable on the first attempt stays so on the retry: same batches, none posted twice', async () => {
+		const f = fixture();
+		f.sim.injectFault('/api/v2/senderlist', { kind: 'status', status: 500 });
+		f.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: 0 });
+		f.sim.injectFault(CAMPAIGN, { kind: 'status', status: 503 });
+		const result = await f.run(
+			{ ...SEND, from: 'FreeText', text: 'Hi', recipients: '447911000001, 0871000001, 447911000002, 0871000002', options: { batchSize: 2, messageType: 'transactional' } },
+			[{ json: {} }],
+			RETRY_ON_FAIL,
+		);
+		expect(result.error).toBeUndefined();
+		expect(f.sim.count('GET', '/api/v2/senderlist')).toBe(2);
+		// Every number reached the provider once, in the batches the first attempt formed.
+		expect(f.sim.campaigns.map((c) => c.body.recipientInfo.map((r: Json) => r.msisdn))).toEqual([
+			['447911000001', '353871000001'],
+			['447911000002', '353871000002'],
+		]);
+	});
+});
