@@ -138,7 +138,7 @@ describe('secrets stay out of n8n’s executions and log', () => {
 		expect(failedSend.status).toBe('error');
 		expect(nodeError(failedSend, 'Send Campaign')?.message).toContain('500');
 
-		env.sim.injectFault('/api/v2/Campaign', { kind: 'status', status: 429, retryAfter: 30 });
+		env.sim.injectFault('/api/v2/Campaign', { kind: 'status', status: 429, retryAfter: 90 });
 		const errorItems = await env.client.runAndWait(sendWithErrorItems.id, 'Manual Trigger');
 		expect(errorItems.status).toBe('success');
 		const items = nodeOutput(errorItems, 'Send Campaign');
