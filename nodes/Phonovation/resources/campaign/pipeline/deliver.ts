@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { FailedExchange } from '../../../transport/failures';
 import { providerError } from '../../../transport/failures';
-import { apiExchange, apiUrl } from '../../../transport/request';
+import { apiExchange } from '../../../transport/request';
 import { Ledger, type Recorded } from './ledger';
 import type { Pacer } from './pacer';
 import type { CampaignPlan } from './plan';
@@ -53,8 +53,8 @@ export interface DeliveryContext {
 	stop: { requested: boolean };
 }
 
-async function dryRun(ctx: IExecuteFunctions, plan: CampaignPlan): Promise<Delivery> {
-	const url = await apiUrl(ctx, CAMPAIGN_PATH);
+/** What would be posted, at the endpoint the run already resolved. */
+function dryRun(url: string, plan: CampaignPlan): Delivery {
 	return {
 		batches: plan.batches.map(() => ({ state: 'dry run' })),
 		requests: 0,
@@ -154,7 +154,7 @@ function recorded(outcome: BatchOutcome): Recorded | undefined {
  * every answer is recorded before anything else can fail. A failure stops the later batches.
  */
 export async function deliver(run: DeliveryContext, plan: CampaignPlan): Promise<Delivery> {
-	if (plan.settings.dryRun) return await dryRun(run.ctx, plan);
+	if (plan.settings.dryRun) return dryRun(run.campaignUrl, plan);
 	const delivery: Delivery = {
 		batches: plan.batches.map(() => ({ state: 'not attempted' })),
 		requests: 0,

@@ -290,8 +290,3 @@ export function planCampaigns(items: ItemParameters[], context: PlanContext): Ca
 	}
 	return [...groups.values()].map(settle);
 }
-
-/** Numbers (6+ digits) an error string names, e.g. `Invalid MSISDN: 35312345678`. */
-export function numbersNamedIn(message: string): string[] {
-	return message.match(/\d{6,20}/g) ?? [];
-}

@@ -2,7 +2,6 @@ import type { TextAnalysis } from '../../../domain/gsmSegments';
 import { analyseText } from '../../../domain/gsmSegments';
 import type { Delivery } from './deliver';
 import type { CampaignPlan, PlannedItem, PlannedRecipient } from './plan';
-import { numbersNamedIn } from './plan';
 import { batchLabel } from './requestBody';
 
 export type RecipientStatus =
@@ -38,6 +37,11 @@ export interface CampaignReport {
 	items: ItemReport[];
 	/** The numbers the provider accepted in this campaign. */
 	accepted: string[];
+}
+
+/** Numbers (6+ digits) an error string names, e.g. `Invalid MSISDN: 35312345678`. */
+function numbersNamedIn(message: string): string[] {
+	return message.match(/\d{6,20}/g) ?? [];
 }
 
 /** Provider error strings from accepted batches: by the number they name, or general. */
