@@ -3,14 +3,13 @@
  * absent), on a free 127.0.0.1 port, without persistence, stopped with the test.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { aptInstall, findBinary } from './debian-package';
 import { freePort } from './ports';
-import { runCommand } from './run-command';
 
 export interface RedisServer {
 	host: '127.0.0.1';
@@ -20,36 +19,12 @@ export interface RedisServer {
 	stop(): Promise<void>;
 }
 
-function onPath(binary: string): string | undefined {
-	for (const dir of (process.env.PATH ?? '').split(path.delimiter).concat('/usr/bin', '/usr/sbin')) {
-		const candidate = path.join(dir, binary);
-		if (dir && existsSync(candidate)) return candidate;
-	}
-	return undefined;
-}
-
-/**
- * The path of `redis-server`; installs Debian's package first when it is missing (needs root and
- * the Debian package index, which `apt-get update` refreshes when the first attempt fails).
- */
+/** The path of `redis-server`; installs Debian's package first when it is missing. */
 export async function ensureRedisServer(log: (line: string) => void = () => {}): Promise<string> {
-	const found = onPath('redis-server');
+	const found = findBinary('redis-server');
 	if (found) return found;
-	if (process.getuid?.() !== 0) {
-		throw new Error('redis-server is not installed and this user cannot install it: run `sudo apt-get install -y redis-server`');
-	}
-	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-	const install = () =>
-		runCommand('apt-get', ['install', '-y', '--no-install-recommends', 'redis-server'], { cwd: tmpdir(), env, timeoutMs: 600_000 });
-	log('Installing redis-server with apt-get (queue-mode scenario)');
-	try {
-		await install();
-	} catch {
-		log('apt-get install failed; running apt-get update and trying again');
-		await runCommand('apt-get', ['update'], { cwd: tmpdir(), env, timeoutMs: 600_000 });
-		await install();
-	}
-	const installed = onPath('redis-server');
+	await aptInstall('redis-server', log);
+	const installed = findBinary('redis-server');
 	if (!installed) throw new Error('apt-get installed redis-server but it is not on PATH');
 	return installed;
 }

@@ -9,6 +9,9 @@ export interface RunOptions {
 	/** Also receives every output line, e.g. to show progress. */
 	onLine?: (line: string) => void;
 	timeoutMs?: number;
+	/** Run as this user and group (ids), e.g. a server that refuses to run as root. */
+	uid?: number;
+	gid?: number;
 }
 
 /**
@@ -21,6 +24,8 @@ export function runCommand(command: string, args: string[], options: RunOptions)
 			cwd: options.cwd,
 			env: options.env ?? process.env,
 			stdio: ['ignore', 'pipe', 'pipe'],
+			uid: options.uid,
+			gid: options.gid,
 		});
 		const log = options.logFile ? createWriteStream(options.logFile, { flags: 'a' }) : undefined;
 		log?.write(`\n$ ${command} ${args.join(' ')}\n`);
