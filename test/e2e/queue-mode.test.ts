@@ -1,14 +1,23 @@
+import { randomUUID } from 'node:crypto';
+
 import { fetch } from 'undici';
 
+import { inboundRelay } from '../simulator/relays';
 import { loadWorkflow, TYPES } from './support/environment';
+import { executionsUpToMarker, fetchExecutions, newestExecution } from './support/load-executions';
+import { type OutgoingRequest, sendConcurrently, statusHistogram } from './support/load-http';
 import { nodeOutput } from './support/n8n-client';
 import { pollUntil } from './support/poll';
 import { useQueueModeEnvironment } from './support/queue-environment';
 import { executionsPerWorker, workerRunning } from './support/queue-workers';
-import { chain, code, manualTrigger, phonovation } from './support/workflow-builder';
+import { chain, code, manualTrigger, phonovation, phonovationTrigger } from './support/workflow-builder';
 
 const RECIPIENTS = 1_000;
+/** Issue 17 asks for 2,000; PHONOVATION_E2E_QUEUE_RELAYS lowers it for a quick local run. */
+const RELAYS = Number(process.env.PHONOVATION_E2E_QUEUE_RELAYS ?? 2_000);
+const CONCURRENCY = 32;
 const CAMPAIGN = '/api/v2/Campaign';
+const FORM = 'application/x-www-form-urlencoded';
 const KILL_PHONES = Array.from({ length: 6 }, (_, i) => `08755502${10 + i}`);
 
 /** Campaign bodies the provider processed more than once: what a customer would be billed twice for. */
@@ -27,6 +36,9 @@ describe('Phonovation nodes in n8n queue mode (Postgres, main + 2 workers + webh
 		n8nEnv: {
 			// Keep every execution; a dead worker's job is declared stalled after 20 s instead of 60 s.
 			EXECUTIONS_DATA_PRUNE: 'false',
+			// n8n's default of 2 database connections per process makes 32 concurrent relays wait
+			// past the 20 s connection timeout on a busy machine; a scaled-out n8n sizes its pools.
+			DB_POSTGRESDB_POOL_SIZE: '10',
 			QUEUE_WORKER_LOCK_DURATION: '20000',
 			QUEUE_WORKER_LOCK_RENEW_TIME: '5000',
 			QUEUE_WORKER_STALLED_INTERVAL: '10000',
@@ -126,6 +138,46 @@ describe('Phonovation nodes in n8n queue mode (Postgres, main + 2 workers + webh
 		expect(sim.requests.filter((r) => r.status !== 200)).toEqual([]);
 		expect(sim.count('POST', '/token')).toBe(1);
 	});
+
+	suite.it(
+		`${RELAYS} signed relays at concurrency ${CONCURRENCY} to the webhook process become exactly ${RELAYS} executions, run by both workers`,
+		async ({ client, importWorkflow, n8n, publish, sim }) => {
+			const started = Date.now();
+			const workflow = await importWorkflow(
+				chain('Replies under load (queue mode)', [phonovationTrigger('On Reply', { events: ['inbound', 'optOut'] }, randomUUID())]),
+			);
+			const url = new URL(await publish(workflow, 'On Reply'));
+			const context = { secret: sim.config.relaySecret, nowMs: sim.clock.now(), defaultSender: 'Phonovation' };
+			const relay = (from: string): OutgoingRequest => ({
+				path: url.pathname,
+				headers: { 'content-type': FORM },
+				body: inboundRelay({ from, content: `Reply from ${from}` }, context).body,
+			});
+			const handset = (i: number) => `35387${String(i).padStart(7, '0')}`;
+			const answers = await sendConcurrently(url.origin, Array.from({ length: RELAYS }, (_, i) => relay(handset(i))), CONCURRENCY);
+			const refusals = [...new Set(answers.filter((a) => a.status !== 200).map((a) => `${a.status} ${a.body}`))].slice(0, 5);
+			expect({ statuses: statusHistogram(answers), refusals }).toEqual({ statuses: { 200: RELAYS }, refusals: [] });
+			const sentAt = Date.now();
+			const [final] = await sendConcurrently(url.origin, [relay(handset(9_999_999))], 1);
+			expect(final.status).toBe(200);
+
+			const summaries = await executionsUpToMarker(client, workflow.id, RELAYS + 1, { timeoutMs: 900_000 });
+			const finishedAt = Date.now();
+			expect(summaries).toHaveLength(RELAYS + 1);
+			expect(summaries.every((e) => e.mode === 'webhook' && e.status === 'success')).toBe(true);
+			const executions = await fetchExecutions(client, summaries.map((e) => String(e.id)));
+			const senders = executions.map((e) => String(nodeOutput(e, 'On Reply')[0]?.from)).sort();
+			expect(senders).toEqual([...Array.from({ length: RELAYS }, (_, i) => handset(i)), handset(9_999_999)]);
+			expect(newestExecution(summaries)?.id).toBe(executions.find((e) => nodeOutput(e, 'On Reply')[0]?.from === handset(9_999_999))?.id);
+			const perWorker = executionsPerWorker(n8n.workers, summaries.map((e) => String(e.id)));
+			expect(Object.values(perWorker).reduce((a, b) => a + b, 0)).toBe(RELAYS + 1);
+			expect(Object.values(perWorker).every((count) => count > 0)).toBe(true);
+			process.stderr.write(
+				`[queue-mode] ${RELAYS} relays: sent in ${(sentAt - started) / 1000} s, all executions stored after ${(finishedAt - started) / 1000} s, checked after ${(Date.now() - started) / 1000} s; per worker ${JSON.stringify(perWorker)}\n`,
+			);
+		},
+		1_200_000,
+	);
 
 	suite.it('40 personalised campaigns from 8 executions spread over both workers: no body posted twice, no extra login', async ({ client, importWorkflow, n8n, sim }) => {
 		const started = Date.now();

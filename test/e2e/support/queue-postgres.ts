@@ -12,7 +12,7 @@ import path from 'node:path';
 import { aptInstall } from './debian-package';
 import { exited } from './n8n-process';
 import { freePort } from './ports';
-import { runCommand } from './run-command';
+import { captureOutput, runCommand } from './run-command';
 
 export interface PostgresServer {
 	host: '127.0.0.1';
@@ -57,7 +57,7 @@ async function untilAccepting(bin: string, port: number, child: ChildProcess, ou
 	const deadline = Date.now() + 60_000;
 	for (;;) {
 		try {
-			await runCommand(path.join(bin, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(port)], { cwd: tmpdir() });
+			await runCommand(path.join(bin, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'n8n'], { cwd: tmpdir() });
 			return;
 		} catch {
 			if (child.exitCode !== null || Date.now() > deadline) {
@@ -84,10 +84,7 @@ export async function startPostgres(bin: string): Promise<PostgresServer> {
 	await runCommand(path.join(bin, 'initdb'), ['-D', dataDir, '-U', 'n8n', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync'], run);
 	const port = await freePort();
 	const child = spawn(path.join(bin, 'postgres'), serverArgs(dataDir, dir, port), { ...run, stdio: ['ignore', 'pipe', 'pipe'] });
-	let output = '';
-	const collect = (chunk: Buffer) => void (output = (output + chunk.toString()).slice(-8000));
-	child.stdout?.on('data', collect);
-	child.stderr?.on('data', collect);
+	const output = captureOutput(child);
 	const stop = async () => {
 		// SIGINT is PostgreSQL's fast shutdown: sessions are ended, nothing is waited for.
 		if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
@@ -97,11 +94,11 @@ export async function startPostgres(bin: string): Promise<PostgresServer> {
 		await rm(dir, { recursive: true, force: true, maxRetries: 3 });
 	};
 	try {
-		await untilAccepting(bin, port, child, () => output);
+		await untilAccepting(bin, port, child, output);
 		await runCommand(path.join(bin, 'createdb'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'n8n', 'n8n'], run);
 	} catch (error) {
 		await stop();
 		throw error;
 	}
-	return { host: '127.0.0.1', port, database: 'n8n', user: 'n8n', password: 'n8n', output: () => output, stop };
+	return { host: '127.0.0.1', port, database: 'n8n', user: 'n8n', password: 'n8n', output, stop };
 }
