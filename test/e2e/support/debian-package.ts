@@ -1,6 +1,6 @@
 /**
- * Programs some e2e scenarios need from Debian (redis-server, chromium): found on PATH, or
- * installed with apt-get when missing, as a person would on a fresh machine.
+ * Programs some e2e scenarios need from Debian (redis-server, postgresql, chromium): found on
+ * PATH, or installed with apt-get when missing, as a person would on a fresh machine.
  */
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +17,7 @@ export interface DebianProgram {
 	neededFor: string;
 }
 
+/** The first existing `binary` on PATH, /usr/bin or /usr/sbin. */
 function onPath(binary: string): string | undefined {
 	for (const dir of (process.env.PATH ?? '').split(path.delimiter).concat('/usr/bin', '/usr/sbin')) {
 		const candidate = path.join(dir, binary);
@@ -26,15 +27,12 @@ function onPath(binary: string): string | undefined {
 }
 
 /**
- * The program's path; installs its Debian package first when it is missing (needs root and the
- * Debian package index, which `apt-get update` refreshes when the first attempt fails).
+ * Installs Debian's `debianPackage` with apt-get (needs root and the package index, which
+ * `apt-get update` refreshes when the first attempt fails); throws when this user cannot.
  */
-export async function ensureDebianProgram(program: DebianProgram, log: (line: string) => void = () => {}): Promise<string> {
-	const { binary, debianPackage, neededFor } = program;
-	const found = onPath(binary);
-	if (found) return found;
+export async function aptInstall(debianPackage: string, neededFor: string, log: (line: string) => void): Promise<void> {
 	if (process.getuid?.() !== 0) {
-		throw new Error(`${binary} is not installed and this user cannot install it: run \`sudo apt-get install -y ${debianPackage}\``);
+		throw new Error(`${debianPackage} is not installed and this user cannot install it: run \`sudo apt-get install -y ${debianPackage}\``);
 	}
 	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
 	const install = () =>
@@ -47,6 +45,14 @@ export async function ensureDebianProgram(program: DebianProgram, log: (line: st
 		await runCommand('apt-get', ['update'], { cwd: tmpdir(), env, timeoutMs: 600_000 });
 		await install();
 	}
+}
+
+/** The program's path; installs its Debian package first when it is missing. */
+export async function ensureDebianProgram(program: DebianProgram, log: (line: string) => void = () => {}): Promise<string> {
+	const { binary, debianPackage, neededFor } = program;
+	const found = onPath(binary);
+	if (found) return found;
+	await aptInstall(debianPackage, neededFor, log);
 	const installed = onPath(binary);
 	if (!installed) throw new Error(`apt-get installed ${debianPackage} but ${binary} is not on PATH`);
 	return installed;

@@ -13,19 +13,19 @@ export interface ExecutionFilter {
 	workflowId?: string;
 	/** e.g. ['success']; when omitted, n8n counts only finished ones (use EVERY_STATUS for all). */
 	status?: string[];
+	/** ISO time; n8n keeps executions started at or before it. */
+	startedBefore?: string;
 }
 
 interface ExecutionPage {
 	count: number;
 	results: ExecutionSummary[];
-	nextCursor?: string | null;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function query(filter: ExecutionFilter, limit: number, cursor?: string | null): string {
+function query(filter: ExecutionFilter, limit: number): string {
 	const params = new URLSearchParams({ filter: JSON.stringify(filter), limit: String(limit) });
-	if (cursor) params.set('cursor', cursor);
 	return `/rest/executions?${params.toString()}`;
 }
 
@@ -35,17 +35,24 @@ export async function countExecutions(client: N8nClient, filter: ExecutionFilter
 	return page.count;
 }
 
-/** Every matching execution's summary, all pages, newest first. */
+/**
+ * Every matching execution's summary, newest first. n8n orders the list by start time but its
+ * page cursor continues below the last row's id, which skips executions that started out of id
+ * order (queue mode with several workers). So the pages are chained by start time instead:
+ * `startedBefore` includes its bound, and rows seen twice are kept once.
+ */
 export async function listExecutions(client: N8nClient, filter: ExecutionFilter = {}): Promise<ExecutionSummary[]> {
-	const all: ExecutionSummary[] = [];
-	let cursor: string | null | undefined;
-	do {
-		const page = await client.call<ExecutionPage>('GET', query(filter, 100, cursor));
-		all.push(...page.results);
-		cursor = page.results.length === 100 ? page.nextCursor : null;
-	} while (cursor);
-	// Running and new executions are listed on every page; keep each once.
-	return [...new Map(all.map((e) => [String(e.id), e])).values()];
+	const all = new Map<string, ExecutionSummary>();
+	let startedBefore: string | undefined;
+	for (;;) {
+		const page = await client.call<ExecutionPage>('GET', query({ ...filter, startedBefore }, 100));
+		for (const execution of page.results) all.set(String(execution.id), execution);
+		const started = page.results.map((e) => e.startedAt).filter((t): t is string => Boolean(t)).sort();
+		if (page.results.length < 100 || started.length === 0) break;
+		if (started[0] === startedBefore) throw new Error(`More than 100 executions started at ${startedBefore}`);
+		startedBefore = started[0];
+	}
+	return [...all.values()];
 }
 
 /**

@@ -50,6 +50,8 @@ export interface Execution extends ExecutionSummary {
 			error?: { message?: string; description?: string; [key: string]: unknown };
 			lastNodeExecuted?: string;
 		};
+		/** What a Retry resumes from: the node stack and each node's context (`getContext('node')`). */
+		executionData?: { contextData?: Record<string, unknown>; nodeExecutionStack?: unknown[] };
 	};
 }
 

@@ -12,10 +12,12 @@ import { ensureN8nInstalled } from './install';
 import { N8nClient, type WorkflowJson } from './n8n-client';
 import { packPackage } from './pack';
 import { type QueueModeN8n, startQueueModeN8n } from './queue-n8n';
+import { ensurePostgres, type PostgresServer, startPostgres } from './queue-postgres';
 import { ensureRedisServer, type RedisServer, startRedis } from './queue-redis';
 
 export interface QueueModeEnvironment {
 	redis: RedisServer;
+	postgres: PostgresServer;
 	n8n: QueueModeN8n;
 	/** The owner's REST client on the main process. */
 	client: N8nClient;
@@ -29,10 +31,18 @@ export interface QueueModeEnvironment {
 	stop(): Promise<void>;
 }
 
-/** Redis, the simulator and n8n's main, worker and webhook processes, with the owner logged in. */
-export async function startQueueModeEnvironment(
-	options: { simulator?: Partial<SimulatorConfig>; log?: (line: string) => void } = {},
-): Promise<QueueModeEnvironment> {
+export interface QueueModeOptions {
+	simulator?: Partial<SimulatorConfig>;
+	/** Extra environment for every n8n process, applied last. */
+	n8nEnv?: Record<string, string>;
+	log?: (line: string) => void;
+}
+
+/**
+ * PostgreSQL, Redis, the simulator and n8n's main, two workers and a webhook process, with the
+ * owner logged in.
+ */
+export async function startQueueModeEnvironment(options: QueueModeOptions = {}): Promise<QueueModeEnvironment> {
 	const log = options.log ?? (() => {});
 	const install = await ensureN8nInstalled({ log });
 	const tarball = await packPackage({ log });
@@ -42,15 +52,18 @@ export async function startQueueModeEnvironment(
 		for (const stop of stops.splice(0).reverse()) await stop();
 	};
 	try {
+		const postgres = await startPostgres(await ensurePostgres(log));
+		stops.push(() => postgres.stop());
 		const sim = await startSimulator(options.simulator ?? {});
 		stops.push(() => sim.stop());
-		log('Starting n8n in queue mode: main, then worker and webhook process');
-		const n8n = await startQueueModeN8n({ install, packageTarball: tarball, redis });
+		log('Starting n8n in queue mode: main, then workers and webhook process');
+		const n8n = await startQueueModeN8n({ install, packageTarball: tarball, redis, postgres, env: options.n8nEnv });
 		stops.push(() => n8n.stop());
 		const client = await N8nClient.forOwner(n8n.main.url);
 		const credential = await credentialCreator(client, sim)(SIMULATOR_CREDENTIAL_NAME);
 		return {
 			redis,
+			postgres,
 			n8n,
 			client,
 			sim,
@@ -77,13 +90,13 @@ export async function startQueueModeEnvironment(
 
 export type QueueModeSuite = SharedEnvironment<QueueModeEnvironment>;
 
-/** One queue-mode environment shared by a file's scenarios; failures show all three processes' logs. */
-export function useQueueModeEnvironment(options: { simulator?: Partial<SimulatorConfig> } = {}): QueueModeSuite {
+/** One queue-mode environment shared by a file's scenarios; failures show every n8n process's log. */
+export function useQueueModeEnvironment(options: Omit<QueueModeOptions, 'log'> = {}): QueueModeSuite {
 	return useSharedEnvironment(
 		(log) => startQueueModeEnvironment({ ...options, log }),
 		(env) =>
-			(['main', 'worker', 'webhook'] as const)
-				.map((role) => `n8n ${role} log (last lines):\n${logExcerpt(env.n8n[role].logTail(150), 15)}`)
+			[env.n8n.main, ...env.n8n.workers, env.n8n.webhook]
+				.map((member) => `n8n ${member.name} log (last lines):\n${logExcerpt(member.logTail(150), 15)}`)
 				.join('\n\n'),
 		{ stopTimeoutMs: 90_000, testTimeoutMs: 180_000 },
 	);

@@ -10,6 +10,7 @@ import path from 'node:path';
 
 import { ensureDebianProgram } from './debian-package';
 import { freePort } from './ports';
+import { captureOutput } from './run-command';
 
 export interface RedisServer {
 	host: '127.0.0.1';
@@ -56,10 +57,7 @@ export async function startRedis(binary: string): Promise<RedisServer> {
 		['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--dir', dir],
 		{ stdio: ['ignore', 'pipe', 'pipe'] },
 	);
-	let output = '';
-	const collect = (chunk: Buffer) => void (output = (output + chunk.toString()).slice(-8000));
-	child.stdout?.on('data', collect);
-	child.stderr?.on('data', collect);
+	const output = captureOutput(child);
 	const stop = async () => {
 		if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
 		await exited(child);
@@ -69,9 +67,9 @@ export async function startRedis(binary: string): Promise<RedisServer> {
 	while (!(await ping(port))) {
 		if (child.exitCode !== null || Date.now() > deadline) {
 			await stop();
-			throw new Error(`redis-server did not start on 127.0.0.1:${port}\n${output}`);
+			throw new Error(`redis-server did not start on 127.0.0.1:${port}\n${output()}`);
 		}
 		await new Promise((resolve) => setTimeout(resolve, 200));
 	}
-	return { host: '127.0.0.1', port, output: () => output, stop };
+	return { host: '127.0.0.1', port, output, stop };
 }

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 
 export interface RunOptions {
@@ -9,6 +9,9 @@ export interface RunOptions {
 	/** Also receives every output line, e.g. to show progress. */
 	onLine?: (line: string) => void;
 	timeoutMs?: number;
+	/** Run as this user and group (ids), e.g. a server that refuses to run as root. */
+	uid?: number;
+	gid?: number;
 }
 
 /**
@@ -21,6 +24,8 @@ export function runCommand(command: string, args: string[], options: RunOptions)
 			cwd: options.cwd,
 			env: options.env ?? process.env,
 			stdio: ['ignore', 'pipe', 'pipe'],
+			uid: options.uid,
+			gid: options.gid,
 		});
 		const log = options.logFile ? createWriteStream(options.logFile, { flags: 'a' }) : undefined;
 		log?.write(`\n$ ${command} ${args.join(' ')}\n`);
@@ -61,3 +66,12 @@ export function runCommand(command: string, args: string[], options: RunOptions)
 
 /** The npm that belongs to the running Node (PATH puts Node 24 first), called without a shell. */
 export const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+/** Keeps the last 8,000 characters a long-running child prints (for failure messages). */
+export function captureOutput(child: ChildProcess): () => string {
+	let output = '';
+	const collect = (chunk: Buffer) => void (output = (output + chunk.toString()).slice(-8000));
+	child.stdout?.on('data', collect);
+	child.stderr?.on('data', collect);
+	return () => output;
+}
