@@ -1,4 +1,5 @@
 import { bigCampaign } from './cases/bigCampaign';
+import { bulk100k } from './cases/bulk100k';
 import { tokenReuse } from './cases/tokenReuse';
 import { HeapWatch, MB } from './support/heap';
 import { failed, jsonLine, table } from './support/report';
@@ -21,6 +22,18 @@ describe('bench cases (small sizes)', () => {
 		// 5,000 × {"msisdn":"3538…"} is about 0.1 MB.
 		expect(line.bodyMB).toBeCloseTo(0.1, 1);
 	}, 60_000);
+
+	it('bulk-100k: compares heap as well as time with the hand-built workflow, over the same campaign', async () => {
+		const result = await bulk100k({ items: 2_000, perItemItems: 20, rounds: 1 });
+		const line = result.line as Record<string, number | string>;
+		expect(Object.keys(line).sort()).toEqual([
+			'campaignRequests', 'handBuiltMs', 'heapRatio', 'items', 'name', 'oursMs', 'perItemRequests', 'ratio',
+			'senderListRequests', 'suppressed', 'suppressionRatio', 'tokenRequests',
+		]);
+		expect([line.campaignRequests, line.tokenRequests, line.senderListRequests]).toEqual([1, 1, 1]);
+		expect(line.heapRatio).toBeGreaterThan(0);
+		expect(result.target).toBe('ratio ≤ 0.5, heapRatio ≤ 1.5');
+	}, 180_000);
 });
 
 describe('bench helpers', () => {

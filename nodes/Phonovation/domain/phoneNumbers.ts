@@ -108,19 +108,16 @@ function withoutTrunkZero(digits: string): string {
 }
 
 /** National form 0… takes the default country code; bare digits are already international. */
-function inCountry(written: Written, country: string): Step<{ msisdn: string }> {
-	const { digits, international } = written;
+function inCountry(digits: string, international: boolean, country: string): string | { reason: string } {
 	if (international) {
 		if (digits.startsWith('0')) return { reason: 'country prefix cannot start with 0' };
-		return { msisdn: withoutTrunkZero(digits) };
+		return withoutTrunkZero(digits);
 	}
-	if (digits.startsWith('0')) {
-		return { msisdn: country + (ZERO_IS_PART_OF_NUMBER.has(country) ? digits : digits.slice(1)) };
-	}
+	if (digits.startsWith('0')) return country + (ZERO_IS_PART_OF_NUMBER.has(country) ? digits : digits.slice(1));
 	if (country === IRISH_COUNTRY_CODE && IRISH_MOBILE_WITHOUT_ZERO.test(digits)) {
 		return { reason: 'no country prefix: looks like an Irish mobile without its leading 0' };
 	}
-	return { msisdn: withoutTrunkZero(digits) };
+	return withoutTrunkZero(digits);
 }
 
 const isNational = (written: Written) => !written.international && written.digits.startsWith('0');
@@ -163,10 +160,26 @@ export function normaliseMsisdn(input: string, defaultCountryCode: string = DEFA
 	if (failed(written)) return fail(written.reason);
 	const country = parseCountryCode(defaultCountryCode);
 	if (!country.ok) return fail(`default country code "${defaultCountryCode}" is not 1 to 3 digits`);
-	const number = inCountry(written, country.code);
-	if (failed(number)) return fail(number.reason);
-	const problem = lengthProblem(number.msisdn) ?? irishPlanProblem(number.msisdn, isNational(written));
-	return problem ? fail(problem) : { ok: true, input, msisdn: number.msisdn };
+	const msisdn = inCountry(written.digits, written.international, country.code);
+	if (typeof msisdn !== 'string') return fail(msisdn.reason);
+	const problem = lengthProblem(msisdn) ?? irishPlanProblem(msisdn, isNational(written));
+	return problem ? fail(problem) : { ok: true, input, msisdn };
+}
+
+/**
+ * What `normaliseMsisdn` gives for a valid number, or undefined where it gives a reason, for a
+ * country code already read. A number written as bare digits costs only its msisdn string (a
+ * 400,000-number list must not leave several objects per number behind).
+ */
+export function toMsisdn(input: string, countryCode: string): string | undefined {
+	if (!ONLY_DIGITS.test(input) || input.startsWith('00')) {
+		const number = normaliseMsisdn(input, countryCode);
+		return number.ok ? number.msisdn : undefined;
+	}
+	const msisdn = inCountry(input, false, countryCode);
+	if (typeof msisdn !== 'string') return undefined;
+	const problem = lengthProblem(msisdn) ?? irishPlanProblem(msisdn, input.startsWith('0'));
+	return problem === undefined ? msisdn : undefined;
 }
 
 /**

@@ -3,7 +3,7 @@ import type { CountryCode } from 'libphonenumber-js';
 import { getCountryCallingCode, parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import metadata from 'libphonenumber-js/metadata.max.json';
 
-import { normaliseMsisdn } from '../../../../nodes/Phonovation/domain/phoneNumbers';
+import { normaliseMsisdn, toMsisdn } from '../../../../nodes/Phonovation/domain/phoneNumbers';
 
 /**
  * Generated numbers, written as people write them, read by normaliseMsisdn and by Google's numbering
@@ -225,6 +225,25 @@ describe('normaliseMsisdn against libphonenumber on generated numbers (IE GB FR 
 				}
 			}),
 			{ ...RUN, numRuns: 1000 },
+		);
+	});
+});
+
+describe('toMsisdn (the allocation-free reading of large lists)', () => {
+	const written = fc.oneof(
+		fc.stringMatching(/^[0-9]{0,22}$/),
+		fc.stringMatching(/^0{1,2}[0-9]{6,14}$/),
+		fc.stringMatching(/^\+?[0-9 ()-]{0,20}$/),
+	);
+	const countryCodes = fc.constantFrom('353', '44', '33', '39', '1', '225', '49');
+
+	it('gives exactly what normaliseMsisdn gives: the msisdn of a valid number, nothing for an invalid one', () => {
+		fc.assert(
+			fc.property(written, countryCodes, (input, code) => {
+				const full = normaliseMsisdn(input, code);
+				expect({ input, code, msisdn: toMsisdn(input, code) }).toEqual({ input, code, msisdn: full.ok ? full.msisdn : undefined });
+			}),
+			{ ...RUN, numRuns: 5000 },
 		);
 	});
 });

@@ -1,4 +1,4 @@
-import { normaliseMsisdn, splitRecipients } from '../../../domain/phoneNumbers';
+import { normaliseMsisdn, splitRecipients, toMsisdn } from '../../../domain/phoneNumbers';
 import type { RuleViolation } from '../../../domain/rules';
 import {
 	campaignSettingsSchema,
@@ -81,7 +81,9 @@ export interface PlanContext {
 /** One item, read and checked: its settings, its numbers normalised, what it breaks. */
 interface ItemRequest extends CampaignSettings {
 	itemIndex: number;
-	recipients: PlannedRecipient[];
+	/** The Notify ID every one of its recipients carries. */
+	notifyId: string | null;
+	recipients: Planning[];
 	violations: RuleViolation[];
 	failOnInvalid: boolean;
 	suppression?: Suppression;
@@ -124,6 +126,14 @@ function unreadableExclusions(suppression: Suppression): string {
 	return `${suppression.unreadable.length} entr${suppression.unreadable.length === 1 ? 'y' : 'ies'} could not be read as a phone number and exclude no one: ${quoted(suppression.unreadable)}`;
 }
 
+function invalidReason(input: string, countryCode: string): string {
+	const number = normaliseMsisdn(input, countryCode);
+	return number.ok ? 'not a valid number' : number.reason;
+}
+
+/** A recipient while its campaign is planned: `position` is set once, when it is deduped. */
+type Planning = { -readonly [K in keyof PlannedRecipient]: PlannedRecipient[K] };
+
 /** The item's numbers, normalised; invalid and excluded ones carry their skip. */
 function itemRecipients(
 	item: ItemParameters,
@@ -138,16 +148,20 @@ function itemRecipients(
 	}
 	const inputs = splitRecipients(item.recipients);
 	if (inputs.length === 0) inputs.push('');
-	return inputs.map((input): PlannedRecipient => {
-		const n = input === '' ? { ok: false as const, reason: 'no number given' } : normaliseMsisdn(input, countryCode);
-		if (!n.ok) {
-			if (failOnInvalid) violations.push({ field: 'recipients', message: `Invalid number "${input}": ${n.reason}` });
-			return { input, msisdn: null, notifyId, skip: { kind: 'invalid', reason: n.reason } };
+	// One object per number, of one shape, later given its position in place: at 400,000 numbers
+	// a copy per planning step is tens of megabytes.
+	return inputs.map((input): Planning => {
+		const msisdn = input === '' ? undefined : toMsisdn(input, countryCode);
+		if (msisdn === undefined) {
+			const reason = input === '' ? 'no number given' : invalidReason(input, countryCode);
+			if (failOnInvalid) violations.push({ field: 'recipients', message: `Invalid number "${input}": ${reason}` });
+			return { input, msisdn: null, notifyId, skip: { kind: 'invalid', reason }, position: undefined };
 		}
-		if (excluded.has(n.msisdn)) {
-			return { input, msisdn: n.msisdn, notifyId, skip: { kind: 'excluded', reason: 'on the Exclude Numbers list' } };
+		if (excluded.has(msisdn)) {
+			const skip: Skip = { kind: 'excluded', reason: 'on the Exclude Numbers list' };
+			return { input, msisdn, notifyId, skip, position: undefined };
 		}
-		return { input, msisdn: n.msisdn, notifyId };
+		return { input, msisdn, notifyId, skip: undefined, position: undefined };
 	});
 }
 
@@ -171,6 +185,7 @@ function readItem(item: ItemParameters, context: PlanContext, suppressions: Supp
 		dryRun: options.dryRun === true,
 		batchSize: Number(options.batchSize ?? LIMITS.recipientsPerRequest),
 		timeoutMs: Number(options.timeout ?? DEFAULT_TIMEOUT_MS),
+		notifyId,
 		recipients: suppression ? itemRecipients(item, { countryCode, notifyId, suppression }, violations) : [],
 		violations,
 		failOnInvalid: options.invalidNumbers === 'fail',
@@ -180,14 +195,14 @@ function readItem(item: ItemParameters, context: PlanContext, suppressions: Supp
 	};
 }
 
-function batchesOf<T>(list: readonly T[], size: number): T[][] {
-	if (list.length <= size) return [list.slice()];
+function batchesOf<T>(list: readonly T[], size: number): Array<readonly T[]> {
+	if (list.length <= size) return [list];
 	const batches: T[][] = [];
 	for (let start = 0; start < list.length; start += size) batches.push(list.slice(start, start + size));
 	return batches;
 }
 
-function duplicateReason(item: ItemRequest, first: { itemIndex: number; notifyId: string | null }): string {
+function duplicateReason(item: ItemRequest, first: ItemRequest): string {
 	if (first.itemIndex === item.itemIndex) return 'listed more than once in this item; sent once';
 	const reference = first.notifyId ? `, sent with Notify ID "${first.notifyId}"` : '';
 	return `already in this campaign from item ${first.itemIndex}${reference}; sent once`;
@@ -195,17 +210,18 @@ function duplicateReason(item: ItemRequest, first: { itemIndex: number; notifyId
 
 /** Positions the numbers to send, in order, each once; later copies become duplicates. */
 function dedupe(items: ItemRequest[]): { planned: PlannedItem[]; toSend: PlannedRecipient[] } {
-	const seen = new Map<string, { itemIndex: number; notifyId: string | null }>();
+	// Number → the item that sent it first (no object per number: a campaign may hold 400,000).
+	const seen = new Map<string, ItemRequest>();
 	const toSend: PlannedRecipient[] = [];
 	const planned = items.map((item): PlannedItem => {
 		const recipients = item.recipients.map((recipient): PlannedRecipient => {
 			if (recipient.skip || recipient.msisdn === null) return recipient;
 			const first = seen.get(recipient.msisdn);
 			if (first) return { ...recipient, skip: { kind: 'duplicate', reason: duplicateReason(item, first) } };
-			seen.set(recipient.msisdn, { itemIndex: item.itemIndex, notifyId: recipient.notifyId });
-			const sent = { ...recipient, position: toSend.length };
-			toSend.push(sent);
-			return sent;
+			seen.set(recipient.msisdn, item);
+			recipient.position = toSend.length;
+			toSend.push(recipient);
+			return recipient;
 		});
 		return { itemIndex: item.itemIndex, recipients, failOnInvalid: item.failOnInvalid };
 	});

@@ -68,20 +68,21 @@ function providerErrors(plan: CampaignPlan, delivery: Delivery): ProviderErrors 
 	return found;
 }
 
+type Verdict = Pick<RecipientReport, 'status' | 'reason'>;
+
+// Shared answers for the common cases: 400,000 accepted recipients must not mean 400,000 objects.
+const ACCEPTED: Verdict = Object.freeze({ status: 'accepted', reason: null });
+const DRY_RUN: Verdict = Object.freeze({ status: 'dry run', reason: 'not sent: dry run' });
+
 /** The one place that decides a recipient's status: from the plan, its batch's outcome and the provider's errors. */
-function statusOf(
-	recipient: PlannedRecipient,
-	plan: CampaignPlan,
-	delivery: Delivery,
-	errors: ProviderErrors,
-): Pick<RecipientReport, 'status' | 'reason'> {
+function statusOf(recipient: PlannedRecipient, plan: CampaignPlan, delivery: Delivery, errors: ProviderErrors): Verdict {
 	if (recipient.skip) return { status: recipient.skip.kind, reason: recipient.skip.reason };
 	const outcome = delivery.batches[Math.floor(recipient.position! / plan.settings.batchSize)];
-	if (outcome.state === 'dry run') return { status: 'dry run', reason: 'not sent: dry run' };
+	if (outcome.state === 'dry run') return DRY_RUN;
 	if (outcome.state === 'unconfirmed') return { status: 'unconfirmed', reason: outcome.reason };
 	if (outcome.state === 'accepted') {
 		const named = errors.byNumber.get(recipient.msisdn!);
-		return named ? { status: 'rejected by provider', reason: named.join('; ') } : { status: 'accepted', reason: null };
+		return named ? { status: 'rejected by provider', reason: named.join('; ') } : ACCEPTED;
 	}
 	if (!delivery.failure) return { status: 'not sent', reason: 'not sent: the run stopped after another campaign failed' };
 	const { error, batch } = delivery.failure;
@@ -101,20 +102,46 @@ const emptyCounts = (): Record<RecipientStatus, number> => ({
 	'dry run': 0,
 });
 
+/**
+ * Above this many recipients an item lists its accepted (or dry-run) numbers as plain strings in
+ * `acceptedNumbers` (`dryRunNumbers`) instead of one object each: a 400,000-number list would
+ * otherwise hold an object per number for the output alone. Every other recipient, whose status
+ * has a reason, is still listed in full in `recipients`.
+ */
+export const COMPACT_ABOVE = 1_000;
+
+/** The statuses a compact item lists as plain numbers, and the field each goes to. */
+const COMPACT_FIELDS: Partial<Record<RecipientStatus, 'acceptedNumbers' | 'dryRunNumbers'>> = {
+	accepted: 'acceptedNumbers',
+	'dry run': 'dryRunNumbers',
+};
+
 interface ItemOutcome {
 	item: PlannedItem;
+	/** Every recipient in full; in a compact item, the ones not listed as plain numbers. */
 	recipients: RecipientReport[];
+	/** Present on a compact item only. */
+	numbers?: { acceptedNumbers: string[]; dryRunNumbers: string[] };
+	/** The numbers the provider accepted. */
+	accepted: string[];
 	counts: Record<RecipientStatus, number>;
 }
 
 function itemOutcome(item: PlannedItem, plan: CampaignPlan, delivery: Delivery, errors: ProviderErrors): ItemOutcome {
 	const counts = emptyCounts();
-	const recipients = item.recipients.map((r): RecipientReport => {
+	const compact = item.recipients.length > COMPACT_ABOVE;
+	const numbers = compact ? { acceptedNumbers: [] as string[], dryRunNumbers: [] as string[] } : undefined;
+	const recipients: RecipientReport[] = [];
+	const accepted: string[] = numbers ? numbers.acceptedNumbers : [];
+	for (const r of item.recipients) {
 		const { status, reason } = statusOf(r, plan, delivery, errors);
 		counts[status]++;
-		return { input: r.input, msisdn: r.msisdn, notifyId: r.notifyId, status, reason };
-	});
-	return { item, recipients, counts };
+		const field = COMPACT_FIELDS[status];
+		if (numbers && field) numbers[field].push(r.msisdn!);
+		else recipients.push({ input: r.input, msisdn: r.msisdn, notifyId: r.notifyId, status, reason });
+		if (!numbers && status === 'accepted') accepted.push(r.msisdn!);
+	}
+	return { item, recipients, numbers, accepted, counts };
 }
 
 /** What every item of one campaign reports the same way (one object, shared by its items). */
@@ -153,9 +180,7 @@ function deliveryWarnings(delivery: Delivery, unconfirmed: number): string[] {
 }
 
 function acceptedNumbers(outcomes: ItemOutcome[]): string[] {
-	const numbers: string[] = [];
-	for (const o of outcomes) for (const r of o.recipients) if (r.status === 'accepted') numbers.push(r.msisdn!);
-	return numbers;
+	return outcomes.length === 1 ? outcomes[0].accepted : outcomes.flatMap((o) => o.accepted);
 }
 
 interface Shared {
@@ -173,13 +198,13 @@ interface Shared {
  * (every recipient's, or `mixed`), and for a one-recipient item its number and reason too.
  */
 function ownResult(outcome: ItemOutcome): Json {
-	const { recipients } = outcome;
-	const [first] = recipients;
-	if (recipients.length === 1) {
-		return { status: first.status, msisdn: first.msisdn, reason: first.reason, input: first.input, notifyId: first.notifyId };
+	const { recipients, counts } = outcome;
+	if (!outcome.numbers && recipients.length === 1) {
+		const [only] = recipients;
+		return { status: only.status, msisdn: only.msisdn, reason: only.reason, input: only.input, notifyId: only.notifyId };
 	}
-	const same = recipients.every((r) => r.status === first.status);
-	return { status: same ? first.status : 'mixed' };
+	const present = (Object.keys(counts) as RecipientStatus[]).filter((status) => counts[status] > 0);
+	return { status: present.length === 1 ? present[0] : 'mixed' };
 }
 
 function itemJson(outcome: ItemOutcome, shared: Shared): Json {
@@ -193,6 +218,7 @@ function itemJson(outcome: ItemOutcome, shared: Shared): Json {
 	const json: Json = {
 		...ownResult(outcome),
 		recipients: outcome.recipients,
+		...outcome.numbers,
 		counts: {
 			accepted: counts.accepted,
 			rejectedByProvider: counts['rejected by provider'],

@@ -157,3 +157,68 @@ describe('Exclude Numbers never misses an opted-out number', () => {
 		expect(f.sim.campaigns[0].body.recipientInfo).toEqual([{ msisdn: '353871000001' }, { msisdn: '353871000004' }]);
 	});
 });
+
+describe('a big list in one item is reported compactly', () => {
+	const fixture = sharedFixture();
+	/** Distinct Irish mobiles in national form. */
+	const numbers = (count: number) => Array.from({ length: count }, (_, i) => `0871${String(i).padStart(6, '0')}`);
+
+	it('up to 1,000 recipients, every recipient is an object of its own', async () => {
+		const f = fixture();
+		const result = await f.run({ ...SEND, recipients: '={{ $json.phones }}' }, [{ json: { phones: numbers(1_000) } }]);
+		const [out] = jsonOf(result.items);
+		expect(out.recipients).toHaveLength(1_000);
+		expect(out.recipients[999]).toEqual({ input: '0871000999', msisdn: '353871000999', notifyId: null, status: 'accepted', reason: null });
+		expect(out).not.toHaveProperty('acceptedNumbers');
+	});
+
+	it('above 1,000, accepted numbers are a plain list and only the others keep an object with their reason', async () => {
+		const f = fixture();
+		const phones = [...numbers(1_001), 'not a number', '0871000005'];
+		const result = await f.run({ ...SEND, recipients: '={{ $json.phones }}' }, [{ json: { phones } }]);
+		expect(result.error).toBeUndefined();
+		const [out] = jsonOf(result.items);
+		expect(f.sim.campaigns[0].body.recipientInfo).toHaveLength(1_001);
+		expect(out.status).toBe('mixed');
+		expect(out.counts).toMatchObject({ accepted: 1_001, invalid: 1, duplicate: 1 });
+		expect(out.acceptedNumbers).toHaveLength(1_001);
+		expect(out.acceptedNumbers[0]).toBe('353871000000');
+		expect(out.acceptedNumbers).toEqual(f.sim.campaigns[0].body.recipientInfo.map((r: Json) => r.msisdn));
+		expect(out.dryRunNumbers).toEqual([]);
+		expect(out.recipients.map((r: Json) => [r.input, r.status])).toEqual([
+			['not a number', 'invalid'],
+			['0871000005', 'duplicate'],
+		]);
+	});
+
+	it('a dry run lists the numbers it would send as dryRunNumbers', async () => {
+		const f = fixture();
+		const result = await f.run({ ...SEND, recipients: '={{ $json.phones }}', options: { dryRun: true } }, [{ json: { phones: numbers(1_500) } }]);
+		const [out] = jsonOf(result.items);
+		expect(out.status).toBe('dry run');
+		expect(out.dryRunNumbers).toHaveLength(1_500);
+		expect(out.acceptedNumbers).toEqual([]);
+		expect(out.recipients).toEqual([]);
+		expect(f.sim.count('POST', '/api/v2/Campaign')).toBe(0);
+	});
+
+	it('when a batch fails, the numbers not sent keep their reason and the accepted ones stay listed', async () => {
+		const f = fixture();
+		// Batch 1 goes through (a fault that changes nothing), batch 2 gets a 500.
+		f.sim.injectFault('/api/v2/Campaign', { kind: 'delay', ms: 0 });
+		f.sim.injectFault('/api/v2/Campaign', { kind: 'status', status: 500 });
+		const result = await f.run(
+			{ ...SEND, recipients: '={{ $json.phones }}', options: { batchSize: 1_000 } },
+			[{ json: { phones: numbers(2_000) } }],
+			{ onError: 'continueErrorOutput' },
+		);
+		expect(result.error).toBeUndefined();
+		expect(result.outputs[0]).toHaveLength(0);
+		const [out] = jsonOf(result.outputs[1]);
+		expect(out.error).toMatch(/batch 2 of 2/);
+		expect(out.details.counts).toMatchObject({ accepted: 1_000, notSent: 1_000 });
+		expect(out.details.acceptedNumbers).toEqual(f.sim.campaigns[0].body.recipientInfo.map((r: Json) => r.msisdn));
+		expect(out.details.recipients).toHaveLength(1_000);
+		expect(out.details.recipients[999]).toMatchObject({ msisdn: '353871001999', status: 'not sent', reason: expect.stringMatching(/batch 2 of 2/) });
+	});
+});
