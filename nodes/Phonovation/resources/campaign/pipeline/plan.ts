@@ -296,13 +296,32 @@ export function withSkipped(plan: CampaignPlan, leaveOut: (r: PlannedRecipient) 
 export function planCampaigns(items: ItemParameters[], context: PlanContext): CampaignPlan[] {
 	const groups = new Map<string, ItemRequest[]>();
 	const suppressions = new SuppressionCache();
+	let previous: { item: ItemRequest; group: ItemRequest[] } | undefined;
 	for (const parameters of items) {
 		const item = readItem(parameters, context, suppressions);
+		// Rows of one campaign usually follow each other: no key string per row for them.
+		if (previous && sameCampaign(previous.item, item)) {
+			previous.group.push(item);
+			continue;
+		}
 		// Batch Size and Request Timeout are part of the key: items that differ go out as separate campaigns.
 		const key = JSON.stringify([item.from, item.text, item.sendAt, item.campaignName, item.dryRun, item.batchSize, item.timeoutMs]);
-		const group = groups.get(key);
+		let group = groups.get(key);
 		if (group) group.push(item);
-		else groups.set(key, [item]);
+		else groups.set(key, (group = [item]));
+		previous = { item, group };
 	}
 	return [...groups.values()].map(settle);
+}
+
+function sameCampaign(a: ItemRequest, b: ItemRequest): boolean {
+	return (
+		a.from === b.from &&
+		a.text === b.text &&
+		a.sendAt === b.sendAt &&
+		a.campaignName === b.campaignName &&
+		a.dryRun === b.dryRun &&
+		Object.is(a.batchSize, b.batchSize) &&
+		Object.is(a.timeoutMs, b.timeoutMs)
+	);
 }

@@ -126,12 +126,15 @@ class ParameterReader {
 	}
 }
 
+/** Option names with their parameter paths, made once: 14 new strings per item add up at 100,000 items. */
+const OPTION_PATHS = OPTION_NAMES.map((name) => [name, `options.${name}`] as const);
+
 /** Each option read on its own, so a constant one is read once and only changing ones per item. */
 function readOptions(reader: ParameterReader, itemIndex: number, unreadable: RuleViolation[]): CampaignOptions {
 	const options: CampaignOptions = {};
-	for (const name of OPTION_NAMES) {
+	for (const [name, path] of OPTION_PATHS) {
 		// n8n refuses an undefined fallback; null stands for "not set".
-		const value = reader.read(`options.${name}`, itemIndex, null, unreadable, name === 'excludeNumbers');
+		const value = reader.read(path, itemIndex, null, unreadable, name === 'excludeNumbers');
 		if (value !== null && value !== undefined) options[name] = value;
 	}
 	return options;
@@ -143,13 +146,12 @@ export function readParameters(ctx: IExecuteFunctions, input: INodeExecutionData
 	const items: ItemParameters[] = new Array(input.length);
 	for (let itemIndex = 0; itemIndex < input.length; itemIndex++) {
 		const unreadable: RuleViolation[] = [];
-		const read = (name: string, fallback: unknown) => reader.read(name, itemIndex, fallback, unreadable);
 		items[itemIndex] = {
 			itemIndex,
-			from: read('from', ''),
-			text: read('text', ''),
-			recipients: read('recipients', ''),
-			sendAt: scheduled ? read('sendAt', '') : undefined,
+			from: reader.read('from', itemIndex, '', unreadable),
+			text: reader.read('text', itemIndex, '', unreadable),
+			recipients: reader.read('recipients', itemIndex, '', unreadable),
+			sendAt: scheduled ? reader.read('sendAt', itemIndex, '', unreadable) : undefined,
 			options: readOptions(reader, itemIndex, unreadable),
 			unreadable,
 		};
