@@ -168,7 +168,7 @@ export function normaliseMsisdn(input: string, defaultCountryCode: string = DEFA
 
 /**
  * What `normaliseMsisdn` gives for a valid number, or undefined where it gives a reason, for a
- * country code already read. A number written as bare digits costs only its msisdn string (a
+ * country code already read by `parseCountryCode` (its `code`: 1 to 3 digits, never empty). A number written as bare digits costs only its msisdn string (a
  * 400,000-number list must not leave several objects per number behind).
  */
 export function toMsisdn(input: string, countryCode: string): string | undefined {

@@ -27,8 +27,10 @@ class ByteWriter {
 		this.length += this.bytes.write(text, this.length);
 	}
 
+	/** The bytes written; copied to their exact size when the buffer grew well past them. */
 	done(): Buffer {
-		return this.bytes.subarray(0, this.length);
+		const written = this.bytes.subarray(0, this.length);
+		return this.length < this.bytes.length * 0.75 ? Buffer.from(written) : written;
 	}
 }
 

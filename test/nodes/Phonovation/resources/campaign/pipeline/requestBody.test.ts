@@ -1,0 +1,53 @@
+import type { CampaignSettings, PlannedRecipient } from '../../../../../../nodes/Phonovation/resources/campaign/pipeline/plan';
+import { requestBody } from '../../../../../../nodes/Phonovation/resources/campaign/pipeline/requestBody';
+
+const SETTINGS: CampaignSettings = {
+	from: 'Phonovation',
+	text: 'Say "hi" \\ bye\n¬ 😀',
+	campaignName: 'Spring',
+	sendAt: '2026-03-01T09:00Z',
+	dryRun: false,
+	batchSize: 400_000,
+	timeoutMs: 30_000,
+};
+
+const recipient = (msisdn: string, notifyId: string | null): PlannedRecipient => ({ input: msisdn, msisdn, notifyId });
+
+/** The body as the service spec describes it, serialised by JSON.stringify: the oracle. */
+function expected(settings: CampaignSettings, batch: PlannedRecipient[]): string {
+	const body: Record<string, unknown> = { text: settings.text, from: settings.from };
+	if (settings.campaignName) body.campaignName = settings.campaignName;
+	if (settings.sendAt) body.sendAt = settings.sendAt;
+	body.recipientInfo = batch.map((r) => (r.notifyId ? { msisdn: r.msisdn, notifyId: r.notifyId } : { msisdn: r.msisdn }));
+	return JSON.stringify(body);
+}
+
+describe('the campaign request body', () => {
+	it('is byte for byte what JSON.stringify makes of it, for Notify IDs with quotes, backslashes, control characters, emoji and lone surrogates', () => {
+		const awkward = ['say "hi"', 'back\\slash', 'tab\there\u0001', 'fada á 😀', 'lone \ud800 half', '</script>', null, ''];
+		const batch = awkward.map((id, i) => recipient(`35387100000${i}`, id));
+		expect(requestBody(SETTINGS, batch).toString('utf8')).toBe(expected(SETTINGS, batch));
+	});
+
+	it('leaves out campaign name and send time when they are not set', () => {
+		const settings = { ...SETTINGS, campaignName: '', sendAt: null };
+		const batch = [recipient('353871000000', null)];
+		expect(JSON.parse(requestBody(settings, batch).toString('utf8'))).toEqual({
+			text: SETTINGS.text,
+			from: 'Phonovation',
+			recipientInfo: [{ msisdn: '353871000000' }],
+		});
+	});
+
+	it('stays exact when the Notify IDs are far longer than the buffer first assumed', () => {
+		// 30 control characters escape to 180 bytes each: the buffer must grow several times.
+		const batch = Array.from({ length: 5_000 }, (_, i) => recipient(`3538710${String(i).padStart(5, '0')}`, `\u0001`.repeat(29) + (i % 10)));
+		const body = requestBody(SETTINGS, batch);
+		expect(body.toString('utf8')).toBe(expected(SETTINGS, batch));
+		expect(body.length).toBe(Buffer.byteLength(expected(SETTINGS, batch)));
+	});
+
+	it('an empty batch is still valid JSON', () => {
+		expect(JSON.parse(requestBody(SETTINGS, []).toString('utf8')).recipientInfo).toEqual([]);
+	});
+});
