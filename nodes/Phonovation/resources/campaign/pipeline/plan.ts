@@ -11,7 +11,7 @@ import {
 import { toSendAt } from '../../../domain/sendAt';
 import type { Findings } from './compliance';
 import { sendAtOutsideQuietHours, textToSend } from './compliance';
-import type { ItemParameters } from './readParameters';
+import type { CampaignOptions, ItemParameters } from './readParameters';
 import type { Suppression } from './suppression';
 import { SuppressionCache } from './suppression';
 
@@ -165,33 +165,106 @@ function itemRecipients(
 	});
 }
 
-function readItem(item: ItemParameters, context: PlanContext, suppressions: SuppressionCache): ItemRequest {
+/** What an item's parameters other than its numbers and Notify ID decide: the same for most rows. */
+interface RowSettings extends CampaignSettings {
+	countryCode: string;
+	suppression?: Suppression;
+	failOnInvalid: boolean;
+	warnings: string[];
+	optOutAppended: boolean;
+	/** Violations found before the Notify ID is checked, and after it (kept in the order a row reports them). */
+	violationsBefore: RuleViolation[];
+	violationsAfter: RuleViolation[];
+}
+
+function rowSettings(item: ItemParameters, context: PlanContext, suppressions: SuppressionCache): RowSettings {
 	const { options } = item;
-	const violations: RuleViolation[] = [...item.unreadable];
-	const found: Findings = { violations, warnings: [] };
+	const before: RuleViolation[] = [];
+	const found: Findings = { violations: before, warnings: [] };
 	const userText = asText(item.text);
 	const text = textToSend(userText, options, found);
 	const country = parseCountryCode(options.defaultCountryCode);
-	if (!country.ok) violations.push(country.violation);
+	if (!country.ok) before.push(country.violation);
 	const countryCode = country.ok ? country.code : '';
-	const notifyId = checkedNotifyId(options.notifyId, violations);
 	const suppression = country.ok ? suppressions.get(options.excludeNumbers, countryCode) : undefined;
+	const after: RuleViolation[] = [];
+	const sendAt = checkedSendAt(item, context, { violations: after, warnings: found.warnings });
 	return {
-		itemIndex: item.itemIndex,
 		from: asText(item.from).trim(),
 		text,
 		campaignName: asText(options.campaignName).trim(),
-		sendAt: checkedSendAt(item, context, found),
+		sendAt,
 		dryRun: options.dryRun === true,
 		batchSize: Number(options.batchSize ?? LIMITS.recipientsPerRequest),
 		timeoutMs: Number(options.timeout ?? DEFAULT_TIMEOUT_MS),
+		countryCode,
+		suppression,
+		failOnInvalid: options.invalidNumbers === 'fail',
+		warnings: found.warnings,
+		optOutAppended: text !== userText,
+		violationsBefore: before,
+		violationsAfter: after,
+	};
+}
+
+/** Every option of `x` but the Notify ID has the same value in `y` (for…in: no array per row). */
+function optionsOfXInY(x: CampaignOptions, y: CampaignOptions): boolean {
+	for (const key in x) {
+		if (key !== 'notifyId' && x[key as keyof CampaignOptions] !== y[key as keyof CampaignOptions]) return false;
+	}
+	return true;
+}
+
+/** Whether two rows' parameters other than numbers and Notify ID are the same values. */
+function sameRowParameters(a: ItemParameters, b: ItemParameters): boolean {
+	if (a.from !== b.from || a.text !== b.text || a.sendAt !== b.sendAt) return false;
+	return optionsOfXInY(a.options, b.options) && optionsOfXInY(b.options, a.options);
+}
+
+/**
+ * Row settings by row: a row whose parameters (numbers and Notify ID aside) are the previous row's
+ * shares its settings, so 100,000 rows of one campaign check the text, country code and send time
+ * once instead of 100,000 times.
+ */
+class RowSettingsCache {
+	private previous?: { item: ItemParameters; settings: RowSettings };
+
+	constructor(
+		private readonly context: PlanContext,
+		private readonly suppressions: SuppressionCache,
+	) {}
+
+	get(item: ItemParameters): RowSettings {
+		const previous = this.previous;
+		if (previous && sameRowParameters(previous.item, item)) return previous.settings;
+		const settings = rowSettings(item, this.context, this.suppressions);
+		this.previous = { item, settings };
+		return settings;
+	}
+}
+
+function readItem(item: ItemParameters, rows: RowSettingsCache): ItemRequest {
+	const settings = rows.get(item);
+	const { countryCode, suppression } = settings;
+	const violations: RuleViolation[] = [...item.unreadable, ...settings.violationsBefore];
+	const notifyId = checkedNotifyId(item.options.notifyId, violations);
+	violations.push(...settings.violationsAfter);
+	return {
+		itemIndex: item.itemIndex,
+		from: settings.from,
+		text: settings.text,
+		campaignName: settings.campaignName,
+		sendAt: settings.sendAt,
+		dryRun: settings.dryRun,
+		batchSize: settings.batchSize,
+		timeoutMs: settings.timeoutMs,
 		notifyId,
 		recipients: suppression ? itemRecipients(item, { countryCode, notifyId, suppression }, violations) : [],
 		violations,
-		failOnInvalid: options.invalidNumbers === 'fail',
+		failOnInvalid: settings.failOnInvalid,
 		suppression,
-		warnings: found.warnings,
-		optOutAppended: text !== userText,
+		warnings: settings.warnings,
+		optOutAppended: settings.optOutAppended,
 	};
 }
 
@@ -295,10 +368,10 @@ export function withSkipped(plan: CampaignPlan, leaveOut: (r: PlannedRecipient) 
  */
 export function planCampaigns(items: ItemParameters[], context: PlanContext): CampaignPlan[] {
 	const groups = new Map<string, ItemRequest[]>();
-	const suppressions = new SuppressionCache();
+	const rows = new RowSettingsCache(context, new SuppressionCache());
 	let previous: { item: ItemRequest; group: ItemRequest[] } | undefined;
 	for (const parameters of items) {
-		const item = readItem(parameters, context, suppressions);
+		const item = readItem(parameters, rows);
 		// Rows of one campaign usually follow each other: no key string per row for them.
 		if (previous && sameCampaign(previous.item, item)) {
 			previous.group.push(item);

@@ -119,4 +119,37 @@ describe('planCampaigns (pure)', () => {
 		);
 		expect(plans.map((p) => [p.settings.text, p.items.map((i) => i.itemIndex)])).toEqual([['Sale\nText STOP to 50123', [0, 1]]]);
 	});
+
+	it('reads each row with its own options even when neighbouring rows differ in one option only', () => {
+		const plans = planCampaigns(
+			[
+				item(0, { recipients: '07911123456', options: { defaultCountryCode: '44', notifyId: 'a' } }),
+				item(1, { recipients: '07911123457', options: { notifyId: 'b' } }),
+				item(2, { recipients: '0871234567', options: { notifyId: 'c', excludeNumbers: '0871234567' } }),
+				item(3, { recipients: '0871234567', options: { notifyId: 'd' } }),
+			],
+			context,
+		);
+		const rows = plans.flatMap((p) => p.items).sort((a, b) => a.itemIndex - b.itemIndex);
+		expect(rows.map((r) => [r.recipients[0].msisdn, r.recipients[0].notifyId, r.recipients[0].skip?.kind ?? null])).toEqual([
+			['447911123456', 'a', null],
+			[null, 'b', 'invalid'],
+			['353871234567', 'c', 'excluded'],
+			['353871234567', 'd', null],
+		]);
+	});
+
+	it('shares what rows have in common but keeps each row\'s own violations, in the order a row reports them', () => {
+		const [plan] = planCampaigns(
+			[
+				item(0, { recipients: '0871111111', options: { notifyId: 'x'.repeat(31), defaultCountryCode: '1876' } }),
+				item(1, { recipients: '0872222222', options: { notifyId: 'ok', defaultCountryCode: '1876' } }),
+			],
+			context,
+		);
+		expect(plan.rejected.map((r) => [r.itemIndex, r.violations.map((v) => v.field)])).toEqual([
+			[0, ['defaultCountryCode', 'notifyId']],
+			[1, ['defaultCountryCode']],
+		]);
+	});
 });
