@@ -203,6 +203,11 @@ export function suppressionForms(entry: string, defaultCountryCode: string): str
  * nested, of strings/numbers) → trimmed non-empty strings in order. null/undefined/'' → [].
  */
 export function splitRecipients(value: unknown): string[] {
+	// One number per row is the common case: an exact one-element array, not a growable one.
+	if (typeof value === 'string' && !SEPARATORS.test(value)) {
+		const entry = value.trim();
+		return entry === '' ? [] : [entry];
+	}
 	const out: string[] = [];
 	collectRecipients(value, out);
 	return out;

@@ -287,15 +287,20 @@ function dedupe(items: ItemRequest[]): { planned: PlannedItem[]; toSend: Planned
 	const seen = new Map<string, ItemRequest>();
 	const toSend: PlannedRecipient[] = [];
 	const planned = items.map((item): PlannedItem => {
-		const recipients = item.recipients.map((recipient): PlannedRecipient => {
-			if (recipient.skip || recipient.msisdn === null) return recipient;
+		// In place: the item's list was made for this plan alone.
+		const { recipients } = item;
+		for (let i = 0; i < recipients.length; i++) {
+			const recipient = recipients[i];
+			if (recipient.skip || recipient.msisdn === null) continue;
 			const first = seen.get(recipient.msisdn);
-			if (first) return { ...recipient, skip: { kind: 'duplicate', reason: duplicateReason(item, first) } };
+			if (first) {
+				recipients[i] = { ...recipient, skip: { kind: 'duplicate', reason: duplicateReason(item, first) } };
+				continue;
+			}
 			seen.set(recipient.msisdn, item);
 			recipient.position = toSend.length;
 			toSend.push(recipient);
-			return recipient;
-		});
+		}
 		return { itemIndex: item.itemIndex, recipients, failOnInvalid: item.failOnInvalid };
 	});
 	return { planned, toSend };

@@ -127,7 +127,24 @@ interface ItemOutcome {
 	counts: Record<RecipientStatus, number>;
 }
 
+const NONE: readonly string[] = Object.freeze([]);
+
+/** Counts of a one-recipient item, one frozen record per status: 100,000 rows need no 100,000 records. */
+const SINGLE_COUNTS = new Map<RecipientStatus, Record<RecipientStatus, number>>(
+	(Object.keys(emptyCounts()) as RecipientStatus[]).map((status) => [status, Object.freeze({ ...emptyCounts(), [status]: 1 })]),
+);
+
+/** The common case, one number per row, without the arrays and records a list needs. */
+function singleOutcome(item: PlannedItem, plan: CampaignPlan, delivery: Delivery, errors: ProviderErrors): ItemOutcome {
+	const [r] = item.recipients;
+	const { status, reason } = statusOf(r, plan, delivery, errors);
+	const report: RecipientReport = { input: r.input, msisdn: r.msisdn, notifyId: r.notifyId, status, reason };
+	const accepted = status === 'accepted' ? [r.msisdn!] : (NONE as string[]);
+	return { item, recipients: [report], numbers: undefined, accepted, counts: SINGLE_COUNTS.get(status)! };
+}
+
 function itemOutcome(item: PlannedItem, plan: CampaignPlan, delivery: Delivery, errors: ProviderErrors): ItemOutcome {
+	if (item.recipients.length === 1) return singleOutcome(item, plan, delivery, errors);
 	const counts = emptyCounts();
 	const compact = item.recipients.length > COMPACT_ABOVE;
 	const numbers = compact ? { acceptedNumbers: [] as string[], dryRunNumbers: [] as string[] } : undefined;
@@ -248,7 +265,7 @@ class SharedObjects {
 
 function itemJson(outcome: ItemOutcome, shared: Shared): Json {
 	const { plan, delivery, errors } = shared;
-	const itemErrors: string[] = [];
+	const itemErrors: string[] = errors.byNumber.size > 0 ? [] : (NONE as string[]);
 	if (errors.byNumber.size > 0) {
 		for (const r of outcome.recipients) itemErrors.push(...(errors.byNumber.get(r.msisdn ?? '') ?? []));
 	}
