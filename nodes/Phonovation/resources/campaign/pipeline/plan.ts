@@ -78,19 +78,14 @@ export interface PlanContext {
 	zone: string;
 }
 
-/** One item, read and checked: its settings, its numbers normalised, what it breaks. */
-interface ItemRequest extends CampaignSettings {
+/** One item, read and checked: its settings (shared with like rows), its numbers normalised, what it breaks. */
+interface ItemRequest {
 	itemIndex: number;
+	settings: RowSettings;
 	/** The Notify ID every one of its recipients carries. */
 	notifyId: string | null;
 	recipients: Planning[];
 	violations: RuleViolation[];
-	failOnInvalid: boolean;
-	suppression?: Suppression;
-	/** Warnings of this item's own (Quiet Hours, missing opt-out wording); its campaign shows them once. */
-	warnings: string[];
-	/** Whether `text` carries the Opt-Out Text the user's text did not. */
-	optOutAppended: boolean;
 }
 
 function asText(value: unknown): string {
@@ -251,20 +246,10 @@ function readItem(item: ItemParameters, rows: RowSettingsCache): ItemRequest {
 	violations.push(...settings.violationsAfter);
 	return {
 		itemIndex: item.itemIndex,
-		from: settings.from,
-		text: settings.text,
-		campaignName: settings.campaignName,
-		sendAt: settings.sendAt,
-		dryRun: settings.dryRun,
-		batchSize: settings.batchSize,
-		timeoutMs: settings.timeoutMs,
+		settings,
 		notifyId,
 		recipients: suppression ? itemRecipients(item, { countryCode, notifyId, suppression }, violations) : [],
 		violations,
-		failOnInvalid: settings.failOnInvalid,
-		suppression,
-		warnings: settings.warnings,
-		optOutAppended: settings.optOutAppended,
 	};
 }
 
@@ -301,7 +286,7 @@ function dedupe(items: ItemRequest[]): { planned: PlannedItem[]; toSend: Planned
 			recipient.position = toSend.length;
 			toSend.push(recipient);
 		}
-		return { itemIndex: item.itemIndex, recipients, failOnInvalid: item.failOnInvalid };
+		return { itemIndex: item.itemIndex, recipients, failOnInvalid: item.settings.failOnInvalid };
 	});
 	return { planned, toSend };
 }
@@ -309,7 +294,7 @@ function dedupe(items: ItemRequest[]): { planned: PlannedItem[]; toSend: Planned
 /** Checks one campaign's shared settings, sets its items' own violations apart, dedupes and batches. */
 function settle(items: ItemRequest[]): CampaignPlan {
 	const [first] = items;
-	const { from, text, campaignName, sendAt, dryRun, batchSize, timeoutMs } = first;
+	const { from, text, campaignName, sendAt, dryRun, batchSize, timeoutMs } = first.settings;
 	const violations: ItemViolation[] = violationsOf(campaignSettingsSchema, {
 		from,
 		text,
@@ -333,12 +318,13 @@ function settle(items: ItemRequest[]): CampaignPlan {
 
 /** A limit the text breaks only with its Opt-Out Text should say so. */
 function withFooterNoted(violation: RuleViolation, item: ItemRequest): string {
-	return violation.field === 'text' && item.optOutAppended ? `${violation.message} (with the Opt-Out Text)` : violation.message;
+	return violation.field === 'text' && item.settings.optOutAppended ? `${violation.message} (with the Opt-Out Text)` : violation.message;
 }
 
 function warningsOf(items: ItemRequest[]): string[] {
-	const suppressions = new Set(items.map((i) => i.suppression).filter((s) => s && s.unreadable.length > 0));
-	const own = new Set(items.flatMap((i) => i.warnings));
+	const rows = new Set(items.map((i) => i.settings));
+	const suppressions = new Set([...rows].map((r) => r.suppression).filter((s) => s && s.unreadable.length > 0));
+	const own = new Set([...rows].flatMap((r) => r.warnings));
 	return [...[...suppressions].map((s) => `Exclude Numbers: ${unreadableExclusions(s!)}`), ...own];
 }
 
@@ -383,7 +369,8 @@ export function planCampaigns(items: ItemParameters[], context: PlanContext): Ca
 			continue;
 		}
 		// Batch Size and Request Timeout are part of the key: items that differ go out as separate campaigns.
-		const key = JSON.stringify([item.from, item.text, item.sendAt, item.campaignName, item.dryRun, item.batchSize, item.timeoutMs]);
+		const { from, text, sendAt, campaignName, dryRun, batchSize, timeoutMs } = item.settings;
+		const key = JSON.stringify([from, text, sendAt, campaignName, dryRun, batchSize, timeoutMs]);
 		let group = groups.get(key);
 		if (group) group.push(item);
 		else groups.set(key, (group = [item]));
@@ -392,14 +379,16 @@ export function planCampaigns(items: ItemParameters[], context: PlanContext): Ca
 	return [...groups.values()].map(settle);
 }
 
-function sameCampaign(a: ItemRequest, b: ItemRequest): boolean {
+function sameCampaign(x: ItemRequest, y: ItemRequest): boolean {
+	const [a, b] = [x.settings, y.settings];
 	return (
-		a.from === b.from &&
-		a.text === b.text &&
-		a.sendAt === b.sendAt &&
-		a.campaignName === b.campaignName &&
-		a.dryRun === b.dryRun &&
-		Object.is(a.batchSize, b.batchSize) &&
-		Object.is(a.timeoutMs, b.timeoutMs)
+		a === b ||
+		(a.from === b.from &&
+			a.text === b.text &&
+			a.sendAt === b.sendAt &&
+			a.campaignName === b.campaignName &&
+			a.dryRun === b.dryRun &&
+			Object.is(a.batchSize, b.batchSize) &&
+			Object.is(a.timeoutMs, b.timeoutMs))
 	);
 }
