@@ -1,8 +1,8 @@
 // Mutation runs only (jest.mutation.config.js). For each mutant Stryker asks jest for the tests that
 // cover it (a test-name pattern) in every test file that imports the mutated file, and jest loads each
 // of those files, n8n and all, just to find no matching test in most. With the names recordTestNames.cjs
-// noted during the first run, only the files holding a covering test are run. Without them, or outside a
-// mutant run, every file runs as usual.
+// noted during the first run, only the files holding a covering test are run; with `--testFiles`, only
+// those files' tests count. Without the names, or outside a mutant run, every file runs as usual.
 const { existsSync, readFileSync } = require('node:fs');
 const path = require('node:path');
 const Sequencer = require('@jest/test-sequencer').default;
@@ -37,10 +37,8 @@ class MutationTestSequencer extends Sequencer {
 		const byFile = recordedNames(rootDir);
 		if (!byFile) return sorted;
 		const pattern = new RegExp(testNamePattern, 'i');
-		const covering = sorted.filter((test) => {
-			const names = byFile.get(test.path);
-			return names === undefined || names.some((name) => pattern.test(name));
-		});
+		// A file with no test in the first run (or left out of it with --testFiles) covers nothing.
+		const covering = sorted.filter((test) => byFile.get(test.path)?.some((name) => pattern.test(name)));
 		return covering.length > 0 ? covering : sorted;
 	}
 }
