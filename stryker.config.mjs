@@ -1,6 +1,38 @@
 // Mutation testing (`npm run test:mutation`): StrykerJS mutates nodes/ and credentials/ and runs the
-// unit tests (jest.mutation.config.js) against each mutant. Narrow a run with
-// `npm run test:mutation -- --mutate 'nodes/Phonovation/domain/**/*.ts'`.
+// unit tests (jest.mutation.config.js) against each mutant. `MUTATION_GROUP=<group>` narrows a run
+// to one group of modules and the tests written for them (the groups below); `--mutate` on the
+// command line narrows it further, e.g. `npm run test:mutation -- --mutate nodes/PhonovationTrigger/keywords.ts`.
+const PIPELINE = 'nodes/Phonovation/resources/campaign/pipeline';
+const PURE_PIPELINE = ['plan', 'requestBody', 'plainField', 'suppression', 'compliance', 'pacer', 'ledger', 'tooManyRequests'];
+
+const GROUPS = {
+	domain: {
+		mutate: ['nodes/Phonovation/domain/**/*.ts'],
+		testFiles: ['test/nodes/Phonovation/domain/**/*.test.ts'],
+	},
+	pipeline: {
+		mutate: PURE_PIPELINE.map((name) => `${PIPELINE}/${name}.ts`),
+		testFiles: [
+			'test/nodes/Phonovation/resources/campaign/pipeline/**/*.test.ts',
+			'test/nodes/Phonovation/resources/campaign/compliance.test.ts',
+		],
+	},
+	trigger: {
+		mutate: ['nodes/PhonovationTrigger/**/*.ts'],
+		testFiles: ['test/nodes/PhonovationTrigger/**/*.test.ts'],
+	},
+	credentials: {
+		mutate: ['credentials/**/*.ts'],
+		testFiles: ['test/credentials/**/*.test.ts'],
+	},
+};
+
+const group = process.env.MUTATION_GROUP;
+if (group !== undefined && !(group in GROUPS)) {
+	throw new Error(`MUTATION_GROUP must be one of ${Object.keys(GROUPS).join(', ')} (got "${group}")`);
+}
+const report = group ? `reports/mutation/${group}` : 'reports/mutation/all';
+
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
 	testRunner: 'jest',
@@ -16,13 +48,14 @@ export default {
 	// and reported as ignored; set this to false to include them.
 	ignoreStatic: true,
 	mutate: ['nodes/**/*.ts', 'credentials/**/*.ts'],
+	...(group ? GROUPS[group] : {}),
 	// The engine tests post to a local simulator over real HTTP; give slow mutants room before a timeout.
 	timeoutMS: 10000,
 	timeoutFactor: 2,
 	concurrency: 2,
 	reporters: ['clear-text', 'progress', 'json', 'html'],
-	jsonReporter: { fileName: 'reports/mutation/mutation.json' },
-	htmlReporter: { fileName: 'reports/mutation/mutation.html' },
+	jsonReporter: { fileName: `${report}.json` },
+	htmlReporter: { fileName: `${report}.html` },
 	tempDirName: '.stryker-tmp',
 	cleanTempDir: 'always',
 	ignorePatterns: ['dist', 'reports', 'coverage', '.e2e-cache', 'test/e2e/node_modules'],

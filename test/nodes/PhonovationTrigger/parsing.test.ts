@@ -119,6 +119,7 @@ describe('keywords', () => {
 	it('takes the first word without trailing punctuation', () => {
 		expect(firstWord('  yes!! please')).toBe('YES');
 		expect(firstWord('')).toBe('');
+		expect(firstWord('rsvp-yes! see you')).toBe('RSVP-YES');
 	});
 
 	it('matches the keyphrase or the first word; * matches a * or missing keyphrase', () => {
