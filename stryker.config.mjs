@@ -5,6 +5,22 @@
 const PIPELINE = 'nodes/Phonovation/resources/campaign/pipeline';
 const PURE_PIPELINE = ['plan', 'requestBody', 'plainField', 'suppression', 'compliance', 'pacer', 'ledger', 'tooManyRequests'];
 
+const TRIGGER = 'nodes/PhonovationTrigger';
+const PURE_TRIGGER = [
+	'events',
+	'formBody',
+	'keywords',
+	'network',
+	'optOuts',
+	'rejection',
+	'relayItems',
+	'relaySignature',
+	'requestBody',
+	'stopWords',
+	'timestamps',
+];
+const PURE_TRIGGER_TESTS = ['parsing', 'relaySignature', 'stopWords', 'relayItems', 'optOuts'];
+
 const GROUPS = {
 	domain: {
 		mutate: ['nodes/Phonovation/domain/**/*.ts'],
@@ -17,9 +33,15 @@ const GROUPS = {
 			'test/nodes/Phonovation/resources/campaign/compliance.test.ts',
 		],
 	},
+	// The trigger's pure modules against their own tests (no n8n webhook context).
 	trigger: {
-		mutate: ['nodes/PhonovationTrigger/**/*.ts'],
-		testFiles: ['test/nodes/PhonovationTrigger/**/*.test.ts'],
+		mutate: PURE_TRIGGER.map((name) => `${TRIGGER}/${name}.ts`),
+		testFiles: PURE_TRIGGER_TESTS.map((name) => `test/${TRIGGER}/${name}.test.ts`),
+	},
+	// Its webhook handling, through n8n's webhook context: over an hour on 2 cores.
+	'trigger-webhook': {
+		mutate: ['PhonovationTrigger.node', 'relayHandler', 'triggerSecrets', 'triggerParameters'].map((name) => `${TRIGGER}/${name}.ts`),
+		testFiles: [`test/${TRIGGER}/**/*.test.ts`],
 	},
 	credentials: {
 		mutate: ['credentials/**/*.ts'],
