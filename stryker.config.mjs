@@ -19,7 +19,18 @@ const PURE_TRIGGER = [
 	'stopWords',
 	'timestamps',
 ];
-const PURE_TRIGGER_TESTS = ['parsing', 'relaySignature', 'stopWords', 'relayItems', 'optOuts'];
+const PURE_TRIGGER_TESTS = [
+	'parsing',
+	'formBody',
+	'network',
+	'optOuts',
+	'rejection',
+	'relayItems',
+	'relaySignature',
+	'requestBody',
+	'stopWords',
+	'timestamps',
+];
 
 const GROUPS = {
 	domain: {
