@@ -8,7 +8,7 @@ import tseslint from 'typescript-eslint';
 const community = n8nCommunityNodesPlugin.configs.recommended;
 
 export default tseslint.config(
-	{ ignores: ['dist/**', 'node_modules/**', 'test/**', '**/*.js', '**/*.cjs', '**/*.mjs'] },
+	{ ignores: ['dist/**', 'node_modules/**', 'test/**', '.stryker-tmp/**', 'reports/**', '**/*.js', '**/*.cjs', '**/*.mjs'] },
 	{
 		files: ['nodes/**/*.ts', 'credentials/**/*.ts'],
 		extends: [js.configs.recommended, tseslint.configs.recommended, community],

@@ -3,6 +3,8 @@ const shared = {
 	preset: 'ts-jest',
 	testEnvironment: 'node',
 	setupFiles: ['<rootDir>/test/setup.cjs'],
+	// Stryker's sandbox copies of the project (stryker.config.mjs) and its reports are not the project.
+	modulePathIgnorePatterns: ['<rootDir>/.stryker-tmp/', '<rootDir>/reports/'],
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json', diagnostics: false }],
 	},
@@ -15,13 +17,13 @@ module.exports = {
 			...shared,
 			displayName: 'unit',
 			testMatch: ['<rootDir>/test/**/*.test.ts'],
-			testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/e2e/'],
+			testPathIgnorePatterns: ['/node_modules/', '<rootDir>/.stryker-tmp/', '<rootDir>/test/e2e/'],
 		},
 		{
 			...shared,
 			displayName: 'e2e',
 			testMatch: ['<rootDir>/test/e2e/**/*.test.ts'],
-			testPathIgnorePatterns: ['/node_modules/'],
+			testPathIgnorePatterns: ['/node_modules/', '<rootDir>/.stryker-tmp/'],
 		},
 	],
 };

@@ -150,6 +150,62 @@ describe('PhonovationApi credential', () => {
 	});
 });
 
+describe('what a failed login says (the token server\'s answer, never the request)', () => {
+	const credential = new PhonovationApi();
+	const node = nodeUsingCredential('authProbe', 'cred-1');
+	let answer: { status: number; type: string; body: string };
+	const server = new LoopbackServer((_req, res) => {
+		res.writeHead(answer.status, { 'content-type': answer.type });
+		res.end(answer.body);
+	});
+	let url: string;
+	beforeAll(async () => {
+		url = await server.start();
+	});
+	afterAll(async () => server.stop());
+
+	async function loginError(authUrl: string) {
+		const engine = new Engine({ nodeTypes: { authProbe: new AuthProbe() }, credentialTypes: [credential] });
+		engine.credentials.set('cred-1', { username: USERNAME, password: PASSWORD, authUrl, baseUrl: authUrl, accessToken: '' });
+		const result = await engine.runNode(node, [{ json: {} }]);
+		return result.error?.message;
+	}
+
+	const JSON_TYPE = 'application/json';
+	const refusedText = (status: number) =>
+		`Phonovation refused the username or password (HTTP ${status} from ${url}/token). Check the credential's Username and Password.`;
+	const notLoggedIn = (detail: string) => `Could not log in to Phonovation at ${url}/token (${detail}). Check the credential's Auth URL.`;
+
+	it.each([
+		['401 without a body', 401, 'text/plain', '', () => refusedText(401)],
+		['400 invalid_grant', 400, JSON_TYPE, '{"error":"invalid_grant"}', () => refusedText(400)],
+		['400 invalid_grant sent as text', 400, 'text/plain', '{"error":"invalid_grant","error_description":"x"}', () => refusedText(400)],
+		['400 invalid_request', 400, JSON_TYPE, '{"error":"invalid_request"}', () => notLoggedIn('HTTP 400 invalid_request')],
+		['400 with no error code', 400, JSON_TYPE, '{"message":"bad"}', () => notLoggedIn('HTTP 400')],
+		['400 whose error is no OAuth code', 400, JSON_TYPE, '{"error":"<b>bad</b> request"}', () => notLoggedIn('HTTP 400')],
+		['400 whose error is not text', 400, JSON_TYPE, '{"error":{"code":"invalid_grant"}}', () => notLoggedIn('HTTP 400')],
+		['400 with an HTML page', 400, 'text/html', '<html><body>Bad Request</body></html>', () => notLoggedIn('HTTP 400')],
+		['500', 500, JSON_TYPE, '{"error":"server_error"}', () => notLoggedIn('HTTP 500 server_error')],
+	])('%s', async (_name, status, type, body, message) => {
+		answer = { status, type, body };
+		expect(await loginError(url)).toBe(message());
+	});
+
+	it('an Auth URL where nothing answers says there was no HTTP response', async () => {
+		const closed = new LoopbackServer(() => undefined);
+		const closedUrl = await closed.start();
+		await closed.stop();
+		expect(await loginError(`${closedUrl}/`)).toBe(
+			`Could not log in to Phonovation at ${closedUrl}/token (no HTTP response). Check the credential's Auth URL.`,
+		);
+	});
+
+	it('a 200 with an empty access token is not a login', async () => {
+		answer = { status: 200, type: JSON_TYPE, body: '{"access_token":"","token_type":"Bearer"}' };
+		expect(await loginError(url)).toBe(`Phonovation's token server at ${url}/token answered without an access token.`);
+	});
+});
+
 describe('PhonovationApi credential against the simulator', () => {
 	let f: PhonovationFixture;
 	beforeAll(async () => {

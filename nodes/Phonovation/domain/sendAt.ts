@@ -11,7 +11,8 @@ function parse(value: unknown, zone: string): DateTime | undefined {
 	if (DateTime.isDateTime(value)) return value;
 	if (value instanceof Date) return DateTime.fromJSDate(value);
 	if (typeof value === 'number' && Number.isFinite(value)) return DateTime.fromMillis(value);
-	if (typeof value !== 'string' || value.trim() === '') return undefined;
+	if (typeof value !== 'string') return undefined;
+	// Blank text parses as nothing below.
 	const text = value.trim();
 	// A time without an offset means wall-clock time in the workflow's zone, as n8n's date picker gives it.
 	for (const candidate of [

@@ -1,4 +1,4 @@
-import { formEventOf } from '../../../nodes/PhonovationTrigger/events';
+import { assertProcessingResult, formEventOf, jsonField } from '../../../nodes/PhonovationTrigger/events';
 import { parseFormBody } from '../../../nodes/PhonovationTrigger/formBody';
 import { firstWord, keywordMatches, parseKeywords } from '../../../nodes/PhonovationTrigger/keywords';
 import { networkOf } from '../../../nodes/PhonovationTrigger/network';
@@ -77,8 +77,32 @@ describe('event recognition', () => {
 		['SMS-From=1&SMS-Content=STOP&SMS-To=50123', 'optOut'],
 		['SMS-From=1&SMS-Content=STOP&SMS-To=+50123+', 'optOut'],
 		['SMS-Content=hi', 'inbound'],
+		['SMS-From=1', 'inbound'],
 	])('%s is %s', (body, event) => {
 		expect(formEventOf(parseFormBody(body))).toBe(event);
+	});
+
+	it('refuses a form that is no relay with 400', () => {
+		expect(rejection(() => formEventOf(parseFormBody('foo=bar&SMS-To=50123')))).toMatchObject({
+			status: 400,
+			detail: 'Not a Phonovation relay: expected SMS-From and SMS-Content (inbound) or SMS-Type=Notification (receipt)',
+		});
+	});
+
+	it('a processing result needs a Status, in any case', () => {
+		expect(() => assertProcessingResult({ status: 'COMPLETED' })).not.toThrow();
+		for (const value of [{}, { Status: 1 }, { Message: 'x' }]) {
+			expect(rejection(() => assertProcessingResult(value))).toMatchObject({
+				status: 400,
+				detail: 'Not a Phonovation processing result: expected a JSON object with a Status',
+			});
+		}
+	});
+
+	it('a JSON field spelt exactly as asked wins over another spelling', () => {
+		expect(jsonField({ status: 'b', Status: 'a' }, 'Status')).toBe('a');
+		expect(jsonField({ status: 'b' }, 'Status')).toBe('b');
+		expect(jsonField({ other: 'b' }, 'Status')).toBeUndefined();
 	});
 });
 
@@ -119,6 +143,7 @@ describe('keywords', () => {
 	it('takes the first word without trailing punctuation', () => {
 		expect(firstWord('  yes!! please')).toBe('YES');
 		expect(firstWord('')).toBe('');
+		expect(firstWord('rsvp-yes! see you')).toBe('RSVP-YES');
 	});
 
 	it('matches the keyphrase or the first word; * matches a * or missing keyphrase', () => {
@@ -127,5 +152,9 @@ describe('keywords', () => {
 		expect(keywordMatches(['*'], 'BOOK', 'book')).toBe(false);
 		expect(keywordMatches(['CONFIRM'], '*', 'no')).toBe(false);
 		expect(keywordMatches([], 'X', 'y')).toBe(true);
+		expect(keywordMatches(['CONFIRM'], ' confirm ', 'something else')).toBe(true);
+		expect(keywordMatches(['CONFIRM'], 'CONFIRM', 'no')).toBe(true);
+		expect(keywordMatches(['*'], '*', 'whatever')).toBe(true);
+		expect(keywordMatches(['*', 'BOOK'], 'NEWS', 'hello')).toBe(false);
 	});
 });

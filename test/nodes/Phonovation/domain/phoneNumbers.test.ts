@@ -129,6 +129,8 @@ describe('normaliseMsisdn: rejected numbers say what is wrong', () => {
 		{ input: '--', reason: /no digits/ },
 		{ input: '353+871234567', reason: /\+ is only allowed at the start/ },
 		{ input: '+0871234567', reason: /country prefix/ },
+		{ input: '00087 123 4567', reason: /^country prefix cannot start with 0$/ },
+		{ input: '000871234567', reason: /^country prefix cannot start with 0$/ },
 		// A UK mobile in national form is not Irish: sending it as 3537911… would reach nobody.
 		{ input: '07911 123456', reason: /^no country prefix: national numbers other than Irish 0… need one$/ },
 		{ input: '020 7946 0018', reason: /^no country prefix/ },
@@ -184,6 +186,10 @@ describe('splitRecipients', () => {
 		{ shape: 'empty array', value: [], expected: [] },
 	])('$shape', ({ value, expected }) => {
 		expect(splitRecipients(value)).toEqual(expected);
+	});
+
+	it('trims a single entry too', () => {
+		expect(splitRecipients('  +353 87 123 4567 ')).toEqual(['+353 87 123 4567']);
 	});
 
 	it('keeps spaces inside a number so "087 123 4567" stays one recipient', () => {
@@ -280,6 +286,7 @@ describe('normaliseMsisdn: invisible formatting from Outlook, WhatsApp and web p
 		{ input: '087\u0007 123 4567', reason: 'contains U+0007' },
 		{ input: '087 123 4567\u0301', reason: 'contains U+0301' },
 		{ input: '087 123 4567 ✓', reason: 'contains "✓"' },
+		{ input: '087 123\u200D4567', reason: 'contains U+200D' },
 	])('names a character it cannot read by its code point when invisible: $reason', ({ input, reason }) => {
 		const result = normaliseMsisdn(input);
 		expect(result).toEqual({ ok: false, input, reason });

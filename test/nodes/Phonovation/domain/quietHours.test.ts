@@ -29,6 +29,16 @@ describe('quiet hours', () => {
 		});
 	});
 
+	it('labels the window as the user should read it, with two-digit hours and minutes and the zone', () => {
+		expect(parseQuietHours('  9:30 – 17:05 ', DUBLIN)).toEqual({
+			ok: true,
+			quietHours: { start: 9 * 60 + 30, end: 17 * 60 + 5, zone: DUBLIN, label: '09:30-17:05 Europe/Dublin' },
+		});
+		expect(parseQuietHours('23:45-0:00', 'America/New_York')).toMatchObject({
+			quietHours: { label: '23:45-00:00 America/New_York' },
+		});
+	});
+
 	it('an empty option means no quiet hours', () => {
 		expect(parseQuietHours('', DUBLIN)).toEqual({ ok: true, quietHours: null });
 		expect(parseQuietHours(null, DUBLIN)).toEqual({ ok: true, quietHours: null });
@@ -81,6 +91,14 @@ describe('quiet hours', () => {
 	it('a window within one day (12:00-14:00) holds a moment inside it until its end', () => {
 		expect(endOf('2030-12-01T12:30:00Z', '12:00-14:00')).toBe('2030-12-01T14:00:00.000Z');
 		expect(endOf('2030-12-01T23:30:00Z', '12:00-14:00')).toBeNull();
+	});
+
+	it('a window within one day starts at its first minute and ends before its last', () => {
+		// December: Dublin is on UTC.
+		expect(endOf('2030-12-01T11:59:00Z', '12:00-14:00')).toBeNull();
+		expect(endOf('2030-12-01T12:00:00Z', '12:00-14:00')).toBe('2030-12-01T14:00:00.000Z');
+		expect(endOf('2030-12-01T13:59:00Z', '12:00-14:00')).toBe('2030-12-01T14:00:00.000Z');
+		expect(endOf('2030-12-01T14:00:00Z', '12:00-14:00')).toBeNull();
 	});
 
 	it('reads the moment in the window\'s zone, not UTC', () => {

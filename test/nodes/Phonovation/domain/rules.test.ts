@@ -1,4 +1,11 @@
-import { campaignSettingsSchema, LIMITS, notifyIdSchema, parseCountryCode, violationsOf } from '../../../../nodes/Phonovation/domain/rules';
+import {
+	campaignSettingsSchema,
+	LIMITS,
+	notifyIdSchema,
+	parseCountryCode,
+	parseParallelRequests,
+	violationsOf,
+} from '../../../../nodes/Phonovation/domain/rules';
 
 const valid = { from: 'Phonovation', text: 'Hello', campaignName: 'Spring', batchSize: 1000 };
 
@@ -52,6 +59,8 @@ describe('Default Country Code', () => {
 		[' 44 ', '44'],
 		['1', '1'],
 		['', '353'],
+		[undefined, '353'],
+		[null, '353'],
 	])('"%s" means country code %s', (input, code) => {
 		expect(parseCountryCode(input)).toEqual({ ok: true, code });
 	});
@@ -62,6 +71,29 @@ describe('Default Country Code', () => {
 			violation: {
 				field: 'defaultCountryCode',
 				message: `Default Country Code "${input.trim()}" must be a country calling code of 1 to 3 digits, e.g. 353`,
+			},
+		});
+	});
+});
+
+describe('Parallel Requests (README: 1 to 64, default 32)', () => {
+	it.each([
+		[undefined, 32],
+		[null, 32],
+		['', 32],
+		[1, 1],
+		[64, 64],
+		['8', 8],
+	])('%p means %p requests in flight at most', (input, value) => {
+		expect(parseParallelRequests(input)).toEqual({ ok: true, value });
+	});
+
+	it.each([[0], [65], [2.5], ['many'], [-1]])('%p is refused, naming the option and the range', (input) => {
+		expect(parseParallelRequests(input)).toEqual({
+			ok: false,
+			violation: {
+				field: 'parallelRequests',
+				message: `Parallel Requests must be a whole number from 1 to 64 (got ${input})`,
 			},
 		});
 	});

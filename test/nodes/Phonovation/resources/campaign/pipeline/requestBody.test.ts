@@ -1,5 +1,5 @@
 import type { CampaignSettings, PlannedRecipient } from '../../../../../../nodes/Phonovation/resources/campaign/pipeline/plan';
-import { requestBody } from '../../../../../../nodes/Phonovation/resources/campaign/pipeline/requestBody';
+import { batchLabel, CAMPAIGN_PATH, requestBody } from '../../../../../../nodes/Phonovation/resources/campaign/pipeline/requestBody';
 
 const SETTINGS: CampaignSettings = {
 	from: 'Phonovation',
@@ -22,7 +22,11 @@ function expected(settings: CampaignSettings, batch: PlannedRecipient[]): string
 	return JSON.stringify(body);
 }
 
-describe('the campaign request body', () => {
+describe('the campaign request body (spec §2.2)', () => {
+	it('posts to the V2 Campaign endpoint', () => {
+		expect(CAMPAIGN_PATH).toBe('/api/v2/Campaign');
+	});
+
 	it('is byte for byte what JSON.stringify makes of it, for Notify IDs with quotes, backslashes, control characters, emoji and lone surrogates', () => {
 		const awkward = ['say "hi"', 'back\\slash', 'tab\there\u0001', 'fada á 😀', 'lone \ud800 half', '</script>', null, ''];
 		const batch = awkward.map((id, i) => recipient(`35387100000${i}`, id));
@@ -49,5 +53,22 @@ describe('the campaign request body', () => {
 
 	it('an empty batch is still valid JSON', () => {
 		expect(JSON.parse(requestBody(SETTINGS, []).toString('utf8')).recipientInfo).toEqual([]);
+	});
+
+	it('keeps every recipient, in order, in a body far larger than its first buffer', () => {
+		const batch = Array.from({ length: 10_000 }, (_, i) => recipient(`3538${String(i).padStart(8, '0')}`, i % 2 ? `n${i}` : null));
+		const info = JSON.parse(requestBody(SETTINGS, batch).toString('utf8')).recipientInfo as Array<{ msisdn: string; notifyId?: string }>;
+		expect(info).toHaveLength(10_000);
+		expect(info[0]).toEqual({ msisdn: '353800000000' });
+		expect(info[9_999]).toEqual({ msisdn: '353800009999', notifyId: 'n9999' });
+		expect(info.map((entry) => entry.msisdn)).toEqual(batch.map((entry) => entry.msisdn));
+	});
+});
+
+describe('batch label', () => {
+	it('names the batch only when a campaign has several', () => {
+		expect(batchLabel(0, 1)).toBe('');
+		expect(batchLabel(0, 3)).toBe(' (batch 1 of 3)');
+		expect(batchLabel(2, 3)).toBe(' (batch 3 of 3)');
 	});
 });

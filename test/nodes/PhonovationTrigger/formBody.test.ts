@@ -1,0 +1,45 @@
+import { formFieldsFromObject, parseFormBody } from '../../../nodes/PhonovationTrigger/formBody';
+import { rejectionOf } from './support';
+
+describe('form fields', () => {
+	it('skips empty pairs and counts fields once in any spelling', () => {
+		const fields = parseFormBody('a=1&&b=2&&');
+		expect({ ...fields.raw }).toEqual({ a: '1', b: '2' });
+		expect(fields.size).toBe(2);
+		expect(parseFormBody('x=1&X=2').size).toBe(1);
+	});
+
+	it('keeps the first value of a repeated field that is not the provider\'s', () => {
+		expect(parseFormBody('x=1&x=2').get('x')).toBe('1');
+	});
+
+	it('keeps the signature out of raw, but readable', () => {
+		const fields = parseFormBody('SMS-From=1&SMS-Verify=abc');
+		expect(fields.get('sms-verify')).toBe('abc');
+		expect({ ...fields.raw }).toEqual({ 'SMS-From': '1' });
+	});
+
+	it('refuses a provider field sent twice with 400', () => {
+		expect(rejectionOf(() => parseFormBody('SMS-To=1&SMS-TO=2'))).toMatchObject({
+			status: 400,
+			detail: 'A provider field (SMS-…) appears more than once',
+		});
+	});
+
+	it.each([
+		['a bad escape in a name', '%ZZ=1'],
+		['a bad escape in a value', 'SMS-Content=%E0%A4%A'],
+		['invalid UTF-8', 'SMS-Content=%FF'],
+	])('refuses %s with 400', (_name, body) => {
+		expect(rejectionOf(() => parseFormBody(body))).toMatchObject({
+			status: 400,
+			detail: 'Form body has invalid percent-encoding or invalid UTF-8',
+		});
+	});
+
+	it('from a body n8n already parsed: strings as they are, numbers as text, nothing as empty', () => {
+		const fields = formFieldsFromObject({ 'SMS-From': '353871111111', count: 5, none: null, list: ['a', 'b'] });
+		expect({ ...fields.raw }).toEqual({ 'SMS-From': '353871111111', count: '5', none: '', list: ['a', 'b'] });
+		expect(fields.get('count')).toBe('5');
+	});
+});

@@ -1,0 +1,184 @@
+import { parseFormBody } from '../../../nodes/PhonovationTrigger/formBody';
+import { RelayRejection } from '../../../nodes/PhonovationTrigger/rejection';
+import { inboundItem, processingResultItem, receiptItem, SUPPRESSION_HINT } from '../../../nodes/PhonovationTrigger/relayItems';
+
+const form = (fields: Record<string, string>) => parseFormBody(new URLSearchParams(fields).toString());
+
+function rejection(run: () => unknown): RelayRejection | undefined {
+	try {
+		run();
+	} catch (error) {
+		if (error instanceof RelayRejection) return error;
+		throw error;
+	}
+	return undefined;
+}
+
+const INBOUND = {
+	'SMS-From': '353871111111',
+	'SMS-To': '353877777777',
+	'SMS-Content': 'Confirm please',
+	'SMS-Keyphrase': ' CONFIRM ',
+	'SMS-NotifyId': 'order-1',
+	'SMS-Type': 'Text',
+	'SMS-Network': '272/3',
+	'SMS-TimeStamp': '2026-04-09 16:03:11',
+};
+
+describe('inbound items', () => {
+	it('carries every field, typed, with the keyphrase as the keyword', () => {
+		expect(inboundItem('inbound', form(INBOUND), { stopReplies: true })).toEqual({
+			event: 'inbound',
+			from: '353871111111',
+			to: '353877777777',
+			text: 'Confirm please',
+			keyword: 'CONFIRM',
+			notifyId: 'order-1',
+			type: 'Text',
+			network: { mcc: '272', mnc: '3', country: 'Ireland', carrier: 'Eir', operatorNetwork: false },
+			receivedAt: '2026-04-09T16:03:11.000Z',
+		});
+	});
+
+	it('gives null for absent or empty optional fields and for the * keyphrase', () => {
+		const item = inboundItem('inbound', form({ 'SMS-From': '353871111111', 'SMS-Content': '', 'SMS-Keyphrase': '*', 'SMS-To': '' }), {
+			stopReplies: true,
+		});
+		expect(item).toEqual({
+			event: 'inbound',
+			from: '353871111111',
+			to: null,
+			text: '',
+			keyword: null,
+			notifyId: null,
+			type: null,
+			network: null,
+			receivedAt: null,
+		});
+		expect(inboundItem('inbound', form({ 'SMS-From': '1', 'SMS-Content': 'hi' }), { stopReplies: true }).keyword).toBeNull();
+	});
+
+	it('makes a STOP reply an opt-out, with the keyword, the route and the hint, only when STOP replies count', () => {
+		const stop = form({ ...INBOUND, 'SMS-Content': 'Stop.' });
+		expect(inboundItem('inbound', stop, { stopReplies: true })).toMatchObject({
+			event: 'optOut',
+			optOutKeyword: 'STOP',
+			via: 'reply',
+			hint: SUPPRESSION_HINT,
+		});
+		const kept = inboundItem('inbound', stop, { stopReplies: false });
+		expect(kept.event).toBe('inbound');
+		expect(kept).not.toHaveProperty('optOutKeyword');
+		expect(kept).not.toHaveProperty('via');
+		expect(kept).not.toHaveProperty('hint');
+	});
+
+	it('tells the user to suppress the number', () => {
+		expect(SUPPRESSION_HINT).toMatch(/suppression list/);
+	});
+
+	it.each([
+		['no sender', { 'SMS-Content': 'hi' }, 'Missing field SMS-From'],
+		['a blank sender', { 'SMS-From': '  ', 'SMS-Content': 'hi' }, 'Empty field SMS-From'],
+		['no content', { 'SMS-From': '1' }, 'Missing field SMS-Content'],
+	])('refuses %s with 400', (_name, fields, detail) => {
+		expect(rejection(() => inboundItem('inbound', form(fields), { stopReplies: true }))).toMatchObject({ status: 400, detail });
+	});
+});
+
+const RECEIPT = {
+	'SMS-Type': 'Notification',
+	'SMS-NotifyId': 'order-1',
+	'SMS-Success': 'True',
+	'SMS-To': '353871111111',
+	'SMS-From': 'Phonovation',
+	'SMS-TotalToSend': '3',
+	'SMS-TotalSent': ' 2 ',
+	'SMS-TotalFailed': '1',
+	'SMS-TimeStamp': '2024-01-10 14:17:44',
+};
+
+describe('delivery receipt items', () => {
+	it('carries the counts as numbers and the success as a boolean', () => {
+		expect(receiptItem(form(RECEIPT))).toEqual({
+			event: 'deliveryReceipt',
+			notifyId: 'order-1',
+			delivered: true,
+			to: '353871111111',
+			from: 'Phonovation',
+			totalToSend: 3,
+			totalSent: 2,
+			totalFailed: 1,
+			receivedAt: '2024-01-10T14:17:44.000Z',
+		});
+	});
+
+	it.each([
+		['False', false],
+		[' false ', false],
+		['TRUE', true],
+	])('reads SMS-Success %p as delivered: %p', (success, delivered) => {
+		expect(receiptItem(form({ ...RECEIPT, 'SMS-Success': success })).delivered).toBe(delivered);
+	});
+
+	it('gives null for empty or absent counts and fields', () => {
+		expect(receiptItem(form({ 'SMS-NotifyId': '', 'SMS-Success': 'false', 'SMS-TotalSent': ' ' }))).toEqual({
+			event: 'deliveryReceipt',
+			notifyId: null,
+			delivered: false,
+			to: null,
+			from: null,
+			totalToSend: null,
+			totalSent: null,
+			totalFailed: null,
+			receivedAt: null,
+		});
+	});
+
+	it.each([
+		['no notifyId', { 'SMS-Success': 'True' }, 'Missing field SMS-NotifyId'],
+		['no success value', { 'SMS-NotifyId': '1' }, 'Missing field SMS-Success'],
+		['a success value that is neither', { 'SMS-NotifyId': '1', 'SMS-Success': 'yes' }, 'SMS-Success is neither True nor False'],
+		['a count that is not a whole number', { ...RECEIPT, 'SMS-TotalSent': '2.5' }, 'SMS-TotalSent is not a whole number'],
+		['a negative count', { ...RECEIPT, 'SMS-TotalFailed': '-1' }, 'SMS-TotalFailed is not a whole number'],
+		['a count with letters', { ...RECEIPT, 'SMS-TotalToSend': '3 sms' }, 'SMS-TotalToSend is not a whole number'],
+	])('refuses %s with 400', (_name, fields, detail) => {
+		expect(rejection(() => receiptItem(form(fields)))).toMatchObject({ status: 400, detail });
+	});
+});
+
+describe('processing result items', () => {
+	it('reads the provider\'s PascalCase fields, in any case', () => {
+		expect(
+			processingResultItem({ Status: 'COMPLETED', message: 'Done', NOTIFYID: 'order-1', FinishedAt: '2026-04-09T14:39:40.6Z' }),
+		).toEqual({
+			event: 'processingResult',
+			status: 'COMPLETED',
+			message: 'Done',
+			notifyId: 'order-1',
+			finishedAt: '2026-04-09T14:39:40.600Z',
+		});
+	});
+
+	it('gives null for absent, null or empty fields, and a number as text', () => {
+		expect(processingResultItem({ Status: 'CAMPAIGN_ERROR', Message: null, NotifyId: '', Extra: 1 })).toEqual({
+			event: 'processingResult',
+			status: 'CAMPAIGN_ERROR',
+			message: null,
+			notifyId: null,
+			finishedAt: null,
+		});
+		expect(processingResultItem({ Status: 'X', NotifyId: 42 }).notifyId).toBe('42');
+	});
+
+	it.each([
+		['an object', { a: 1 }],
+		['a boolean', true],
+		['an endless number', Infinity],
+	])('refuses a field that is %s with 400', (_name, value) => {
+		expect(rejection(() => processingResultItem({ Status: 'X', Message: value }))).toMatchObject({
+			status: 400,
+			detail: 'Message is not a string',
+		});
+	});
+});
