@@ -51,6 +51,11 @@ describe('the campaign request body (spec §2.2)', () => {
 		expect(body.length).toBe(Buffer.byteLength(expected(SETTINGS, batch)));
 	});
 
+	it('stays exact when one piece (a long text full of escapes) is bigger than twice the first buffer', () => {
+		const settings = { ...SETTINGS, text: '\u0001'.repeat(2_000) };
+		expect(requestBody(settings, []).toString('utf8')).toBe(expected(settings, []));
+	});
+
 	it('an empty batch is still valid JSON', () => {
 		expect(JSON.parse(requestBody(SETTINGS, []).toString('utf8')).recipientInfo).toEqual([]);
 	});
