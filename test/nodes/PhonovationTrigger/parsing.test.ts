@@ -2,21 +2,11 @@ import { assertProcessingResult, formEventOf, jsonField } from '../../../nodes/P
 import { parseFormBody } from '../../../nodes/PhonovationTrigger/formBody';
 import { firstWord, keywordMatches, parseKeywords } from '../../../nodes/PhonovationTrigger/keywords';
 import { networkOf } from '../../../nodes/PhonovationTrigger/network';
-import { RelayRejection } from '../../../nodes/PhonovationTrigger/rejection';
 import { readRelayBody } from '../../../nodes/PhonovationTrigger/requestBody';
 import { finishedAtOf, gatewayTimestamp } from '../../../nodes/PhonovationTrigger/timestamps';
+import { rejectionOf } from './support';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
-
-function rejection(run: () => unknown): RelayRejection | undefined {
-	try {
-		run();
-	} catch (error) {
-		if (error instanceof RelayRejection) return error;
-		throw error;
-	}
-	return undefined;
-}
 
 describe('form decoding', () => {
 	it('decodes + and %20 as spaces and keeps an encoded + literal', () => {
@@ -34,7 +24,7 @@ describe('form decoding', () => {
 	});
 
 	it('refuses duplicate SMS fields in any spelling', () => {
-		expect(rejection(() => parseFormBody('SMS-From=1&sms-from=2'))).toMatchObject({ status: 400 });
+		expect(rejectionOf(() => parseFormBody('SMS-From=1&sms-from=2'))).toMatchObject({ status: 400 });
 		expect({ ...parseFormBody('x=1&x=2').raw }).toEqual({ x: ['1', '2'] });
 	});
 });
@@ -65,7 +55,7 @@ describe('request body', () => {
 		expect(body.kind === 'json' && body.value()).toEqual({ Status: 'X' });
 		const broken = await readRelayBody({ headers: { 'content-type': 'application/json' }, rawBody: Buffer.from('[1]') });
 		expect(broken.kind).toBe('json');
-		expect(rejection(() => broken.kind === 'json' && broken.value())).toMatchObject({ status: 400 });
+		expect(rejectionOf(() => broken.kind === 'json' && broken.value())).toMatchObject({ status: 400 });
 	});
 });
 
@@ -83,7 +73,7 @@ describe('event recognition', () => {
 	});
 
 	it('refuses a form that is no relay with 400', () => {
-		expect(rejection(() => formEventOf(parseFormBody('foo=bar&SMS-To=50123')))).toMatchObject({
+		expect(rejectionOf(() => formEventOf(parseFormBody('foo=bar&SMS-To=50123')))).toMatchObject({
 			status: 400,
 			detail: 'Not a Phonovation relay: expected SMS-From and SMS-Content (inbound) or SMS-Type=Notification (receipt)',
 		});
@@ -92,7 +82,7 @@ describe('event recognition', () => {
 	it('a processing result needs a Status, in any case', () => {
 		expect(() => assertProcessingResult({ status: 'COMPLETED' })).not.toThrow();
 		for (const value of [{}, { Status: 1 }, { Message: 'x' }]) {
-			expect(rejection(() => assertProcessingResult(value))).toMatchObject({
+			expect(rejectionOf(() => assertProcessingResult(value))).toMatchObject({
 				status: 400,
 				detail: 'Not a Phonovation processing result: expected a JSON object with a Status',
 			});
@@ -120,8 +110,8 @@ describe('timestamps', () => {
 		expect(gatewayTimestamp('2024-01-10 14:17:44')).toBe('2024-01-10T14:17:44.000Z');
 		expect(gatewayTimestamp('2024-02-29 23:59:59')).toBe('2024-02-29T23:59:59.000Z');
 		expect(gatewayTimestamp(undefined)).toBeNull();
-		expect(rejection(() => gatewayTimestamp('2023-02-29 10:00:00'))).toMatchObject({ status: 400 });
-		expect(rejection(() => gatewayTimestamp('2024-01-10 14:60:00'))).toMatchObject({ status: 400 });
+		expect(rejectionOf(() => gatewayTimestamp('2023-02-29 10:00:00'))).toMatchObject({ status: 400 });
+		expect(rejectionOf(() => gatewayTimestamp('2024-01-10 14:60:00'))).toMatchObject({ status: 400 });
 	});
 
 	it('reads FinishedAt with 0 to 7 fractional digits, truncated to milliseconds', () => {
@@ -130,8 +120,8 @@ describe('timestamps', () => {
 		expect(finishedAtOf('2026-04-09T14:39:40z')).toBe('2026-04-09T14:39:40.000Z');
 		expect(finishedAtOf('2026-04-09T16:39:40.1+0200')).toBe('2026-04-09T14:39:40.100Z');
 		expect(finishedAtOf(undefined)).toBeNull();
-		expect(rejection(() => finishedAtOf(1712673580))).toMatchObject({ status: 400 });
-		expect(rejection(() => finishedAtOf('2026-04-09 14:39:40'))).toMatchObject({ status: 400 });
+		expect(rejectionOf(() => finishedAtOf(1712673580))).toMatchObject({ status: 400 });
+		expect(rejectionOf(() => finishedAtOf('2026-04-09 14:39:40'))).toMatchObject({ status: 400 });
 	});
 });
 

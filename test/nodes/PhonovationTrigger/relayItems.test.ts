@@ -1,18 +1,8 @@
 import { parseFormBody } from '../../../nodes/PhonovationTrigger/formBody';
-import { RelayRejection } from '../../../nodes/PhonovationTrigger/rejection';
 import { inboundItem, processingResultItem, receiptItem, SUPPRESSION_HINT } from '../../../nodes/PhonovationTrigger/relayItems';
+import { rejectionOf } from './support';
 
 const form = (fields: Record<string, string>) => parseFormBody(new URLSearchParams(fields).toString());
-
-function rejection(run: () => unknown): RelayRejection | undefined {
-	try {
-		run();
-	} catch (error) {
-		if (error instanceof RelayRejection) return error;
-		throw error;
-	}
-	return undefined;
-}
 
 const INBOUND = {
 	'SMS-From': '353871111111',
@@ -82,7 +72,7 @@ describe('inbound items', () => {
 		['a blank sender', { 'SMS-From': '  ', 'SMS-Content': 'hi' }, 'Empty field SMS-From'],
 		['no content', { 'SMS-From': '1' }, 'Missing field SMS-Content'],
 	])('refuses %s with 400', (_name, fields, detail) => {
-		expect(rejection(() => inboundItem('inbound', form(fields), { stopReplies: true }))).toMatchObject({ status: 400, detail });
+		expect(rejectionOf(() => inboundItem('inbound', form(fields), { stopReplies: true }))).toMatchObject({ status: 400, detail });
 	});
 });
 
@@ -143,7 +133,7 @@ describe('delivery receipt items', () => {
 		['a negative count', { ...RECEIPT, 'SMS-TotalFailed': '-1' }, 'SMS-TotalFailed is not a whole number'],
 		['a count with letters', { ...RECEIPT, 'SMS-TotalToSend': '3 sms' }, 'SMS-TotalToSend is not a whole number'],
 	])('refuses %s with 400', (_name, fields, detail) => {
-		expect(rejection(() => receiptItem(form(fields)))).toMatchObject({ status: 400, detail });
+		expect(rejectionOf(() => receiptItem(form(fields)))).toMatchObject({ status: 400, detail });
 	});
 });
 
@@ -176,7 +166,7 @@ describe('processing result items', () => {
 		['a boolean', true],
 		['an endless number', Infinity],
 	])('refuses a field that is %s with 400', (_name, value) => {
-		expect(rejection(() => processingResultItem({ Status: 'X', Message: value }))).toMatchObject({
+		expect(rejectionOf(() => processingResultItem({ Status: 'X', Message: value }))).toMatchObject({
 			status: 400,
 			detail: 'Message is not a string',
 		});
