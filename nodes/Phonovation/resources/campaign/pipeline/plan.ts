@@ -353,6 +353,9 @@ export function withSkipped(plan: CampaignPlan, leaveOut: (r: PlannedRecipient) 
 	return { ...plan, items, toSend, batches, violations };
 }
 
+/** What items must agree on to be one campaign (Batch Size and Request Timeout included). */
+const CAMPAIGN_KEY = ['from', 'text', 'sendAt', 'campaignName', 'dryRun', 'batchSize', 'timeoutMs'] as const;
+
 /**
  * Reads and checks every item, then groups items whose sender, text, send time, campaign name,
  * dry-run flag, batch size and timeout agree into one campaign, in order of first appearance.
@@ -368,9 +371,7 @@ export function planCampaigns(items: ItemParameters[], context: PlanContext): Ca
 			previous.group.push(item);
 			continue;
 		}
-		// Batch Size and Request Timeout are part of the key: items that differ go out as separate campaigns.
-		const { from, text, sendAt, campaignName, dryRun, batchSize, timeoutMs } = item.settings;
-		const key = JSON.stringify([from, text, sendAt, campaignName, dryRun, batchSize, timeoutMs]);
+		const key = JSON.stringify(CAMPAIGN_KEY.map((field) => item.settings[field]));
 		let group = groups.get(key);
 		if (group) group.push(item);
 		else groups.set(key, (group = [item]));
@@ -380,15 +381,7 @@ export function planCampaigns(items: ItemParameters[], context: PlanContext): Ca
 }
 
 function sameCampaign(x: ItemRequest, y: ItemRequest): boolean {
-	const [a, b] = [x.settings, y.settings];
-	return (
-		a === b ||
-		(a.from === b.from &&
-			a.text === b.text &&
-			a.sendAt === b.sendAt &&
-			a.campaignName === b.campaignName &&
-			a.dryRun === b.dryRun &&
-			Object.is(a.batchSize, b.batchSize) &&
-			Object.is(a.timeoutMs, b.timeoutMs))
-	);
+	if (x.settings === y.settings) return true;
+	for (const field of CAMPAIGN_KEY) if (!Object.is(x.settings[field], y.settings[field])) return false;
+	return true;
 }
