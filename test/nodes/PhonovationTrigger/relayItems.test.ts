@@ -63,8 +63,8 @@ describe('inbound items', () => {
 		expect(kept).not.toHaveProperty('hint');
 	});
 
-	it('tells the user to suppress the number', () => {
-		expect(SUPPRESSION_HINT).toMatch(/suppression list/);
+	it('tells the user, in so many words, to suppress the number', () => {
+		expect(SUPPRESSION_HINT).toBe('Add this number to your suppression list now and send it no more marketing messages.');
 	});
 
 	it.each([

@@ -152,4 +152,20 @@ describe('planCampaigns (pure)', () => {
 			[1, ['defaultCountryCode']],
 		]);
 	});
+
+	it('checks each scheduled row\'s own Send At even when everything else matches the row before', () => {
+		const scheduled = { ...context, scheduled: true };
+		const rows = [
+			item(0, { recipients: '0871111111', sendAt: '2030-01-02T09:00:00Z' }),
+			item(1, { recipients: '0872222222', sendAt: '2020-01-02T09:00:00Z', options: { notifyId: 'x'.repeat(31) } }),
+			item(2, { recipients: '0873333333', sendAt: '2030-01-03T09:00:00Z' }),
+		];
+		const plans = planCampaigns(rows, scheduled);
+		expect(plans.map((p) => [p.settings.sendAt, p.items.map((i) => i.itemIndex)])).toEqual([
+			['2030-01-02T09:00Z', [0]],
+			[null, []],
+			['2030-01-03T09:00Z', [2]],
+		]);
+		expect(plans[1].rejected.map((r) => [r.itemIndex, r.violations.map((v) => v.field)])).toEqual([[1, ['notifyId', 'sendAt']]]);
+	});
 });
