@@ -1,4 +1,5 @@
 import type { Fault } from '../../../../simulator';
+import { until } from '../../../../simulator/test-helpers';
 import { itemsOf, phonovationFixture, type PhonovationFixture } from '../../fixture';
 
 const CAMPAIGN = '/api/v2/Campaign';
@@ -39,6 +40,8 @@ describe('provider faults through the action node', () => {
 		expect(result.error?.message).toMatch(/Phonovation did not answer the campaign in time/);
 		expect(result.error?.description).toMatch(/not repeated automatically/);
 		expect(f.sim.count('POST', CAMPAIGN)).toBe(1);
+		// The provider still processes the late request: wait for it here, so it cannot land in the next test.
+		await until(() => f.sim.campaigns.length === 1);
 	});
 
 	it('a token that expires between the batches of one run: one re-login, every batch sent exactly once', async () => {

@@ -4,6 +4,7 @@ import type { Fault } from '../../../../simulator';
 import { Ledger } from '../../../../../nodes/Phonovation/resources/campaign/pipeline/ledger';
 import { sameForEveryItem } from '../../../../../nodes/Phonovation/resources/campaign/pipeline/readParameters';
 import { itemsOf, sharedFixture, type PhonovationFixture } from '../../fixture';
+import { until } from '../../../../simulator/test-helpers';
 
 const CAMPAIGN = '/api/v2/Campaign';
 // Transactional: the warnings these tests expect are about retries, not opt-out wording.
@@ -162,6 +163,8 @@ describe('honest partial outcomes', () => {
 		expect(f.sim.count('POST', CAMPAIGN)).toBe(1);
 		const [out] = jsonOf(result.items);
 		expect(out.recipients[0].status).toBe('unconfirmed');
+		// The provider still processes the late request: wait for it here, so it cannot land in the next test.
+		await until(() => f.sim.campaigns.length === 1);
 	});
 
 	it('provider errors that name no recipient are kept once per campaign, not on every item', async () => {
