@@ -8,7 +8,7 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import { endpoint } from './endpoints';
+import { assertSecureEndpoints, secureEndpoint, shown } from './endpoints';
 import { LoginFailedError } from './loginFailure';
 
 /** Form-encoded OAuth 2.0 password grant fields; `client_id` and `grant_type` never change. */
@@ -19,6 +19,17 @@ interface TokenServerError {
 	httpCode?: unknown;
 	statusCode?: unknown;
 	response?: { status?: unknown; data?: unknown };
+}
+
+/** The token URL, once all three URL fields are safe: an unsafe one fails the login (and the Test button) before anything is sent. */
+function tokenUrl(credentials: ICredentialDataDecryptedObject): string {
+	try {
+		assertSecureEndpoints(credentials);
+		return secureEndpoint(credentials, 'authUrl', '/token');
+	} catch (error) {
+		// A login failure, so callers know nothing reached the provider and a retry fails the same way.
+		throw new LoginFailedError((error as Error).message);
+	}
 }
 
 function statusOf(error: TokenServerError): number | undefined {
@@ -128,7 +139,8 @@ export class PhonovationApi implements ICredentialType {
 	 * (once) after a request answers 401; access tokens live 120 s, so that path is routine.
 	 */
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
-		const url = endpoint(credentials.authUrl, '/token');
+		const url = tokenUrl(credentials);
+		const where = shown(url);
 		let response: { access_token?: unknown };
 		try {
 			response = (await this.helpers.httpRequest({
@@ -149,16 +161,16 @@ export class PhonovationApi implements ICredentialType {
 			const code = oauthErrorOf(error as TokenServerError);
 			if (status === 401 || code === 'invalid_grant') {
 				throw new LoginFailedError(
-					`Phonovation refused the username or password (HTTP ${status ?? '?'} from ${url}). Check the credential's Username and Password.`,
+					`Phonovation refused the username or password (HTTP ${status ?? '?'} from ${where}). Check the credential's Username and Password.`,
 				);
 			}
 			const detail = status ? `HTTP ${status}${code ? ` ${code}` : ''}` : 'no HTTP response';
 			throw new LoginFailedError(
-				`Could not log in to Phonovation at ${url} (${detail}). Check the credential's Auth URL.`,
+				`Could not log in to Phonovation at ${where} (${detail}). Check the credential's Auth URL.`,
 			);
 		}
 		if (typeof response?.access_token !== 'string' || response.access_token === '') {
-			throw new LoginFailedError(`Phonovation's token server at ${url} answered without an access token.`);
+			throw new LoginFailedError(`Phonovation's token server at ${where} answered without an access token.`);
 		}
 		return { accessToken: response.access_token };
 	}
@@ -172,7 +184,8 @@ export class PhonovationApi implements ICredentialType {
 
 	test: ICredentialTestRequest = {
 		request: {
-			// An n8n expression, so it cannot call endpoint(); it drops trailing slashes the same way.
+			// An n8n expression, so it cannot call secureEndpoint(); n8n runs preAuthentication before every
+			// Test, and that has checked the Base URL. It drops trailing slashes the same way.
 			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
 			url: '/api/v2/senderlist',
 			method: 'GET',

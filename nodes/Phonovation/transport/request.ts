@@ -6,7 +6,7 @@ import type {
 	ILoadOptionsFunctions,
 } from 'n8n-workflow';
 
-import { endpoint } from '../../../credentials/endpoints';
+import { secureEndpoint } from '../../../credentials/endpoints';
 import { DEFAULT_TIMEOUT_MS } from '../domain/rules';
 import type { FailedExchange } from './failures';
 import { describeFailure, providerError } from './failures';
@@ -27,10 +27,10 @@ export interface ApiRequest {
 	itemIndex?: number;
 }
 
-/** The full URL of a campaign-API path for these credentials. */
+/** The full URL of a campaign-API path for these credentials; an unsafe Base URL is an error before any request. */
 export async function apiUrl(ctx: Context, path: string): Promise<string> {
 	const credentials = await ctx.getCredentials(CREDENTIAL);
-	return endpoint(credentials.baseUrl, path);
+	return secureEndpoint(credentials, 'baseUrl', path);
 }
 
 export type Exchange<T> = { ok: true; body: T } | { ok: false; failure: FailedExchange };

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { endpoint } from '../../../../credentials/endpoints';
+import { secureEndpoint } from '../../../../credentials/endpoints';
 import { normaliseMsisdn, splitRecipients } from '../../domain/phoneNumbers';
 import { DEFAULT_COUNTRY_CODE, LIMITS, legacySettingsSchema, parseCountryCode, violationsOf } from '../../domain/rules';
 import { providerError } from '../../transport/failures';
@@ -145,6 +145,7 @@ async function sendOne(
 	const credentials = await ctx.getCredentials(CREDENTIAL);
 	const apiId = String(credentials.apiId ?? '').trim();
 	if (!apiId) fail(ctx, 'The credential has no API ID; the legacy API needs one', itemIndex);
+	const url = secureEndpoint(credentials, 'legacyBaseUrl', '/sendmessage.aspx');
 	const password = String(credentials.password ?? '');
 	const form = new URLSearchParams({
 		user: String(credentials.username ?? ''),
@@ -164,7 +165,7 @@ async function sendOne(
 
 	const response = await plainRequest(ctx, {
 		method: 'POST',
-		url: endpoint(credentials.legacyBaseUrl, '/sendmessage.aspx'),
+		url,
 		headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'text/plain' },
 		body: form.toString(),
 		json: false,

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { endpoint } from '../../../../credentials/endpoints';
+import { secureEndpoint } from '../../../../credentials/endpoints';
 import { CREDENTIAL, isFailure, plainRequest } from '../../transport/request';
 import { eachItem } from '../eachItem';
 
@@ -18,7 +18,8 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
  */
 async function checkOnce(ctx: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const credentials = await ctx.getCredentials(CREDENTIAL);
-	const url = endpoint(credentials.baseUrl, '/health');
+	// An unsafe Base URL is a configuration error, not an unhealthy service: it fails the item.
+	const url = secureEndpoint(credentials, 'baseUrl', '/health');
 	const started = Date.now();
 	const response = await plainRequest(ctx, { method: 'GET', url, timeout: 30_000 });
 	const checkedAt = new Date().toISOString();
