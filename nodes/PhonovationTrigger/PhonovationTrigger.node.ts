@@ -13,6 +13,7 @@ import { parseKeywords } from './keywords';
 import type { TriggerSettings } from './relayHandler';
 import { handleRelay } from './relayHandler';
 import { REFUSAL_TEXT, RelayRejection } from './rejection';
+import { requestCausedLog } from './requestLog';
 import { readRelayBody } from './requestBody';
 import type { TriggerOptions } from './triggerParameters';
 import { readTriggerParameters } from './triggerParameters';
@@ -25,6 +26,7 @@ function settingsOf(events: RelayEvent[], options: TriggerOptions): TriggerSetti
 		verifySignature: options.verifySignature !== false,
 		includeRaw: options.includeRaw === true,
 		stopReplies: options.stopReplies !== false,
+		acceptUnlinkedReceipts: options.acceptUnlinkedReceipts === true,
 	};
 }
 
@@ -40,8 +42,8 @@ function refuse(context: IWebhookFunctions, status: RelayRejection['status']): I
 function logRefusal(context: IWebhookFunctions, rejection: RelayRejection): void {
 	const line = `Phonovation Trigger: refused a relay with ${rejection.status} (${rejection.detail})`;
 	// Senders' mistakes (or attacks) stay at debug; what the owner must fix is a warning.
-	if (rejection.source === 'configuration') context.logger.warn(line);
-	else context.logger.debug(line);
+	if (rejection.source === 'configuration') requestCausedLog((text) => context.logger.warn(text), line);
+	else requestCausedLog((text) => context.logger.debug(text), line);
 }
 
 export class PhonovationTrigger implements INodeType {
@@ -100,7 +102,7 @@ export class PhonovationTrigger implements INodeType {
 						name: 'Opt-Out',
 						value: 'optOut',
 						description:
-							'STOP or OPTOUT texted to the shared shortcode 50123, or a reply to your number that is only a stop word',
+							'A message whose whole text is a stop word (STOP, OPTOUT, …), texted to the shared shortcode 50123 or as a reply to your number',
 					},
 					{
 						name: 'Processing Result',
@@ -142,6 +144,14 @@ export class PhonovationTrigger implements INodeType {
 				default: {},
 				options: [
 					{
+						displayName: 'Accept Receipts Without Notify ID',
+						name: 'acceptUnlinkedReceipts',
+						type: 'boolean',
+						default: false,
+						description:
+							'Whether to let delivery receipts with an empty SMS-NotifyId through, marked verified: false. Their SMS-Verify is the same for every such receipt of the account, so one seen lets anyone forge them; they are refused with 401 by default.',
+					},
+					{
 						displayName: 'Include Raw Fields',
 						name: 'includeRaw',
 						type: 'boolean',
@@ -156,7 +166,7 @@ export class PhonovationTrigger implements INodeType {
 						default: '',
 						placeholder: 'CONFIRM, CANCEL, *',
 						description:
-							'Comma-separated keywords, case-insensitive. Inbound messages start the workflow only when SMS-Keyphrase or the first word of the text is one of them. * stands for "no keyword matched". Leave empty for all. Opt-outs are never filtered.',
+							'Comma-separated keywords, case-insensitive. Inbound messages start the workflow only when the first word of the text (which the signature covers) is one of them. * stands for "none of the others". Leave empty for all. Opt-outs are never filtered.',
 					},
 					{
 						displayName: 'STOP Replies as Opt-Outs',
@@ -164,7 +174,7 @@ export class PhonovationTrigger implements INodeType {
 						type: 'boolean',
 						default: true,
 						description:
-							'Whether a reply to your own number whose whole text is STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT, REVOKE, OPTOUT or OPT OUT (any case; spaces, punctuation and emoji around it ignored) arrives as an Opt-Out with via "reply" instead of an Inbound Message',
+							'Whether a reply to your own number whose whole text is STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT, REVOKE, OPTOUT or OPT OUT (any case; spaces, punctuation and emoji around it ignored) arrives as an Opt-Out instead of an Inbound Message. A stop word texted to the shortcode 50123 is always an Opt-Out.',
 					},
 					{
 						displayName: 'URL Token (Deprecated)',
@@ -220,7 +230,8 @@ export class PhonovationTrigger implements INodeType {
 				return refuse(this, error.status);
 			}
 			// Bad input must never surface as a 500.
-			this.logger.warn(`Phonovation Trigger: could not process a relay (${(error as Error).message})`);
+			const line = `Phonovation Trigger: could not process a relay (${(error as Error).message})`;
+			requestCausedLog((text) => this.logger.warn(text), line);
 			return refuse(this, 400);
 		}
 	}

@@ -7,6 +7,12 @@ export type RelayEvent = 'deliveryReceipt' | 'inbound' | 'optOut' | 'processingR
 
 export type FormRelayEvent = Exclude<RelayEvent, 'processingResult'>;
 
+/**
+ * Which signature recipe a form relay carries: a receipt is signed over NotifyId + Success, a
+ * message (inbound or opt-out) over From + Content.
+ */
+export type FormRecipe = 'receipt' | 'message';
+
 /** Every customer's opt-outs are texted to this shared shortcode and relayed with it as SMS-To. */
 export const OPT_OUT_SHORTCODE = '50123';
 
@@ -17,14 +23,22 @@ export function jsonField(value: IDataObject, name: string): unknown {
 	return key === undefined ? undefined : value[key];
 }
 
-/** Tells a delivery receipt (`SMS-Type=Notification`) from an inbound message or an opt-out. */
-export function formEventOf(fields: FormFields): FormRelayEvent {
-	if (fields.get('SMS-Type')?.trim().toLowerCase() === 'notification') return 'deliveryReceipt';
-	if (fields.has('SMS-From') || fields.has('SMS-Content')) {
-		return fields.get('SMS-To')?.trim() === OPT_OUT_SHORTCODE ? 'optOut' : 'inbound';
-	}
+/**
+ * Tells a delivery receipt from a message by the signed fields it carries (SMS-Success or
+ * SMS-Content), never by the unsigned SMS-Type alone: a relay carrying both is refused, so one
+ * signed field set cannot be read under the other recipe. SMS-Type=Notification without either
+ * is taken as a receipt, which then fails for its missing fields.
+ */
+export function formRecipeOf(fields: FormFields): FormRecipe {
+	const success = fields.has('SMS-Success');
+	const content = fields.has('SMS-Content');
+	if (success && content) throw badRequest('A relay carries both SMS-Success (receipt) and SMS-Content (message)');
+	if (success) return 'receipt';
+	if (content) return 'message';
+	if (fields.get('SMS-Type')?.trim().toLowerCase() === 'notification') return 'receipt';
+	if (fields.has('SMS-From')) return 'message';
 	throw badRequest(
-		'Not a Phonovation relay: expected SMS-From and SMS-Content (inbound) or SMS-Type=Notification (receipt)',
+		'Not a Phonovation relay: expected SMS-From and SMS-Content (inbound) or SMS-NotifyId and SMS-Success (receipt)',
 	);
 }
 

@@ -9,21 +9,25 @@ export function parseKeywords(option: string): string[] {
 		.filter((keyword) => keyword !== '');
 }
 
+const PUNCTUATION_CHAR = /^\p{P}$/u;
+
 /** The first word of a message, upper-cased, without trailing punctuation (`Stop.` → `STOP`). */
 export function firstWord(text: string): string {
-	const word = text.trim().split(/\s+/u)[0] ?? '';
-	return word.replace(/\p{P}+$/u, '').toUpperCase();
+	// One match from the first non-space; each trailing mark is tested once (linear time).
+	const chars = Array.from(/\S+/u.exec(text)?.[0] ?? '');
+	let end = chars.length;
+	while (end > 0 && PUNCTUATION_CHAR.test(chars[end - 1])) end--;
+	return chars.slice(0, end).join('').toUpperCase();
 }
 
 /**
- * Whether an inbound message passes the filter: its `SMS-Keyphrase` or the first word of its
- * content is one of the keywords. `*` matches relays whose keyphrase is `*` (or absent), i.e.
- * that no keyword on the provider's side matched. An empty filter lets everything through.
+ * Whether an inbound message passes the filter: the first word of its text, which the signature
+ * covers, is one of the keywords. `*` matches a message whose first word is none of them. The
+ * provider's SMS-Keyphrase is not signed, so it never decides. An empty filter lets everything through.
  */
-export function keywordMatches(keywords: string[], keyphrase: string | undefined, content: string): boolean {
+export function keywordMatches(keywords: string[], content: string): boolean {
 	if (keywords.length === 0) return true;
-	const phrase = keyphrase?.trim().toUpperCase() ?? '';
-	if (keywords.includes(NO_KEYWORD) && (phrase === NO_KEYWORD || phrase === '')) return true;
-	const candidates = [phrase, firstWord(content)].filter((c) => c !== '' && c !== NO_KEYWORD);
-	return candidates.some((candidate) => keywords.includes(candidate));
+	const word = firstWord(content);
+	if (word !== '' && keywords.includes(word)) return true;
+	return keywords.includes(NO_KEYWORD);
 }

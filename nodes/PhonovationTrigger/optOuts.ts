@@ -1,35 +1,29 @@
-import type { FormRelayEvent } from './events';
-import { firstWord } from './keywords';
 import { stopWordOf } from './stopWords';
 
-/** How an opt-out arrived: texted to the shared shortcode 50123, or as a reply to your own number. */
+/** Where SMS-To (not covered by the signature) says an opt-out was texted: the shortcode 50123 or your own number. */
 export type OptOutRoute = 'shortcode' | 'reply';
 
 export interface OptOut {
 	via: OptOutRoute;
-	/** The stop word the text is (or, on the shortcode, begins with); null when it is none. */
-	keyword: string | null;
+	/** The stop word the whole text is. */
+	keyword: string;
 }
 
-/** The words the shortcode documents; there a message that begins with one names it. */
-const SHORTCODE_KEYWORDS = ['STOP', 'OPTOUT'];
-
-function shortcodeKeyword(text: string): string | null {
-	const word = firstWord(text);
-	return SHORTCODE_KEYWORDS.includes(word) ? word : null;
+export interface OptOutSettings {
+	/** Whether a stop word texted to your own number counts as an opt-out. */
+	stopReplies: boolean;
+	/** Whether the unsigned SMS-To names the shared opt-out shortcode. */
+	toShortcode: boolean;
 }
 
 /**
- * Whether a message is an opt-out. Everything texted to the shortcode is one; a message to your
- * own number is one only when its whole text is a stop word and STOP replies count as opt-outs.
+ * Whether a message is an opt-out. The signed text decides: its whole text must be a stop word.
+ * The unsigned SMS-To only says which way it came, and can make a stop word an opt-out when
+ * STOP replies are off (the shortcode always opts out), never turn other text into one.
  */
-export function optOutOf(
-	event: Exclude<FormRelayEvent, 'deliveryReceipt'>,
-	text: string,
-	{ stopReplies }: { stopReplies: boolean },
-): OptOut | null {
-	if (event === 'optOut') return { via: 'shortcode', keyword: stopWordOf(text) ?? shortcodeKeyword(text) };
-	if (!stopReplies) return null;
+export function optOutOf(text: string, { stopReplies, toShortcode }: OptOutSettings): OptOut | null {
 	const keyword = stopWordOf(text);
-	return keyword === null ? null : { via: 'reply', keyword };
+	if (keyword === null) return null;
+	if (toShortcode) return { via: 'shortcode', keyword };
+	return stopReplies ? { via: 'reply', keyword } : null;
 }

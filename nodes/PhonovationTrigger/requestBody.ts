@@ -83,6 +83,12 @@ function assertSize(bytes: number): void {
 	if (bytes > MAX_BODY_BYTES) throw tooLarge();
 }
 
+/** Refuses a body that says it is too large before a byte of it is read or decoded. */
+function assertDeclaredSize(header: string | string[] | undefined): void {
+	const declared = Number(Array.isArray(header) ? header[0] : header);
+	if (Number.isFinite(declared)) assertSize(declared);
+}
+
 /** Builds the relay from the host's parsed body (only when no raw body exists). */
 function fromParsed(kind: RelayBody['kind'], body: unknown): RelayBody {
 	if (typeof body === 'string') {
@@ -105,6 +111,7 @@ function fromParsed(kind: RelayBody['kind'], body: unknown): RelayBody {
  * 1.1) the node asks n8n to read them. The host's parsed body is the last resort.
  */
 export async function readRelayBody(request: RelayHttpRequest): Promise<RelayBody> {
+	assertDeclaredSize(request.headers['content-length']);
 	if (Buffer.isBuffer(request.rawBody)) assertSize(request.rawBody.length);
 	const kind = kindOf(mediaTypeOf(request.headers['content-type']));
 	if (!Buffer.isBuffer(request.rawBody) && typeof request.readRawBody === 'function') {

@@ -22,8 +22,19 @@ const BY_TEXT = new Map<string, StopWord>(STOP_WORDS.map((word) => [word, word])
 /**
  * What may surround the word: white space, punctuation, symbols (emoji are symbols), marks and
  * format characters (emoji variation selectors and joiners). Digits and letters may not.
+ * Tested one code point at a time, so trimming is linear whatever the text holds.
  */
-const SURROUNDING = /^[\s\p{P}\p{S}\p{M}\p{Cf}]+|[\s\p{P}\p{S}\p{M}\p{Cf}]+$/gu;
+const SURROUNDING_CHAR = /^[\s\p{P}\p{S}\p{M}\p{Cf}]$/u;
+
+/** The text without what surrounds the word, found by walking in from each end once. */
+function trimSurrounding(text: string): string {
+	const chars = Array.from(text);
+	let start = 0;
+	let end = chars.length;
+	while (start < end && SURROUNDING_CHAR.test(chars[start])) start++;
+	while (end > start && SURROUNDING_CHAR.test(chars[end - 1])) end--;
+	return chars.slice(start, end).join('');
+}
 
 /** "OPT OUT" may also be written with a hyphen or several spaces ("opt-out", "Opt  Out"). */
 const OPT_OUT_GAP = /^OPT[\s\p{Pd}]+OUT$/u;
@@ -35,7 +46,7 @@ const OPT_OUT_GAP = /^OPT[\s\p{Pd}]+OUT$/u;
  * full-width letters count as the letters they stand for.
  */
 export function stopWordOf(text: string): StopWord | null {
-	const word = text.normalize('NFKC').replace(SURROUNDING, '').toUpperCase();
+	const word = trimSurrounding(text.normalize('NFKC')).toUpperCase();
 	if (OPT_OUT_GAP.test(word)) return 'OPT OUT';
 	return BY_TEXT.get(word) ?? null;
 }

@@ -3,6 +3,7 @@ import type { IWebhookFunctions } from 'n8n-workflow';
 import type { RelayEvent } from './events';
 
 export interface TriggerOptions {
+	acceptUnlinkedReceipts?: boolean;
 	includeRaw?: boolean;
 	keywords?: string;
 	stopReplies?: boolean;

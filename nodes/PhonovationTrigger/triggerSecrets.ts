@@ -1,5 +1,6 @@
 import type { ICredentialDataDecryptedObject, IWebhookFunctions } from 'n8n-workflow';
 
+import { requestCausedLog } from './requestLog';
 import type { TriggerSecrets } from './relayHandler';
 
 function nonEmpty(value: unknown): string | undefined {
@@ -11,7 +12,8 @@ async function credentialOf(context: IWebhookFunctions): Promise<ICredentialData
 		return await context.getCredentials<ICredentialDataDecryptedObject>('phonovationApi');
 	} catch (error) {
 		// The message is n8n's (e.g. credential not found); it never holds the secrets.
-		context.logger.warn(`Phonovation Trigger: credential unavailable (${(error as Error).message})`);
+		const line = `Phonovation Trigger: credential unavailable (${(error as Error).message})`;
+		requestCausedLog((text) => context.logger.warn(text), line);
 		return undefined;
 	}
 }
@@ -20,7 +22,8 @@ async function load(context: IWebhookFunctions, legacyToken: string): Promise<Tr
 	const credential = await credentialOf(context);
 	const urlToken = nonEmpty(credential?.urlToken);
 	if (urlToken === undefined && nonEmpty(legacyToken) !== undefined) {
-		context.logger.warn(
+		requestCausedLog(
+			(text) => context.logger.warn(text),
 			'Phonovation Trigger: the URL Token is set in the node, where it is stored in plain text with the workflow. Move it to the Phonovation credential\'s URL Token and clear the node option.',
 		);
 	}

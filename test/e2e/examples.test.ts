@@ -106,7 +106,13 @@ describe('example workflows in n8n', () => {
 			const execution = executions.at(-1)!;
 			expect(execution.status).toBe('success');
 			expect(nodeOutput(execution, 'On Reply or Opt-Out')).toEqual([
-				expect.objectContaining({ event: 'optOut', from, text: 'Stop.', optOutKeyword: 'STOP', via: 'reply' }),
+				expect.objectContaining({
+					event: 'optOut',
+					from,
+					text: 'Stop.',
+					optOutKeyword: 'STOP',
+					unverified: expect.objectContaining({ via: 'reply' }),
+				}),
 			]);
 			expect(nodeOutput(execution, 'Explain Keywords')).toEqual([]);
 			const rows = await client.dataTableRows(optOutTableId);

@@ -16,6 +16,7 @@ describe('hostile input to the Phonovation Trigger in n8n', () => {
 	const suite = useE2eEnvironment();
 	const workflowIds: string[] = [];
 	let repliesUrl: URL;
+	let eventsUrl: URL;
 	let cases: HostileCase[] = [];
 	let answers: Answer[] = [];
 
@@ -33,7 +34,7 @@ describe('hostile input to the Phonovation Trigger in n8n', () => {
 			withToken,
 		);
 		repliesUrl = new URL(await env.publish(replies, 'On Reply'));
-		const eventsUrl = new URL(await env.publish(events, 'On Event'));
+		eventsUrl = new URL(await env.publish(events, 'On Event'));
 		workflowIds.push(replies.id, events.id);
 		cases = hostilePayloads({
 			repliesPath: repliesUrl.pathname,
@@ -123,4 +124,55 @@ describe('hostile input to the Phonovation Trigger in n8n', () => {
 		]);
 		expect(await countExecutions(env.client, { status: EVERY_STATUS })).toBe(1);
 	});
+
+	suite.it(
+		'8 bodies of one repeated name (64 KiB each) at once, and 64 KiB of punctuation as text: each refused 4xx, nothing started',
+		async (env) => {
+			const form = { 'content-type': 'application/x-www-form-urlencoded' };
+			const flood = Array.from({ length: 32_767 }, () => 'a').join('&');
+			expect(Buffer.byteLength(flood)).toBeLessThanOrEqual(64 * 1024);
+			const punctuation = (marks: number) =>
+				`SMS-From=353871234567&SMS-Verify=${'0'.repeat(32)}&SMS-Content=${'!'.repeat(marks)}a`;
+			const withinLimit = punctuation(64 * 1024 - 80);
+			const requests = [
+				...Array.from({ length: 8 }, () => ({ path: repliesUrl.pathname, headers: form, body: flood })),
+				{ path: repliesUrl.pathname, headers: form, body: withinLimit },
+				{ path: repliesUrl.pathname, headers: form, body: punctuation(64 * 1024) },
+			];
+			const answers = await sendConcurrently(repliesUrl.origin, requests, requests.length);
+			expect(answers.map((a) => a.status)).toEqual([...Array<number>(8).fill(400), 401, 413]);
+			expect((await fetch(`${env.n8n.url}/healthz`)).status).toBe(200);
+			expect(await countExecutions(env.client, { status: EVERY_STATUS })).toBe(1);
+		},
+	);
+
+	suite.it('an empty-NotifyId receipt is refused by default: its signature is one value for the whole account', async (env) => {
+		const receipt = await env.sim.sendReceipt({ url: eventsUrl.toString(), notifyId: '' });
+		expect(receipt.status).toBe(401);
+		expect(receipt.body).toBe('Unauthorized');
+		expect(await countExecutions(env.client, { status: EVERY_STATUS })).toBe(1);
+	});
+
+	suite.it(
+		'a genuine signed reply re-sent with SMS-To=50123 and SMS-Keyphrase=CANCEL is no opt-out; twice gives one relayKey',
+		async (env) => {
+			const genuine = { url: repliesUrl.toString(), from: '353871234568', content: 'Yes please', keyphrase: 'YES' };
+			expect((await env.sim.sendInbound(genuine)).status).toBe(200);
+			const steered = await env.sim.sendInbound({ ...genuine, to: '50123', keyphrase: 'CANCEL', notifyId: 'someone-else-7' });
+			expect(steered.status).toBe(200);
+			const executions = await env.client.waitForExecutions(workflowIds[0], 3);
+			const [first, second] = executions.slice(1).map((e) => nodeOutput(e, 'On Reply')[0]);
+			expect(first).toMatchObject({ event: 'inbound', text: 'Yes please', keyword: 'YES', verified: true });
+			expect(second).toMatchObject({
+				event: 'inbound',
+				keyword: 'YES',
+				hint: expect.stringContaining('not treated as an opt-out'),
+				unverified: expect.objectContaining({ to: '50123', keyphrase: 'CANCEL', notifyId: 'someone-else-7' }),
+			});
+			expect(second).not.toHaveProperty('optOutKeyword');
+			expect(second.relayKey).toEqual(first.relayKey);
+			expect(first.relayKey).toMatch(/^[0-9a-f]{32}$/);
+		},
+	);
 });
+

@@ -65,11 +65,10 @@ describe('Phonovation Trigger in n8n', () => {
 			expect.objectContaining({
 				event: 'inbound',
 				from: '353871234567',
-				to: '353877777777',
 				text: 'YES please',
 				keyword: 'YES',
-				notifyId: 'appt-1001',
 				verified: true,
+				unverified: expect.objectContaining({ to: '353877777777', notifyId: 'appt-1001', keyphrase: 'YES' }),
 			}),
 		]);
 	});
@@ -93,7 +92,13 @@ describe('Phonovation Trigger in n8n', () => {
 
 		const executions = await env.client.waitForExecutions(repliesWorkflowId, before + 1);
 		expect(nodeOutput(executions.at(-1)!, 'On Reply')).toEqual([
-			expect.objectContaining({ event: 'optOut', from: '353861234567', to: '50123', optOutKeyword: 'STOP', verified: true }),
+			expect.objectContaining({
+				event: 'optOut',
+				from: '353861234567',
+				optOutKeyword: 'STOP',
+				verified: true,
+				unverified: expect.objectContaining({ to: '50123', via: 'shortcode' }),
+			}),
 		]);
 	});
 
@@ -133,8 +138,18 @@ describe('Phonovation Trigger in n8n', () => {
 		);
 		expect(items.filter((i) => i.event === 'deliveryReceipt')).toEqual(
 			expect.arrayContaining([
-				expect.objectContaining({ notifyId: 'order-1', delivered: true, to: '353871230001', verified: true }),
-				expect.objectContaining({ notifyId: 'order-2', delivered: true, to: '353871230002', verified: true }),
+				expect.objectContaining({
+					notifyId: 'order-1',
+					delivered: true,
+					verified: true,
+					unverified: expect.objectContaining({ to: '353871230001' }),
+				}),
+				expect.objectContaining({
+					notifyId: 'order-2',
+					delivered: true,
+					verified: true,
+					unverified: expect.objectContaining({ to: '353871230002' }),
+				}),
 			]),
 		);
 	});

@@ -42,9 +42,10 @@ describe('Phonovation Trigger description', () => {
 		expect(options.map((o) => o.name)).toEqual(['Delivery Receipt', 'Inbound Message', 'Opt-Out', 'Processing Result']);
 	});
 
-	it('offers five options with safe values once added; the old URL token is marked deprecated and masked', () => {
+	it('offers six options with safe values once added; the old URL token is marked deprecated and masked', () => {
 		const options = property('options').options as INodeProperties[];
 		expect(options.map((o) => [o.displayName, o.default])).toEqual([
+			['Accept Receipts Without Notify ID', false],
 			['Include Raw Fields', false],
 			['Keywords', ''],
 			['STOP Replies as Opt-Outs', true],

@@ -27,32 +27,49 @@ describe.each(TRIGGER_VERSIONS)('Phonovation Trigger %s', (version) => {
 			expect(out.items[0].json).toEqual({
 				event: 'optOut',
 				from: '353871111111',
-				to: '50123',
 				text: 'STOP',
-				keyword: null,
-				notifyId: null,
-				type: 'AuthCode',
-				network: { mcc: '272', mnc: '1', country: 'Ireland', carrier: 'Vodafone Ireland', operatorNetwork: true },
-				receivedAt: '2026-04-09T16:03:11.000Z',
-				verified: true,
+				keyword: 'STOP',
 				optOutKeyword: 'STOP',
-				via: 'shortcode',
 				hint: expect.stringMatching(/suppression list/),
+				relayKey: expect.stringMatching(/^[0-9a-f]{32}$/),
+				verified: true,
+				unverified: {
+					to: '50123',
+					notifyId: null,
+					keyphrase: null,
+					type: 'AuthCode',
+					network: { mcc: '272', mnc: '1', country: 'Ireland', carrier: 'Vodafone Ireland', operatorNetwork: true },
+					receivedAt: '2026-04-09T16:03:11.000Z',
+					via: 'shortcode',
+				},
 			});
 		});
 
 		it.each([
-			['optout please', 'OPTOUT'],
+			['OPTOUT', 'OPTOUT'],
 			['Stop.', 'STOP'],
 			['  stop  ', 'STOP'],
-			['Stop. Thank you', 'STOP'],
-			['please stop texting me', null],
 			['Unsubscribe', 'UNSUBSCRIBE'],
 			['opt-out', 'OPT OUT'],
 		])('reads the opt-out keyword of "%s" as %s', async (content, keyword) => {
 			const out = await postForm(triggerEngine(), optOut(content));
-			expect(out.items[0].json).toMatchObject({ event: 'optOut', text: content, optOutKeyword: keyword, via: 'shortcode' });
+			expect(out.items[0].json).toMatchObject({ event: 'optOut', text: content, optOutKeyword: keyword });
+			expect(out.items[0].json.unverified).toMatchObject({ via: 'shortcode' });
 		});
+
+		it.each(['optout please', 'Stop. Thank you', 'please stop texting me', 'Yes please'])(
+			'makes "%s" to 50123 an inbound item that says where it was sent, not an opt-out',
+			async (content) => {
+				const out = await postForm(triggerEngine(), optOut(content));
+				expect(out.items[0].json).toMatchObject({
+					event: 'inbound',
+					text: content,
+					hint: expect.stringMatching(/^Texted to the opt-out shortcode 50123 .* not treated as an opt-out/),
+					unverified: expect.objectContaining({ to: '50123' }),
+				});
+				expect(out.items[0].json).not.toHaveProperty('optOutKeyword');
+			},
+		);
 
 		it('refuses an opt-out with a bad signature (401)', async () => {
 			const out = await postForm(triggerEngine(), withField(optOut('STOP'), 'SMS-From', '353870000000'));
@@ -84,13 +101,16 @@ describe.each(TRIGGER_VERSIONS)('Phonovation Trigger %s', (version) => {
 				event: 'deliveryReceipt',
 				notifyId: '321354',
 				delivered: true,
-				to: '353861234567',
-				from: 'Phonovation',
-				totalToSend: 1,
-				totalSent: 1,
-				totalFailed: 0,
-				receivedAt: '2026-04-09T16:03:16.000Z',
+				relayKey: expect.stringMatching(/^[0-9a-f]{32}$/),
 				verified: true,
+				unverified: {
+					to: '353861234567',
+					from: 'Phonovation',
+					totalToSend: 1,
+					totalSent: 1,
+					totalFailed: 0,
+					receivedAt: '2026-04-09T16:03:16.000Z',
+				},
 			});
 		});
 
@@ -104,7 +124,7 @@ describe.each(TRIGGER_VERSIONS)('Phonovation Trigger %s', (version) => {
 			expect(out.items[0].json).toMatchObject({
 				notifyId: '321354',
 				delivered: true,
-				receivedAt: '2024-01-10T14:17:44.000Z',
+				unverified: expect.objectContaining({ receivedAt: '2024-01-10T14:17:44.000Z' }),
 				verified: true,
 			});
 		});
@@ -118,7 +138,8 @@ describe.each(TRIGGER_VERSIONS)('Phonovation Trigger %s', (version) => {
 
 		it('reports a partly failed message as not delivered', async () => {
 			const out = await postForm(triggerEngine(), receiptFields({ success: 'False', totals: ['2', '1', '1'] }));
-			expect(out.items[0].json).toMatchObject({ delivered: false, totalToSend: 2, totalSent: 1, totalFailed: 1 });
+			expect(out.items[0].json).toMatchObject({ delivered: false });
+			expect(out.items[0].json.unverified).toMatchObject({ totalToSend: 2, totalSent: 1, totalFailed: 1 });
 		});
 
 		it('refuses a receipt whose success value was flipped (401)', async () => {
@@ -136,9 +157,24 @@ describe.each(TRIGGER_VERSIONS)('Phonovation Trigger %s', (version) => {
 			expect(await postForm(engine, withoutField(receiptFields(), 'SMS-NotifyId'))).toMatchObject(refusal(401));
 		});
 
-		it('gives null for an empty notifyId', async () => {
-			const out = await postForm(triggerEngine(), receiptFields({ notifyId: '' }));
-			expect(out.items[0].json.notifyId).toBeNull();
+		it('refuses a receipt with an empty notifyId (401): its signature is one value for the whole account', async () => {
+			const engine = triggerEngine();
+			expect(await postForm(engine, receiptFields({ notifyId: '' }))).toMatchObject(refusal(401));
+			expect(await postForm(engine, receiptFields({ notifyId: '', success: 'False' }))).toMatchObject(refusal(401));
+		});
+
+		it('lets a receipt with an empty notifyId through when asked, marked verified: false with the reason', async () => {
+			const options = { options: { acceptUnlinkedReceipts: true } };
+			const out = await postForm(triggerEngine(), receiptFields({ notifyId: '' }), options);
+			expect(out.items[0].json).toMatchObject({
+				event: 'deliveryReceipt',
+				notifyId: null,
+				verified: false,
+				hint: expect.stringMatching(/^This receipt has no NotifyId\. Its SMS-Verify is the same for every such receipt/),
+			});
+			// The option does not switch the signature off.
+			const forged = receiptFields({ notifyId: '', secret: 'not-the-secret' });
+			expect(await postForm(triggerEngine(), forged, options)).toMatchObject(refusal(401));
 		});
 
 		it.each([
@@ -188,6 +224,7 @@ describe.each(TRIGGER_VERSIONS)('Phonovation Trigger %s', (version) => {
 				message: 'Your message has been queued.',
 				notifyId: 'order-001',
 				finishedAt: '2026-04-09T14:39:40.692Z',
+				relayKey: expect.stringMatching(/^[0-9a-f]{32}$/),
 			});
 		});
 
@@ -204,6 +241,7 @@ describe.each(TRIGGER_VERSIONS)('Phonovation Trigger %s', (version) => {
 				message: 'Sender is not valid',
 				notifyId: null,
 				finishedAt: '2025-06-06T17:50:57.675Z',
+				relayKey: expect.stringMatching(/^[0-9a-f]{32}$/),
 			});
 		});
 
@@ -301,14 +339,16 @@ describe.each(TRIGGER_VERSIONS)('Phonovation Trigger %s', (version) => {
 			expect((await send('', '*', 'anything at all')).executed).toBe(true);
 		});
 
-		it('emits when SMS-Keyphrase matches, case-insensitively', async () => {
+		it('emits when the first word of the signed text matches, case-insensitively', async () => {
 			expect((await send('confirm, cancel', 'CONFIRM', 'Confirm please')).executed).toBe(true);
-			expect((await send('CONFIRM', 'confirm', 'yes')).executed).toBe(true);
+			const out = await send('CONFIRM, CANCEL', '*', 'cancel! my order');
+			expect(out.items[0].json).toMatchObject({ keyword: 'CANCEL', text: 'cancel! my order' });
 		});
 
-		it('emits when the first word of the text matches although the keyphrase is *', async () => {
-			const out = await send('CONFIRM, CANCEL', '*', 'cancel! my order');
-			expect(out.items[0].json).toMatchObject({ keyword: null, text: 'cancel! my order' });
+		it('never routes by the unsigned SMS-Keyphrase: a replayed "yes" with keyphrase CANCEL stays YES', async () => {
+			expect(await send('CANCEL', 'CANCEL', 'yes')).toMatchObject(IGNORED);
+			const out = await send('YES', 'CANCEL', 'yes');
+			expect(out.items[0].json).toMatchObject({ keyword: 'YES', unverified: expect.objectContaining({ keyphrase: 'CANCEL' }) });
 		});
 
 		it('acknowledges but ignores messages that match no keyword (200, nothing started)', async () => {
@@ -316,9 +356,9 @@ describe.each(TRIGGER_VERSIONS)('Phonovation Trigger %s', (version) => {
 			expect(await send('CONFIRM', 'BOOK', 'book a table')).toMatchObject(IGNORED);
 		});
 
-		it('* selects the messages no provider keyword matched', async () => {
+		it('* selects the messages whose first word is none of the other keywords', async () => {
 			expect((await send('*', '*', 'hello there')).executed).toBe(true);
-			expect(await send('*', 'CONFIRM', 'Confirm')).toMatchObject(IGNORED);
+			expect((await send('CONFIRM, *', 'CONFIRM', 'hello there')).executed).toBe(true);
 			expect((await send('CONFIRM, *', 'CONFIRM', 'Confirm')).executed).toBe(true);
 		});
 

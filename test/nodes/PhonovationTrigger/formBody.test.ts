@@ -1,4 +1,4 @@
-import { formFieldsFromObject, parseFormBody } from '../../../nodes/PhonovationTrigger/formBody';
+import { formFieldsFromObject, MAX_FIELDS, parseFormBody } from '../../../nodes/PhonovationTrigger/formBody';
 import { rejectionOf } from './support';
 
 describe('form fields', () => {
@@ -41,5 +41,27 @@ describe('form fields', () => {
 		const fields = formFieldsFromObject({ 'SMS-From': '353871111111', count: 5, none: null, list: ['a', 'b'] });
 		expect({ ...fields.raw }).toEqual({ 'SMS-From': '353871111111', count: '5', none: '', list: ['a', 'b'] });
 		expect(fields.get('count')).toBe('5');
+	});
+
+	it('collects a repeated name that is not the provider\'s in one array, in order', () => {
+		expect({ ...parseFormBody('x=1&x=2&x=3&y=0&x=4').raw }).toEqual({ x: ['1', '2', '3', '4'], y: '0' });
+	});
+
+	it(`takes up to ${MAX_FIELDS} fields and refuses one more with 400`, () => {
+		const fields = (count: number) => Array.from({ length: count }, (_, i) => `f${i}=${i}`).join('&');
+		expect(parseFormBody(fields(MAX_FIELDS)).size).toBe(MAX_FIELDS);
+		expect(rejectionOf(() => parseFormBody(fields(MAX_FIELDS + 1)))).toMatchObject({
+			status: 400,
+			detail: `More than ${MAX_FIELDS} form fields`,
+		});
+		// Empty pairs are not fields.
+		expect(parseFormBody(`${'&'.repeat(1_000)}a=1`).size).toBe(1);
+	});
+
+	it('refuses 64 KiB of one repeated name (a&a&…) with 400, as it would any other flood of fields', () => {
+		const flood = Array.from({ length: 32_767 }, () => 'a').join('&');
+		expect(rejectionOf(() => parseFormBody(flood))).toMatchObject({ status: 400, detail: `More than ${MAX_FIELDS} form fields` });
+		const parsed = Object.fromEntries([['SMS-From', '1'], ['a', Array.from({ length: 1_000 }, () => '')]]);
+		expect(rejectionOf(() => formFieldsFromObject(parsed))).toMatchObject({ status: 400 });
 	});
 });

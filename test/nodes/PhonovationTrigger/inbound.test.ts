@@ -25,27 +25,31 @@ describe.each(TRIGGER_VERSIONS)('Phonovation Trigger %s: inbound relays through 
 		expect(out.items[0].json).toEqual({
 			event: 'inbound',
 			from: '353871111111',
-			to: '353877777777',
 			text: 'Confirm my booking',
 			keyword: 'CONFIRM',
-			notifyId: 'order-001',
-			type: 'AuthCode',
-			network: {
-				mcc: '272',
-				mnc: '1',
-				country: 'Ireland',
-				carrier: 'Vodafone Ireland',
-				operatorNetwork: true,
-			},
-			receivedAt: '2026-04-09T16:03:11.000Z',
+			relayKey: expect.stringMatching(/^[0-9a-f]{32}$/),
 			verified: true,
+			unverified: {
+				to: '353877777777',
+				notifyId: 'order-001',
+				keyphrase: 'CONFIRM',
+				type: 'AuthCode',
+				network: {
+					mcc: '272',
+					mnc: '1',
+					country: 'Ireland',
+					carrier: 'Vodafone Ireland',
+					operatorNetwork: true,
+				},
+				receivedAt: '2026-04-09T16:03:11.000Z',
+			},
 		});
 	});
 
 	it('maps the other carriers, foreign and empty network codes', async () => {
 		const engine = triggerEngine();
 		const networkOf = async (network: string) =>
-			(await postForm(engine, inboundFields({ network }))).items[0].json.network;
+			((await postForm(engine, inboundFields({ network }))).items[0].json.unverified as { network: unknown }).network;
 		expect(await networkOf('272/2')).toMatchObject({ country: 'Ireland', carrier: 'Three Ireland', operatorNetwork: false });
 		expect(await networkOf('272/3')).toMatchObject({ country: 'Ireland', carrier: 'Eir' });
 		expect(await networkOf('234/15')).toEqual({
@@ -64,7 +68,8 @@ describe.each(TRIGGER_VERSIONS)('Phonovation Trigger %s: inbound relays through 
 			'SMS-TimeStamp',
 		);
 		const { json } = (await postForm(triggerEngine(), fields)).items[0];
-		expect(json).toMatchObject({ notifyId: null, keyword: null, type: 'Text', receivedAt: null, text: 'hello there' });
+		expect(json).toMatchObject({ keyword: 'HELLO', text: 'hello there' });
+		expect(json.unverified).toMatchObject({ notifyId: null, keyphrase: null, type: 'Text', receivedAt: null });
 	});
 
 	describe('signature', () => {
@@ -110,11 +115,16 @@ describe.each(TRIGGER_VERSIONS)('Phonovation Trigger %s: inbound relays through 
 			expect(out.items[0].json.verified).toBe(true);
 		});
 
-		it('does not cover SMS-To or SMS-NotifyId: changing them keeps the relay valid (hence "hints")', async () => {
+		it('does not cover SMS-To or SMS-NotifyId: changing them keeps the relay valid, so they come under unverified', async () => {
+			const engine = triggerEngine();
+			const genuine = await postForm(engine, inboundFields());
 			const fields = withField(withField(inboundFields(), 'SMS-To', '353870000000'), 'SMS-NotifyId', 'order-999');
-			const out = await postForm(triggerEngine(), fields);
+			const out = await postForm(engine, fields);
 			expect(out.status).toBe(200);
-			expect(out.items[0].json).toMatchObject({ to: '353870000000', notifyId: 'order-999', verified: true });
+			expect(out.items[0].json).toMatchObject({ verified: true, unverified: expect.objectContaining({ to: '353870000000', notifyId: 'order-999' }) });
+			expect(out.items[0].json).not.toHaveProperty('notifyId');
+			// A replay with other unsigned fields carries the same relayKey, so a workflow can drop it.
+			expect(out.items[0].json.relayKey).toBe(genuine.items[0].json.relayKey);
 		});
 
 		it('answers a credential without Relay Secret with the same 401 as a bad signature', async () => {
@@ -185,9 +195,12 @@ describe.each(TRIGGER_VERSIONS)('Phonovation Trigger %s: inbound relays through 
 			expect(out.items[0].json).toMatchObject({
 				from: '353871111111',
 				keyword: 'CONFIRM',
-				notifyId: 'order-001',
-				receivedAt: '2026-04-09T16:03:11.000Z',
 				verified: true,
+				unverified: expect.objectContaining({
+					keyphrase: 'CONFIRM',
+					notifyId: 'order-001',
+					receivedAt: '2026-04-09T16:03:11.000Z',
+				}),
 			});
 		});
 

@@ -1,5 +1,12 @@
 import { parseFormBody } from '../../../nodes/PhonovationTrigger/formBody';
-import { inboundItem, processingResultItem, receiptItem, SUPPRESSION_HINT } from '../../../nodes/PhonovationTrigger/relayItems';
+import { relayKeyOf } from '../../../nodes/PhonovationTrigger/relayKey';
+import {
+	messageItem,
+	processingResultItem,
+	receiptItem,
+	SHORTCODE_TEXT_HINT,
+	SUPPRESSION_HINT,
+} from '../../../nodes/PhonovationTrigger/relayItems';
 import { rejectionOf } from './support';
 
 const form = (fields: Record<string, string>) => parseFormBody(new URLSearchParams(fields).toString());
@@ -16,51 +23,83 @@ const INBOUND = {
 };
 
 describe('inbound items', () => {
-	it('carries every field, typed, with the keyphrase as the keyword', () => {
-		expect(inboundItem('inbound', form(INBOUND), { stopReplies: true })).toEqual({
+	it('carries the signed fields on top and every other field, typed, under unverified', () => {
+		expect(messageItem(form(INBOUND), { stopReplies: true })).toEqual({
 			event: 'inbound',
 			from: '353871111111',
-			to: '353877777777',
 			text: 'Confirm please',
 			keyword: 'CONFIRM',
-			notifyId: 'order-1',
-			type: 'Text',
-			network: { mcc: '272', mnc: '3', country: 'Ireland', carrier: 'Eir', operatorNetwork: false },
-			receivedAt: '2026-04-09T16:03:11.000Z',
+			relayKey: relayKeyOf('inbound', ['353871111111', 'Confirm please']),
+			unverified: {
+				to: '353877777777',
+				notifyId: 'order-1',
+				keyphrase: 'CONFIRM',
+				type: 'Text',
+				network: { mcc: '272', mnc: '3', country: 'Ireland', carrier: 'Eir', operatorNetwork: false },
+				receivedAt: '2026-04-09T16:03:11.000Z',
+			},
 		});
 	});
 
+	it('takes the keyword from the signed text, not from SMS-Keyphrase', () => {
+		const item = messageItem(form({ ...INBOUND, 'SMS-Keyphrase': 'CANCEL', 'SMS-Content': 'Yes, please!' }), {
+			stopReplies: true,
+		});
+		expect(item).toMatchObject({ keyword: 'YES', unverified: expect.objectContaining({ keyphrase: 'CANCEL' }) });
+	});
+
+	it('keeps the same relayKey whatever the unsigned fields say, and changes it with the signed ones', () => {
+		const key = (fields: Record<string, string>) => messageItem(form(fields), { stopReplies: true }).relayKey;
+		const original = key(INBOUND);
+		expect(key({ ...INBOUND, 'SMS-TimeStamp': '2026-04-10 09:00:00', 'SMS-NotifyId': 'x', 'SMS-To': '1' })).toBe(original);
+		expect(key({ ...INBOUND, 'SMS-Content': 'Confirm please!' })).not.toBe(original);
+		expect(key({ ...INBOUND, 'SMS-From': '353871111112' })).not.toBe(original);
+		// Moving a character between From and Content keeps their concatenation, not the key.
+		expect(key({ ...INBOUND, 'SMS-From': '35387111111', 'SMS-Content': '1Confirm please' })).not.toBe(original);
+	});
+
 	it('gives null for absent or empty optional fields and for the * keyphrase', () => {
-		const item = inboundItem('inbound', form({ 'SMS-From': '353871111111', 'SMS-Content': '', 'SMS-Keyphrase': '*', 'SMS-To': '' }), {
+		const item = messageItem(form({ 'SMS-From': '353871111111', 'SMS-Content': '', 'SMS-Keyphrase': '*', 'SMS-To': '' }), {
 			stopReplies: true,
 		});
 		expect(item).toEqual({
 			event: 'inbound',
 			from: '353871111111',
-			to: null,
 			text: '',
 			keyword: null,
-			notifyId: null,
-			type: null,
-			network: null,
-			receivedAt: null,
+			relayKey: relayKeyOf('inbound', ['353871111111', '']),
+			unverified: { to: null, notifyId: null, keyphrase: null, type: null, network: null, receivedAt: null },
 		});
-		expect(inboundItem('inbound', form({ 'SMS-From': '1', 'SMS-Content': 'hi' }), { stopReplies: true }).keyword).toBeNull();
+		expect(messageItem(form({ 'SMS-From': '1', 'SMS-Content': '  ' }), { stopReplies: true }).keyword).toBeNull();
 	});
 
 	it('makes a STOP reply an opt-out, with the keyword, the route and the hint, only when STOP replies count', () => {
 		const stop = form({ ...INBOUND, 'SMS-Content': 'Stop.' });
-		expect(inboundItem('inbound', stop, { stopReplies: true })).toMatchObject({
+		expect(messageItem(stop, { stopReplies: true })).toMatchObject({
 			event: 'optOut',
 			optOutKeyword: 'STOP',
-			via: 'reply',
 			hint: SUPPRESSION_HINT,
+			unverified: expect.objectContaining({ via: 'reply' }),
 		});
-		const kept = inboundItem('inbound', stop, { stopReplies: false });
+		const kept = messageItem(stop, { stopReplies: false });
 		expect(kept.event).toBe('inbound');
 		expect(kept).not.toHaveProperty('optOutKeyword');
-		expect(kept).not.toHaveProperty('via');
+		expect(kept.unverified).not.toHaveProperty('via');
 		expect(kept).not.toHaveProperty('hint');
+	});
+
+	it('never makes other text an opt-out because SMS-To names the shortcode; the item says where it was sent', () => {
+		const replayed = messageItem(form({ ...INBOUND, 'SMS-To': '50123', 'SMS-Content': 'Yes please' }), { stopReplies: true });
+		expect(replayed).toMatchObject({ event: 'inbound', hint: SHORTCODE_TEXT_HINT });
+		expect(replayed).not.toHaveProperty('optOutKeyword');
+		// A stop word to the shortcode opts out even when STOP replies do not count.
+		const stop = messageItem(form({ ...INBOUND, 'SMS-To': ' 50123 ', 'SMS-Content': 'OPTOUT' }), { stopReplies: false });
+		expect(stop).toMatchObject({ event: 'optOut', optOutKeyword: 'OPTOUT', unverified: expect.objectContaining({ via: 'shortcode' }) });
+	});
+
+	it('gives an opt-out and an inbound message of the same text different relay keys', () => {
+		const stop = form({ ...INBOUND, 'SMS-Content': 'STOP' });
+		expect(messageItem(stop, { stopReplies: true }).relayKey).not.toBe(messageItem(stop, { stopReplies: false }).relayKey);
 	});
 
 	it('tells the user, in so many words, to suppress the number', () => {
@@ -72,7 +111,7 @@ describe('inbound items', () => {
 		['a blank sender', { 'SMS-From': '  ', 'SMS-Content': 'hi' }, 'Empty field SMS-From'],
 		['no content', { 'SMS-From': '1' }, 'Missing field SMS-Content'],
 	])('refuses %s with 400', (_name, fields, detail) => {
-		expect(rejectionOf(() => inboundItem('inbound', form(fields), { stopReplies: true }))).toMatchObject({ status: 400, detail });
+		expect(rejectionOf(() => messageItem(form(fields), { stopReplies: true }))).toMatchObject({ status: 400, detail });
 	});
 });
 
@@ -94,12 +133,15 @@ describe('delivery receipt items', () => {
 			event: 'deliveryReceipt',
 			notifyId: 'order-1',
 			delivered: true,
-			to: '353871111111',
-			from: 'Phonovation',
-			totalToSend: 3,
-			totalSent: 2,
-			totalFailed: 1,
-			receivedAt: '2024-01-10T14:17:44.000Z',
+			relayKey: relayKeyOf('deliveryReceipt', ['order-1', true]),
+			unverified: {
+				to: '353871111111',
+				from: 'Phonovation',
+				totalToSend: 3,
+				totalSent: 2,
+				totalFailed: 1,
+				receivedAt: '2024-01-10T14:17:44.000Z',
+			},
 		});
 	});
 
@@ -116,12 +158,8 @@ describe('delivery receipt items', () => {
 			event: 'deliveryReceipt',
 			notifyId: null,
 			delivered: false,
-			to: null,
-			from: null,
-			totalToSend: null,
-			totalSent: null,
-			totalFailed: null,
-			receivedAt: null,
+			relayKey: relayKeyOf('deliveryReceipt', [null, false]),
+			unverified: { to: null, from: null, totalToSend: null, totalSent: null, totalFailed: null, receivedAt: null },
 		});
 	});
 
@@ -147,6 +185,7 @@ describe('processing result items', () => {
 			message: 'Done',
 			notifyId: 'order-1',
 			finishedAt: '2026-04-09T14:39:40.600Z',
+			relayKey: relayKeyOf('processingResult', ['COMPLETED', 'order-1', 'Done', '2026-04-09T14:39:40.600Z']),
 		});
 	});
 
@@ -157,6 +196,7 @@ describe('processing result items', () => {
 			message: null,
 			notifyId: null,
 			finishedAt: null,
+			relayKey: relayKeyOf('processingResult', ['CAMPAIGN_ERROR', null, null, null]),
 		});
 		expect(processingResultItem({ Status: 'X', NotifyId: 42 }).notifyId).toBe('42');
 	});

@@ -103,3 +103,22 @@ describe('relay body: what n8n parsed, when it kept no bytes', () => {
 		await expect(readRelayBody({ headers: FORM, body: `x=${big}` })).rejects.toMatchObject({ status: 413 });
 	});
 });
+
+describe('relay body: declared size', () => {
+	it('refuses a body whose Content-Length is over 64 KiB before reading a byte of it', async () => {
+		let read = false;
+		const request = {
+			headers: { ...FORM, 'content-length': String(64 * 1024 + 1) },
+			readRawBody: async () => void (read = true),
+		};
+		await expect(readRelayBody(request)).rejects.toMatchObject({ status: 413, detail: 'Body larger than 64 KiB' });
+		expect(read).toBe(false);
+	});
+
+	it('reads a body whose Content-Length is at the limit, or absent, or not a number', async () => {
+		for (const length of [String(64 * 1024), undefined, 'lots']) {
+			const body = await readRelayBody({ headers: { ...FORM, 'content-length': length }, rawBody: Buffer.from('a=1') });
+			expect(body.kind).toBe('form');
+		}
+	});
+});

@@ -41,21 +41,25 @@ describe('Phonovation Trigger ← simulator relays over HTTP', () => {
 		expect(lastItem()).toEqual({
 			event: 'inbound',
 			from: '353871111111',
-			to: '353877777777',
 			text: content,
-			keyword: 'TA',
-			notifyId: 'order-001',
-			type: 'AuthCode',
-			network: { mcc: '272', mnc: '1', country: 'Ireland', carrier: 'Vodafone Ireland', operatorNetwork: true },
-			receivedAt: simNowIso(),
+			keyword: 'TÁ',
+			relayKey: expect.stringMatching(/^[0-9a-f]{32}$/),
 			verified: true,
+			unverified: {
+				to: '353877777777',
+				notifyId: 'order-001',
+				keyphrase: 'TA',
+				type: 'AuthCode',
+				network: { mcc: '272', mnc: '1', country: 'Ireland', carrier: 'Vodafone Ireland', operatorNetwork: true },
+				receivedAt: simNowIso(),
+			},
 		});
 	});
 
 	it.each(['variant', 'lower'] as const)('accepts the %s field-name spelling', async (fieldCasing) => {
 		const result = await sim.sendInbound({ fieldCasing, notifyId: 'n-7', keyphrase: 'HELLO', content: 'Hello' });
 		expect(result.status).toBe(200);
-		expect(lastItem()).toMatchObject({ notifyId: 'n-7', keyword: 'HELLO', verified: true });
+		expect(lastItem()).toMatchObject({ keyword: 'HELLO', verified: true, unverified: expect.objectContaining({ notifyId: 'n-7', keyphrase: 'HELLO' }) });
 	});
 
 	it('refuses a relay signed with the wrong key: 401 as plain text, nothing started', async () => {
@@ -69,7 +73,7 @@ describe('Phonovation Trigger ← simulator relays over HTTP', () => {
 	it('delivers an opt-out with its keyword and suppression hint', async () => {
 		const result = await sim.sendOptOut({ content: 'OPTOUT' });
 		expect(result.status).toBe(200);
-		expect(lastItem()).toMatchObject({ event: 'optOut', to: '50123', optOutKeyword: 'OPTOUT', verified: true });
+		expect(lastItem()).toMatchObject({ event: 'optOut', optOutKeyword: 'OPTOUT', verified: true, unverified: expect.objectContaining({ to: '50123' }) });
 		expect(String(lastItem()!.hint)).toMatch(/suppression list/);
 	});
 
@@ -80,11 +84,8 @@ describe('Phonovation Trigger ← simulator relays over HTTP', () => {
 			event: 'deliveryReceipt',
 			notifyId: 'order-002',
 			delivered: false,
-			totalToSend: 2,
-			totalSent: 1,
-			totalFailed: 1,
-			receivedAt: simNowIso(),
 			verified: true,
+			unverified: expect.objectContaining({ totalToSend: 2, totalSent: 1, totalFailed: 1, receivedAt: simNowIso() }),
 		});
 	});
 

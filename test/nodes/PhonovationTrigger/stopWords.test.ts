@@ -58,4 +58,12 @@ describe('stop words', () => {
 	])('does not read "%s" as a stop word', (text) => {
 		expect(stopWordOf(text)).toBeNull();
 	});
+
+	it('reads 60,000 punctuation marks around a word, or before a letter, in one pass', () => {
+		// `[…]+$` over such a text backtracked once per mark: seconds of n8n's event loop.
+		expect(stopWordOf(`${'!'.repeat(30_000)}stop${'?'.repeat(30_000)}`)).toBe('STOP');
+		expect(stopWordOf(`${'!'.repeat(60_000)}a`)).toBeNull();
+		expect(stopWordOf(`stop${'🛑'.repeat(10_000)}x`)).toBeNull();
+	});
 });
+
