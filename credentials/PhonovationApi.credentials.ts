@@ -21,6 +21,8 @@ interface TokenServerError {
 	response?: { status?: unknown; data?: unknown };
 }
 
+const isRedirect = (status: number | undefined) => status !== undefined && status >= 300 && status < 400;
+
 /** The token URL, once all three URL fields are safe: an unsafe one fails the login (and the Test button) before anything is sent. */
 function tokenUrl(credentials: ICredentialDataDecryptedObject): string {
 	try {
@@ -154,11 +156,18 @@ export class PhonovationApi implements ICredentialType {
 					password: String(credentials.password ?? ''),
 				}).toString(),
 				json: true,
+				// A redirect (307/308 keep the method and body) would carry the password to its Location.
+				disableFollowRedirect: true,
 			})) as { access_token?: unknown };
 		} catch (error) {
 			// A new error on purpose: the original carries the request body, which holds the password.
 			const status = statusOf(error as TokenServerError);
 			const code = oauthErrorOf(error as TokenServerError);
+			if (isRedirect(status)) {
+				throw new LoginFailedError(
+					`Phonovation's token server at ${where} answered HTTP ${status} (a redirect). Logins never follow redirects, so the password is not sent anywhere else. Check the credential's Auth URL.`,
+				);
+			}
 			if (status === 401 || code === 'invalid_grant') {
 				throw new LoginFailedError(
 					`Phonovation refused the username or password (HTTP ${status ?? '?'} from ${where}). Check the credential's Username and Password.`,

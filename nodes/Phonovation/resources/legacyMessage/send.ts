@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { secureEndpoint } from '../../../../credentials/endpoints';
+import { secureEndpoint, shown } from '../../../../credentials/endpoints';
 import { normaliseMsisdn, splitRecipients } from '../../domain/phoneNumbers';
 import { DEFAULT_COUNTRY_CODE, LIMITS, legacySettingsSchema, parseCountryCode, violationsOf } from '../../domain/rules';
 import { providerError } from '../../transport/failures';
@@ -133,6 +133,20 @@ function accepted(ctx: IExecuteFunctions, response: PlainResponse, password: str
 	return { code, message };
 }
 
+/**
+ * A redirect is never followed: 307 and 308 would post the form, password included, to wherever
+ * Location points. The answer is an error naming the status, never the Location.
+ */
+function refuseRedirect(ctx: IExecuteFunctions, response: PlainResponse, url: string, itemIndex: number): void {
+	if (response.status < 300 || response.status >= 400) return;
+	const message = `Phonovation's legacy API at ${shown(url)} answered HTTP ${response.status} (a redirect). The legacy send never follows redirects, so the password is not sent anywhere else. Check the credential's Legacy Base URL.`;
+	throw new NodeApiError(ctx.getNode(), { httpCode: String(response.status), message }, {
+		message,
+		description: 'Whether the server that answered with the redirect acted on the message is unknown: check before sending it again.',
+		itemIndex,
+	});
+}
+
 /** `sendmessage.aspx`: form-encoded, always HTTP 200; the body's first line is the status code. */
 const NOT_AGAIN = 'sent in an earlier attempt of this execution (Retry On Fail or a retried execution); not posted again';
 
@@ -169,12 +183,14 @@ async function sendOne(
 		headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'text/plain' },
 		body: form.toString(),
 		json: false,
+		disableFollowRedirect: true,
 	});
 	if (isFailure(response)) {
 		if (response.status === undefined && response.code !== 'ECONNREFUSED') ledger.record(key, { unknown: true });
 		throw providerError(ctx, 'the legacy send', response, itemIndex);
 	}
 
+	refuseRedirect(ctx, response, url, itemIndex);
 	const { code, message: said } = accepted(ctx, response, password, itemIndex);
 	const { to, from, notifyId } = message;
 	const json = { success: true, code, message: said, to, from, notifyId: notifyId || null };
