@@ -198,6 +198,9 @@ export class PhonovationApi implements ICredentialType {
 			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
 			url: '/api/v2/senderlist',
 			method: 'GET',
+			// As for every API request (transport/request.ts): the token never follows a redirect.
+			disableFollowRedirect: true,
+			sendCredentialsOnCrossOriginRedirect: false,
 		},
 	};
 }

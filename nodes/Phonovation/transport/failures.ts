@@ -96,9 +96,13 @@ const STATUS_HINTS: Record<number, string> = {
 const isTimeout = (failure: FailedExchange) =>
 	failure.code === 'ECONNABORTED' || failure.code === 'ETIMEDOUT' || /timeout/i.test(failure.message);
 
+const isRedirect = (status: number | undefined) => status !== undefined && status >= 300 && status < 400;
+
 /** One line for the user. Network codes stay out of it: n8n would swap it for a generic "retry" text. */
 function messageFor(what: string, failure: FailedExchange): string {
 	const { status } = failure;
+	// A redirect's body only repeats where it points; it was not followed, so that place is no news.
+	if (isRedirect(status)) return `Phonovation answered HTTP ${status} (a redirect) to ${what}`;
 	if (status) {
 		const text = providerText(failure.body);
 		const retryAfter = status === 429 && failure.retryAfter ? ` (Retry-After: ${failure.retryAfter} s)` : '';
@@ -112,9 +116,18 @@ function messageFor(what: string, failure: FailedExchange): string {
 	return failure.message;
 }
 
+const REDIRECT_HINT =
+	"the answer was a redirect, which is never followed, so the access token and the request went nowhere else; check the credential's Base URL";
+
+function hintFor(status: number | undefined): string | undefined {
+	if (!status) return undefined;
+	if (isRedirect(status)) return REDIRECT_HINT;
+	return STATUS_HINTS[status] ?? (status >= 500 ? 'the provider had a server error' : undefined);
+}
+
 function descriptionFor(failure: FailedExchange): string | undefined {
 	const { status, code } = failure;
-	const hint = status ? (STATUS_HINTS[status] ?? (status >= 500 ? 'the provider had a server error' : undefined)) : undefined;
+	const hint = hintFor(status);
 	const unknownOutcome = (!status && code) || (status !== undefined && status >= 500);
 	const parts = [
 		hint ? `${hint[0].toUpperCase()}${hint.slice(1)}.` : undefined,

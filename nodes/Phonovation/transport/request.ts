@@ -43,6 +43,11 @@ export async function apiExchange<T>(ctx: Context, request: ApiRequest): Promise
 		headers: { Accept: 'application/json' },
 		json: true,
 		timeout: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+		// No redirects: n8n's default copies the Bearer token onto a redirect to any other origin, and
+		// even with that turned off, follow-redirects keeps it for a subdomain on the same port, and the
+		// body (numbers, message text) would still go there. A 3xx is reported as the provider's answer.
+		disableFollowRedirect: true,
+		sendCredentialsOnCrossOriginRedirect: false,
 	};
 	if (request.body) {
 		options.body = request.body;
