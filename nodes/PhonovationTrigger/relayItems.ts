@@ -69,7 +69,8 @@ export function messageItem(fields: FormFields, settings: { stopReplies: boolean
 	} else if (toShortcode) {
 		item.hint = SHORTCODE_TEXT_HINT;
 	}
-	item.relayKey = relayKeyOf(event, [from, text]);
+	// The digest covers From + Content as one string; so does the key.
+	item.relayKey = relayKeyOf(event, [from + text]);
 	item.unverified = {
 		to,
 		notifyId: orNull(fields.get('SMS-NotifyId')),
