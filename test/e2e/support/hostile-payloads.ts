@@ -503,8 +503,8 @@ function addMarkupCases(kit: CaseKit & { optOut: () => Entries; encodeForm: (ent
 			const marked = replaced(make(), name, markup);
 			add('markup', `${kind} with markup in ${name}, signature broken`, EXPECTED.unauthorized,
 				form(path, kit.encodeForm(replaced(marked, 'SMS-Verify', '0'.repeat(32)))));
-			// A receipt whose SMS-Type is no longer Notification is checked as an inbound relay.
-			const unsigned = SIGNED[kind].includes(name) || (kind === 'receipt' && name === 'SMS-Type');
+			// SMS-Type is not signed, so changing it never makes a receipt be checked as another recipe.
+			const unsigned = SIGNED[kind].includes(name);
 			add('markup', `${kind} with markup in ${name} and its timestamp`,
 				unsigned ? EXPECTED.unauthorized : EXPECTED.malformed,
 				form(path, kit.encodeForm(replaced(marked, 'SMS-TimeStamp', MARKUP[0]))));
