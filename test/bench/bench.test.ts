@@ -1,10 +1,12 @@
 import { bigCampaign } from './cases/bigCampaign';
 import { bulk100k } from './cases/bulk100k';
+import { BODY_LIMIT, punctuationBody, repeatedNameBody, smallRefusedBody } from './cases/hostileBody';
 import { tokenReuse } from './cases/tokenReuse';
 import { HeapWatch, MB } from './support/heap';
 import { failed, jsonLine, table } from './support/report';
 import { expressionEngineOf } from './support/expressionEngine';
 import { alternate, median, percentile } from './support/stats';
+import { longestGap, longestGapDuring, stallRatio } from './support/stalls';
 
 describe('bench cases (small sizes)', () => {
 	it('token-reuse: 20 campaigns over 10 simulated minutes log in once per 120 s token lifetime', async () => {
@@ -72,6 +74,26 @@ describe('bench helpers', () => {
 		const report = watch.stop();
 		expect(held).toHaveLength(400_000);
 		expect(report.growthBytes).toBeGreaterThan(10 * MB);
+	});
+
+	it('hostile-body: its hostile bodies stay within the 64 KiB limit, so n8n cannot refuse them for size', () => {
+		const repeated = repeatedNameBody();
+		expect(Buffer.byteLength(repeated)).toBeLessThanOrEqual(BODY_LIMIT);
+		expect(repeated.split('&')).toHaveLength(32_768);
+		expect(new Set(repeated.split('&'))).toEqual(new Set(['a']));
+		const punctuation = punctuationBody();
+		expect(Buffer.byteLength(punctuation)).toBe(BODY_LIMIT);
+		expect(punctuation).toMatch(/^SMS-From=353871234567&SMS-Content=!{65000,}a&SMS-Verify=[0-9a-f]{32}$/);
+		expect(smallRefusedBody()).toMatch(/^SMS-From=353871234567&SMS-Content=Yes\+please&SMS-Verify=[0-9a-f]{32}$/);
+	});
+
+	it('hostile-body: longest gap between answers, overall and during a burst, and a floored ratio', () => {
+		const answers = [0, 2, 4, 30, 32, 40];
+		expect(longestGap(answers)).toBe(26);
+		expect(longestGapDuring(answers, [{ start: 31, end: 39 }])).toBe(8);
+		expect(longestGapDuring(answers, [])).toBe(0);
+		expect(stallRatio(4, 10, 1)).toBe(2.5);
+		expect(stallRatio(0.2, 3, 1)).toBe(3);
 	});
 
 	it('a failed case prints its name and error, and the table says why', () => {

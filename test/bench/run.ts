@@ -1,7 +1,7 @@
 /**
  * `npm run bench` runs every case; `npm run bench -- token-reuse big-campaign` runs only those;
  * `--expression-engine=legacy` (or PHONOVATION_BENCH_EXPRESSION_ENGINE) picks the expression
- * engine of the real n8n that `relay-throughput` starts (n8n's default `vm` otherwise).
+ * engine of the real n8n that `relay-throughput` and `hostile-body` start (n8n's default `vm` otherwise).
  * Prints one JSON object per case on stdout as it finishes, then a short table. Progress goes
  * to stderr. Only ratios between contenders measured side by side in this run mean anything.
  */
@@ -9,6 +9,7 @@ import './support/env';
 
 import { bigCampaign } from './cases/bigCampaign';
 import { bulk100k } from './cases/bulk100k';
+import { hostileBody } from './cases/hostileBody';
 import { personalised1k } from './cases/personalised1k';
 import { relayThroughput } from './cases/relayThroughput';
 import { tokenReuse } from './cases/tokenReuse';
@@ -24,6 +25,7 @@ const CASES: Record<string, (engine: ExpressionEngine) => Promise<CaseResult>> =
 	'big-campaign': () => bigCampaign(),
 	'personalised-1k': () => personalised1k({ log }),
 	'relay-throughput': (expressionEngine) => relayThroughput({ log, expressionEngine }),
+	'hostile-body': (expressionEngine) => hostileBody({ log, expressionEngine }),
 };
 
 function selectedCases(argv: string[]): string[] {

@@ -5,8 +5,10 @@ export interface LoadResult {
 	elapsedMs: number;
 	/** Each request's round trip, in the order they finished. */
 	latenciesMs: number[];
-	/** Answers other than 200, as `status: body` (should be empty). */
+	/** Answers other than 200, as `status: body`, and requests without one as `0: error` (should be empty). */
 	failures: string[];
+	/** Every answer's HTTP status, in the order they finished; 0 for a request that got none. */
+	statuses: number[];
 }
 
 export interface LoadRequest {
@@ -26,15 +28,23 @@ export async function postConcurrently({ url, contentType, bodies, concurrency }
 	const path = `${target.pathname}${target.search}`;
 	const latenciesMs: number[] = [];
 	const failures: string[] = [];
+	const statuses: number[] = [];
 	let next = 0;
 	const worker = async () => {
 		while (next < bodies.length) {
 			const body = bodies[next++];
 			const started = performance.now();
-			const response = await pool.request({ method: 'POST', path, headers: { 'content-type': contentType }, body });
-			const text = await response.body.text();
+			try {
+				const response = await pool.request({ method: 'POST', path, headers: { 'content-type': contentType }, body });
+				const text = await response.body.text();
+				statuses.push(response.statusCode);
+				if (response.statusCode !== 200) failures.push(`${response.statusCode}: ${text.slice(0, 200)}`);
+			} catch (error) {
+				// No answer at all (the server dropped the connection): status 0.
+				statuses.push(0);
+				failures.push(`0: ${error instanceof Error ? error.message : String(error)}`);
+			}
 			latenciesMs.push(performance.now() - started);
-			if (response.statusCode !== 200) failures.push(`${response.statusCode}: ${text.slice(0, 200)}`);
 		}
 	};
 	const started = performance.now();
@@ -43,5 +53,5 @@ export async function postConcurrently({ url, contentType, bodies, concurrency }
 	} finally {
 		await pool.close();
 	}
-	return { elapsedMs: performance.now() - started, latenciesMs, failures };
+	return { elapsedMs: performance.now() - started, latenciesMs, failures, statuses };
 }
