@@ -1,3 +1,4 @@
+import { COUNTRY_CALLING_CODES } from './countryCodes';
 import { DEFAULT_COUNTRY_CODE, IRISH_COUNTRY_CODE, LIMITS, parseCountryCode } from './rules';
 
 /** Service spec §2.2 / §8: a recipient's msisdn is at most 20 characters. */
@@ -27,13 +28,10 @@ const IRISH_MOBILE_WITHOUT_ZERO = /^8[35679]\d{7}$/;
 const IRISH_NUMBER_WITHOUT_ZERO = /^8\d{8}$/;
 
 /**
- * Country calling codes are prefix-free (ITU-T E.164): 1 and 7 stand alone, these 2-digit codes
- * are assigned, and every other code has 3 digits.
+ * Country calling codes are prefix-free (ITU-T E.164): 1 and 7 stand alone, the assigned 2-digit
+ * codes are these, and every other code has 3 digits.
  */
-const TWO_DIGIT_CODES = new Set([
-	20, 27, 30, 31, 32, 33, 34, 36, 39, 40, 41, 43, 44, 45, 46, 47, 48, 49, 51, 52, 53, 54, 55, 56, 57, 58, 60, 61,
-	62, 63, 64, 65, 66, 81, 82, 84, 86, 90, 91, 92, 93, 94, 95, 98,
-]);
+const TWO_DIGIT_CODES = new Set([...COUNTRY_CALLING_CODES].filter((code) => code.length === 2).map(Number));
 
 /**
  * Countries without a trunk 0 whose numbers themselves may start with 0 (Italian landlines
@@ -159,7 +157,7 @@ export function normaliseMsisdn(input: string, defaultCountryCode: string = DEFA
 	const written = readWritten(input);
 	if (failed(written)) return fail(written.reason);
 	const country = parseCountryCode(defaultCountryCode);
-	if (!country.ok) return fail(`default country code "${defaultCountryCode}" is not 1 to 3 digits`);
+	if (!country.ok) return fail(`default country code "${defaultCountryCode}" is not a country calling code`);
 	const msisdn = inCountry(written.digits, written.international, country.code);
 	if (typeof msisdn !== 'string') return fail(msisdn.reason);
 	const problem = lengthProblem(msisdn) ?? irishPlanProblem(msisdn, isNational(written));
@@ -168,8 +166,9 @@ export function normaliseMsisdn(input: string, defaultCountryCode: string = DEFA
 
 /**
  * What `normaliseMsisdn` gives for a valid number, or undefined where it gives a reason, for a
- * country code already read by `parseCountryCode` (its `code`: 1 to 3 digits, never empty). A number written as bare digits costs only its msisdn string (a
- * 400,000-number list must not leave several objects per number behind).
+ * country code already read by `parseCountryCode` (its `code`: an assigned country calling code).
+ * A number written as bare digits costs only its msisdn string (a 400,000-number list must not
+ * leave several objects per number behind).
  */
 export function toMsisdn(input: string, countryCode: string): string | undefined {
 	if (!ONLY_DIGITS.test(input) || input.startsWith('00')) {

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 
+import { COUNTRY_CALLING_CODES } from './countryCodes';
+
 /**
  * Provider limits (service spec §2 and §8; recipient ceiling from the provider's sending guide).
  * The UI descriptions, the campaign path and the legacy send all read them from here.
@@ -46,23 +48,29 @@ export interface RuleViolation {
 	message: string;
 }
 
-/** Country calling codes are 1 to 3 digits (ITU-T E.164); `+353` and `00353` are accepted too. */
-const COUNTRY_CODE = /^(?:\+|00)?([1-9]\d{0,2})$/;
+/** A country calling code as written: its digits, with `+` or `00` in front or not (`353`, `+353`, `00353`). */
+const COUNTRY_CODE = /^(?:\+|00)?(\d+)$/;
 
-/** The Default Country Code option as digits, or a violation naming the option. */
+/**
+ * The Default Country Code option as digits, or a violation naming the option. Only a country's
+ * calling code will do (ITU-T E.164): `35` would send every 087… number to +358 87… in Finland.
+ */
 export function parseCountryCode(value: unknown): { ok: true; code: string } | { ok: false; violation: RuleViolation } {
 	const text = String(value ?? '').trim();
 	if (text === '') return { ok: true, code: DEFAULT_COUNTRY_CODE };
 	const match = COUNTRY_CODE.exec(text);
-	if (match) return { ok: true, code: match[1] };
+	if (match && COUNTRY_CALLING_CODES.has(match[1])) return { ok: true, code: match[1] };
 	return {
 		ok: false,
 		violation: {
 			field: 'defaultCountryCode',
-			message: `Default Country Code "${text}" must be a country calling code of 1 to 3 digits, e.g. 353`,
+			message: `"${shownCode(text)}" is not a country calling code (ITU-T E.164), e.g. 353 for Ireland or 44 for the UK`,
 		},
 	};
 }
+
+/** What the user typed, cut short: the option is read per item and may hold anything. */
+const shownCode = (text: string) => (text.length > 20 ? `${text.slice(0, 20)}…` : text);
 
 function limited(what: string, limit: number) {
 	return z.string().superRefine((value, ctx) => {

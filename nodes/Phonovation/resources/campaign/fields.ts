@@ -83,7 +83,7 @@ const campaignOptions: INodeProperties = {
 			type: 'string',
 			default: DEFAULT_COUNTRY_CODE,
 			description:
-				'Country calling code (1 to 3 digits) given to numbers written in national form with a leading 0 (353 = Ireland). Other numbers must carry their country code.',
+				"A country's calling code (353 = Ireland, 44 = UK; +44 and 0044 also work) given to numbers written in national form with a leading 0. Other numbers must carry their country code. A code no country has (such as 35) is an error.",
 		},
 		{
 			displayName: 'Dry Run',

@@ -54,7 +54,7 @@ export const description: INodeProperties[] = [
 				name: 'defaultCountryCode',
 				type: 'string',
 				default: DEFAULT_COUNTRY_CODE,
-				description: 'Country code (1 to 3 digits) given to a number written in national form with a leading 0',
+				description: "A country's calling code (353 = Ireland, 44 = UK) given to a number written in national form with a leading 0",
 			},
 			{
 				displayName: 'Notify ID',

@@ -65,14 +65,28 @@ describe('Default Country Code', () => {
 		expect(parseCountryCode(input)).toEqual({ ok: true, code });
 	});
 
-	it.each(['1876', '0353', 'IE', '3 5 3', '+'])('"%s" is refused, naming the option', (input) => {
-		expect(parseCountryCode(input)).toEqual({
-			ok: false,
-			violation: {
-				field: 'defaultCountryCode',
-				message: `Default Country Code "${input.trim()}" must be a country calling code of 1 to 3 digits, e.g. 353`,
-			},
-		});
+	it.each(['1876', '0353', 'IE', '3 5 3', '+', '35', '0', '999', '+35', '0035', '800', '882', '388', '671', '00'])(
+		'"%s" is refused, naming the option',
+		(input) => {
+			expect(parseCountryCode(input)).toEqual({
+				ok: false,
+				violation: {
+					field: 'defaultCountryCode',
+					message: `"${input.trim()}" is not a country calling code (ITU-T E.164), e.g. 353 for Ireland or 44 for the UK`,
+				},
+			});
+		},
+	);
+
+	it.each([['33'], ['+358'], ['0049'], ['7'], ['998'], ['383']])('"%s" is a country calling code', (input) => {
+		expect(parseCountryCode(input)).toEqual({ ok: true, code: input.replace(/^(\+|00)/, '') });
+	});
+
+	it('shows at most 20 characters of what was typed', () => {
+		const result = parseCountryCode('x'.repeat(500));
+		expect(result.ok ? '' : result.violation.message).toBe(
+			`"${'x'.repeat(20)}…" is not a country calling code (ITU-T E.164), e.g. 353 for Ireland or 44 for the UK`,
+		);
 	});
 });
 

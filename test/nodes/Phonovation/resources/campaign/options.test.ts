@@ -5,11 +5,11 @@ const SEND = { resource: 'campaign', operation: 'send', from: 'Phonovation', tex
 describe('campaign options checked before sending', () => {
 	const fixture = sharedFixture();
 
-	it.each(['1876', 'IE', '+0353', '12a'])('a Default Country Code of "%s" is refused, naming the option', async (code) => {
+	it.each(['35', '999', '0', '1876', 'IE', '+0353', '12a'])('a Default Country Code of "%s" is refused, naming the option', async (code) => {
 		const f = fixture();
 		const result = await f.run({ ...SEND, options: { defaultCountryCode: code } });
 		expect(result.error?.message).toBe(
-			`Default Country Code: Default Country Code "${code}" must be a country calling code of 1 to 3 digits, e.g. 353 (item 0)`,
+			`Default Country Code: "${code}" is not a country calling code (ITU-T E.164), e.g. 353 for Ireland or 44 for the UK (item 0)`,
 		);
 		expect(result.error?.description).toMatch(/Nothing was sent/);
 		expect(f.sim.count('POST', '/api/v2/Campaign')).toBe(0);
@@ -36,7 +36,7 @@ describe('campaign options checked before sending', () => {
 			{ onError: 'continueRegularOutput' },
 		);
 		const json = result.items.map((i) => i.json as Record<string, any>);
-		expect(json[0].error).toMatch(/Default Country Code "1876"/);
+		expect(json[0].error).toMatch(/^Default Country Code: "1876" is not a country calling code/);
 		expect(json[1].recipients[0].status).toBe('accepted');
 		expect(f.sim.campaigns.map((c) => c.body.text)).toEqual(['T1']);
 	});
@@ -51,7 +51,7 @@ describe('campaign options checked before sending', () => {
 			text: 'Hi',
 			options: { defaultCountryCode: '1876' },
 		});
-		expect(result.error?.message).toMatch(/^Default Country Code: Default Country Code "1876" must be .* \(item 0\)$/);
+		expect(result.error?.message).toMatch(/^Default Country Code: "1876" is not a country calling code .* \(item 0\)$/);
 		expect(f.sim.requests).toHaveLength(0);
 	});
 });
