@@ -128,7 +128,8 @@ function hintFor(status: number | undefined): string | undefined {
 function descriptionFor(failure: FailedExchange): string | undefined {
 	const { status, code } = failure;
 	const hint = hintFor(status);
-	const unknownOutcome = (!status && code) || (status !== undefined && status >= 500);
+	// 503 says the service was unavailable, so nothing was processed; any other server error may come after processing.
+	const unknownOutcome = (!status && code) || (status !== undefined && status >= 500 && status !== 503);
 	const parts = [
 		hint ? `${hint[0].toUpperCase()}${hint.slice(1)}.` : undefined,
 		!status && code ? `Network error ${code}.` : undefined,

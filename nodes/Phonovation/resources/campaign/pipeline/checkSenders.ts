@@ -34,11 +34,6 @@ function verdictFor(plan: CampaignPlan, byName: Map<string, SenderRecord>, appro
 
 const isIrish = (r: { msisdn: string | null }) => r.msisdn?.startsWith(IRISH_COUNTRY_CODE) === true;
 
-/**
- * Checks each campaign's sender against the account's approved sender IDs, with one request per
- * execution, before any credit is spent (dry runs too). A list that cannot be fetched is a
- * warning; a refused login stops the campaigns (their own requests would be refused the same way).
- */
 type SenderList = { list: SenderRecord[] } | { unreadable: string } | { refused: string };
 
 /** The account's sender list, or why it could not be had (a refused login is kept apart). */
@@ -51,6 +46,20 @@ async function senderList(ctx: IExecuteFunctions): Promise<SenderList> {
 	}
 }
 
+function violationsForAll(live: CampaignPlan[], field: string, message: (plan: CampaignPlan) => string) {
+	const verdicts = new Map<CampaignPlan, SenderVerdict>();
+	for (const plan of live) {
+		verdicts.set(plan, { violation: { field, message: message(plan), itemIndex: plan.items[0].itemIndex }, warnings: [] });
+	}
+	return verdicts;
+}
+
+/**
+ * Checks each campaign's sender against the account's approved sender IDs, with one request per
+ * execution, before any credit is spent (dry runs too). It fails closed: a list that cannot be
+ * read stops the campaigns (an unapproved or international-only sender would otherwise go out),
+ * and so does a refused login (their own requests would be refused the same way).
+ */
 export async function checkSenders(
 	ctx: IExecuteFunctions,
 	plans: CampaignPlan[],
@@ -59,21 +68,19 @@ export async function checkSenders(
 	const verdicts = new Map<CampaignPlan, SenderVerdict>();
 	const live = plans.filter((p) => p.violations.length === 0 && p.items.length > 0);
 	if (live.length === 0) return verdicts;
-	// A retry uses what the first attempt saw, so it plans the same batches: an unreadable list on
-	// the first attempt stays unread (leaving Irish numbers out now would change the bodies). A
-	// refused login is asked again: nothing was sent after it.
-	const seen = await senderList(ctx).then(async (fresh) =>
-		'refused' in fresh ? fresh : await ledger.once('senders', async () => fresh),
-	);
-	if ('refused' in seen) {
-		for (const plan of live) {
-			verdicts.set(plan, { violation: { field: 'credential', message: seen.refused, itemIndex: plan.items[0].itemIndex }, warnings: [] });
-		}
-		return verdicts;
-	}
-	if ('unreadable' in seen) {
-		for (const plan of live) verdicts.set(plan, { warnings: [`Could not check the sender ID against the account's list: ${seen.unreadable}`] });
-		return verdicts;
+	// A retry uses the list the first attempt read, so it leaves out the same numbers. Nothing is
+	// sent without a list, so a failure to read one is not remembered: a retry asks again.
+	const fresh = await senderList(ctx);
+	if ('refused' in fresh) return violationsForAll(live, 'credential', () => fresh.refused);
+	const seen = 'list' in fresh ? await ledger.once('senders', async () => fresh) : (ledger.recall<SenderList>('senders') ?? fresh);
+	if (!('list' in seen)) {
+		const why = 'unreadable' in seen ? seen.unreadable : '';
+		return violationsForAll(
+			live,
+			'from',
+			(plan) =>
+				`Could not read the account's sender list to check Sender ID "${plan.settings.from}" (${why}), so nothing was sent: an unapproved or international-only sender must not go out. Retry the run when the provider answers`,
+		);
 	}
 	const byName = new Map(seen.list.map((s) => [s.name, s]));
 	const approved = seen.list.map((s) => s.name).join(', ') || 'none';

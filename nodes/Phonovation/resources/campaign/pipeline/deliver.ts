@@ -6,7 +6,7 @@ import { providerError } from '../../../transport/failures';
 import { apiExchange } from '../../../transport/request';
 import { Ledger, type Recorded } from './ledger';
 import type { Pacer } from './pacer';
-import type { CampaignPlan } from './plan';
+import type { CampaignPlan, PlannedRecipient } from './plan';
 import { batchLabel, CAMPAIGN_PATH, requestBody } from './requestBody';
 import { TOO_MANY_REQUESTS, waitAfterTooMany } from './tooManyRequests';
 
@@ -23,18 +23,35 @@ export interface CampaignResponse {
  * `replayed`: recorded by an earlier attempt of this execution and not posted again.
  */
 export type BatchOutcome =
-	| { state: 'accepted'; message: string | null; errors: string[]; replayed?: boolean }
-	/** `failure` set when the request itself failed (timeout, dropped connection): later batches stop. */
-	| { state: 'unconfirmed'; reason: string; replayed?: boolean; failure?: Error }
+	| ({ state: 'accepted'; message: string | null; errors: string[] } & Replay)
+	/** `failure`: the campaign is an error on every attempt; the first time, later batches stop. */
+	| ({ state: 'unconfirmed'; reason: string; failure?: Error } & Replay)
 	| { state: 'failed'; failure: Error }
 	| { state: 'not attempted' }
 	| { state: 'dry run' };
 
+/**
+ * `replayed`: recorded by an earlier attempt of this execution and not posted again; `changed`:
+ * this attempt would have posted another body (an expression gave a new value), which was not sent.
+ */
+interface Replay {
+	replayed?: boolean;
+	changed?: boolean;
+}
+
 export interface Delivery {
 	/** One outcome per batch of the plan, in order. */
 	batches: BatchOutcome[];
-	/** The failure that stopped the campaign, and the batch it happened on. */
-	failure?: { error: Error; batch: number };
+	/**
+	 * The failure that makes the campaign an error, and the batch it happened on. `replayed`: only
+	 * an earlier attempt's unconfirmed batch, which stops nothing else on this attempt.
+	 */
+	failure?: { error: Error; batch: number; replayed?: boolean };
+	/**
+	 * Recipients an earlier attempt of this execution already posted, with what became of them:
+	 * their own record wins over their batch's outcome (a retry may group them differently).
+	 */
+	earlier?: Map<PlannedRecipient, BatchOutcome>;
 	/** Campaign requests posted (429s that were waited out and repeated included). */
 	requests: number;
 	/** Requests repeated after the provider answered 429. */
@@ -69,12 +86,16 @@ function dryRun(url: string, plan: CampaignPlan): Delivery {
 
 const UNCONFIRMED_ADVICE = "check the provider's report before sending these numbers again";
 
-/** Gateway answers: the provider behind the gateway may have processed the request. */
-const GATEWAY_STATUSES = new Set([502, 504]);
+/** The one server error that says the request was not processed: the service was unavailable. */
+const NOT_PROCESSED = 503;
 
-/** A timeout, a dropped connection or a gateway error: the request may have been processed. */
-function outcomeUnknown(failure: FailedExchange): boolean {
-	if (failure.status !== undefined) return GATEWAY_STATUSES.has(failure.status);
+/**
+ * Whether the request may have been processed: any server error but 503 (a 500 or a proxy's
+ * 520–524 can come after the provider queued the campaign), a timeout, a dropped connection.
+ * Only answers that prove a refusal before processing (4xx, 503, a refused connection or login) are not.
+ */
+export function outcomeUnknown(failure: FailedExchange): boolean {
+	if (failure.status !== undefined) return failure.status >= 500 && failure.status !== NOT_PROCESSED;
 	return !failure.loginFailed && failure.code !== 'ECONNREFUSED';
 }
 
@@ -143,15 +164,76 @@ async function postBatch(
 	}
 }
 
-function recorded(outcome: BatchOutcome): Recorded | undefined {
-	if (outcome.state === 'accepted') return { state: 'accepted', message: outcome.message, errors: outcome.errors };
-	if (outcome.state === 'unconfirmed') return { state: 'unconfirmed', reason: outcome.reason };
+function recorded(outcome: BatchOutcome, body: string, who: string): (Recorded & { body: string; who: string }) | undefined {
+	if (outcome.state === 'accepted') return { state: 'accepted', message: outcome.message, errors: outcome.errors, body, who };
+	if (outcome.state === 'unconfirmed') return { state: 'unconfirmed', reason: outcome.reason, body, who };
 	return undefined;
 }
 
 /**
- * Sends a campaign's batches in order. A batch this execution already posted is not posted again;
- * every answer is recorded before anything else can fail. A failure stops the later batches.
+ * A batch an earlier attempt posted, as this attempt reports it. An unconfirmed one stays an
+ * error on every attempt, so a retry never turns "may not have gone" into success.
+ */
+function replayed(ctx: IExecuteFunctions, plan: CampaignPlan, earlier: Recorded, fingerprint: string): BatchOutcome {
+	const changed = earlier.body !== undefined && earlier.body !== fingerprint;
+	if (earlier.state === 'accepted') return { state: 'accepted', message: earlier.message, errors: earlier.errors, replayed: true, changed };
+	const failure = new NodeOperationError(ctx.getNode(), `An earlier attempt of this execution could not confirm the campaign: ${earlier.reason}`, {
+		itemIndex: plan.items[0].itemIndex,
+		description: 'It is not posted again, so it cannot be sent twice; it stays an error until you have checked the provider\'s report.',
+	});
+	return { state: 'unconfirmed', reason: earlier.reason, failure, replayed: true, changed };
+}
+
+/** The input item of each recipient to send, by its position in the campaign. */
+function itemOfPosition(plan: CampaignPlan): (position: number) => number {
+	if (plan.items.length === 1) {
+		const only = plan.items[0].itemIndex;
+		return () => only;
+	}
+	const byPosition = new Int32Array(plan.toSend.length);
+	for (const item of plan.items) {
+		for (const recipient of item.recipients) if (recipient.position !== undefined) byPosition[recipient.position] = item.itemIndex;
+	}
+	return (position) => byPosition[position];
+}
+
+/**
+ * Splits a batch into the recipients an earlier attempt already posted (with their record) and
+ * those still to post. Only a retry looks anything up.
+ */
+function earlierOf(run: DeliveryContext, batch: readonly PlannedRecipient[], who: string[], fingerprint: string) {
+	const known = new Map<PlannedRecipient, Recorded>();
+	if (run.ledger.isEmpty) return { known, fresh: batch };
+	const whole = run.ledger.byBody(fingerprint);
+	const fresh: PlannedRecipient[] = [];
+	batch.forEach((recipient, i) => {
+		const record = whole ?? run.ledger.recipient(who[i]);
+		if (record) known.set(recipient, record);
+		else fresh.push(recipient);
+	});
+	return { known, fresh };
+}
+
+/** Reports the recipients an earlier attempt posted; the first unconfirmed one keeps the campaign an error. */
+function replayKnown(run: DeliveryContext, plan: CampaignPlan, known: Map<PlannedRecipient, Recorded>, fingerprint: string, index: number, delivery: Delivery) {
+	const outcomes = new Map<Recorded, BatchOutcome>();
+	for (const [recipient, record] of known) {
+		let outcome = outcomes.get(record);
+		if (!outcome) {
+			outcome = replayed(run.ctx, plan, record, fingerprint);
+			outcomes.set(record, outcome);
+			if (outcome.state === 'unconfirmed') delivery.failure ??= { error: outcome.failure!, batch: index, replayed: true };
+		}
+		(delivery.earlier ??= new Map()).set(recipient, outcome);
+	}
+	return outcomes;
+}
+
+/**
+ * Sends a campaign's batches in order. A recipient this execution already posted is not posted
+ * again, whatever its batch now looks like; every answer is recorded, with who it covers, before
+ * anything else can fail. A failure stops the later batches; an unconfirmed batch of an earlier
+ * attempt does not, as its later batches were never posted, but the campaign stays an error.
  */
 export async function deliver(run: DeliveryContext, plan: CampaignPlan): Promise<Delivery> {
 	if (plan.settings.dryRun) return dryRun(run.campaignUrl, plan);
@@ -160,18 +242,25 @@ export async function deliver(run: DeliveryContext, plan: CampaignPlan): Promise
 		requests: 0,
 		retriedAfter429: 0,
 	};
+	const itemOf = itemOfPosition(plan);
 	for (let index = 0; index < plan.batches.length; index++) {
 		if (run.stop.requested) break;
-		const body = requestBody(plan.settings, plan.batches[index]);
-		const fingerprint = Ledger.fingerprint(body);
-		const earlier = run.ledger.get(fingerprint);
-		if (earlier) {
-			delivery.batches[index] = { ...earlier, replayed: true };
+		const batch = plan.batches[index];
+		const who = batch.map((recipient) => Ledger.recipientKey(itemOf(recipient.position!), recipient.msisdn!));
+		const whole = requestBody(plan.settings, batch);
+		const fingerprint = Ledger.fingerprint(whole);
+		const { known, fresh } = earlierOf(run, batch, who, fingerprint);
+		const replays = replayKnown(run, plan, known, fingerprint, index, delivery);
+		if (fresh.length === 0) {
+			delivery.batches[index] = replays.values().next().value!;
 			continue;
 		}
+		const all = fresh === batch;
+		const body = all ? whole : requestBody(plan.settings, fresh);
+		const freshWho = all ? who : fresh.map((recipient) => Ledger.recipientKey(itemOf(recipient.position!), recipient.msisdn!));
 		const outcome = await postBatch(run, plan, { index, body }, delivery);
-		const record = recorded(outcome);
-		if (record) run.ledger.record(fingerprint, record);
+		const record = recorded(outcome, all ? fingerprint : Ledger.fingerprint(body), freshWho.join('\n'));
+		if (record) run.ledger.record(record);
 		delivery.batches[index] = outcome;
 		const failure = outcome.state === 'failed' || outcome.state === 'unconfirmed' ? outcome.failure : undefined;
 		if (failure) {

@@ -4,7 +4,7 @@ import type { CampaignPlan } from './plan';
 
 /**
  * Delivers campaigns side by side: as many at a time as the pacer allows requests in flight, each
- * campaign's batches in order. With `stopOnFailure`, the first failure stops new requests; those
+ * campaign's batches in order. With `stopOnFailure`, the first new failure stops new requests; those
  * in flight finish and are reported. Deliveries come back in the plans' order.
  */
 export async function deliverAll(
@@ -19,7 +19,8 @@ export async function deliverAll(
 			const index = next++;
 			const delivery = await deliver(run, plans[index]);
 			deliveries[index] = delivery;
-			if (delivery.failure && options.stopOnFailure) run.stop.requested = true;
+			// An earlier attempt's unconfirmed batch keeps its campaign an error but stops no other.
+			if (delivery.failure && !delivery.failure.replayed && options.stopOnFailure) run.stop.requested = true;
 		}
 	};
 	await Promise.all(Array.from({ length: Math.max(1, Math.min(options.workers, plans.length)) }, worker));

@@ -1,34 +1,59 @@
 import { createHash } from 'crypto';
 import type { IContextObject } from 'n8n-workflow';
 
-/** What the provider said to a batch posted earlier in this execution. */
-export type Recorded =
+/** What the provider said to a batch posted earlier in this execution, and the body it was said to. */
+export type Recorded = (
 	| { state: 'accepted'; message: string | null; errors: string[] }
-	| { state: 'unconfirmed'; reason: string };
+	| { state: 'unconfirmed'; reason: string }
+) & {
+	/** Fingerprint of the exact body posted, to tell a retry whose expressions now give other values. */
+	body?: string;
+	/** Who the batch texted: `item:msisdn` per recipient, one per line (see `Ledger.recipientKey`). */
+	who?: string;
+};
 
 /**
- * Batches posted in this execution, by a fingerprint of their exact request body, kept in n8n's
- * node context. n8n keeps that context across Retry On Fail and saves it with a failed execution,
- * so a Retry of the execution sees it too: a batch recorded here is never posted again. Records are
- * per run of the node (a loop that runs the node again is a new run and sends again).
+ * Batches posted in this execution, kept in n8n's node context. n8n keeps that context across
+ * Retry On Fail and saves it with a failed execution, so a Retry of the execution sees it too.
+ * It records who was texted (each recipient as its input item and number), not how the body
+ * looked: a text holding `{{ $now }}` or a Notify ID of `{{ $execution.id }}` gives a new body on
+ * every attempt, and may even group items into other campaigns; a recipient recorded here is
+ * still never posted again. Records are per run of the node (a loop that runs the node again is
+ * a new run and sends again).
  */
 export class Ledger {
 	private readonly batches: Record<string, Recorded>;
 	private readonly facts: IContextObject;
+	/** Each recorded recipient's record, built on first use (only a retry has any). */
+	private byRecipient?: Map<string, Recorded>;
 
-	/**
-	 * The moment the first attempt of this run planned its campaigns. A retry plans with it too, so
-	 * whatever depends on the clock (a Quiet Hours send time) gives the same request bodies.
-	 */
-	readonly moment: Date;
-
-	constructor(nodeContext: IContextObject, runIndex: number, now: Date) {
+	constructor(nodeContext: IContextObject, runIndex: number) {
 		const runs = (nodeContext.phonovationBatches ??= {}) as Record<string, Record<string, Recorded>>;
 		this.batches = runs[runIndex] ??= {};
-		const moments = (nodeContext.phonovationMoments ??= {}) as Record<string, string>;
-		this.moment = new Date((moments[runIndex] ??= now.toISOString()));
 		const facts = (nodeContext.phonovationFacts ??= {}) as Record<string, IContextObject>;
 		this.facts = facts[runIndex] ??= {};
+	}
+
+	/** One recipient as the ledger knows it: its input item and its number. */
+	static recipientKey(itemIndex: number, msisdn: string): string {
+		return `${itemIndex}:${msisdn}`;
+	}
+
+	/** Whether an earlier attempt of this run recorded anything (the first attempt skips all look-ups). */
+	get isEmpty(): boolean {
+		for (const _ in this.batches) return false;
+		return true;
+	}
+
+	/** The record of the batch that texted this recipient in an earlier attempt of this run. */
+	recipient(key: string): Recorded | undefined {
+		if (!this.byRecipient) {
+			this.byRecipient = new Map();
+			for (const record of Object.values(this.batches)) {
+				for (const who of record.who?.split('\n') ?? []) this.byRecipient.set(who, record);
+			}
+		}
+		return this.byRecipient.get(key);
 	}
 
 	static fingerprint(body: Buffer): string {
@@ -36,23 +61,31 @@ export class Ledger {
 	}
 
 	/**
-	 * What the first attempt of this run learned once (e.g. the account's sender list, or that it
-	 * could not be read), so a retry plans the same campaigns and batches. `learn` runs only when
-	 * nothing is recorded yet; a failure it throws is not recorded.
+	 * What the first attempt of this run learned once (e.g. the account's sender list), so a retry
+	 * plans the same campaigns and batches. `learn` runs only when nothing is recorded yet; a
+	 * failure it throws is not recorded.
 	 */
 	async once<T>(name: string, learn: () => Promise<T>): Promise<T> {
-		const known = this.facts[name] as T | undefined;
+		const known = this.recall<T>(name);
 		if (known !== undefined) return known;
 		const value = await learn();
 		this.facts[name] = value as unknown as IContextObject[string];
 		return value;
 	}
 
-	get(fingerprint: string): Recorded | undefined {
-		return Object.prototype.hasOwnProperty.call(this.batches, fingerprint) ? this.batches[fingerprint] : undefined;
+	/** What an earlier attempt of this run learned as `name`, if anything. */
+	recall<T>(name: string): T | undefined {
+		return Object.hasOwn(this.facts, name) ? (this.facts[name] as T) : undefined;
 	}
 
-	record(fingerprint: string, outcome: Recorded): void {
-		this.batches[fingerprint] = outcome;
+	/** A whole batch recorded by an earlier version of this node, under its exact body. */
+	byBody(bodyFingerprint: string): Recorded | undefined {
+		return Object.hasOwn(this.batches, bodyFingerprint) ? this.batches[bodyFingerprint] : undefined;
+	}
+
+	/** Records a posted batch with who it texted (no recipient is in two batches of one run, so that names it). */
+	record(outcome: Recorded & { body: string; who: string }): void {
+		this.batches[`who:${createHash('sha256').update(outcome.who).digest('base64')}`] = outcome;
+		if (this.byRecipient) for (const who of outcome.who.split('\n')) this.byRecipient.set(who, outcome);
 	}
 }

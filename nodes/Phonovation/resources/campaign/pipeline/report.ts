@@ -77,7 +77,8 @@ const DRY_RUN: Verdict = Object.freeze({ status: 'dry run', reason: 'not sent: d
 /** The one place that decides a recipient's status: from the plan, its batch's outcome and the provider's errors. */
 function statusOf(recipient: PlannedRecipient, plan: CampaignPlan, delivery: Delivery, errors: ProviderErrors): Verdict {
 	if (recipient.skip) return { status: recipient.skip.kind, reason: recipient.skip.reason };
-	const outcome = delivery.batches[Math.floor(recipient.position! / plan.settings.batchSize)];
+	// Posted by an earlier attempt of this execution: what the provider said then.
+	const outcome = delivery.earlier?.get(recipient) ?? delivery.batches[Math.floor(recipient.position! / plan.settings.batchSize)];
 	if (outcome.state === 'dry run') return DRY_RUN;
 	if (outcome.state === 'unconfirmed') return { status: 'unconfirmed', reason: outcome.reason };
 	if (outcome.state === 'accepted') {
@@ -185,9 +186,15 @@ function deliveryWarnings(delivery: Delivery, unconfirmed: number): string[] {
 			`${replayed} request(s) of this campaign reached the provider in an earlier attempt of this execution (Retry On Fail or a retried execution) and were not posted again`,
 		);
 	}
+	const changed = delivery.batches.filter((b) => 'changed' in b && b.changed).length;
+	if (changed > 0) {
+		warnings.push(
+			`${changed} of them would now carry another text or settings (an expression such as {{ $now }} gave a new value): what the provider answered the earlier attempt is reported, and the new values were not sent`,
+		);
+	}
 	if (unconfirmed > 0) {
 		warnings.push(
-			`${unconfirmed} recipient(s) are unconfirmed: the provider's answer could not be read, so they may have been sent. Check the provider's report before sending them again`,
+			`${unconfirmed} recipient(s) are unconfirmed: no answer proved that the provider refused them (a timeout, a dropped connection, a server error or an unreadable answer), so they may have been sent. Check the provider's report before sending them again`,
 		);
 	}
 	if (delivery.retriedAfter429 > 0) {

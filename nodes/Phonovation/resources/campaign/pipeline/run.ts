@@ -83,7 +83,8 @@ function stoppingError(failure: Error, accepted: string[]): Error {
 	const said = error.description ? `${error.description} ` : '';
 	error.description =
 		`${said}Before this failure the provider had accepted ${accepted.length} recipient(s) of this run (${listed}); ` +
-		'a Retry On Fail or a Retry of this execution does not post them again. The full list is in this error\'s ' +
+		'a Retry On Fail or a Retry of this execution does not post them again to the same items\' numbers, even where an ' +
+		'expression now gives another text. The full list is in this error\'s ' +
 		'context.acceptedRecipients; set Settings → On Error to continue to get every item\'s per-recipient outcome.';
 	error.context.acceptedRecipients = accepted;
 	return failure;
@@ -141,9 +142,12 @@ export async function runCampaigns(
 	operation: CampaignOperation,
 ): Promise<INodeExecutionData[]> {
 	const scheduled = operation === 'schedule';
-	const ledger = new Ledger(ctx.getContext('node'), ctx.getWorkflowDataProxy(0).$runIndex, new Date());
+	const ledger = new Ledger(ctx.getContext('node'), ctx.getWorkflowDataProxy(0).$runIndex);
 	const parameters = readParameters(ctx, items, scheduled);
-	const planned = planCampaigns(parameters, { scheduled, now: ledger.moment, zone: ctx.getTimezone() });
+	// A retry plans with the clock as it is now: the ledger knows its batches by who they text.
+	const planned = planCampaigns(parameters, { scheduled, now: new Date(), zone: ctx.getTimezone() });
+	// Resolved first: a credential URL that may not be used stops the run before any request.
+	const run = await deliveryContext(ctx, parameters, ledger);
 	const verdicts = await checkSenders(ctx, planned, ledger);
 	const plans = planned.map((plan) => applyVerdict(plan, verdicts.get(plan)));
 
@@ -152,7 +156,6 @@ export async function runCampaigns(
 	const out: INodeExecutionData[] = new Array(items.length);
 	writeBlocked(ctx, plans, out);
 
-	const run = await deliveryContext(ctx, parameters, ledger);
 	const sending = [...plans.keys()].filter((i) => plans[i].violations.length === 0 && plans[i].items.length > 0);
 	const stopOnFailure = !ctx.continueOnFail();
 	const deliveries = await deliverAll(run, sending.map((i) => plans[i]), { workers: run.workers, stopOnFailure });

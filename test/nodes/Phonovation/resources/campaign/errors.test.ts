@@ -71,7 +71,8 @@ describe('campaign errors from the provider', () => {
 	});
 
 	it('with continue-on-fail a failed campaign becomes error items on its own items and other campaigns still go out', async () => {
-		f.sim.injectFault(CAMPAIGN, { kind: 'status', status: 500 });
+		// A 400 is a refusal before processing: its numbers were not sent.
+		f.sim.injectFault(CAMPAIGN, { kind: 'status', status: 400 });
 		const items = itemsOf(4, (i) => ({ phone: `08712300${10 + i}`, text: i < 2 ? 'First' : 'Second' }));
 		const result = await f.run(
 			{ ...SEND, text: '={{ $json.text }}', recipients: '={{ $json.phone }}' },
@@ -81,8 +82,8 @@ describe('campaign errors from the provider', () => {
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(4);
 		const json = result.items.map((i) => i.json as Record<string, any>);
-		expect(json[0].error).toMatch(/HTTP 500/);
-		expect(json[1].error).toMatch(/HTTP 500/);
+		expect(json[0].error).toMatch(/HTTP 400/);
+		expect(json[1].error).toMatch(/HTTP 400/);
 		// The per-recipient report survives n8n's error handling under `details`.
 		expect(json[0].details.recipients[0]).toMatchObject({ msisdn: '353871230010', status: 'not sent' });
 		expect(json[2].error).toBeUndefined();

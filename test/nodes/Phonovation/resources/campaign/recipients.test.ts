@@ -204,9 +204,9 @@ describe('a big list in one item is reported compactly', () => {
 
 	it('when a batch fails, the numbers not sent keep their reason and the accepted ones stay listed', async () => {
 		const f = fixture();
-		// Batch 1 goes through (a fault that changes nothing), batch 2 gets a 500.
+		// Batch 1 goes through (a fault that changes nothing), batch 2 is refused with a 400.
 		f.sim.injectFault('/api/v2/Campaign', { kind: 'delay', ms: 0 });
-		f.sim.injectFault('/api/v2/Campaign', { kind: 'status', status: 500 });
+		f.sim.injectFault('/api/v2/Campaign', { kind: 'status', status: 400 });
 		const result = await f.run(
 			{ ...SEND, recipients: '={{ $json.phones }}', options: { batchSize: 1_000 } },
 			[{ json: { phones: numbers(2_000) } }],

@@ -1,7 +1,6 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import type { Fault } from '../../../../simulator';
-import { Ledger } from '../../../../../nodes/Phonovation/resources/campaign/pipeline/ledger';
 import { sameForEveryItem } from '../../../../../nodes/Phonovation/resources/campaign/pipeline/readParameters';
 import { itemsOf, sharedFixture, type PhonovationFixture } from '../../fixture';
 import { until } from '../../../../simulator/test-helpers';
@@ -155,15 +154,28 @@ describe('honest partial outcomes', () => {
 		expect(f.sim.campaigns).toHaveLength(1);
 	});
 
-	it('a timeout leaves its batch unconfirmed, and Retry On Fail does not post it again', async () => {
+	it('a timeout leaves its batch unconfirmed: Retry On Fail does not post it again, and the run stays an error', async () => {
 		const f = fixture();
 		f.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: 1500 });
 		const result = await f.run({ ...SEND, text: 'Slow', options: { timeout: 1000 } }, personalised(1), RETRY_ON_FAIL);
-		expect(result.error).toBeUndefined();
+		// Unknown is never turned into success by a retry: no error workflow would fire for a text that may not have gone.
+		expect(result.error?.message).toMatch(/^An earlier attempt of this execution could not confirm the campaign: Phonovation did not answer the campaign in time/);
 		expect(f.sim.count('POST', CAMPAIGN)).toBe(1);
-		const [out] = jsonOf(result.items);
-		expect(out.recipients[0].status).toBe('unconfirmed');
 		// The provider still processes the late request: wait for it here, so it cannot land in the next test.
+		await until(() => f.sim.campaigns.length === 1);
+	});
+
+	it('with Continue On Fail, a timeout retried stays success: false, unconfirmed, posted once', async () => {
+		const f = fixture();
+		f.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: 1500 });
+		const result = await f.run({ ...SEND, text: 'Slow', options: { timeout: 1000 } }, personalised(1), {
+			...RETRY_ON_FAIL,
+			onError: 'continueRegularOutput',
+		});
+		expect(result.error).toBeUndefined();
+		const [out] = jsonOf(result.items);
+		expect(out.details ?? out).toMatchObject({ success: false, recipients: [expect.objectContaining({ status: 'unconfirmed' })] });
+		expect(f.sim.count('POST', CAMPAIGN)).toBe(1);
 		await until(() => f.sim.campaigns.length === 1);
 	});
 
@@ -186,28 +198,46 @@ describe('honest partial outcomes', () => {
 describe('gateway errors and the moment a run is planned', () => {
 	const fixture = sharedFixture();
 
-	it('a 502 on batch 2 may have been processed: unconfirmed, and Retry On Fail does not post it again', async () => {
+	it.each([500, 502, 504, 520, 524])(
+		'a %i on batch 2 may have been processed: Retry On Fail does not post it again, and the run stays an error',
+		async (status) => {
+			const f = fixture();
+			f.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: 0 });
+			f.sim.injectFault(CAMPAIGN, { kind: 'status', status });
+			const result = await f.run({ ...SEND, text: 'Sale', options: { batchSize: 2, messageType: 'transactional' } }, personalised(4), RETRY_ON_FAIL);
+			expect(result.error?.message).toMatch(new RegExp(`could not confirm the campaign: Phonovation answered HTTP ${status} to the campaign \\(batch 2 of 2\\)`));
+			expect(result.error?.context?.acceptedRecipients).toEqual(['353871234510', '353871234511']);
+			expect(f.sim.count('POST', CAMPAIGN)).toBe(2);
+		},
+	);
+
+	it('processed, then answered 500 on batch 2: with Retry On Fail batch 2 reaches the provider once', async () => {
 		const f = fixture();
 		f.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: 0 });
-		f.sim.injectFault(CAMPAIGN, { kind: 'status', status: 502 });
+		f.sim.injectFault(CAMPAIGN, { kind: 'answer', status: 500, body: 'Internal Server Error' });
+		const result = await f.run({ ...SEND, text: 'Sale', options: { batchSize: 2, messageType: 'transactional' } }, personalised(4), {
+			...RETRY_ON_FAIL,
+			onError: 'continueRegularOutput',
+		});
+		expect(f.sim.campaigns.map((c) => c.body.recipientInfo.map((r: Json) => r.msisdn))).toEqual([
+			['353871234510', '353871234511'],
+			['353871234512', '353871234513'],
+		]);
+		expect(jsonOf(result.items).map((o) => (o.details ?? o).recipients[0].status)).toEqual(['accepted', 'accepted', 'unconfirmed', 'unconfirmed']);
+	});
+
+	it('a 503 says the provider processed nothing: Retry On Fail posts that batch again, once', async () => {
+		const f = fixture();
+		f.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: 0 });
+		f.sim.injectFault(CAMPAIGN, { kind: 'status', status: 503 });
 		const result = await f.run({ ...SEND, text: 'Sale', options: { batchSize: 2, messageType: 'transactional' } }, personalised(4), RETRY_ON_FAIL);
 		expect(result.error).toBeUndefined();
-		expect(f.sim.count('POST', CAMPAIGN)).toBe(2);
-		expect(jsonOf(result.items).map((o) => o.recipients[0].status)).toEqual(['accepted', 'accepted', 'unconfirmed', 'unconfirmed']);
+		expect(f.sim.campaigns.map((c) => c.body.recipientInfo.length)).toEqual([2, 2]);
+		expect(jsonOf(result.items).map((o) => o.recipients[0].status)).toEqual(['accepted', 'accepted', 'accepted', 'accepted']);
 	});
 });
 
 describe('the ledger', () => {
-	it('keeps the first attempt\'s moment for every retry of the same run, and a new run gets its own', () => {
-		const context = {};
-		const first = new Ledger(context, 0, new Date('2030-01-01T20:59:00Z'));
-		const retry = new Ledger(context, 0, new Date('2030-01-01T21:05:00Z'));
-		const nextRun = new Ledger(context, 1, new Date('2030-01-01T21:05:00Z'));
-		expect(retry.moment).toEqual(first.moment);
-		expect(first.moment.toISOString()).toBe('2030-01-01T20:59:00.000Z');
-		expect(nextRun.moment.toISOString()).toBe('2030-01-01T21:05:00.000Z');
-	});
-
 	it('reads an Exclude Numbers expression once only when no item can change it', () => {
 		for (const once of ["={{ $('Opted-Out').all().map((item) => item.json.phone) }}", "={{ $('Opt').first().json.list }}", '={{ ["0871234567"] }}']) {
 			expect(sameForEveryItem(once)).toBe(true);
@@ -221,22 +251,41 @@ describe('the ledger', () => {
 describe('a retry plans what the first attempt planned', () => {
 	const fixture = sharedFixture();
 
-	it('a sender list unreadable on the first attempt stays so on the retry: same batches, none posted twice', async () => {
+	it('a sender list that cannot be read sends nothing; Retry On Fail reads it again and sends each number once', async () => {
 		const f = fixture();
 		f.sim.injectFault('/api/v2/senderlist', { kind: 'status', status: 500 });
+		const parameters = { ...SEND, text: 'Hi', recipients: '0871000001, 0871000002', options: { batchSize: 1, messageType: 'transactional' } };
+		const failed = await f.run(parameters, [{ json: {} }]);
+		expect(failed.error?.message).toMatch(/^Sender: Could not read the account's sender list to check Sender ID "Phonovation" \(Phonovation answered HTTP 500/);
+		expect(f.sim.campaigns).toHaveLength(0);
+
+		f.sim.injectFault('/api/v2/senderlist', { kind: 'status', status: 500 });
+		const retried = await f.run(parameters, [{ json: {} }], RETRY_ON_FAIL);
+		expect(retried.error).toBeUndefined();
+		expect(f.sim.campaigns.map((c) => c.body.recipientInfo.map((r: Json) => r.msisdn))).toEqual([['353871000001'], ['353871000002']]);
+	});
+
+	it('an international-only sender is never posted to Irish numbers because the list was unreadable', async () => {
+		const f = fixture();
+		f.sim.injectFault('/api/v2/senderlist', { kind: 'status', status: 504 });
+		const result = await f.run({ ...SEND, from: 'FreeText', text: 'Hi', recipients: '0871000001' }, [{ json: {} }], {
+			onError: 'continueRegularOutput',
+		});
+		expect(jsonOf(result.items)[0].error).toMatch(/Could not read the account's sender list/);
+		expect(f.sim.campaigns).toHaveLength(0);
+	});
+
+	it('a batch accepted before a retry is recognised by who it texts, though its text holds {{ $now }} with seconds', async () => {
+		const f = fixture();
 		f.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: 0 });
 		f.sim.injectFault(CAMPAIGN, { kind: 'status', status: 503 });
-		const result = await f.run(
-			{ ...SEND, from: 'FreeText', text: 'Hi', recipients: '447911000001, 0871000001, 447911000002, 0871000002', options: { batchSize: 2, messageType: 'transactional' } },
-			[{ json: {} }],
-			RETRY_ON_FAIL,
-		);
+		const text = "=Your code expires at {{ $now.plus({ seconds: 90 }).toFormat('HH:mm:ss.SSS') }}";
+		const result = await f.run({ ...SEND, text, options: { batchSize: 2, messageType: 'transactional' } }, personalised(4), RETRY_ON_FAIL);
 		expect(result.error).toBeUndefined();
-		expect(f.sim.count('GET', '/api/v2/senderlist')).toBe(2);
-		// Every number reached the provider once, in the batches the first attempt formed.
-		expect(f.sim.campaigns.map((c) => c.body.recipientInfo.map((r: Json) => r.msisdn))).toEqual([
-			['447911000001', '353871000001'],
-			['447911000002', '353871000002'],
-		]);
+		const sent = f.sim.campaigns.flatMap((c) => c.body.recipientInfo.map((r: Json) => r.msisdn));
+		expect(sent.sort()).toEqual(['353871234510', '353871234511', '353871234512', '353871234513']);
+		// Each item is its own campaign (its text differs by the millisecond); those accepted before the retry say so.
+		const warned = jsonOf(result.items).filter((o) => o.warnings.some((w: string) => /would now carry another text or settings/.test(w)));
+		expect(warned.length).toBeGreaterThan(0);
 	});
 });

@@ -2,25 +2,50 @@ import type { IContextObject } from 'n8n-workflow';
 
 import { Ledger } from '../../../../../../nodes/Phonovation/resources/campaign/pipeline/ledger';
 
-const FIRST = new Date('2030-03-28T12:00:00Z');
-const LATER = new Date('2030-03-28T12:05:00Z');
+const who = (...pairs: Array<[number, string]>) => pairs.map(([item, msisdn]) => Ledger.recipientKey(item, msisdn)).join('\n');
 
-describe('Ledger: batches posted in this execution', () => {
-	it('remembers a batch by its body across attempts of the same run, not in another run', () => {
+describe('Ledger: who this execution texted', () => {
+	it('remembers each recipient of a batch, as its item and number, across attempts of the same run only', () => {
 		const context: IContextObject = {};
-		const body = Buffer.from('{"text":"Hi"}');
-		new Ledger(context, 0, FIRST).record(Ledger.fingerprint(body), { state: 'accepted', message: 'OK', errors: [] });
+		const first = new Ledger(context, 0);
+		expect(first.isEmpty).toBe(true);
+		first.record({ state: 'accepted', message: 'OK', errors: [], body: 'b1', who: who([0, '353871111111'], [1, '353871111112']) });
 
-		const retry = new Ledger(context, 0, LATER);
-		expect(retry.get(Ledger.fingerprint(body))).toEqual({ state: 'accepted', message: 'OK', errors: [] });
-		expect(retry.get(Ledger.fingerprint(Buffer.from('{"text":"Hi!"}')))).toBeUndefined();
-		expect(new Ledger(context, 1, LATER).get(Ledger.fingerprint(body))).toBeUndefined();
+		const retry = new Ledger(context, 0);
+		expect(retry.isEmpty).toBe(false);
+		expect(retry.recipient(Ledger.recipientKey(1, '353871111112'))).toMatchObject({ state: 'accepted', body: 'b1' });
+		expect(retry.recipient(Ledger.recipientKey(0, '353871111111'))).toMatchObject({ state: 'accepted' });
+		// The same number for another item is another message.
+		expect(retry.recipient(Ledger.recipientKey(2, '353871111111'))).toBeUndefined();
+		expect(new Ledger(context, 1).isEmpty).toBe(true);
+	});
+
+	it('keeps every batch, even two with the same body, and sees records made after its first look-up', () => {
+		const context: IContextObject = {};
+		const ledger = new Ledger(context, 0);
+		ledger.record({ state: 'accepted', message: null, errors: [], body: 'same', who: who([0, '1']) });
+		expect(ledger.recipient(Ledger.recipientKey(1, '1'))).toBeUndefined();
+		ledger.record({ state: 'unconfirmed', reason: 'timeout', body: 'same', who: who([1, '1']) });
+		expect(ledger.recipient(Ledger.recipientKey(1, '1'))).toMatchObject({ state: 'unconfirmed' });
+		const retry = new Ledger(context, 0);
+		expect(retry.recipient(Ledger.recipientKey(0, '1'))).toMatchObject({ state: 'accepted' });
+		expect(retry.recipient(Ledger.recipientKey(1, '1'))).toMatchObject({ state: 'unconfirmed' });
+	});
+
+	it('still finds a whole batch an earlier version recorded under its exact body', () => {
+		const context: IContextObject = {};
+		const body = Ledger.fingerprint(Buffer.from('{"text":"Hi"}'));
+		(context as Record<string, unknown>).phonovationBatches = { 0: { [body]: { state: 'unconfirmed', reason: 'timeout' } } };
+		const ledger = new Ledger(context, 0);
+		expect(ledger.byBody(body)).toEqual({ state: 'unconfirmed', reason: 'timeout' });
+		expect(ledger.byBody(Ledger.fingerprint(Buffer.from('{"text":"Hi!"}')))).toBeUndefined();
 	});
 
 	it('knows nothing of names an object has by default', () => {
-		const ledger = new Ledger({}, 0, FIRST);
-		expect(ledger.get('constructor')).toBeUndefined();
-		expect(ledger.get('toString')).toBeUndefined();
+		const ledger = new Ledger({}, 0);
+		expect(ledger.byBody('constructor')).toBeUndefined();
+		expect(ledger.recipient('toString')).toBeUndefined();
+		expect(ledger.recall('constructor')).toBeUndefined();
 	});
 
 	it('fingerprints the exact bytes', () => {
@@ -28,22 +53,17 @@ describe('Ledger: batches posted in this execution', () => {
 		expect(Ledger.fingerprint(Buffer.from('a'))).not.toBe(Ledger.fingerprint(Buffer.from('a ')));
 	});
 
-	it('a retry plans at the moment the first attempt did', () => {
-		const context: IContextObject = {};
-		expect(new Ledger(context, 0, FIRST).moment).toEqual(FIRST);
-		expect(new Ledger(context, 0, LATER).moment).toEqual(FIRST);
-		expect(new Ledger(context, 1, LATER).moment).toEqual(LATER);
-	});
-
 	it('learns a fact once per run; a failure to learn it is not remembered', async () => {
 		const context: IContextObject = {};
 		const asked: string[] = [];
 		const learn = (value: string) => async () => (asked.push(value), value);
 
-		await expect(new Ledger(context, 0, FIRST).once('senders', async () => Promise.reject(new Error('down')))).rejects.toThrow('down');
-		expect(await new Ledger(context, 0, FIRST).once('senders', learn('first'))).toBe('first');
-		expect(await new Ledger(context, 0, LATER).once('senders', learn('second'))).toBe('first');
-		expect(await new Ledger(context, 1, LATER).once('senders', learn('third'))).toBe('third');
+		await expect(new Ledger(context, 0).once('senders', async () => Promise.reject(new Error('down')))).rejects.toThrow('down');
+		expect(new Ledger(context, 0).recall('senders')).toBeUndefined();
+		expect(await new Ledger(context, 0).once('senders', learn('first'))).toBe('first');
+		expect(await new Ledger(context, 0).once('senders', learn('second'))).toBe('first');
+		expect(new Ledger(context, 0).recall('senders')).toBe('first');
+		expect(await new Ledger(context, 1).once('senders', learn('third'))).toBe('third');
 		expect(asked).toEqual(['first', 'third']);
 	});
 });
