@@ -50,6 +50,18 @@ const FORMATTING = /[\s().\-\u2010-\u2015]/g;
 
 const ONLY_DIGITS = /^\d+$/;
 
+/**
+ * A number as a spreadsheet or JSON float writes it: digits, one point, a decimal part
+ * (`353871111111.0`). Its zeros are no digits of the number. The point counts as a decimal point
+ * when the digits before it are already a whole msisdn (8 or more) or at most 2 digits follow it;
+ * otherwise it separates groups (`087.1234567`, `0871234.567`, and `087.123.4567` has two).
+ */
+const DECIMAL = /^(\+?)(\d+)\.(\d+)$/;
+const MIN_WHOLE_BEFORE_POINT = 8;
+
+/** `3.53871E+11`, `3,53871e11`: a spreadsheet showing a long number in scientific notation. */
+const SCIENTIFIC = /^[+-]?\d+(?:[.,]\d*)?\s*e\s*[+-]?\d+$/i;
+
 export type NormalisedNumber =
 	{ ok: true; input: string; msisdn: string } | { ok: false; input: string; reason: string };
 
@@ -76,6 +88,12 @@ function readWritten(input: unknown): Step<Written> {
 	const text = raw.replace(INVISIBLE, '').trim();
 	if (text === '') return { reason: 'empty' };
 	if (ONLY_DIGITS.test(text)) return withInternationalPrefix(text, false);
+	const decimal = DECIMAL.exec(text);
+	if (decimal && (decimal[2].length >= MIN_WHOLE_BEFORE_POINT || decimal[3].length <= 2)) {
+		if (/^0+$/.test(decimal[3])) return withInternationalPrefix(decimal[2], decimal[1] === '+');
+		return { reason: 'not a whole number (it has a decimal part)' };
+	}
+	if (SCIENTIFIC.test(text)) return { reason: 'scientific notation: digits are lost (format the spreadsheet column as text)' };
 	if (/\p{L}/u.test(text)) return { reason: 'contains letters' };
 	const stray = text.replace(FORMATTING, '').match(/[^\d+]/u);
 	if (stray) return { reason: `contains ${shown(stray[0])}` };
@@ -151,6 +169,8 @@ function irishPlanProblem(msisdn: string, writtenNationally: boolean): string | 
  * stripped; a 0 after the country code is the trunk 0 and is dropped (+33 06… → 336…, +353 (0)87… →
  * 35387…); national form 0… takes defaultCountryCode (Irish by default: 087 123 4567 → 353871234567);
  * other numbers must carry their country prefix; Irish numbers must fit the Irish plan; 8..20 digits.
+ * A spreadsheet float's decimal zeros are no digits (353871111111.0 → 353871111111); any other
+ * decimal part, and scientific notation (3.53871E+11, digits lost), are refused with the reason.
  */
 export function normaliseMsisdn(input: string, defaultCountryCode: string = DEFAULT_COUNTRY_CODE): NormalisedNumber {
 	const fail = (reason: string): NormalisedNumber => ({ ok: false, input, reason });
@@ -226,7 +246,7 @@ function collectRecipients(value: unknown, out: string[]): void {
 		out.push(JSON.stringify(value));
 		return;
 	}
-	const text = String(value);
+	const text = typeof value === 'number' ? numberAsWritten(value) : String(value);
 	if (!SEPARATORS.test(text)) {
 		const entry = text.trim();
 		if (entry !== '') out.push(entry);
@@ -236,4 +256,14 @@ function collectRecipients(value: unknown, out: string[]): void {
 		const entry = part.trim();
 		if (entry !== '') out.push(entry);
 	}
+}
+
+/**
+ * A JS number as text: a whole number below 2^53 as its digits (353871111111, never
+ * `353871111111.0`); a larger one in scientific notation, since its last digits are already lost
+ * and must not be sent as someone else's number; a fraction as JS prints it (refused by the reader).
+ */
+export function numberAsWritten(value: number): string {
+	if (Number.isSafeInteger(value) || !Number.isInteger(value)) return String(value);
+	return value.toExponential();
 }

@@ -3,7 +3,7 @@ import type { CountryCode } from 'libphonenumber-js';
 import { getCountryCallingCode, parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import metadata from 'libphonenumber-js/metadata.max.json';
 
-import { normaliseMsisdn, toMsisdn } from '../../../../nodes/Phonovation/domain/phoneNumbers';
+import { normaliseMsisdn, splitRecipients, toMsisdn } from '../../../../nodes/Phonovation/domain/phoneNumbers';
 
 /**
  * Generated numbers, written as people write them, read by normaliseMsisdn and by Google's numbering
@@ -234,6 +234,11 @@ describe('toMsisdn (the allocation-free reading of large lists)', () => {
 		fc.stringMatching(/^[0-9]{0,22}$/),
 		fc.stringMatching(/^0{1,2}[0-9]{6,14}$/),
 		fc.stringMatching(/^\+?[0-9 ()-]{0,20}$/),
+		// Spreadsheet floats and scientific notation, and dots people write between groups.
+		fc.stringMatching(/^\+?[0-9]{5,16}\.[0-9]{1,3}$/),
+		fc.stringMatching(/^[0-9]{1,16}\.0{1,2}$/),
+		fc.stringMatching(/^[0-9]{1,4}(\.[0-9]{1,4}){1,3}$/),
+		fc.stringMatching(/^[1-9][.,][0-9]{0,11}[eE][+]?[0-9]{1,2}$/),
 	);
 	const countryCodes = fc.constantFrom('353', '44', '33', '39', '1', '225', '49');
 
@@ -244,6 +249,21 @@ describe('toMsisdn (the allocation-free reading of large lists)', () => {
 				expect({ input, code, msisdn: toMsisdn(input, code) }).toEqual({ input, code, msisdn: full.ok ? full.msisdn : undefined });
 			}),
 			{ ...RUN, numRuns: 5000 },
+		);
+	});
+
+	it('reads a number, its text and its spreadsheet float alike, and never as the float with its 0 as a digit', () => {
+		fc.assert(
+			fc.property(fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }), countryCodes, (n, code) => {
+				const [entry] = splitRecipients(n);
+				const msisdn = toMsisdn(entry, code);
+				const read = [entry, `${n}.0`, `${n}.00`].map((input) => [toMsisdn(input, code), normaliseMsisdn(input, code)] as const);
+				for (const [fast, full] of read) {
+					expect({ n, code, fast, full: full.ok ? full.msisdn : undefined }).toEqual({ n, code, fast: msisdn, full: msisdn });
+				}
+				if (msisdn !== undefined) expect(msisdn.endsWith(`${n}0`)).toBe(false);
+			}),
+			{ ...RUN, numRuns: 3000 },
 		);
 	});
 });

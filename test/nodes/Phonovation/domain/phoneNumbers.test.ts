@@ -7,8 +7,10 @@ import {
 	countryCodeLength,
 	MAX_MSISDN_LENGTH,
 	normaliseMsisdn,
+	numberAsWritten,
 	splitRecipients,
 	suppressionForms,
+	toMsisdn,
 } from '../../../../nodes/Phonovation/domain/phoneNumbers';
 
 /** Google's numbering metadata (libphonenumber-js) reads each number; its E.164 form minus "+" is the oracle. */
@@ -207,6 +209,61 @@ describe('splitRecipients', () => {
 		expect(entries.map((entry) => normaliseMsisdn(entry))).toEqual(
 			entries.map((entry) => ({ ok: true, input: entry, msisdn: oracleMsisdn(entry, 'IE') })),
 		);
+	});
+});
+
+describe('spreadsheet floats and scientific notation', () => {
+	it.each([
+		{ input: '353871111111.0', msisdn: '353871111111' },
+		{ input: '353871111111.00', msisdn: '353871111111' },
+		{ input: ' 353871111111.0 ', msisdn: '353871111111' },
+		{ input: '+353871111111.0', msisdn: '353871111111' },
+		{ input: '0871111111.0', msisdn: '353871111111' },
+		{ input: '447911123456.0', msisdn: '447911123456' },
+		// Dots written between groups are still formatting.
+		{ input: '087.111.1111', msisdn: '353871111111' },
+		{ input: '087.1111111', msisdn: '353871111111' },
+		{ input: '0871111.111', msisdn: '353871111111' },
+	])('$input → $msisdn, never with the decimal 0 as a digit', ({ input, msisdn }) => {
+		expect(normaliseMsisdn(input)).toEqual({ ok: true, input, msisdn });
+		expect(toMsisdn(input, '353')).toBe(msisdn);
+	});
+
+	it('the JS number 353871111111 is the recipient 353871111111', () => {
+		const [entry] = splitRecipients(353871111111);
+		expect(entry).toBe('353871111111');
+		expect(toMsisdn(entry, '353')).toBe('353871111111');
+		expect(splitRecipients([353871111111, '353871111111.0']).map((e) => toMsisdn(e, '353'))).toEqual(['353871111111', '353871111111']);
+	});
+
+	it.each([
+		{ input: '3.53871E+11', reason: 'scientific notation: digits are lost (format the spreadsheet column as text)' },
+		{ input: '3.53871e11', reason: 'scientific notation: digits are lost (format the spreadsheet column as text)' },
+		{ input: '3,53871E+11', reason: 'scientific notation: digits are lost (format the spreadsheet column as text)' },
+		{ input: '3.53871111111E+11', reason: 'scientific notation: digits are lost (format the spreadsheet column as text)' },
+		{ input: '353871111111.5', reason: 'not a whole number (it has a decimal part)' },
+		{ input: '35387111111.10', reason: 'not a whole number (it has a decimal part)' },
+		{ input: '8711111.5', reason: 'not a whole number (it has a decimal part)' },
+	])('$input is refused: $reason', ({ input, reason }) => {
+		expect(normaliseMsisdn(input)).toEqual({ ok: false, input, reason });
+		expect(toMsisdn(input, '353')).toBeUndefined();
+	});
+
+	it.each([
+		[353871111111, '353871111111'],
+		[353871111111.5, '353871111111.5'],
+		// Above 2^53 the last digits are already gone: written so that the reader refuses it.
+		[12345678901234567890, '1.2345678901234567e+19'],
+		[1e21, '1e+21'],
+		[Number.NaN, 'NaN'],
+	])('a JS number %p is written %p', (value, written) => {
+		expect(numberAsWritten(value)).toBe(written);
+		expect(splitRecipients(value)).toEqual([written]);
+	});
+
+	it('a JS number too large to hold its digits is refused, not sent to a rounded number', () => {
+		const [entry] = splitRecipients(98765432109876543210);
+		expect(normaliseMsisdn(entry)).toMatchObject({ ok: false, reason: expect.stringMatching(/^scientific notation/) });
 	});
 });
 
