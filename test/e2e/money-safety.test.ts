@@ -17,6 +17,15 @@ function doubleSends(env: E2eEnvironment): string[] {
 	return bodies.filter((b, i) => bodies.indexOf(b) !== i);
 }
 
+/** Numbers the provider processed more than once: a changed body must not hide a second send. */
+function numbersTextedTwice(env: E2eEnvironment): string[] {
+	const numbers = env.sim.campaigns.flatMap((c) => c.body.recipientInfo.map((r: Json) => String(r.msisdn)));
+	return numbers.filter((n, i) => numbers.indexOf(n) !== i);
+}
+
+const processedNumbers = (env: E2eEnvironment) =>
+	env.sim.campaigns.flatMap((c) => c.body.recipientInfo.map((r: Json) => String(r.msisdn))).sort();
+
 /** A workflow: Manual Trigger → items → the Phonovation node with these parameters and settings. */
 async function campaignWorkflow(env: E2eEnvironment, name: string, items: unknown[], parameters: Json, settings: Json = {}) {
 	const node = { ...phonovation('Send', { resource: 'campaign', operation: 'send', from: 'Phonovation', ...parameters }), ...settings };
@@ -73,6 +82,93 @@ describe('money safety in n8n', () => {
 			expect(doubleSends(env)).toEqual([]);
 		});
 	}
+
+	suite.it('Retry On Fail with a text holding $now to the second: each number processed once, with a warning', async (env) => {
+		const workflow = await campaignWorkflow(
+			env,
+			'Retry on fail, $now in the text',
+			personalised(4),
+			{
+				text: "=Your code is valid until {{ $now.plus({ minutes: 5 }).toFormat('HH:mm:ss.SSS') }}",
+				recipients: '={{ $json.phone }}',
+				options: { batchSize: 2, messageType: 'transactional' },
+			},
+			RETRY_ON_FAIL,
+		);
+		env.sim.reset();
+		failRequest(env, 1, { kind: 'status', status: 503 });
+		const execution = await env.client.runAndWait(workflow.id, 'Manual Trigger');
+		expect(execution.status).toBe('success');
+		expect(numbersTextedTwice(env)).toEqual([]);
+		expect(processedNumbers(env)).toEqual(['353875550010', '353875550011', '353875550012', '353875550013']);
+	});
+
+	suite.it('processed, then answered 500 on batch 2, with Retry On Fail: batch 2 processed once, the run an error', async (env) => {
+		const workflow = await campaignWorkflow(
+			env,
+			'Retry on fail, 500 after processing',
+			personalised(4),
+			{ text: 'Doors open at 8', recipients: '={{ $json.phone }}', options: { batchSize: 2, messageType: 'transactional' } },
+			RETRY_ON_FAIL,
+		);
+		env.sim.reset();
+		failRequest(env, 1, { kind: 'answer', status: 500, body: 'Internal Server Error' });
+		const execution = await env.client.runAndWait(workflow.id, 'Manual Trigger');
+		expect(execution.status).toBe('error');
+		expect(env.sim.count('POST', CAMPAIGN)).toBe(2);
+		expect(processedNumbers(env)).toEqual(['353875550010', '353875550011', '353875550012', '353875550013']);
+	});
+
+	suite.it('a timeout with Retry On Fail: the run is an error and the number is processed once', async (env) => {
+		const workflow = await campaignWorkflow(
+			env,
+			'Retry on fail, timeout',
+			personalised(1),
+			{ text: 'Doors open at 8', recipients: '={{ $json.phone }}', options: { timeout: 1000, messageType: 'transactional' } },
+			RETRY_ON_FAIL,
+		);
+		env.sim.reset();
+		failRequest(env, 0, { kind: 'delay', ms: 2000 });
+		const execution = await env.client.runAndWait(workflow.id, 'Manual Trigger');
+		expect(execution.status).toBe('error');
+		await new Promise((resolve) => setTimeout(resolve, 1500));
+		expect(env.sim.count('POST', CAMPAIGN)).toBe(1);
+		expect(processedNumbers(env)).toEqual(['353875550010']);
+	});
+
+	suite.it('a sender list that answers 500: nothing is posted, and the error says the run can be retried', async (env) => {
+		const workflow = await campaignWorkflow(env, 'Sender list down', personalised(2), {
+			text: 'Doors open at 8',
+			recipients: '={{ $json.phone }}',
+			options: { messageType: 'transactional' },
+		});
+		env.sim.reset();
+		env.sim.injectFault('/api/v2/senderlist', { kind: 'status', status: 500 });
+		const execution = await env.client.runAndWait(workflow.id, 'Manual Trigger');
+		expect(execution.status).toBe('error');
+		expect(JSON.stringify(execution.data.resultData.error)).toMatch(/Could not read the account's sender list/);
+		expect(env.sim.count('POST', CAMPAIGN)).toBe(0);
+	});
+
+	suite.it('an execution retried with {{ $execution.id }} as Notify ID: each number processed once', async (env) => {
+		const workflow = await campaignWorkflow(env, 'Execution retry, execution id as Notify ID', personalised(4), {
+			text: 'Your parcel ships today',
+			recipients: '={{ $json.phone }}',
+			options: { batchSize: 2, notifyId: '={{ $execution.id }}', messageType: 'transactional' },
+		});
+		env.sim.reset();
+		failRequest(env, 1, { kind: 'status', status: 503 });
+		const failed = await env.client.runAndWait(workflow.id, 'Manual Trigger');
+		expect(failed.status).toBe('error');
+		await env.client.call('POST', `/rest/executions/${failed.id}/retry`, { loadWorkflow: false });
+		const [retried] = (await env.client.waitForExecutions(workflow.id, 2)).filter((e) => e.id !== failed.id);
+		expect(retried.status).toBe('success');
+		expect(numbersTextedTwice(env)).toEqual([]);
+		expect(processedNumbers(env)).toEqual(['353875550010', '353875550011', '353875550012', '353875550013']);
+		// The Notify IDs show the two executions: the retry's new id did not make batch 1 new.
+		const ids = env.sim.campaigns.map((c) => c.body.recipientInfo[0].notifyId);
+		expect(ids[0]).not.toEqual(ids[1]);
+	});
 
 	for (const loadWorkflow of [false, true]) {
 		const how = loadWorkflow ? 'with the currently saved workflow' : 'with the original workflow';

@@ -1,6 +1,7 @@
 import { DateTime } from 'luxon';
 
 import { offersOptOut, withOptOutText } from '../../../domain/optOutWording';
+import type { QuietHours } from '../../../domain/quietHours';
 import { parseQuietHours, quietHoursEnd } from '../../../domain/quietHours';
 import type { RuleViolation } from '../../../domain/rules';
 import { wireSendAt } from '../../../domain/sendAt';
@@ -55,4 +56,41 @@ export function sendAtOutsideQuietHours(options: CampaignOptions, moment: Moment
 		`Quiet Hours ${parsed.quietHours.label}: ${what} falls inside them, so the campaign is scheduled for ${end.toFormat('yyyy-MM-dd HH:mm')} local time (sendAt ${moved})`,
 	);
 	return moved;
+}
+
+/** The Quiet Hours an item's options set, or null (none, or a violation already reported). */
+export function quietHoursOf(options: CampaignOptions, zone: string): QuietHours | null {
+	const parsed = parseQuietHours(options.quietHours, asText(options.quietHoursTimeZone).trim() || zone);
+	return parsed.ok ? parsed.quietHours : null;
+}
+
+/** What the clock says when a request is about to be posted. */
+export interface TimeAtPosting {
+	/** Whether the campaign is a Schedule (its Send At is the user's) or a Send. */
+	scheduled: boolean;
+	/** Send At as planned: a Schedule's, or a Send's moved out of Quiet Hours at planning. */
+	sendAt: string | null;
+	quietHours: QuietHours | null;
+}
+
+export type PostingTime = { ok: true; sendAt: string | null; movedInto?: QuietHours } | { ok: false; message: string };
+
+const instantOf = (sendAt: string) => new Date(sendAt.replace('Z', ':00Z')).getTime();
+
+/**
+ * The time rules judged again the moment a request is about to go, for every request of a run:
+ * a Send posted inside Quiet Hours is scheduled for their end (even when it was planned before
+ * they began), a Send planned inside them whose window has ended goes now, and a Schedule whose
+ * Send At has passed in the meantime is not posted.
+ */
+export function sendAtWhenPosted(timing: TimeAtPosting, now: Date): PostingTime {
+	if (timing.scheduled) {
+		if (timing.sendAt === null || instantOf(timing.sendAt) > now.getTime()) return { ok: true, sendAt: timing.sendAt };
+		const at = wireSendAt(DateTime.fromJSDate(now));
+		return { ok: false, message: `Send At ${timing.sendAt} had passed when the request was about to be posted (now ${at}); nothing was posted for it. Pick a later time` };
+	}
+	const end = timing.quietHours ? quietHoursEnd(now, timing.quietHours) : null;
+	if (end) return { ok: true, sendAt: wireSendAt(end), movedInto: timing.quietHours! };
+	if (timing.sendAt !== null && instantOf(timing.sendAt) <= now.getTime()) return { ok: true, sendAt: null };
+	return { ok: true, sendAt: timing.sendAt };
 }

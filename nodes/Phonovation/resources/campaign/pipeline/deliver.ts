@@ -4,9 +4,11 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { FailedExchange } from '../../../transport/failures';
 import { providerError } from '../../../transport/failures';
 import { apiExchange } from '../../../transport/request';
+import type { QuietHours } from '../../../domain/quietHours';
+import { sendAtWhenPosted } from './compliance';
 import { Ledger, type Recorded } from './ledger';
 import type { Pacer } from './pacer';
-import type { CampaignPlan, PlannedRecipient } from './plan';
+import type { CampaignPlan, CampaignSettings, PlannedRecipient } from './plan';
 import { batchLabel, CAMPAIGN_PATH, requestBody } from './requestBody';
 import { TOO_MANY_REQUESTS, waitAfterTooMany } from './tooManyRequests';
 
@@ -56,6 +58,8 @@ export interface Delivery {
 	requests: number;
 	/** Requests repeated after the provider answered 429. */
 	retriedAfter429: number;
+	/** Requests of a Send posted inside Quiet Hours that began while it went out, and the sendAt they got. */
+	movedIntoQuietHours?: { quietHours: QuietHours; requests: number; sendAt: string };
 	/** A dry run's requests, exactly as they would have been posted. */
 	dryRunRequests?: IDataObject[];
 }
@@ -230,6 +234,29 @@ function replayKnown(run: DeliveryContext, plan: CampaignPlan, known: Map<Planne
 }
 
 /**
+ * The campaign's settings as the clock now leaves them (Quiet Hours and Send At judged at this
+ * moment), or undefined when the batch must not be posted: then the campaign has failed.
+ */
+function settingsWhenPosted(run: DeliveryContext, plan: CampaignPlan, index: number, delivery: Delivery): CampaignSettings | undefined {
+	const { settings } = plan;
+	const timing = sendAtWhenPosted({ scheduled: settings.scheduled === true, sendAt: settings.sendAt, quietHours: settings.quietHours ?? null }, new Date());
+	if (!timing.ok) {
+		const error = new NodeOperationError(run.ctx.getNode(), `Send At: ${timing.message}${batchLabel(index, plan.batches.length)}`, {
+			itemIndex: plan.items[0].itemIndex,
+		});
+		delivery.batches[index] = { state: 'failed', failure: error };
+		delivery.failure = { error, batch: index };
+		return undefined;
+	}
+	// A Send planned inside the window already says so; one that entered it while going out is new.
+	if (timing.movedInto && timing.sendAt && timing.sendAt !== settings.sendAt) {
+		const moved = (delivery.movedIntoQuietHours ??= { quietHours: timing.movedInto, requests: 0, sendAt: timing.sendAt });
+		moved.requests++;
+	}
+	return timing.sendAt === settings.sendAt ? settings : { ...settings, sendAt: timing.sendAt };
+}
+
+/**
  * Sends a campaign's batches in order. A recipient this execution already posted is not posted
  * again, whatever its batch now looks like; every answer is recorded, with who it covers, before
  * anything else can fail. A failure stops the later batches; an unconfirmed batch of an earlier
@@ -246,8 +273,10 @@ export async function deliver(run: DeliveryContext, plan: CampaignPlan): Promise
 	for (let index = 0; index < plan.batches.length; index++) {
 		if (run.stop.requested) break;
 		const batch = plan.batches[index];
+		const settings = settingsWhenPosted(run, plan, index, delivery);
+		if (!settings) break;
 		const who = batch.map((recipient) => Ledger.recipientKey(itemOf(recipient.position!), recipient.msisdn!));
-		const whole = requestBody(plan.settings, batch);
+		const whole = requestBody(settings, batch);
 		const fingerprint = Ledger.fingerprint(whole);
 		const { known, fresh } = earlierOf(run, batch, who, fingerprint);
 		const replays = replayKnown(run, plan, known, fingerprint, index, delivery);
@@ -256,7 +285,7 @@ export async function deliver(run: DeliveryContext, plan: CampaignPlan): Promise
 			continue;
 		}
 		const all = fresh === batch;
-		const body = all ? whole : requestBody(plan.settings, fresh);
+		const body = all ? whole : requestBody(settings, fresh);
 		const freshWho = all ? who : fresh.map((recipient) => Ledger.recipientKey(itemOf(recipient.position!), recipient.msisdn!));
 		const outcome = await postBatch(run, plan, { index, body }, delivery);
 		const record = recorded(outcome, all ? fingerprint : Ledger.fingerprint(body), freshWho.join('\n'));

@@ -8,9 +8,10 @@ import {
 	parseCountryCode,
 	violationsOf,
 } from '../../../domain/rules';
+import type { QuietHours } from '../../../domain/quietHours';
 import { toSendAt } from '../../../domain/sendAt';
 import type { Findings } from './compliance';
-import { sendAtOutsideQuietHours, textToSend } from './compliance';
+import { quietHoursOf, sendAtOutsideQuietHours, textToSend } from './compliance';
 import type { CampaignOptions, ItemParameters } from './readParameters';
 import type { Suppression } from './suppression';
 import { SuppressionCache } from './suppression';
@@ -40,6 +41,10 @@ export interface CampaignSettings {
 	dryRun: boolean;
 	batchSize: number;
 	timeoutMs: number;
+	/** A Schedule (Send At is the user's) rather than a Send; judged again when each request is posted. */
+	scheduled?: boolean;
+	/** Quiet Hours, judged again when each request is posted. */
+	quietHours?: QuietHours | null;
 }
 
 export interface PlannedItem {
@@ -192,6 +197,8 @@ function rowSettings(item: ItemParameters, context: PlanContext, suppressions: S
 		dryRun: options.dryRun === true,
 		batchSize: Number(options.batchSize ?? LIMITS.recipientsPerRequest),
 		timeoutMs: Number(options.timeout ?? DEFAULT_TIMEOUT_MS),
+		scheduled: context.scheduled,
+		quietHours: quietHoursOf(options, context.zone),
 		countryCode,
 		suppression,
 		failOnInvalid: options.invalidNumbers === 'fail',
@@ -294,7 +301,7 @@ function dedupe(items: ItemRequest[]): { planned: PlannedItem[]; toSend: Planned
 /** Checks one campaign's shared settings, sets its items' own violations apart, dedupes and batches. */
 function settle(items: ItemRequest[]): CampaignPlan {
 	const [first] = items;
-	const { from, text, campaignName, sendAt, dryRun, batchSize, timeoutMs } = first.settings;
+	const { from, text, campaignName, sendAt, dryRun, batchSize, timeoutMs, scheduled, quietHours } = first.settings;
 	const violations: ItemViolation[] = violationsOf(campaignSettingsSchema, {
 		from,
 		text,
@@ -311,7 +318,7 @@ function settle(items: ItemRequest[]): CampaignPlan {
 			itemIndex: sendable[0].itemIndex,
 		});
 	}
-	const settings = { from, text, campaignName, sendAt, dryRun, batchSize, timeoutMs };
+	const settings = { from, text, campaignName, sendAt, dryRun, batchSize, timeoutMs, scheduled, quietHours };
 	const batches = violations.length ? [] : batchesOf(toSend, batchSize);
 	return { settings, items: planned, toSend, batches, violations, rejected, warnings: warningsOf(sendable) };
 }

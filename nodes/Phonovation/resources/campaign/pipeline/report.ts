@@ -197,6 +197,12 @@ function deliveryWarnings(delivery: Delivery, unconfirmed: number): string[] {
 			`${unconfirmed} recipient(s) are unconfirmed: no answer proved that the provider refused them (a timeout, a dropped connection, a server error or an unreadable answer), so they may have been sent. Check the provider's report before sending them again`,
 		);
 	}
+	const moved = delivery.movedIntoQuietHours;
+	if (moved) {
+		warnings.push(
+			`Quiet Hours ${moved.quietHours.label}: ${moved.requests} request(s) were about to be posted inside them, so they were scheduled for their end (sendAt ${moved.sendAt})`,
+		);
+	}
 	if (delivery.retriedAfter429 > 0) {
 		warnings.push(`The provider asked to slow down (HTTP 429): ${delivery.retriedAfter429} request(s) were repeated after waiting`);
 	}

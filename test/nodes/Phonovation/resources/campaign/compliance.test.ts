@@ -140,6 +140,33 @@ describe('compliance: opt-out wording and quiet hours', () => {
 			]);
 		});
 
+		it('a Send planned just before them but posted inside them: that request is scheduled for their end', async () => {
+			const f = fixture();
+			// Quiet Hours begin at the next minute: the run plans before them, its first request is held
+			// by the provider until they have begun, so its second request is posted inside them.
+			if (DateTime.utc().second >= 55) await new Promise((resolve) => setTimeout(resolve, 6_000));
+			const start = DateTime.utc().plus({ minutes: 1 }).startOf('minute');
+			const end = start.plus({ hours: 2 });
+			f.sim.injectFault('/api/v2/Campaign', { kind: 'delay', ms: start.toMillis() - Date.now() + 500 });
+			const result = await f.run({
+				...SEND,
+				text: 'Doors open at 8',
+				options: {
+					quietHours: `${start.toFormat('HH:mm')}-${end.toFormat('HH:mm')}`,
+					quietHoursTimeZone: 'UTC',
+					batchSize: 1,
+					parallelRequests: 1,
+					messageType: 'transactional',
+				},
+			});
+			expect(result.error).toBeUndefined();
+			const endWire = end.toFormat("yyyy-MM-dd'T'HH:mm'Z'");
+			expect(f.sim.campaigns.map((c) => c.body.sendAt ?? null)).toEqual([null, endWire]);
+			expect(jsonOf(result.items)[0].warnings).toEqual([
+				`Quiet Hours ${start.toFormat('HH:mm')}-${end.toFormat('HH:mm')} UTC: 1 request(s) were about to be posted inside them, so they were scheduled for their end (sendAt ${endWire})`,
+			]);
+		}, 90_000);
+
 		it('a Send outside them goes out now', async () => {
 			const f = fixture();
 			const { quietHours } = quietWindow(2, 4);
