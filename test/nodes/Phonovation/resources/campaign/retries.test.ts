@@ -179,6 +179,30 @@ describe('honest partial outcomes', () => {
 		await until(() => f.sim.campaigns.length === 1);
 	});
 
+	it('provider errors naming a number in any written form are matched to that recipient', async () => {
+		const f = fixture();
+		const errors = [
+			'Invalid MSISDN: +353 87 100 0001',
+			'Blocked: 00353-87-100-0002',
+			'Unreachable handset 0871000003',
+			'Numbers 353871000004 353871000005 are barred',
+		];
+		f.sim.injectFault(CAMPAIGN, { kind: 'status', status: 201, body: { success: true, message: 'Campaign scheduled', errors } });
+		const result = await f.run({ ...SEND, text: 'Hi' }, itemsOf(6, (i) => ({ phone: `087100000${i + 1}` })));
+		const out = jsonOf(result.items);
+		expect(out.map((o) => o.recipients[0].status)).toEqual([
+			'rejected by provider',
+			'rejected by provider',
+			'rejected by provider',
+			'rejected by provider',
+			'rejected by provider',
+			'accepted',
+		]);
+		expect(out[0].recipients[0].reason).toBe(errors[0]);
+		expect(out[2].recipients[0].reason).toBe(errors[2]);
+		expect(out[0].campaign.providerErrors).toEqual([]);
+	});
+
 	it('provider errors that name no recipient are kept once per campaign, not on every item', async () => {
 		const f = fixture();
 		const general = 'Campaign queued behind maintenance window';
