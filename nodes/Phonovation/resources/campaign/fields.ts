@@ -99,7 +99,7 @@ const campaignOptions: INodeProperties = {
 			type: 'string',
 			default: '',
 			description:
-				'Suppression list: numbers never to send to, e.g. opted-out numbers from a Data Table. A list or an array; compared after normalisation.',
+				"Suppression list: numbers never to send to, e.g. all items of an Opted-Out node. Takes text (comma, semicolon, line or space separated), numbers, arrays, n8n items and objects (their phone, mobile, msisdn, number… field). Compared after normalisation; an entry it cannot read stops the run (see Unreadable Exclusions).",
 		},
 		{
 			displayName: 'Invalid Numbers',
@@ -204,6 +204,25 @@ const campaignOptions: INodeProperties = {
 			typeOptions: { minValue: 1000 },
 			default: DEFAULT_TIMEOUT_MS,
 			description: 'Milliseconds to wait for the provider before the request fails',
+		},
+		{
+			displayName: 'Unreadable Exclusions',
+			name: 'unreadableExclusions',
+			type: 'options',
+			default: 'fail',
+			options: [
+				{
+					name: 'Fail',
+					value: 'fail',
+					description: 'Stop before sending, naming the entry and the item: it may be an opted-out number',
+				},
+				{
+					name: 'Warn',
+					value: 'warn',
+					description: 'Send, listing the entries in the output warnings; they exclude no one',
+				},
+			],
+			description: 'What to do when an Exclude Numbers entry cannot be read as a phone number',
 		},
 	],
 };

@@ -1,3 +1,4 @@
+import { describeUnreadable } from '../../../domain/exclusions';
 import { normaliseMsisdn, splitRecipients, toMsisdn } from '../../../domain/phoneNumbers';
 import type { RuleViolation } from '../../../domain/rules';
 import {
@@ -116,14 +117,29 @@ function checkedSendAt(item: ItemParameters, context: PlanContext, found: Findin
 	return null;
 }
 
-const quoted = (entries: string[]) =>
-	entries
-		.slice(0, 5)
-		.map((e) => `"${e}"`)
-		.join(', ') + (entries.length > 5 ? ` and ${entries.length - 5} more` : '');
+/** The first few unreadable entries, each with where it sits and why: `"unsubscribed": contains letters; …`. */
+function listedUnreadable(suppression: Suppression): string {
+	const { unreadable } = suppression;
+	const listed = unreadable.slice(0, 5).map(describeUnreadable);
+	if (unreadable.length > 5) listed.push(`and ${unreadable.length - 5} more`);
+	return listed.join('; ');
+}
 
-function unreadableExclusions(suppression: Suppression): string {
-	return `${suppression.unreadable.length} entr${suppression.unreadable.length === 1 ? 'y' : 'ies'} could not be read as a phone number and exclude no one: ${quoted(suppression.unreadable)}`;
+const entries = (n: number) => (n === 1 ? '1 entry' : `${n} entries`);
+
+/** Unreadable Exclusions = Fail (the default): an opted-out number could slip through, so nothing is sent. */
+function unreadableExclusionsError(suppression: Suppression): string {
+	const n = suppression.unreadable.length;
+	return (
+		`${entries(n)} cannot be read as ${n === 1 ? 'a phone number' : 'phone numbers'} and would exclude no one — ` +
+		`${listedUnreadable(suppression)}. Fix ${n === 1 ? 'it' : 'them'}, or set Unreadable Exclusions to Warn to send anyway`
+	);
+}
+
+/** Unreadable Exclusions = Warn: the campaign goes out, and the output says what excluded no one. */
+function unreadableExclusionsWarning(suppression: Suppression): string {
+	const n = suppression.unreadable.length;
+	return `Exclude Numbers: ${entries(n)} could not be read as ${n === 1 ? 'a phone number' : 'phone numbers'} and exclude no one — ${listedUnreadable(suppression)}`;
 }
 
 function invalidReason(input: string, countryCode: string): string {
@@ -143,9 +159,6 @@ function itemRecipients(
 	const { countryCode, notifyId } = defaults;
 	const excluded = defaults.suppression.numbers;
 	const failOnInvalid = item.options.invalidNumbers === 'fail';
-	if (failOnInvalid && defaults.suppression.unreadable.length > 0) {
-		violations.push({ field: 'excludeNumbers', message: unreadableExclusions(defaults.suppression) });
-	}
 	const inputs = splitRecipients(item.recipients);
 	if (inputs.length === 0) inputs.push('');
 	// One object per number, of one shape, later given its position in place: at 400,000 numbers
@@ -187,6 +200,10 @@ function rowSettings(item: ItemParameters, context: PlanContext, suppressions: S
 	if (!country.ok) before.push(country.violation);
 	const countryCode = country.ok ? country.code : '';
 	const suppression = country.ok ? suppressions.get(options.excludeNumbers, countryCode) : undefined;
+	// Anything but Warn fails: an entry that excludes no one may be an opted-out number.
+	if (suppression && suppression.unreadable.length > 0 && options.unreadableExclusions !== 'warn') {
+		before.push({ field: 'excludeNumbers', message: unreadableExclusionsError(suppression) });
+	}
 	const after: RuleViolation[] = [];
 	const sendAt = checkedSendAt(item, context, { violations: after, warnings: found.warnings });
 	return {
@@ -332,7 +349,7 @@ function warningsOf(items: ItemRequest[]): string[] {
 	const rows = new Set(items.map((i) => i.settings));
 	const suppressions = new Set([...rows].map((r) => r.suppression).filter((s) => s && s.unreadable.length > 0));
 	const own = new Set([...rows].flatMap((r) => r.warnings));
-	return [...[...suppressions].map((s) => `Exclude Numbers: ${unreadableExclusions(s!)}`), ...own];
+	return [...[...suppressions].map((s) => unreadableExclusionsWarning(s!)), ...own];
 }
 
 /**

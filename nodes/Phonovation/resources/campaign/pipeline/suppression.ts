@@ -1,20 +1,12 @@
-import { splitRecipients, suppressionForms } from '../../../domain/phoneNumbers';
+import type { ExclusionList } from '../../../domain/exclusions';
+import { readExclusions } from '../../../domain/exclusions';
 
 /** An Exclude Numbers list, normalised: the numbers it stands for, and the entries it could not read. */
-export interface Suppression {
-	numbers: Set<string>;
-	unreadable: string[];
-}
+export type Suppression = ExclusionList;
 
-/** Normalises a list with the recipients' rules, plus the lost-leading-zero Irish form. */
+/** Reads a list in any shape Exclude Numbers takes (see readExclusions), with the recipients' rules. */
 export function suppressionOf(list: unknown, countryCode: string): Suppression {
-	const suppression: Suppression = { numbers: new Set(), unreadable: [] };
-	for (const entry of splitRecipients(list)) {
-		const found = suppressionForms(entry, countryCode);
-		if (found.length === 0) suppression.unreadable.push(entry);
-		for (const n of found) suppression.numbers.add(n);
-	}
-	return suppression;
+	return readExclusions(list, countryCode);
 }
 
 /**

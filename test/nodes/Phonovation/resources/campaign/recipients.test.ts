@@ -104,31 +104,33 @@ describe('Exclude Numbers never misses an opted-out number', () => {
 		expect(f.sim.count('POST', '/api/v2/Campaign')).toBe(0);
 	});
 
-	it('entries it cannot read are listed in the warnings; the readable ones still exclude', async () => {
+	it('with Unreadable Exclusions = Warn, entries it cannot read are listed in the warnings; the readable ones still exclude', async () => {
 		const f = fixture();
 		const result = await f.run({
 			...SEND,
 			recipients: '0871234567, 0861234567',
-			options: { excludeNumbers: '0861234567, unsubscribed, 12', messageType: 'transactional' },
+			options: { excludeNumbers: '0861234567, unsubscribed, 12', messageType: 'transactional', unreadableExclusions: 'warn' },
 		});
 		expect(result.error).toBeUndefined();
 		expect(f.sim.campaigns[0].body.recipientInfo).toEqual([{ msisdn: '353871234567' }]);
 		const [out] = jsonOf(result.items);
 		expect(out.recipients[1]).toMatchObject({ msisdn: '353861234567', status: 'excluded' });
 		expect(out.warnings).toEqual([
-			'Exclude Numbers: 2 entries could not be read as a phone number and exclude no one: "unsubscribed", "12"',
+			'Exclude Numbers: 2 entries could not be read as phone numbers and exclude no one — "unsubscribed": contains letters; ' +
+				'"12": too short (2 digits, min 8)',
 		]);
 	});
 
-	it('with Invalid Numbers = Fail, an unreadable entry stops the run before anything is sent', async () => {
+	it('by default an unreadable entry stops the run before anything is sent', async () => {
 		const f = fixture();
 		const result = await f.run({
 			...SEND,
 			recipients: '0871234567',
-			options: { excludeNumbers: 'unsubscribed', invalidNumbers: 'fail' },
+			options: { excludeNumbers: 'unsubscribed' },
 		});
 		expect(result.error?.message).toBe(
-			'Exclude Numbers: 1 entry could not be read as a phone number and exclude no one: "unsubscribed" (item 0)',
+			'Exclude Numbers: 1 entry cannot be read as a phone number and would exclude no one — "unsubscribed": contains letters. ' +
+				'Fix it, or set Unreadable Exclusions to Warn to send anyway (item 0)',
 		);
 		expect(f.sim.count('POST', '/api/v2/Campaign')).toBe(0);
 	});

@@ -85,6 +85,44 @@ describe('planCampaigns (pure)', () => {
 		]);
 	});
 
+	it('an Exclude Numbers entry it cannot read sets the item apart, naming the entry (Unreadable Exclusions = Fail by default)', () => {
+		const options = { excludeNumbers: [{ json: { phone: '0861234567' } }, { json: { phone: 'n/a' } }] };
+		const [plan] = planCampaigns([item(0, { recipients: '0871000001', options })], context);
+		expect(plan.rejected).toEqual([
+			{
+				itemIndex: 0,
+				violations: [
+					{
+						field: 'excludeNumbers',
+						message:
+							'1 entry cannot be read as a phone number and would exclude no one — [1].json.phone "n/a": contains letters. ' +
+							'Fix it, or set Unreadable Exclusions to Warn to send anyway',
+					},
+				],
+			},
+		]);
+		expect(plan.toSend).toEqual([]);
+	});
+
+	it('lists at most five unreadable entries and counts the rest', () => {
+		const options = { excludeNumbers: 'a, b, c, d, e, f, g', unreadableExclusions: 'anything but warn' };
+		const [plan] = planCampaigns([item(0, { recipients: '0871000001', options })], context);
+		expect(plan.rejected[0].violations[0].message).toBe(
+			'7 entries cannot be read as phone numbers and would exclude no one — "a": contains letters; "b": contains letters; ' +
+				'"c": contains letters; "d": contains letters; "e": contains letters; and 2 more. Fix them, or set Unreadable Exclusions to Warn to send anyway',
+		);
+	});
+
+	it('with Unreadable Exclusions = Warn, the campaign is planned and the warning names the entries', () => {
+		const options = { excludeNumbers: '0871000002, unsubscribed', unreadableExclusions: 'warn', messageType: 'transactional' };
+		const [plan] = planCampaigns([item(0, { recipients: '0871000001, 0871000002', options })], context);
+		expect(plan.rejected).toEqual([]);
+		expect(plan.toSend.map((r) => r.msisdn)).toEqual(['353871000001']);
+		expect(plan.warnings).toEqual([
+			'Exclude Numbers: 1 entry could not be read as a phone number and exclude no one — "unsubscribed": contains letters',
+		]);
+	});
+
 	it('a duplicate across items names the item and Notify ID it was sent with', () => {
 		const [plan] = planCampaigns(
 			[

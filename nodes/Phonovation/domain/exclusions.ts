@@ -1,0 +1,175 @@
+import { normaliseMsisdn, numberAsWritten, suppressionForms } from './phoneNumbers';
+
+/**
+ * Field names read as phone numbers when Exclude Numbers is given objects (rows, n8n items),
+ * compared without case, spaces, `_` and `-` (so `Phone Number`, `phone_number` and `phoneNumber`
+ * are one name). Every one of them an object has is read: a contact's phone and mobile are both
+ * excluded. `from` is who sent an inbound text or an opt-out (the Phonovation Trigger's items).
+ */
+export const PHONE_FIELDS = [
+	'phone',
+	'phoneNumber',
+	'mobile',
+	'mobileNumber',
+	'mobilePhone',
+	'msisdn',
+	'number',
+	'cell',
+	'cellPhone',
+	'tel',
+	'telephone',
+	'from',
+	'to',
+] as const;
+
+const fieldKey = (name: string) => name.toLowerCase().replace(/[\s_-]/g, '');
+const PHONE_KEYS = new Set(PHONE_FIELDS.map(fieldKey));
+
+/** An entry that excludes no one, shown without any value that is not a number someone wrote. */
+export interface UnreadableExclusion {
+	/** Where it sits in the list: `[3]`, `[3].json.phone`, `json`; empty for a plain text list. */
+	at: string;
+	/** The entry as written, cut at SHOWN_LENGTH; absent where it could be any other data (a secret). */
+	shown?: string;
+	reason: string;
+}
+
+/** An Exclude Numbers list read: the msisdns it stands for, and the entries it could not read. */
+export interface ExclusionList {
+	numbers: Set<string>;
+	unreadable: UnreadableExclusion[];
+}
+
+const SHOWN_LENGTH = 40;
+const SHOWN_KEYS = 5;
+/** Arrays within arrays and objects within fields: n8n data is JSON, so this is only a guard. */
+const MAX_DEPTH = 10;
+
+/** Hard separators: comma, semicolon, line breaks. */
+const SEPARATORS = /[,;\r\n]+/;
+const WHITESPACE = /\s+/;
+const TEL_URI = /^tel:/i;
+/** RFC 3966 parameters after a tel: URI (`;ext=12`, `;phone-context=…`): they are no separate entries. */
+const TEL_PARAMETERS = /(tel:[^,;\s]*)((?:;[^,;\s=]+=[^,;\s]*)+)/gi;
+
+const cut = (text: string) => (text.length > SHOWN_LENGTH ? `${text.slice(0, SHOWN_LENGTH)}…` : text);
+
+class Reader {
+	readonly list: ExclusionList = { numbers: new Set(), unreadable: [] };
+
+	constructor(private readonly countryCode: string) {}
+
+	/** Any value: text, number, array, n8n item or plain object. `reveal`: its text may be shown. */
+	value(value: unknown, at: string, reveal: boolean, depth = 0): void {
+		if (value === null || value === undefined) return;
+		if (depth > MAX_DEPTH) {
+			this.list.unreadable.push({ at, reason: 'nested too deeply' });
+			return;
+		}
+		if (Array.isArray(value)) {
+			value.forEach((entry, i) => this.value(entry, `${at}[${i}]`, reveal, depth + 1));
+			return;
+		}
+		if (typeof value === 'object') {
+			this.object(value as Record<string, unknown>, at, depth);
+			return;
+		}
+		this.text(typeof value === 'number' ? numberAsWritten(value) : String(value), at, reveal);
+	}
+
+	/**
+	 * An n8n item (`{ json, pairedItem }`) is read by its json. An object's phone fields are read,
+	 * all of them; without one, its only text or number value; anything else cannot be read.
+	 */
+	private object(object: Record<string, unknown>, at: string, depth: number): void {
+		const json = object.json;
+		if (json !== null && typeof json === 'object' && !Array.isArray(json)) {
+			this.object(json as Record<string, unknown>, path(at, 'json'), depth + 1);
+			return;
+		}
+		const keys = Object.keys(object);
+		const phoneKeys = keys.filter((key) => PHONE_KEYS.has(fieldKey(key)));
+		if (phoneKeys.length > 0) {
+			// A row whose phone is empty stands for no number, like an empty line.
+			for (const key of phoneKeys) this.value(object[key], path(at, key), true, depth + 1);
+			return;
+		}
+		const values = keys.filter((key) => isScalar(object[key]));
+		if (values.length === 1) {
+			// Not named as a phone number: it may be anything, so its value is not shown.
+			this.value(object[values[0]], path(at, values[0]), false, depth + 1);
+			return;
+		}
+		const listed = keys.slice(0, SHOWN_KEYS).map((key) => cut(key)).join(', ') + (keys.length > SHOWN_KEYS ? ', …' : '');
+		const others = values.length === 0 ? 'no text or number in it' : `${values.length} other values, so none is taken`;
+		this.list.unreadable.push({
+			at: at || 'object',
+			reason: `no phone field (phone, mobile, msisdn, number, …) and ${others}${keys.length ? `; its fields: ${listed}` : ''}`,
+		});
+	}
+
+	/** Text: split at commas, semicolons and line breaks, then at spaces where each part is a number. */
+	private text(text: string, at: string, reveal: boolean): void {
+		const withoutParameters = text.includes(':') ? text.replace(TEL_PARAMETERS, '$1') : text;
+		for (const piece of withoutParameters.split(SEPARATORS)) {
+			const entry = piece.trim();
+			if (entry === '') continue;
+			const parts = WHITESPACE.test(entry) ? this.wholeNumbers(entry.split(WHITESPACE)) : undefined;
+			if (parts) {
+				for (const found of parts) this.add(found);
+				continue;
+			}
+			const found = this.forms(entry);
+			if (found.length > 0) this.add(found);
+			else this.unreadable(entry, at, reveal);
+		}
+	}
+
+	/** Each part's numbers when every part is a whole number (`0871234567 0861234567`), else undefined (`087 123 4567`). */
+	private wholeNumbers(parts: string[]): string[][] | undefined {
+		const found: string[][] = [];
+		for (const part of parts) {
+			const forms = this.forms(part);
+			if (forms.length === 0) return undefined;
+			found.push(forms);
+		}
+		return found;
+	}
+
+	private forms(entry: string): string[] {
+		return suppressionForms(entry.replace(TEL_URI, ''), this.countryCode);
+	}
+
+	private add(forms: string[]): void {
+		for (const msisdn of forms) this.list.numbers.add(msisdn);
+	}
+
+	private unreadable(entry: string, at: string, reveal: boolean): void {
+		const number = normaliseMsisdn(entry.replace(TEL_URI, ''), this.countryCode);
+		const reason = number.ok ? 'not a number' : number.reason;
+		this.list.unreadable.push(reveal ? { at, shown: cut(entry), reason } : { at: at || 'entry', reason });
+	}
+}
+
+const path = (at: string, key: string) => (at === '' ? key : `${at}.${key}`);
+
+const isScalar = (value: unknown) => typeof value === 'number' || (typeof value === 'string' && value.trim() !== '');
+
+/**
+ * What an Exclude Numbers value stands for. It takes text (entries separated by commas, semicolons,
+ * line breaks, or whitespace when every whitespace-separated part is a number of its own), numbers,
+ * `tel:` URIs, arrays (nested too), n8n items and plain objects (their phone fields, see
+ * PHONE_FIELDS, or their only text or number value). Each entry is read with the recipients' rules
+ * plus the Irish number a spreadsheet lost the 0 of; anything else is listed as unreadable.
+ */
+export function readExclusions(value: unknown, countryCode: string): ExclusionList {
+	const reader = new Reader(countryCode);
+	reader.value(value, '', true);
+	return reader.list;
+}
+
+/** `"unsubscribed": contains letters`, `[3].json.phone "call me": contains letters`, `[2].json: no phone field …`. */
+export function describeUnreadable(entry: UnreadableExclusion): string {
+	const shown = entry.shown === undefined ? '' : `"${entry.shown}"`;
+	return `${[entry.at, shown].filter(Boolean).join(' ')}: ${entry.reason}`;
+}
