@@ -9,6 +9,13 @@ export interface QuietHours {
 	zone: string;
 	/** As the user should read it: `21:00-08:00 Europe/Dublin`. */
 	label: string;
+	/**
+	 * Judged in each recipient's own time zone (no Quiet Hours Time Zone was given): `zone` is the
+	 * workflow's, for recipients whose country has no single zone.
+	 */
+	byRecipient?: boolean;
+	/** The zones a campaign's recipients are in, once known: it must be quiet in none of them. */
+	zones?: readonly string[];
 }
 
 export type QuietHoursResult = { ok: true; quietHours: QuietHours | null } | { ok: false; violation: RuleViolation };
@@ -51,4 +58,26 @@ export function quietHoursEnd(moment: Date, quiet: QuietHours): DateTime | null 
 	if (!inside) return null;
 	const day = overnight && minute >= quiet.start ? local.plus({ days: 1 }) : local;
 	return day.set({ hour: Math.floor(quiet.end / 60), minute: quiet.end % 60, second: 0, millisecond: 0 });
+}
+
+/**
+ * When the quiet hours around `moment` end in every one of `zones`, or null when `moment` is
+ * outside them in all. From the latest end it looks again, as that may fall inside another
+ * zone's next window; when no moment is outside all of them (zones too far apart), the last
+ * end found is returned.
+ */
+export function quietHoursEndIn(moment: Date, quiet: QuietHours, zones: readonly string[]): DateTime | null {
+	let at = moment;
+	let latest: DateTime | null = null;
+	for (let round = 0; round <= zones.length; round++) {
+		let later: DateTime | null = null;
+		for (const zone of zones) {
+			const end = quietHoursEnd(at, { ...quiet, zone });
+			if (end && (!later || end.toMillis() > later.toMillis())) later = end;
+		}
+		if (!later) return latest;
+		latest = later;
+		at = later.toJSDate();
+	}
+	return latest;
 }

@@ -1,5 +1,5 @@
 import type { QuietHours } from '../../../../nodes/Phonovation/domain/quietHours';
-import { parseQuietHours, quietHoursEnd } from '../../../../nodes/Phonovation/domain/quietHours';
+import { parseQuietHours, quietHoursEnd, quietHoursEndIn } from '../../../../nodes/Phonovation/domain/quietHours';
 
 const DUBLIN = 'Europe/Dublin';
 
@@ -105,5 +105,32 @@ describe('quiet hours', () => {
 		// 23:30 in Dublin is 18:30 in New York: outside New York's quiet hours.
 		expect(endOf('2030-12-01T23:30:00Z', '21:00-08:00', 'America/New_York')).toBeNull();
 		expect(endOf('2030-12-02T03:00:00Z', '21:00-08:00', 'America/New_York')).toBe('2030-12-02T13:00:00.000Z');
+	});
+});
+
+describe('quiet hours across the recipients\' time zones', () => {
+	const parsed = parseQuietHours('21:00-08:00', 'Europe/Dublin');
+	const night = parsed.ok && parsed.quietHours ? parsed.quietHours : undefined;
+
+	it('ends when it has ended in every zone: Dublin and Paris at 21:30 Dublin time wait for 08:00 Dublin', () => {
+		const end = quietHoursEndIn(new Date('2030-01-15T21:30:00Z'), night!, ['Europe/Dublin', 'Europe/Paris']);
+		expect(end?.toUTC().toISO()).toBe('2030-01-16T08:00:00.000Z');
+	});
+
+	it('at 20:30 Dublin time it is already quiet in Paris (21:30 there), until 08:00 Dublin', () => {
+		const end = quietHoursEndIn(new Date('2030-01-15T20:30:00Z'), night!, ['Europe/Dublin', 'Europe/Paris']);
+		expect(end?.toUTC().toISO()).toBe('2030-01-16T08:00:00.000Z');
+		expect(quietHoursEndIn(new Date('2030-01-15T20:30:00Z'), night!, ['Europe/Dublin'])).toBeNull();
+	});
+
+	it('at 07:30 Dublin time Paris is awake (08:30) but Dublin is not: 08:00 Dublin', () => {
+		const end = quietHoursEndIn(new Date('2030-01-15T07:30:00Z'), night!, ['Europe/Paris', 'Europe/Dublin']);
+		expect(end?.toUTC().toISO()).toBe('2030-01-15T08:00:00.000Z');
+	});
+
+	it('is null when the moment is outside the window everywhere', () => {
+		expect(quietHoursEndIn(new Date('2030-01-15T12:00:00Z'), night!, ['Europe/Dublin', 'Europe/Paris'])).toBeNull();
+		// Noon in Dublin is 21:00 in Tokyo, quiet until 23:00 UTC, when Dublin is quiet until 08:00 (17:00 in Tokyo).
+		expect(quietHoursEndIn(new Date('2030-01-15T12:00:00Z'), night!, ['Europe/Dublin', 'Asia/Tokyo'])?.toUTC().toISO()).toBe('2030-01-16T08:00:00.000Z');
 	});
 });

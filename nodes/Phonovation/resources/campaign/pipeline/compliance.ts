@@ -2,7 +2,7 @@ import { DateTime } from 'luxon';
 
 import { offersOptOut, withOptOutText } from '../../../domain/optOutWording';
 import type { QuietHours } from '../../../domain/quietHours';
-import { parseQuietHours, quietHoursEnd } from '../../../domain/quietHours';
+import { parseQuietHours, quietHoursEndIn } from '../../../domain/quietHours';
 import type { RuleViolation } from '../../../domain/rules';
 import { wireSendAt } from '../../../domain/sendAt';
 import type { CampaignOptions } from './readParameters';
@@ -46,22 +46,45 @@ export function sendAtOutsideQuietHours(options: CampaignOptions, moment: Moment
 	const parsed = parseQuietHours(options.quietHours, asText(options.quietHoursTimeZone).trim() || moment.zone);
 	if (!parsed.ok) found.violations.push(parsed.violation);
 	if (!parsed.ok || !parsed.quietHours) return moment.sendAt;
+	// In each recipient's own zone: judged once the campaign's recipients are known.
+	if (asText(options.quietHoursTimeZone).trim() === '') return moment.sendAt;
+	return movedOutOfQuietHours(moment, parsed.quietHours, [parsed.quietHours.zone], found);
+}
+
+/** A moment inside Quiet Hours in any of `zones` moves to when they have ended in all, with a warning. */
+export function movedOutOfQuietHours(
+	moment: Pick<Moment, 'sendAt' | 'now'>,
+	quiet: QuietHours,
+	zones: readonly string[],
+	found: Pick<Findings, 'warnings'>,
+): string | null {
 	const at = moment.sendAt ? new Date(moment.sendAt.replace('Z', ':00Z')) : moment.now;
-	const end = quietHoursEnd(at, parsed.quietHours);
+	const end = quietHoursEndIn(at, quiet, zones);
 	if (!end) return moment.sendAt;
 	const when = DateTime.fromJSDate(at, { zone: end.zone }).toFormat('yyyy-MM-dd HH:mm');
 	const what = moment.sendAt ? `Send At ${when}` : `Sending now (${when})`;
 	const moved = wireSendAt(end);
 	found.warnings.push(
-		`Quiet Hours ${parsed.quietHours.label}: ${what} falls inside them, so the campaign is scheduled for ${end.toFormat('yyyy-MM-dd HH:mm')} local time (sendAt ${moved})`,
+		`Quiet Hours ${labelOf(quiet, zones)}: ${what} falls inside them, so the campaign is scheduled for ${end.toFormat('yyyy-MM-dd HH:mm')} local time (sendAt ${moved})`,
 	);
 	return moved;
 }
 
-/** The Quiet Hours an item's options set, or null (none, or a violation already reported). */
+/** `21:00-08:00 Europe/Dublin`, or for recipients' own zones `21:00-08:00 in Europe/Dublin, Europe/Paris`. */
+export function labelOf(quiet: QuietHours, zones: readonly string[] = quiet.zones ?? [quiet.zone]): string {
+	if (!quiet.byRecipient) return quiet.label;
+	return `${quiet.label.slice(0, quiet.label.indexOf(' '))} in the recipients' time zones (${zones.join(', ')})`;
+}
+
+/**
+ * The Quiet Hours an item's options set, or null (none, or a violation already reported). With
+ * no Quiet Hours Time Zone they are judged in each recipient's zone, the workflow's as fallback.
+ */
 export function quietHoursOf(options: CampaignOptions, zone: string): QuietHours | null {
-	const parsed = parseQuietHours(options.quietHours, asText(options.quietHoursTimeZone).trim() || zone);
-	return parsed.ok ? parsed.quietHours : null;
+	const named = asText(options.quietHoursTimeZone).trim();
+	const parsed = parseQuietHours(options.quietHours, named || zone);
+	if (!parsed.ok || !parsed.quietHours) return null;
+	return named ? parsed.quietHours : { ...parsed.quietHours, byRecipient: true };
 }
 
 /** What the clock says when a request is about to be posted. */
@@ -89,7 +112,8 @@ export function sendAtWhenPosted(timing: TimeAtPosting, now: Date): PostingTime 
 		const at = wireSendAt(DateTime.fromJSDate(now));
 		return { ok: false, message: `Send At ${timing.sendAt} had passed when the request was about to be posted (now ${at}); nothing was posted for it. Pick a later time` };
 	}
-	const end = timing.quietHours ? quietHoursEnd(now, timing.quietHours) : null;
+	const quiet = timing.quietHours;
+	const end = quiet ? quietHoursEndIn(now, quiet, quiet.zones ?? [quiet.zone]) : null;
 	if (end) return { ok: true, sendAt: wireSendAt(end), movedInto: timing.quietHours! };
 	if (timing.sendAt !== null && instantOf(timing.sendAt) <= now.getTime()) return { ok: true, sendAt: null };
 	return { ok: true, sendAt: timing.sendAt };

@@ -9,10 +9,11 @@ import {
 	parseCountryCode,
 	violationsOf,
 } from '../../../domain/rules';
+import { zoneOfNumber } from '../../../domain/countryZones';
 import type { QuietHours } from '../../../domain/quietHours';
 import { toSendAt } from '../../../domain/sendAt';
 import type { Findings } from './compliance';
-import { quietHoursOf, sendAtOutsideQuietHours, textToSend } from './compliance';
+import { movedOutOfQuietHours, quietHoursOf, sendAtOutsideQuietHours, textToSend } from './compliance';
 import type { CampaignOptions, ItemParameters } from './readParameters';
 import type { Suppression } from './suppression';
 import { SuppressionCache } from './suppression';
@@ -316,7 +317,7 @@ function dedupe(items: ItemRequest[]): { planned: PlannedItem[]; toSend: Planned
 }
 
 /** Checks one campaign's shared settings, sets its items' own violations apart, dedupes and batches. */
-function settle(items: ItemRequest[]): CampaignPlan {
+function settle(items: ItemRequest[], context: PlanContext): CampaignPlan {
 	const [first] = items;
 	const { from, text, campaignName, sendAt, dryRun, batchSize, timeoutMs, scheduled, quietHours } = first.settings;
 	const violations: ItemViolation[] = violationsOf(campaignSettingsSchema, {
@@ -335,9 +336,38 @@ function settle(items: ItemRequest[]): CampaignPlan {
 			itemIndex: sendable[0].itemIndex,
 		});
 	}
-	const settings = { from, text, campaignName, sendAt, dryRun, batchSize, timeoutMs, scheduled, quietHours };
+	const timing = inRecipientsZones({ sendAt, quietHours }, toSend, context);
+	const settings = { from, text, campaignName, dryRun, batchSize, timeoutMs, scheduled, ...timing.settings };
 	const batches = violations.length ? [] : batchesOf(toSend, batchSize);
-	return { settings, items: planned, toSend, batches, violations, rejected, warnings: warningsOf(sendable) };
+	return { settings, items: planned, toSend, batches, violations, rejected, warnings: [...warningsOf(sendable), ...timing.warnings] };
+}
+
+/**
+ * Quiet Hours with no time zone named are judged in the time zone of each recipient's country
+ * (the workflow's for a country with several): the campaign waits until it is quiet in none.
+ */
+function inRecipientsZones(
+	timing: { sendAt: string | null; quietHours?: QuietHours | null },
+	toSend: readonly PlannedRecipient[],
+	context: PlanContext,
+): { settings: { sendAt: string | null; quietHours?: QuietHours | null }; warnings: string[] } {
+	const quiet = timing.quietHours;
+	if (!quiet?.byRecipient || toSend.length === 0) return { settings: timing, warnings: [] };
+	const zones = new Set<string>();
+	let unplaced = 0;
+	for (const recipient of toSend) {
+		const zone = zoneOfNumber(recipient.msisdn!);
+		if (zone) zones.add(zone);
+		else unplaced++;
+	}
+	if (unplaced > 0) zones.add(quiet.zone);
+	const warnings: string[] = [];
+	if (unplaced > 0) {
+		warnings.push(`Quiet Hours: ${unplaced} recipient(s) are in a country with no single time zone, so their Quiet Hours are judged in the workflow's (${quiet.zone}); set Quiet Hours Time Zone to choose one`);
+	}
+	const judged = { ...quiet, zones: [...zones] };
+	const sendAt = movedOutOfQuietHours({ sendAt: timing.sendAt, now: context.now }, judged, judged.zones, { warnings });
+	return { settings: { sendAt, quietHours: judged }, warnings };
 }
 
 /** A limit the text breaks only with its Opt-Out Text should say so. */
@@ -401,7 +431,7 @@ export function planCampaigns(items: ItemParameters[], context: PlanContext): Ca
 		else groups.set(key, (group = [item]));
 		previous = { item, group };
 	}
-	return [...groups.values()].map(settle);
+	return [...groups.values()].map((group) => settle(group, context));
 }
 
 function sameCampaign(x: ItemRequest, y: ItemRequest): boolean {

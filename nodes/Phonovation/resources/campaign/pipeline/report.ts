@@ -1,6 +1,7 @@
 import type { TextAnalysis } from '../../../domain/gsmSegments';
 import { analyseText } from '../../../domain/gsmSegments';
 import type { Delivery } from './deliver';
+import { labelOf } from './compliance';
 import type { CampaignPlan, PlannedItem, PlannedRecipient } from './plan';
 import { batchLabel } from './requestBody';
 
@@ -196,6 +197,7 @@ function campaignSummary(plan: CampaignPlan, delivery: Delivery, credits: number
 		from: settings.from,
 		campaignName: settings.campaignName || null,
 		sendAt: settings.sendAt,
+		...(settings.quietHours ? { quietHours: labelOf(settings.quietHours) } : {}),
 		recipients: plan.toSend.length,
 		requests: settings.dryRun ? (delivery.dryRunRequests?.length ?? 0) : delivery.requests,
 		estimatedCredits: credits,
@@ -227,7 +229,7 @@ function deliveryWarnings(delivery: Delivery, unconfirmed: number): string[] {
 	const moved = delivery.movedIntoQuietHours;
 	if (moved) {
 		warnings.push(
-			`Quiet Hours ${moved.quietHours.label}: ${moved.requests} request(s) were about to be posted inside them, so they were scheduled for their end (sendAt ${moved.sendAt})`,
+			`Quiet Hours ${labelOf(moved.quietHours)}: ${moved.requests} request(s) were about to be posted inside them, so they were scheduled for their end (sendAt ${moved.sendAt})`,
 		);
 	}
 	if (delivery.retriedAfter429 > 0) {

@@ -134,7 +134,7 @@ describe('compliance: opt-out wording and quiet hours', () => {
 			expect(out.warnings).toEqual([
 				expect.stringMatching(
 					new RegExp(
-						`^Quiet Hours ${quietHours} Europe/Dublin: Sending now \\(.*\\) falls inside them, so the campaign is scheduled for .* local time \\(sendAt ${end}\\)$`,
+						`^Quiet Hours ${quietHours} in the recipients' time zones \\(Europe/Dublin\\): Sending now \\(.*\\) falls inside them, so the campaign is scheduled for .* local time \\(sendAt ${end}\\)$`,
 					),
 				),
 			]);
@@ -166,6 +166,30 @@ describe('compliance: opt-out wording and quiet hours', () => {
 				`Quiet Hours ${start.toFormat('HH:mm')}-${end.toFormat('HH:mm')} UTC: 1 request(s) were about to be posted inside them, so they were scheduled for their end (sendAt ${endWire})`,
 			]);
 		}, 90_000);
+
+		it('with no time zone named, an Irish number is judged in Dublin time on an n8n set to New York', async () => {
+			const f = fixture();
+			f.engine.timezone = 'America/New_York';
+			// Quiet now in Dublin; in New York (5 hours behind) this window lies elsewhere in the day.
+			const { quietHours, end } = quietWindow(-1, 1);
+			const result = await f.run({ ...SEND, recipients: '0871234567', text: 'Doors open at 8', options: { quietHours, messageType: 'transactional' } });
+			expect(result.error).toBeUndefined();
+			expect(f.sim.campaigns.map((c) => c.body.sendAt)).toEqual([end]);
+			expect(jsonOf(result.items)[0].campaign.quietHours).toBe(`${quietHours} in the recipients' time zones (Europe/Dublin)`);
+		});
+
+		it('a number of a country with several zones is judged in the workflow\'s zone, with a warning', async () => {
+			const f = fixture();
+			f.engine.timezone = 'Europe/Dublin';
+			const { quietHours, end } = quietWindow(-1, 1);
+			const result = await f.run({ ...SEND, recipients: '+12125550100', text: 'Doors open at 8', options: { quietHours, messageType: 'transactional' } });
+			expect(f.sim.campaigns.map((c) => c.body.sendAt)).toEqual([end]);
+			expect(jsonOf(result.items)[0].warnings).toEqual(
+				expect.arrayContaining([
+					"Quiet Hours: 1 recipient(s) are in a country with no single time zone, so their Quiet Hours are judged in the workflow's (Europe/Dublin); set Quiet Hours Time Zone to choose one",
+				]),
+			);
+		});
 
 		it('a Send outside them goes out now', async () => {
 			const f = fixture();

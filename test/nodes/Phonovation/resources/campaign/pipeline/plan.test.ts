@@ -143,7 +143,7 @@ describe('planCampaigns (pure)', () => {
 		const [plan] = planCampaigns([item(0, { recipients: '0871000001', options })], at2330);
 		expect(plan.settings.sendAt).toBe('2030-06-02T07:00Z');
 		expect(plan.warnings).toEqual([
-			'Quiet Hours 21:00-08:00 Europe/Dublin: Sending now (2030-06-01 23:30) falls inside them, so the campaign is scheduled for 2030-06-02 08:00 local time (sendAt 2030-06-02T07:00Z)',
+			"Quiet Hours 21:00-08:00 in the recipients' time zones (Europe/Dublin): Sending now (2030-06-01 23:30) falls inside them, so the campaign is scheduled for 2030-06-02 08:00 local time (sendAt 2030-06-02T07:00Z)",
 		]);
 	});
 
