@@ -236,21 +236,24 @@ describe('money safety in n8n', () => {
 		]);
 	});
 
-	suite.it('a 201 with an empty body is unconfirmed with a warning; a 429 with Retry-After: 1 is repeated once', async (env) => {
-		const workflow = await campaignWorkflow(env, 'Odd answers', personalised(2), {
-			text: '=Hello {{ $json.name }}',
-			recipients: '={{ $json.phone }}',
-			options: { messageType: 'transactional' },
-		});
+	suite.it('a 201 with an empty body is unconfirmed and an error item; a 429 with Retry-After: 1 is repeated once', async (env) => {
+		const workflow = await campaignWorkflow(
+			env,
+			'Odd answers',
+			personalised(2),
+			{ text: '=Hello {{ $json.name }}', recipients: '={{ $json.phone }}', options: { messageType: 'transactional' } },
+			{ onError: 'continueRegularOutput' },
+		);
 		env.sim.reset();
 		env.sim.injectFault(CAMPAIGN, { kind: 'answer', status: 201, body: '' });
 		env.sim.injectFault(CAMPAIGN, { kind: 'status', status: 429, retryAfter: 1 });
 		const execution = await env.client.runAndWait(workflow.id, 'Manual Trigger');
 		expect(execution.status).toBe('success');
 		// The two campaigns go out side by side: whichever reaches the provider first gets the empty 201.
-		const out = nodeOutput(execution, 'Send') as Json[];
+		const out = (nodeOutput(execution, 'Send') as Json[]).map((o) => o.details ?? o);
 		const byStatus = Object.fromEntries(out.map((o) => [o.recipients[0].status, o]));
 		expect(Object.keys(byStatus).sort()).toEqual(['accepted', 'unconfirmed']);
+		expect(byStatus.unconfirmed.success).toBe(false);
 		expect(byStatus.unconfirmed.warnings).toEqual([expect.stringMatching(/unconfirmed/)]);
 		expect(byStatus.accepted.warnings).toEqual([expect.stringMatching(/HTTP 429.*repeated after waiting/)]);
 		expect(env.sim.count('POST', CAMPAIGN)).toBe(3);

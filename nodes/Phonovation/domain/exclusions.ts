@@ -50,7 +50,8 @@ const SEPARATORS = /[,;\r\n]+/;
 const WHITESPACE = /\s+/;
 const TEL_URI = /^tel:/i;
 /** RFC 3966 parameters after a tel: URI (`;ext=12`, `;phone-context=…`): they are no separate entries. */
-const TEL_PARAMETERS = /(tel:[^,;\s]*)((?:;[^,;\s=]+=[^,;\s]*)+)/gi;
+// No colon inside the number part: `tel:tel:tel:…` must not make each `tel:` rescan the rest (quadratic).
+const TEL_PARAMETERS = /(tel:[^,;\s:]*)((?:;[^,;\s=]+=[^,;\s]*)+)/gi;
 
 const cut = (text: string) => (text.length > SHOWN_LENGTH ? `${text.slice(0, SHOWN_LENGTH)}…` : text);
 

@@ -190,6 +190,10 @@ async function sendOne(
 		throw providerError(ctx, 'the legacy send', response, itemIndex);
 	}
 
+	// A redirect or a server error (but 503) may come after the message was sent: never post it again.
+	if ((response.status >= 300 && response.status < 400) || (response.status >= 500 && response.status !== 503)) {
+		ledger.record(key, { unknown: true });
+	}
 	refuseRedirect(ctx, response, url, itemIndex);
 	const { code, message: said } = accepted(ctx, response, password, itemIndex);
 	const { to, from, notifyId } = message;

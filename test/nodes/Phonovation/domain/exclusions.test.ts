@@ -122,3 +122,11 @@ describe('PHONE_FIELDS', () => {
 		]);
 	});
 });
+
+describe('Exclude Numbers: hostile text', () => {
+	it('reads 20,000 "tel:" in a row in one pass and refuses it, instead of rescanning the rest from each one', () => {
+		const list = readExclusions('tel:'.repeat(20_000), '353');
+		expect(list.numbers.size).toBe(0);
+		expect(list.unreadable).toHaveLength(1);
+	});
+});

@@ -95,11 +95,12 @@ const NOT_PROCESSED = 503;
 
 /**
  * Whether the request may have been processed: any server error but 503 (a 500 or a proxy's
- * 520–524 can come after the provider queued the campaign), a timeout, a dropped connection.
- * Only answers that prove a refusal before processing (4xx, 503, a refused connection or login) are not.
+ * 520–524 can come after the provider queued the campaign), a redirect (never followed; a 303 is
+ * what a server answers after processing a POST), a timeout, a dropped connection. Only answers
+ * that prove a refusal before processing (4xx, 503, a refused connection or login) are not.
  */
 export function outcomeUnknown(failure: FailedExchange): boolean {
-	if (failure.status !== undefined) return failure.status >= 500 && failure.status !== NOT_PROCESSED;
+	if (failure.status !== undefined) return failure.status < 400 || (failure.status >= 500 && failure.status !== NOT_PROCESSED);
 	return !failure.loginFailed && failure.code !== 'ECONNREFUSED';
 }
 
@@ -107,7 +108,9 @@ export function outcomeUnknown(failure: FailedExchange): boolean {
 function answerOutcome(ctx: IExecuteFunctions, answer: unknown, where: string, itemIndex: number): BatchOutcome {
 	const response = answer as CampaignResponse | undefined;
 	if (!response || typeof response !== 'object' || typeof response.success !== 'boolean') {
-		return { state: 'unconfirmed', reason: `the provider answered without a readable confirmation${where}; ${UNCONFIRMED_ADVICE}` };
+		// An error from the first attempt on, as after a retry: the text may not have gone.
+		const reason = `the provider answered without a readable confirmation${where}; ${UNCONFIRMED_ADVICE}`;
+		return { state: 'unconfirmed', reason, failure: new NodeOperationError(ctx.getNode(), `Phonovation did not confirm the campaign${where}: ${reason}`, { itemIndex }) };
 	}
 	if (response.success) return { state: 'accepted', message: response.message ?? null, errors: response.errors ?? [] };
 	const said = [response.message, ...(response.errors ?? [])].filter(Boolean).join('; ');
@@ -202,6 +205,34 @@ function itemOfPosition(plan: CampaignPlan): (position: number) => number {
 }
 
 /**
+ * Items that also listed a number of this campaign, skipped as duplicates: they are recorded with
+ * it, so a retry that groups items otherwise (and makes one of them the first) still knows it was sent.
+ */
+function duplicatesOf(plan: CampaignPlan): Map<string, number[]> | undefined {
+	let duplicates: Map<string, number[]> | undefined;
+	for (const item of plan.items) {
+		for (const recipient of item.recipients) {
+			if (recipient.skip?.kind !== 'duplicate' || !recipient.msisdn) continue;
+			duplicates ??= new Map();
+			const items = duplicates.get(recipient.msisdn);
+			if (items) items.push(item.itemIndex);
+			else duplicates.set(recipient.msisdn, [item.itemIndex]);
+		}
+	}
+	return duplicates;
+}
+
+/** Who a posted batch texted, for the record: each recipient as its item, and as every item that listed it too. */
+function whoOf(batch: readonly PlannedRecipient[], keys: string[], duplicates: Map<string, number[]> | undefined): string {
+	if (!duplicates) return keys.join('\n');
+	const all = [...keys];
+	for (const recipient of batch) {
+		for (const itemIndex of duplicates.get(recipient.msisdn!) ?? []) all.push(Ledger.recipientKey(itemIndex, recipient.msisdn!));
+	}
+	return all.join('\n');
+}
+
+/**
  * Splits a batch into the recipients an earlier attempt already posted (with their record) and
  * those still to post. Only a retry looks anything up.
  */
@@ -270,6 +301,7 @@ export async function deliver(run: DeliveryContext, plan: CampaignPlan): Promise
 		retriedAfter429: 0,
 	};
 	const itemOf = itemOfPosition(plan);
+	const duplicates = duplicatesOf(plan);
 	for (let index = 0; index < plan.batches.length; index++) {
 		if (run.stop.requested) break;
 		const batch = plan.batches[index];
@@ -288,7 +320,7 @@ export async function deliver(run: DeliveryContext, plan: CampaignPlan): Promise
 		const body = all ? whole : requestBody(settings, fresh);
 		const freshWho = all ? who : fresh.map((recipient) => Ledger.recipientKey(itemOf(recipient.position!), recipient.msisdn!));
 		const outcome = await postBatch(run, plan, { index, body }, delivery);
-		const record = recorded(outcome, all ? fingerprint : Ledger.fingerprint(body), freshWho.join('\n'));
+		const record = recorded(outcome, all ? fingerprint : Ledger.fingerprint(body), whoOf(fresh, freshWho, duplicates));
 		if (record) run.ledger.record(record);
 		delivery.batches[index] = outcome;
 		const failure = outcome.state === 'failed' || outcome.state === 'unconfirmed' ? outcome.failure : undefined;

@@ -73,6 +73,18 @@ export class Ledger {
 		return value;
 	}
 
+	/**
+	 * When the first attempt of this run planned. A retry checks Send At against it, so a batch
+	 * the first attempt already posted is still reported, not refused as planned in the past;
+	 * every request is judged against the clock again as it is posted.
+	 */
+	firstPlanned(now: Date): Date {
+		const known = this.recall<string>('plannedAt');
+		if (known !== undefined) return new Date(known);
+		this.facts.plannedAt = now.toISOString();
+		return now;
+	}
+
 	/** What an earlier attempt of this run learned as `name`, if anything. */
 	recall<T>(name: string): T | undefined {
 		return Object.hasOwn(this.facts, name) ? (this.facts[name] as T) : undefined;

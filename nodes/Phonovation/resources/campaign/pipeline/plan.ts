@@ -407,8 +407,8 @@ export function withSkipped(plan: CampaignPlan, leaveOut: (r: PlannedRecipient) 
 	return { ...plan, items, toSend, batches, violations };
 }
 
-/** What items must agree on to be one campaign (Batch Size and Request Timeout included). */
-const CAMPAIGN_KEY = ['from', 'text', 'sendAt', 'campaignName', 'dryRun', 'batchSize', 'timeoutMs'] as const;
+/** What items must agree on to be one campaign (Batch Size, Request Timeout and Quiet Hours included). */
+const CAMPAIGN_KEY = ['from', 'text', 'sendAt', 'campaignName', 'dryRun', 'batchSize', 'timeoutMs', 'quietHours'] as const;
 
 /**
  * Reads and checks every item, then groups items whose sender, text, send time, campaign name,

@@ -1,6 +1,6 @@
 import type { TextAnalysis } from '../../../domain/gsmSegments';
 import { analyseText } from '../../../domain/gsmSegments';
-import type { Delivery } from './deliver';
+import type { BatchOutcome, Delivery } from './deliver';
 import { labelOf } from './compliance';
 import type { CampaignPlan, PlannedItem, PlannedRecipient } from './plan';
 import { batchLabel } from './requestBody';
@@ -80,18 +80,28 @@ interface ProviderErrors {
 
 function providerErrors(plan: CampaignPlan, delivery: Delivery): ProviderErrors {
 	const found: ProviderErrors = { general: [], byNumber: new Map(), message: null };
-	delivery.batches.forEach((outcome, index) => {
+	const read = (outcome: BatchOutcome, numbers: readonly (string | null)[]) => {
 		if (outcome.state !== 'accepted') return;
 		found.message = outcome.message;
-		const { errors } = outcome;
-		if (errors.length === 0) return;
-		const sentList = plan.batches[index].map((r) => r.msisdn);
-		const sent = new Set(sentList);
-		for (const message of errors) {
-			const named = numbersNamedIn(message, sent, sentList);
-			if (named.length === 0) found.general.push(message);
+		if (outcome.errors.length === 0) return;
+		const sent = new Set(numbers);
+		for (const message of outcome.errors) {
+			const named = numbersNamedIn(message, sent, numbers);
+			if (named.length === 0 && !found.general.includes(message)) found.general.push(message);
 			for (const n of named) found.byNumber.set(n, [...(found.byNumber.get(n) ?? []), message]);
 		}
+	};
+	// What an earlier attempt was told about the recipients it posted (a retry may batch them otherwise).
+	const earlier = new Map<BatchOutcome, string[]>();
+	for (const [recipient, outcome] of delivery.earlier ?? []) {
+		const numbers = earlier.get(outcome);
+		if (numbers) numbers.push(recipient.msisdn!);
+		else earlier.set(outcome, [recipient.msisdn!]);
+	}
+	for (const [outcome, numbers] of earlier) read(outcome, numbers);
+	delivery.batches.forEach((outcome, index) => {
+		if ('replayed' in outcome && outcome.replayed) return;
+		read(outcome, plan.batches[index].filter((r) => !delivery.earlier?.has(r)).map((r) => r.msisdn));
 	});
 	return found;
 }
@@ -209,16 +219,16 @@ function campaignSummary(plan: CampaignPlan, delivery: Delivery, credits: number
 /** What a user should know about how the campaign went out, besides each recipient's status. */
 function deliveryWarnings(delivery: Delivery, unconfirmed: number): string[] {
 	const warnings: string[] = [];
-	const replayed = delivery.batches.filter((b) => 'replayed' in b && b.replayed).length;
+	const replayed = delivery.earlier?.size ?? 0;
 	if (replayed > 0) {
 		warnings.push(
-			`${replayed} request(s) of this campaign reached the provider in an earlier attempt of this execution (Retry On Fail or a retried execution) and were not posted again`,
+			`${replayed} recipient(s) of this campaign reached the provider in an earlier attempt of this execution (Retry On Fail or a retried execution) and were not posted again`,
 		);
 	}
-	const changed = delivery.batches.filter((b) => 'changed' in b && b.changed).length;
+	const changed = new Set([...(delivery.earlier?.values() ?? [])].filter((b) => 'changed' in b && b.changed)).size;
 	if (changed > 0) {
 		warnings.push(
-			`${changed} of them would now carry another text or settings (an expression such as {{ $now }} gave a new value): what the provider answered the earlier attempt is reported, and the new values were not sent`,
+			`${changed} of those earlier request(s) would now carry another text or settings (an expression such as {{ $now }} gave a new value): what the provider answered then is reported, and the new values were not sent`,
 		);
 	}
 	if (unconfirmed > 0) {

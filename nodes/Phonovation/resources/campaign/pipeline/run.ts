@@ -144,8 +144,9 @@ export async function runCampaigns(
 	const scheduled = operation === 'schedule';
 	const ledger = new Ledger(ctx.getContext('node'), ctx.getWorkflowDataProxy(0).$runIndex);
 	const parameters = readParameters(ctx, items, scheduled);
-	// A retry plans with the clock as it is now: the ledger knows its batches by who they text.
-	const planned = planCampaigns(parameters, { scheduled, now: new Date(), zone: ctx.getTimezone() });
+	// Planned as at the first attempt, so what it posted is reported rather than refused; each
+	// request is judged against the clock again as it is posted (deliver).
+	const planned = planCampaigns(parameters, { scheduled, now: ledger.firstPlanned(new Date()), zone: ctx.getTimezone() });
 	// Resolved first: a credential URL that may not be used stops the run before any request.
 	const run = await deliveryContext(ctx, parameters, ledger);
 	const verdicts = await checkSenders(ctx, planned, ledger);

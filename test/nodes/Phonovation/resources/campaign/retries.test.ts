@@ -142,16 +142,19 @@ describe('honest partial outcomes', () => {
 	it.each([
 		['an empty body', ''],
 		['plain text', 'Created'],
-	])('a 201 with %s is unconfirmed with a warning: neither accepted nor "not sent"', async (_name, body) => {
+	])('a 201 with %s is unconfirmed and an error: neither accepted nor "not sent", and never success', async (_name, body) => {
 		const f = fixture();
 		f.sim.injectFault(CAMPAIGN, { kind: 'answer', status: 201, body });
-		const result = await f.run({ ...SEND, text: 'Hi', recipients: '0871000001' });
-		expect(result.error).toBeUndefined();
-		const [out] = jsonOf(result.items);
+		const stopped = await f.run({ ...SEND, text: 'Hi', recipients: '0871000001' });
+		expect(stopped.error?.message).toMatch(/^Phonovation did not confirm the campaign: the provider answered without a readable confirmation/);
+		f.sim.injectFault(CAMPAIGN, { kind: 'answer', status: 201, body });
+		const result = await f.run({ ...SEND, text: 'Hi', recipients: '0871000001' }, [{ json: {} }], { onError: 'continueRegularOutput' });
+		const [{ details: out }] = jsonOf(result.items);
+		expect(out.success).toBe(false);
 		expect(out.recipients[0]).toMatchObject({ status: 'unconfirmed', reason: expect.stringMatching(/check the provider's report/) });
 		expect(out.counts).toMatchObject({ accepted: 0, notSent: 0, unconfirmed: 1 });
 		expect(out.warnings).toEqual([expect.stringMatching(/1 recipient\(s\) are unconfirmed/)]);
-		expect(f.sim.campaigns).toHaveLength(1);
+		expect(f.sim.campaigns).toHaveLength(2);
 	});
 
 	it('a timeout leaves its batch unconfirmed: Retry On Fail does not post it again, and the run stays an error', async () => {
@@ -287,6 +290,42 @@ describe('a retry plans what the first attempt planned', () => {
 		const retried = await f.run(parameters, [{ json: {} }], RETRY_ON_FAIL);
 		expect(retried.error).toBeUndefined();
 		expect(f.sim.campaigns.map((c) => c.body.recipientInfo.map((r: Json) => r.msisdn))).toEqual([['353871000001'], ['353871000002']]);
+	});
+
+	it('a redirect after processing (303) is unconfirmed: Retry On Fail does not post that batch again', async () => {
+		const f = fixture();
+		f.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: 0 });
+		f.sim.injectFault(CAMPAIGN, { kind: 'answer', status: 303, body: '' });
+		const result = await f.run(
+			{ ...SEND, text: 'Hi', recipients: '0871000001, 0871000002', options: { batchSize: 1, messageType: 'transactional' } },
+			[{ json: {} }],
+			{ ...RETRY_ON_FAIL, maxTries: 3 },
+		);
+		expect(result.error?.message).toMatch(/could not confirm the campaign: Phonovation answered HTTP 303/);
+		expect(f.sim.campaigns.map((c) => c.body.recipientInfo.map((r: Json) => r.msisdn))).toEqual([['353871000001'], ['353871000002']]);
+	});
+
+	it('a number two items asked for is not posted again when a retry puts the items in different campaigns', async () => {
+		const f = fixture();
+		f.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: 0 });
+		f.sim.injectFault(CAMPAIGN, { kind: 'status', status: 503 });
+		// Item 1 moves to another campaign on the retry (its Campaign Name changes with the clock).
+		const regroupAt = Date.now() + 1_000;
+		const result = await f.run(
+			{
+				...SEND,
+				text: 'Sale',
+				recipients: '={{ $json.phones }}',
+				options: { batchSize: 1, messageType: 'transactional', campaignName: `={{ $json.i === 1 && Date.now() > ${regroupAt} ? 'B' : 'A' }}` },
+			},
+			[{ json: { i: 0, phones: '0871000001' } }, { json: { i: 1, phones: '0871000001, 0871000002' } }],
+			{ retryOnFail: true, maxTries: 2, waitBetweenTries: 2_000 },
+		);
+		expect(result.error).toBeUndefined();
+		expect(f.sim.campaigns.map((c) => [c.body.campaignName, c.body.recipientInfo.map((r: Json) => r.msisdn)])).toEqual([
+			['A', ['353871000001']],
+			['B', ['353871000002']],
+		]);
 	});
 
 	it('an international-only sender is never posted to Irish numbers because the list was unreadable', async () => {

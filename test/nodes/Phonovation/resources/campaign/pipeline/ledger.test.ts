@@ -67,3 +67,12 @@ describe('Ledger: who this execution texted', () => {
 		expect(asked).toEqual(['first', 'third']);
 	});
 });
+
+describe('Ledger: when the run was first planned', () => {
+	it('keeps the first attempt\'s moment for every retry of the same run; a new run gets its own', () => {
+		const context: IContextObject = {};
+		expect(new Ledger(context, 0).firstPlanned(new Date('2030-01-01T20:59:00Z')).toISOString()).toBe('2030-01-01T20:59:00.000Z');
+		expect(new Ledger(context, 0).firstPlanned(new Date('2030-01-01T21:05:00Z')).toISOString()).toBe('2030-01-01T20:59:00.000Z');
+		expect(new Ledger(context, 1).firstPlanned(new Date('2030-01-01T21:05:00Z')).toISOString()).toBe('2030-01-01T21:05:00.000Z');
+	});
+});
