@@ -13,7 +13,7 @@ import { parseKeywords } from './keywords';
 import type { TriggerSettings } from './relayHandler';
 import { handleRelay } from './relayHandler';
 import { REFUSAL_TEXT, RelayRejection } from './rejection';
-import { requestCausedLog } from './requestLog';
+import { configurationLog, requestCausedLog } from './requestLog';
 import { readRelayBody } from './requestBody';
 import type { TriggerOptions } from './triggerParameters';
 import { readTriggerParameters } from './triggerParameters';
@@ -42,7 +42,7 @@ function refuse(context: IWebhookFunctions, status: RelayRejection['status']): I
 function logRefusal(context: IWebhookFunctions, rejection: RelayRejection): void {
 	const line = `Phonovation Trigger: refused a relay with ${rejection.status} (${rejection.detail})`;
 	// Senders' mistakes (or attacks) stay at debug; what the owner must fix is a warning.
-	if (rejection.source === 'configuration') requestCausedLog((text) => context.logger.warn(text), line);
+	if (rejection.source === 'configuration') configurationLog((text) => context.logger.warn(text), line);
 	else requestCausedLog((text) => context.logger.debug(text), line);
 }
 

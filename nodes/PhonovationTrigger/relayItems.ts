@@ -69,8 +69,9 @@ export function messageItem(fields: FormFields, settings: { stopReplies: boolean
 	} else if (toShortcode) {
 		item.hint = SHORTCODE_TEXT_HINT;
 	}
-	// The digest covers From + Content as one string; so does the key.
-	item.relayKey = relayKeyOf(event, [from + text]);
+	// The digest covers From + Content as one string; so does the key. It names the recipe, not the
+	// event: the unsigned SMS-To can turn a stop word into an opt-out, which must not make a new key.
+	item.relayKey = relayKeyOf('message', [from + text]);
 	item.unverified = {
 		to,
 		notifyId: orNull(fields.get('SMS-NotifyId')),

@@ -32,5 +32,8 @@ export function rateLimitedLog(now: () => number = Date.now): RateLimitedLog {
 	};
 }
 
-/** The one allowance of this n8n process, shared by every line a relay request can cause. */
+/** The allowance of this n8n process for lines a stranger's request can cause. */
 export const requestCausedLog = rateLimitedLog();
+
+/** A separate allowance for what the owner must fix (a missing Relay Secret), so junk cannot crowd it out. */
+export const configurationLog = rateLimitedLog();

@@ -29,7 +29,7 @@ describe('inbound items', () => {
 			from: '353871111111',
 			text: 'Confirm please',
 			keyword: 'CONFIRM',
-			relayKey: relayKeyOf('inbound', ['353871111111Confirm please']),
+			relayKey: relayKeyOf('message', ['353871111111Confirm please']),
 			unverified: {
 				to: '353877777777',
 				notifyId: 'order-1',
@@ -67,7 +67,7 @@ describe('inbound items', () => {
 			from: '353871111111',
 			text: '',
 			keyword: null,
-			relayKey: relayKeyOf('inbound', ['353871111111']),
+			relayKey: relayKeyOf('message', ['353871111111']),
 			unverified: { to: null, notifyId: null, keyphrase: null, type: null, network: null, receivedAt: null },
 		});
 		expect(messageItem(form({ 'SMS-From': '1', 'SMS-Content': '  ' }), { stopReplies: true }).keyword).toBeNull();
@@ -97,9 +97,11 @@ describe('inbound items', () => {
 		expect(stop).toMatchObject({ event: 'optOut', optOutKeyword: 'OPTOUT', unverified: expect.objectContaining({ via: 'shortcode' }) });
 	});
 
-	it('gives an opt-out and an inbound message of the same text different relay keys', () => {
-		const stop = form({ ...INBOUND, 'SMS-Content': 'STOP' });
-		expect(messageItem(stop, { stopReplies: true }).relayKey).not.toBe(messageItem(stop, { stopReplies: false }).relayKey);
+	it('keeps the key when the unsigned SMS-To turns a replayed STOP from inbound into an opt-out', () => {
+		const reply = messageItem(form({ ...INBOUND, 'SMS-Content': 'STOP' }), { stopReplies: false });
+		const steered = messageItem(form({ ...INBOUND, 'SMS-Content': 'STOP', 'SMS-To': '50123' }), { stopReplies: false });
+		expect([reply.event, steered.event]).toEqual(['inbound', 'optOut']);
+		expect(steered.relayKey).toBe(reply.relayKey);
 	});
 
 	it('tells the user, in so many words, to suppress the number', () => {
