@@ -54,6 +54,8 @@ export interface Delivery {
 	 * their own record wins over their batch's outcome (a retry may group them differently).
 	 */
 	earlier?: Map<PlannedRecipient, BatchOutcome>;
+	/** Recipients an earlier attempt texted for another item that listed the same number. */
+	textedForOthers?: Set<PlannedRecipient>;
 	/** Campaign requests posted (429s that were waited out and repeated included). */
 	requests: number;
 	/** Requests repeated after the provider answered 429. */
@@ -227,7 +229,7 @@ function whoOf(batch: readonly PlannedRecipient[], keys: string[], duplicates: M
 	if (!duplicates) return keys.join('\n');
 	const all = [...keys];
 	for (const recipient of batch) {
-		for (const itemIndex of duplicates.get(recipient.msisdn!) ?? []) all.push(Ledger.recipientKey(itemIndex, recipient.msisdn!));
+		for (const itemIndex of duplicates.get(recipient.msisdn!) ?? []) all.push(Ledger.duplicateKey(itemIndex, recipient.msisdn!));
 	}
 	return all.join('\n');
 }
@@ -241,12 +243,36 @@ function earlierOf(run: DeliveryContext, batch: readonly PlannedRecipient[], who
 	if (run.ledger.isEmpty) return { known, fresh: batch };
 	const whole = run.ledger.byBody(fingerprint);
 	const fresh: PlannedRecipient[] = [];
+	const textedForOthers = new Set<PlannedRecipient>();
 	batch.forEach((recipient, i) => {
 		const record = whole ?? run.ledger.recipient(who[i]);
 		if (record) known.set(recipient, record);
+		// Texted in an earlier attempt for another item that listed it too: not again.
+		else if (run.ledger.recipient(`d${who[i]}`)) textedForOthers.add(recipient);
 		else fresh.push(recipient);
 	});
-	return { known, fresh };
+	return { known, fresh, textedForOthers };
+}
+
+/**
+ * Recipients this attempt skips (a duplicate, excluded, …) that an earlier attempt posted for
+ * their own item: what became of them is what the provider said then.
+ */
+function earlierSkipped(run: DeliveryContext, plan: CampaignPlan, delivery: Delivery): void {
+	if (run.ledger.isEmpty) return;
+	for (const item of plan.items) {
+		// One report per number of an item: a number the item lists twice was posted once.
+		const reported = new Set(item.recipients.filter((r) => !r.skip).map((r) => r.msisdn));
+		for (const recipient of item.recipients) {
+			if (!recipient.skip || !recipient.msisdn || reported.has(recipient.msisdn)) continue;
+			reported.add(recipient.msisdn);
+			const record = run.ledger.recipient(Ledger.recipientKey(item.itemIndex, recipient.msisdn));
+			if (!record) continue;
+			const outcome = replayed(run.ctx, plan, record, record.body ?? '');
+			(delivery.earlier ??= new Map()).set(recipient, outcome);
+			if (outcome.state === 'unconfirmed') delivery.failure ??= { error: outcome.failure!, batch: 0, replayed: true };
+		}
+	}
 }
 
 /** Reports the recipients an earlier attempt posted; the first unconfirmed one keeps the campaign an error. */
@@ -302,6 +328,7 @@ export async function deliver(run: DeliveryContext, plan: CampaignPlan): Promise
 	};
 	const itemOf = itemOfPosition(plan);
 	const duplicates = duplicatesOf(plan);
+	earlierSkipped(run, plan, delivery);
 	for (let index = 0; index < plan.batches.length; index++) {
 		if (run.stop.requested) break;
 		const batch = plan.batches[index];
@@ -310,10 +337,11 @@ export async function deliver(run: DeliveryContext, plan: CampaignPlan): Promise
 		const who = batch.map((recipient) => Ledger.recipientKey(itemOf(recipient.position!), recipient.msisdn!));
 		const whole = requestBody(settings, batch);
 		const fingerprint = Ledger.fingerprint(whole);
-		const { known, fresh } = earlierOf(run, batch, who, fingerprint);
+		const { known, fresh, textedForOthers } = earlierOf(run, batch, who, fingerprint);
 		const replays = replayKnown(run, plan, known, fingerprint, index, delivery);
+		for (const recipient of textedForOthers ?? []) (delivery.textedForOthers ??= new Set()).add(recipient);
 		if (fresh.length === 0) {
-			delivery.batches[index] = replays.values().next().value!;
+			delivery.batches[index] = replays.values().next().value ?? { state: 'not attempted' };
 			continue;
 		}
 		const all = fresh === batch;

@@ -39,6 +39,11 @@ export class Ledger {
 		return `${itemIndex}:${msisdn}`;
 	}
 
+	/** A number texted for another item that this item listed too (it was a duplicate then). */
+	static duplicateKey(itemIndex: number, msisdn: string): string {
+		return `d${Ledger.recipientKey(itemIndex, msisdn)}`;
+	}
+
 	/** Whether an earlier attempt of this run recorded anything (the first attempt skips all look-ups). */
 	get isEmpty(): boolean {
 		for (const _ in this.batches) return false;

@@ -111,12 +111,18 @@ type Verdict = Pick<RecipientReport, 'status' | 'reason'>;
 // Shared answers for the common cases: 400,000 accepted recipients must not mean 400,000 objects.
 const ACCEPTED: Verdict = Object.freeze({ status: 'accepted', reason: null });
 const DRY_RUN: Verdict = Object.freeze({ status: 'dry run', reason: 'not sent: dry run' });
+const TEXTED_FOR_ANOTHER: Verdict = Object.freeze({
+	status: 'duplicate',
+	reason: 'not sent again: an earlier attempt of this execution texted this number for another item that listed it',
+});
 
 /** The one place that decides a recipient's status: from the plan, its batch's outcome and the provider's errors. */
 function statusOf(recipient: PlannedRecipient, plan: CampaignPlan, delivery: Delivery, errors: ProviderErrors): Verdict {
-	if (recipient.skip) return { status: recipient.skip.kind, reason: recipient.skip.reason };
-	// Posted by an earlier attempt of this execution: what the provider said then.
-	const outcome = delivery.earlier?.get(recipient) ?? delivery.batches[Math.floor(recipient.position! / plan.settings.batchSize)];
+	// Posted by an earlier attempt of this execution (even if this attempt skips it): what the provider said then.
+	const earlier = delivery.earlier?.get(recipient);
+	if (recipient.skip && !earlier) return { status: recipient.skip.kind, reason: recipient.skip.reason };
+	if (delivery.textedForOthers?.has(recipient)) return TEXTED_FOR_ANOTHER;
+	const outcome = earlier ?? delivery.batches[Math.floor(recipient.position! / plan.settings.batchSize)];
 	if (outcome.state === 'dry run') return DRY_RUN;
 	if (outcome.state === 'unconfirmed') return { status: 'unconfirmed', reason: outcome.reason };
 	if (outcome.state === 'accepted') {
