@@ -357,5 +357,18 @@ export async function deliver(run: DeliveryContext, plan: CampaignPlan): Promise
 			break;
 		}
 	}
+	earlierUnreached(run, plan, itemOf, delivery);
 	return delivery;
+}
+
+/** Recipients of batches this attempt never reached (a failure stopped it) that an earlier attempt posted. */
+function earlierUnreached(run: DeliveryContext, plan: CampaignPlan, itemOf: (position: number) => number, delivery: Delivery): void {
+	if (run.ledger.isEmpty) return;
+	plan.batches.forEach((batch, index) => {
+		if (delivery.batches[index].state !== 'not attempted') return;
+		for (const recipient of batch) {
+			const record = run.ledger.recipient(Ledger.recipientKey(itemOf(recipient.position!), recipient.msisdn!));
+			if (record) (delivery.earlier ??= new Map()).set(recipient, replayed(run.ctx, plan, record, record.body ?? ''));
+		}
+	});
 }
