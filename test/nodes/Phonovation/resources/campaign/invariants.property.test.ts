@@ -1,0 +1,84 @@
+import fc from 'fast-check';
+
+import { sharedFixture } from '../../fixture';
+import { campaignProperty, describeRun, execute, type GeneratedItem, type GeneratedRun, violationsOf } from './invariants';
+
+/**
+ * The money promises over 200 generated runs (see invariants.ts), with a fixed seed so that `npm
+ * test` is repeatable; `npm run fuzz` runs the same property with a random seed and 5,000 runs.
+ */
+const SEED = 23;
+const RUNS = 200;
+
+// 200 runs take about a minute; a failure is then shrunk, run after run.
+jest.setTimeout(15 * 60_000);
+
+/** An item asking for these subscribers (invariants.ts SUBSCRIBERS), written as bare digits. */
+const asking = (...who: number[]): GeneratedItem => ({
+	recipients: who.map((w) => ({ who: w, form: 'digits' })),
+	shape: 'value',
+	name: 'Ann',
+	longRef: false,
+});
+
+/** Everything off but what a counterexample needs. */
+const quiet: GeneratedRun = {
+	items: [],
+	text: 'clock',
+	clockSteps: [0],
+	notifyId: 'none',
+	exclude: null,
+	sender: 'Phonovation',
+	invalidNumbers: 'skip',
+	batchSize: 1,
+	parallelRequests: 1,
+	faults: [],
+	senderListFailures: 0,
+	retry: { retryOnFail: true, maxTries: 2 },
+	onError: 'stopWorkflow',
+};
+
+/**
+ * Counterexamples the fuzzer found, shrunk by hand to a few items. In each, the text holds
+ * `{{ $now }}` to the millisecond and $now moves by `clockSteps` at each read, so the items share
+ * a text (one campaign) in one attempt and not in the next, as they do in real time whenever a
+ * millisecond passes between two items' reads.
+ */
+const COUNTEREXAMPLES: Array<[string, GeneratedRun]> = [
+	[
+		// Attempt 1: item 0 alone gets a 503, item 1's campaign (both numbers) is accepted. Attempts 2
+		// and 3 (On Error continues, item 0 is an error, so n8n retries): items 0 and 1 share a text;
+		// batch 1 [0871000001, 0871000002] posts only 0871000001 (the other is known) and gets a 503,
+		// and batch 2 [0851000003] is never looked up: reported `not sent` though accepted in attempt 1.
+		'a number an earlier attempt got accepted is reported "not sent" when a retry puts it behind a failing batch (3n)',
+		{ ...quiet, batchSize: 2, retry: { retryOnFail: true, maxTries: 3 }, onError: 'continueRegularOutput', faults: ['503', 'pass', '503', '503'], clockSteps: [0, 0, 1], items: [asking(0), asking(1, 2)] },
+	],
+	[
+		// Attempt 1: items 0 and 1 have different texts, so 0871000001 is posted for each; item 2 gets a
+		// 503. Attempt 2: items 0 and 1 share a text, item 1's number is a `duplicate` ("sent once")
+		// and its own record is never read: the provider texted it twice, the output says once.
+		'a number texted once per item by the first attempt is reported "duplicate", sent once, after a retry that merges the items (3d)',
+		{ ...quiet, faults: ['pass', 'pass', '503'], clockSteps: [0, 0, 1], items: [asking(0), asking(0), asking(1)] },
+	],
+	[
+		// Attempt 1: one campaign, 0871000001 posted once (item 1's copy a duplicate, recorded for both);
+		// item 2's batch gets a 503. Attempt 2: items 0 and 1 differ, item 1 replays the record and
+		// reports `accepted`: two items (and twice the estimated credits) for one text.
+		'a number texted once for two items is reported accepted by both after a retry that splits them (3c)',
+		{ ...quiet, faults: ['pass', '503'], clockSteps: [0, 1, 0], items: [asking(0), asking(0), asking(1)] },
+	],
+];
+
+describe('campaign invariants over generated runs (issue 23)', () => {
+	const fixture = sharedFixture();
+
+	it(`${RUNS} runs: no number is texted twice for one item, excluded numbers never, every item reports what the provider did`, async () => {
+		await fc.assert(campaignProperty(fixture), { seed: SEED, numRuns: RUNS });
+	});
+
+	it.each(COUNTEREXAMPLES)('found by the fuzzer: %s', async (_name, run) => {
+		const seen = await execute(fixture(), run);
+		const problems = violationsOf(run, seen);
+		if (problems.length > 0) throw new Error(`${problems.join('\n')}\nRun:\n${describeRun(run, seen)}`);
+	});
+});
