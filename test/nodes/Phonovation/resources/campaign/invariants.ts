@@ -496,8 +496,8 @@ function reportedRecipients(report: Record<string, any>): Array<{ msisdn: string
  * - `3` (run ended without an error) every item reports each of its numbers, and per number (and
  *   Notify ID, when that names the item) the items reporting it accepted or rejected by provider ≤
  *   times processed ≤ those plus the items reporting it unconfirmed; `3c` more items claim it than
- *   it was processed, `3d` / `3n` a processing hides behind `duplicate` / `not sent`, `3r` accepted
- *   against the provider's own verdict;
+ *   it was processed, `3d` / `3n` / `3b` a processing hides behind `duplicate` / `not sent` / an
+ *   item that is only `{ error }` ("Nothing was sent"), `3r` accepted against the provider's verdict;
  * - `4` an item with `success: true` has no unconfirmed recipient;
  * - `5` a stopping error's `acceptedRecipients` lists only numbers the provider accepted;
  * - `fail` a rule that stops the whole run (README) stops it before anything is processed.
@@ -554,6 +554,11 @@ export function violationsOf(run: GeneratedRun, seen: Observation): string[] {
 	const providerAccepted = new Set(seen.acceptedByProvider);
 	/** Per key: how many items report it with each "never processed" status. */
 	const notProcessed = new Map<string, Map<string, number>>();
+	const saidNotProcessed = (key: string, status: string) => {
+		const counts = notProcessed.get(key) ?? new Map<string, number>();
+		counts.set(status, (counts.get(status) ?? 0) + 1);
+		notProcessed.set(key, counts);
+	};
 	const keyOf = (msisdn: string, notifyId: string | null) => (run.notifyId === 'perItem' ? `${msisdn} for ${notifyId}` : msisdn);
 	run.items.forEach((_, i) => {
 		const outs = byItem.get(i) ?? [];
@@ -563,9 +568,12 @@ export function violationsOf(run: GeneratedRun, seen: Observation): string[] {
 		}
 		const [{ json }] = outs;
 		const hasDetails = json.details && typeof json.details === 'object';
-		// Blocked by a rule (`{ error }` alone): its numbers count as never processed for it, so the
-		// per-number check below flags any that were.
-		if (json.error !== undefined && !hasDetails) return;
+		// Blocked by a rule (`{ error }` alone, "Nothing was sent"): its numbers count as never
+		// processed for it, so the per-number check below flags any that were.
+		if (json.error !== undefined && !hasDetails) {
+			for (const m of new Set(expected.entries[i])) if (m !== null) saidNotProcessed(keyOf(m, expected.refOf(i)), 'error item');
+			return;
+		}
 		const report = (hasDetails ? json.details : json) as Record<string, any>;
 		const reported = reportedRecipients(report);
 		const wanted = expected.entries[i].length > 0 ? expected.entries[i] : [null];
@@ -584,11 +592,7 @@ export function violationsOf(run: GeneratedRun, seen: Observation): string[] {
 				problems.push(`3: item ${i} reports excluded ${r.msisdn} as ${r.status}`);
 			}
 			const key = keyOf(r.msisdn, r.notifyId ?? expected.refOf(i));
-			if (NOT_PROCESSED.has(r.status)) {
-				const counts = notProcessed.get(key) ?? new Map<string, number>();
-				counts.set(r.status, (counts.get(r.status) ?? 0) + 1);
-				notProcessed.set(key, counts);
-			}
+			if (NOT_PROCESSED.has(r.status)) saidNotProcessed(key, r.status);
 			if (PROCESSED_ONCE.has(r.status)) once.set(key, (once.get(key) ?? 0) + 1);
 			else if (r.status === 'unconfirmed') maybe.set(key, (maybe.get(key) ?? 0) + 1);
 			else if (!NOT_PROCESSED.has(r.status)) problems.push(`3: item ${i} reports ${r.msisdn} with status ${r.status}`);
@@ -612,12 +616,12 @@ export function violationsOf(run: GeneratedRun, seen: Observation): string[] {
 		const high = low + (maybe.get(key) ?? 0);
 		if (times < low || times > high) {
 			const said = [...(notProcessed.get(key) ?? new Map<string, number>())];
-			// 3d / 3n: the processings no item owns up to are as many as items that call the number a
-			// duplicate ("sent once") / "not sent": a finer label, so FUZZ_IGNORE can look past one cause.
+			// Finer labels, so that FUZZ_IGNORE can look past one cause: 3c more items claim the number
+			// than it was processed; 3d / 3n / 3b the processings no item owns up to are as many as
+			// items that call it a duplicate ("sent once") / "not sent" / that are bare error items.
 			const excess = times - high;
 			const cover = (status: string) => excess > 0 && excess <= (notProcessed.get(key)?.get(status) ?? 0);
-			// 3c: more items claim the number was processed for them than it was processed.
-			const label = times < low ? '3c' : cover('duplicate') ? '3d' : cover('not sent') ? '3n' : '3';
+			const label = times < low ? '3c' : cover('duplicate') ? '3d' : cover('not sent') ? '3n' : cover('error item') ? '3b' : '3';
 			problems.push(
 				`${label}: ${key} was processed ${times} time(s), but the items report it accepted ${low} time(s), unconfirmed ${high - low} time(s)` +
 					(said.length ? `, and ${said.map(([status, n]) => `${status} ${n} time(s)`).join(', ')}` : ''),
@@ -661,7 +665,7 @@ export interface PropertyOptions {
 	/** Told after each run (shrinking runs included), with how long it took. */
 	onRun?: (run: GeneratedRun, ms: number) => void;
 	/**
-	 * Labels of violations not to count ('1'…'5', '3c', '3d', '3n', '3r', 'fail'): only for `npm run
+	 * Labels of violations not to count ('1'…'5', '3b', '3c', '3d', '3n', '3r', 'fail'): only for `npm run
 	 * fuzz` with FUZZ_IGNORE, to look past a violation already reported. `npm test` ignores none.
 	 */
 	ignore?: readonly string[];
