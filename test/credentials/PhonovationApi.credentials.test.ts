@@ -1,6 +1,6 @@
-import type { INode } from 'n8n-workflow';
 
 import { PhonovationApi } from '../../credentials/PhonovationApi.credentials';
+import { nodeUsingCredential } from '../harness/credential-node';
 import { Engine } from '../harness/engine';
 import { LoopbackServer, sendJson } from '../harness/loopback';
 import { CredentialTestNode } from '../harness/credential-test-node';
@@ -10,19 +10,6 @@ import { simulatorCredentialData } from '../simulator';
 
 const USERNAME = 'acme';
 const PASSWORD = 'pw-Distinctive-7731';
-
-/** A node of the given type with no parameters, using the stored credential `credentialId`. */
-function nodeUsingCredential(type: string, credentialId: string): INode {
-	return {
-		id: type,
-		name: type,
-		type,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-		credentials: { phonovationApi: { id: credentialId, name: 'Phonovation' } },
-	};
-}
 
 /** A token server and sender-list endpoint that accept only the newest token issued. */
 function standIn() {

@@ -1,9 +1,9 @@
 import dns from 'node:dns';
 
-import type { INode } from 'n8n-workflow';
 
 import { PhonovationApi } from '../../credentials/PhonovationApi.credentials';
 import { Phonovation } from '../../nodes/Phonovation/Phonovation.node';
+import { nodeUsingCredential } from '../harness/credential-node';
 import { CredentialTestNode } from '../harness/credential-test-node';
 import { Engine } from '../harness/engine';
 import { LoopbackServer, sendJson } from '../harness/loopback';
@@ -13,17 +13,7 @@ const USERNAME = 'acme';
 const PASSWORD = 'pw-Redirect-Secret-4417';
 const NODE_TYPE = 'n8n-nodes-phonovation.phonovation';
 
-function usingCredential(type: string): INode {
-	return {
-		id: type,
-		name: type,
-		type,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: { resource: 'sender', operation: 'getAll' },
-		credentials: { phonovationApi: { id: 'cred-1', name: 'Phonovation' } },
-	};
-}
+const usingCredential = (type: string) => nodeUsingCredential(type, 'cred-1', { resource: 'sender', operation: 'getAll' });
 
 /**
  * Two servers on loopback, so two origins (same host, other port): `origin` is the one the

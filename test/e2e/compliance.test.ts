@@ -7,14 +7,18 @@ import { chain, manualTrigger, phonovation } from './support/workflow-builder';
 type Json = Record<string, any>;
 
 /** Quiet hours in a real n8n, whose instance runs in UTC and whose workflow is set to Dublin time. */
+/** Quiet Hours from an hour ago to an hour from now in Dublin: the 23:30 case with the real clock. */
+function windowAroundDublinNow() {
+	const now = DateTime.now().setZone('Europe/Dublin');
+	const end = now.plus({ hours: 1 }).startOf('minute');
+	return { quietHours: `${now.minus({ hours: 1 }).toFormat('HH:mm')}-${end.toFormat('HH:mm')}`, end };
+}
+
 describe('quiet hours in n8n', () => {
 	const suite = useE2eEnvironment();
 
 	suite.it("a Send inside the workflow zone's quiet hours is posted as a campaign scheduled for their end, in UTC", async (env) => {
-		// A window around the current Dublin time: the 23:30 case with the real clock.
-		const now = DateTime.now().setZone('Europe/Dublin');
-		const end = now.plus({ hours: 1 }).startOf('minute');
-		const quietHours = `${now.minus({ hours: 1 }).toFormat('HH:mm')}-${end.toFormat('HH:mm')}`;
+		const { quietHours, end } = windowAroundDublinNow();
 		const send = phonovation('Send', {
 			resource: 'campaign',
 			operation: 'send',
@@ -41,9 +45,7 @@ describe('quiet hours in n8n', () => {
 
 	suite.it('with no Quiet Hours Time Zone, on an n8n in New York an Irish number is judged in Dublin time', async (env) => {
 		// Quiet now in Dublin; the same clock times in New York are five hours later, outside them.
-		const now = DateTime.now().setZone('Europe/Dublin');
-		const end = now.plus({ hours: 1 }).startOf('minute');
-		const quietHours = `${now.minus({ hours: 1 }).toFormat('HH:mm')}-${end.toFormat('HH:mm')}`;
+		const { quietHours, end } = windowAroundDublinNow();
 		const send = phonovation('Send', {
 			resource: 'campaign',
 			operation: 'send',
