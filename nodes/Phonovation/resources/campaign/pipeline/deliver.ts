@@ -258,7 +258,18 @@ function earlierOf(run: DeliveryContext, batch: readonly PlannedRecipient[], who
  * Recipients this attempt skips (a duplicate, excluded, …) that an earlier attempt posted for
  * their own item: what became of them is what the provider said then.
  */
-function earlierSkipped(run: DeliveryContext, plan: CampaignPlan, delivery: Delivery): void {
+/**
+ * Reports a recipient as its record says, outside any batch posted now. One outcome (and one error)
+ * per record, however many recipients it covers.
+ */
+function rememberEarlier(run: DeliveryContext, plan: CampaignPlan, delivery: Delivery, recipient: PlannedRecipient, record: Recorded, seen: Map<Recorded, BatchOutcome>): BatchOutcome {
+	let outcome = seen.get(record);
+	if (!outcome) seen.set(record, (outcome = replayed(run.ctx, plan, record, record.body ?? '')));
+	(delivery.earlier ??= new Map()).set(recipient, outcome);
+	return outcome;
+}
+
+function earlierSkipped(run: DeliveryContext, plan: CampaignPlan, delivery: Delivery, seen: Map<Recorded, BatchOutcome>): void {
 	if (run.ledger.isEmpty) return;
 	for (const item of plan.items) {
 		// One report per number of an item: a number the item lists twice was posted once.
@@ -268,8 +279,7 @@ function earlierSkipped(run: DeliveryContext, plan: CampaignPlan, delivery: Deli
 			reported.add(recipient.msisdn);
 			const record = run.ledger.recipient(Ledger.recipientKey(item.itemIndex, recipient.msisdn));
 			if (!record) continue;
-			const outcome = replayed(run.ctx, plan, record, record.body ?? '');
-			(delivery.earlier ??= new Map()).set(recipient, outcome);
+			const outcome = rememberEarlier(run, plan, delivery, recipient, record, seen);
 			if (outcome.state === 'unconfirmed') delivery.failure ??= { error: outcome.failure!, batch: 0, replayed: true };
 		}
 	}
@@ -328,7 +338,8 @@ export async function deliver(run: DeliveryContext, plan: CampaignPlan): Promise
 	};
 	const itemOf = itemOfPosition(plan);
 	const duplicates = duplicatesOf(plan);
-	earlierSkipped(run, plan, delivery);
+	const seen = new Map<Recorded, BatchOutcome>();
+	earlierSkipped(run, plan, delivery, seen);
 	for (let index = 0; index < plan.batches.length; index++) {
 		if (run.stop.requested) break;
 		const batch = plan.batches[index];
@@ -357,18 +368,24 @@ export async function deliver(run: DeliveryContext, plan: CampaignPlan): Promise
 			break;
 		}
 	}
-	earlierUnreached(run, plan, itemOf, delivery);
+	earlierUnreached(run, plan, itemOf, delivery, seen);
 	return delivery;
 }
 
 /** Recipients of batches this attempt never reached (a failure stopped it) that an earlier attempt posted. */
-function earlierUnreached(run: DeliveryContext, plan: CampaignPlan, itemOf: (position: number) => number, delivery: Delivery): void {
+function earlierUnreached(
+	run: DeliveryContext,
+	plan: CampaignPlan,
+	itemOf: (position: number) => number,
+	delivery: Delivery,
+	seen: Map<Recorded, BatchOutcome>,
+): void {
 	if (run.ledger.isEmpty) return;
 	plan.batches.forEach((batch, index) => {
 		if (delivery.batches[index].state !== 'not attempted') return;
 		for (const recipient of batch) {
 			const record = run.ledger.recipient(Ledger.recipientKey(itemOf(recipient.position!), recipient.msisdn!));
-			if (record) (delivery.earlier ??= new Map()).set(recipient, replayed(run.ctx, plan, record, record.body ?? ''));
+			if (record) rememberEarlier(run, plan, delivery, recipient, record, seen);
 		}
 	});
 }
