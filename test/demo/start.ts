@@ -6,13 +6,13 @@
  */
 import { DEFAULT_CLI_PORT, type Simulator, startSimulator } from '../simulator';
 import {
-	loadWorkflow,
 	productionWebhookUrl,
 	SIMULATOR_CREDENTIAL_NAME,
 	simulatorCredentialData,
 	TYPES,
 	withCredential,
 } from '../e2e/support/environment';
+import { exampleNames, loadExample } from '../e2e/support/examples';
 import { ensureN8nInstalled } from '../e2e/support/install';
 import { N8nClient, OWNER } from '../e2e/support/n8n-client';
 import { type N8nProcess, startN8n } from '../e2e/support/n8n-process';
@@ -20,8 +20,8 @@ import { packPackage } from '../e2e/support/pack';
 import { freePort, isPortFree } from '../e2e/support/ports';
 
 const PREFERRED_N8N_PORT = 5678;
-const AUTO_RESPONDER = { file: 'reply-auto-responder.json', trigger: 'On Reply or Opt-Out' };
-const EXAMPLES = [AUTO_RESPONDER.file, 'campaign-excluding-opt-outs.json', 'scheduled-campaign-from-list.json'];
+/** The example (in examples/) the demo publishes, so the simulator's replies reach it. */
+const AUTO_RESPONDER = { name: 'reply-auto-responder', trigger: 'On Reply or Opt-Out' };
 
 const say = (line = '') => process.stdout.write(`${line}\n`);
 const step = (line: string) => say(`▸ ${line}`);
@@ -79,7 +79,7 @@ async function main(): Promise<void> {
 	const n8nPort = await choosePort(PREFERRED_N8N_PORT, 'n8n');
 	const simPort = await choosePort(DEFAULT_CLI_PORT, 'the simulator');
 	const n8nUrl = `http://localhost:${n8nPort}`;
-	const autoResponder = loadWorkflow(AUTO_RESPONDER.file);
+	const autoResponder = loadExample(AUTO_RESPONDER.name);
 	const relayUrl = productionWebhookUrl(`http://127.0.0.1:${n8nPort}`, autoResponder, AUTO_RESPONDER.trigger);
 
 	let sim: Simulator | undefined;
@@ -119,9 +119,10 @@ async function main(): Promise<void> {
 			{ name: 'phone', type: 'string' },
 			{ name: 'optedOutAt', type: 'string' },
 		]);
-		for (const file of EXAMPLES) {
-			const workflow = await client.createWorkflow(withCredential(loadWorkflow(file), credential));
-			if (file === AUTO_RESPONDER.file) {
+		for (const name of exampleNames()) {
+			const example = name === AUTO_RESPONDER.name ? autoResponder : loadExample(name);
+			const workflow = await client.createWorkflow(withCredential(example, credential));
+			if (name === AUTO_RESPONDER.name) {
 				await client.publishWorkflow(String(workflow.id));
 				await client.waitForWebhook(relayUrl);
 			}

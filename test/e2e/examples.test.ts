@@ -1,12 +1,10 @@
-import { readdirSync } from 'node:fs';
-
 import { DateTime } from 'luxon';
 
-import { loadWorkflow, useE2eEnvironment } from './support/environment';
+import { useE2eEnvironment } from './support/environment';
+import { exampleNames, loadExample } from './support/examples';
 import { nodeOutput, type WorkflowJson } from './support/n8n-client';
-import { WORKFLOWS_DIR } from './support/paths';
 
-const EXAMPLES = readdirSync(WORKFLOWS_DIR).filter((file) => file.endsWith('.json'));
+const EXAMPLES = exampleNames();
 
 /** The auto-responder with its Settings toggle flipped, on a webhook of its own. */
 function withSetting(workflow: WorkflowJson, sendStopConfirmation: boolean): WorkflowJson {
@@ -36,18 +34,18 @@ describe('example workflows in n8n', () => {
 
 	it('there are the three examples the README describes', () => {
 		expect(EXAMPLES.sort()).toEqual([
-			'campaign-excluding-opt-outs.json',
-			'reply-auto-responder.json',
-			'scheduled-campaign-from-list.json',
+			'campaign-excluding-opt-outs',
+			'reply-auto-responder',
+			'scheduled-campaign-from-list',
 		]);
 	});
 
 	suite.it('each example imports cleanly and uses only node types n8n knows', async ({ client, importWorkflow }) => {
 		const known = new Set(await client.nodeTypeNames());
-		for (const file of EXAMPLES) {
-			const workflow = loadWorkflow(file);
+		for (const name of EXAMPLES) {
+			const workflow = loadExample(name);
 			const unknown = workflow.nodes.map((n) => n.type).filter((type) => !known.has(type));
-			expect({ file, unknown }).toEqual({ file, unknown: [] });
+			expect({ name, unknown }).toEqual({ name, unknown: [] });
 			const stored = await client.getWorkflow((await importWorkflow(workflow)).id);
 			expect(stored.nodes.map((n) => n.name).sort()).toEqual(workflow.nodes.map((n) => n.name).sort());
 			expect(stored.connections).toEqual(workflow.connections);
@@ -60,7 +58,7 @@ describe('example workflows in n8n', () => {
 
 		beforeAll(async () => {
 			const env = suite.env();
-			const workflow = await env.importWorkflow(loadWorkflow('reply-auto-responder.json'));
+			const workflow = await env.importWorkflow(loadExample('reply-auto-responder'));
 			url = await env.publish(workflow, 'On Reply or Opt-Out');
 			workflowId = workflow.id;
 		}, 60_000);
@@ -122,7 +120,7 @@ describe('example workflows in n8n', () => {
 		});
 
 		suite.it('with sendStopConfirmation on, a STOP reply gets one transactional confirmation', async ({ client, importWorkflow, publish, sim }) => {
-			const confirming = withSetting(loadWorkflow('reply-auto-responder.json'), true);
+			const confirming = withSetting(loadExample('reply-auto-responder'), true);
 			const workflow = await importWorkflow(confirming);
 			const confirmingUrl = await publish(workflow, 'On Reply or Opt-Out');
 			sim.reset();
@@ -145,7 +143,7 @@ describe('example workflows in n8n', () => {
 		// The opt-out test above stored this number through the auto-responder.
 		const rows = await client.dataTableRows(optOutTableId);
 		expect(rows.map((r) => r.phone)).toContain('353861234567');
-		const workflow = await importWorkflow(loadWorkflow('campaign-excluding-opt-outs.json'));
+		const workflow = await importWorkflow(loadExample('campaign-excluding-opt-outs'));
 		sim.reset();
 
 		const execution = await client.runAndWait(workflow.id, 'Run Campaign');
@@ -161,7 +159,7 @@ describe('example workflows in n8n', () => {
 	});
 
 	suite.it('the scheduled campaign from a list sends one campaign for tomorrow 10:00 Irish time, skipping the bad row', async ({ client, importWorkflow, sim }) => {
-		const workflow = await importWorkflow(loadWorkflow('scheduled-campaign-from-list.json'));
+		const workflow = await importWorkflow(loadExample('scheduled-campaign-from-list'));
 		sim.reset();
 
 		const execution = await client.runAndWait(workflow.id, 'Run Now');

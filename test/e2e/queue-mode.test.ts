@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { fetch } from 'undici';
 
 import { inboundRelay } from '../simulator/relays';
-import { loadWorkflow, TYPES } from './support/environment';
+import { TYPES } from './support/environment';
+import { loadExample } from './support/examples';
 import { executionsUpToMarker, fetchExecutions, newestExecution } from './support/load-executions';
 import { type OutgoingRequest, sendConcurrently, statusHistogram } from './support/load-http';
 import { nodeOutput } from './support/n8n-client';
@@ -53,7 +54,7 @@ describe('Phonovation nodes in n8n queue mode (Postgres, main + 2 workers + webh
 			{ name: 'phone', type: 'string' },
 			{ name: 'optedOutAt', type: 'string' },
 		]);
-		const replies = await env.importWorkflow(loadWorkflow('reply-auto-responder.json'));
+		const replies = await env.importWorkflow(loadExample('reply-auto-responder'));
 		repliesUrl = await env.publish(replies, 'On Reply or Opt-Out');
 		repliesWorkflowId = replies.id;
 		env.sim.reset();

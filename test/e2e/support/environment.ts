@@ -1,13 +1,9 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-
 import { type SimulatorConfig, type Simulator, simulatorCredentialData, startSimulator } from '../../simulator';
 import { ensureN8nInstalled, type N8nInstall } from './install';
 import { N8nClient, type WorkflowJson } from './n8n-client';
 import { type N8nProcess, startN8n } from './n8n-process';
 import { TYPES } from './package-types';
 import { packPackage } from './pack';
-import { WORKFLOWS_DIR } from './paths';
 import { freePort } from './ports';
 
 /** The credential name the demo creates and the example workflows refer to. */
@@ -22,11 +18,6 @@ export interface CredentialRef {
 }
 
 export { simulatorCredentialData };
-
-/** Reads a workflow from test/e2e/workflows (a path relative to it). */
-export function loadWorkflow(file: string): WorkflowJson {
-	return JSON.parse(readFileSync(path.join(WORKFLOWS_DIR, file), 'utf8')) as WorkflowJson;
-}
 
 /** Points every Phonovation node of a workflow at the given credential (as the editor's picker would). */
 export function withCredential(workflow: WorkflowJson, credential: CredentialRef): WorkflowJson {

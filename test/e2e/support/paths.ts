@@ -7,8 +7,8 @@ export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 /** The pinned n8n runtime: package.json and package-lock.json, installed elsewhere. */
 export const N8N_RUNTIME_SPEC_DIR = path.join(REPO_ROOT, 'test', 'e2e', 'n8n');
 
-/** Example and test workflows, shared by the suite and the demo. */
-export const WORKFLOWS_DIR = path.join(REPO_ROOT, 'test', 'e2e', 'workflows');
+/** The user-importable example workflows (`examples/<name>/workflow.json`), run by the suite and the demo. */
+export const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
 
 /**
  * Where the n8n install and packed tarballs are cached between runs: outside the repository,
