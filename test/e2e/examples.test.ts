@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 
 import { useE2eEnvironment } from './support/environment';
-import { exampleNames, loadExample } from './support/examples';
+import { exampleNames, loadExample, readExample } from './support/examples';
 import { nodeOutput, type WorkflowJson } from './support/n8n-client';
 
 const EXAMPLES = exampleNames();
@@ -40,10 +40,10 @@ describe('example workflows in n8n', () => {
 		]);
 	});
 
-	suite.it('each example imports cleanly and uses only node types n8n knows', async ({ client, importWorkflow }) => {
+	suite.it('each example file, as a user gets it, imports cleanly and uses only node types n8n knows', async ({ client, importWorkflow }) => {
 		const known = new Set(await client.nodeTypeNames());
 		for (const name of EXAMPLES) {
-			const workflow = loadExample(name);
+			const workflow = readExample(name);
 			const unknown = workflow.nodes.map((n) => n.type).filter((type) => !known.has(type));
 			expect({ name, unknown }).toEqual({ name, unknown: [] });
 			const stored = await client.getWorkflow((await importWorkflow(workflow)).id);

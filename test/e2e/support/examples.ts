@@ -1,13 +1,23 @@
 /**
  * The example workflows users import from `examples/<name>/workflow.json`, read by the e2e suite
- * and the demo (`npm start`). The files stay as a user gets them; what the suite needs on top
- * (a credential) is applied when importing, never written into the files.
+ * and the demo (`npm start`). The files stay as a user gets them: no credential, a placeholder
+ * sender and no webhook id (n8n's editor gives the trigger a fresh one on import). What the suite
+ * and the demo need instead is filled in here, when loading, and never written into the files.
  */
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
+import { DEFAULT_CONFIG } from '../../simulator';
 import type { WorkflowJson } from './n8n-client';
+import { TYPES } from './package-types';
 import { EXAMPLES_DIR } from './paths';
+
+/** The Sender every Phonovation node of an example carries until the user picks an approved one. */
+export const SENDER_PLACEHOLDER = 'YOUR_SENDER_ID';
+
+/** A sender the simulator approves by default (ComReg registered, delivered to Irish numbers). */
+const SIMULATOR_SENDER = DEFAULT_CONFIG.senders.find((sender) => sender.type === 0)!.name;
 
 /** The example folders (kebab-case names), sorted. */
 export function exampleNames(): string[] {
@@ -27,7 +37,29 @@ export function readExample(name: string): WorkflowJson {
 	return JSON.parse(readFileSync(exampleWorkflowPath(name), 'utf8')) as WorkflowJson;
 }
 
-/** An example as the suite and the demo import it (bind a credential with withCredential / importWorkflow). */
-export function loadExample(name: string): WorkflowJson {
-	return readExample(name);
+/** A webhook id that is the same on every run for one example's trigger, so its production URL is known before import. */
+export function exampleWebhookId(name: string, nodeName: string): string {
+	const hex = createHash('sha256').update(`examples/${name}#${nodeName}`).digest('hex');
+	const variant = ((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16);
+	return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/**
+ * An example as the suite and the demo import it: the placeholder sender replaced by one the
+ * simulator approves (or `sender`), and each Phonovation Trigger given exampleWebhookId. Bind a
+ * credential with withCredential / importWorkflow.
+ */
+export function loadExample(name: string, { sender = SIMULATOR_SENDER }: { sender?: string } = {}): WorkflowJson {
+	const workflow = readExample(name);
+	return {
+		...workflow,
+		nodes: workflow.nodes.map((node) => {
+			if (node.type === TYPES.trigger) return { ...node, webhookId: node.webhookId ?? exampleWebhookId(name, node.name) };
+			const parameters = node.parameters as Record<string, unknown> | undefined;
+			if (node.type === TYPES.action && parameters?.from === SENDER_PLACEHOLDER) {
+				return { ...node, parameters: { ...parameters, from: sender } };
+			}
+			return node;
+		}),
+	};
 }
