@@ -45,10 +45,11 @@ export interface Delivery {
 	/** One outcome per batch of the plan, in order. */
 	batches: BatchOutcome[];
 	/**
-	 * The failure that makes the campaign an error, and the batch it happened on. `replayed`: only
-	 * an earlier attempt's unconfirmed batch, which stops nothing else on this attempt.
+	 * The failure that makes the campaign an error, and the batch it happened on (none: a rule
+	 * stopped the campaign before any batch). `replayed`: only an earlier attempt's unconfirmed
+	 * batch, which stops nothing else on this attempt.
 	 */
-	failure?: { error: Error; batch: number; replayed?: boolean };
+	failure?: { error: Error; batch?: number; replayed?: boolean };
 	/**
 	 * Recipients an earlier attempt of this execution already posted, with what became of them:
 	 * their own record wins over their batch's outcome (a retry may group them differently).
@@ -255,34 +256,58 @@ function earlierOf(run: DeliveryContext, batch: readonly PlannedRecipient[], who
 }
 
 /**
- * Recipients this attempt skips (a duplicate, excluded, …) that an earlier attempt posted for
- * their own item: what became of them is what the provider said then.
- */
-/**
  * Reports a recipient as its record says, outside any batch posted now. One outcome (and one error)
- * per record, however many recipients it covers.
+ * per record, however many recipients it covers; an unconfirmed record keeps the campaign an error.
  */
-function rememberEarlier(run: DeliveryContext, plan: CampaignPlan, delivery: Delivery, recipient: PlannedRecipient, record: Recorded, seen: Map<Recorded, BatchOutcome>): BatchOutcome {
+function rememberEarlier(run: Replaying, plan: CampaignPlan, delivery: Delivery, recipient: PlannedRecipient, record: Recorded, seen: Map<Recorded, BatchOutcome>): void {
 	let outcome = seen.get(record);
 	if (!outcome) seen.set(record, (outcome = replayed(run.ctx, plan, record, record.body ?? '')));
 	(delivery.earlier ??= new Map()).set(recipient, outcome);
-	return outcome;
+	if (outcome.state === 'unconfirmed') delivery.failure ??= { error: outcome.failure!, batch: 0, replayed: true };
 }
 
-function earlierSkipped(run: DeliveryContext, plan: CampaignPlan, delivery: Delivery, seen: Map<Recorded, BatchOutcome>): void {
+/** What reporting from the record needs: no endpoint, no pacer. */
+type Replaying = Pick<DeliveryContext, 'ctx' | 'ledger'>;
+
+/**
+ * The one pass that reports, from the record, the recipients this attempt does not post but an
+ * earlier attempt did: skipped ones (a duplicate, excluded…), those of batches this attempt never
+ * reached, and all of a campaign a rule now stops. A number texted then for another item that
+ * listed it too is marked so. Numbers in batches posted now were looked up as they were posted.
+ */
+function replayUnposted(run: Replaying, plan: CampaignPlan, delivery: Delivery, lookedUp: readonly boolean[] = []): void {
 	if (run.ledger.isEmpty) return;
+	const seen = new Map<Recorded, BatchOutcome>();
+	const { batchSize } = plan.settings;
+	const posted = (r: PlannedRecipient) => r.position !== undefined && lookedUp[Math.floor(r.position / batchSize)] === true;
 	for (const item of plan.items) {
 		// One report per number of an item: a number the item lists twice was posted once.
-		const reported = new Set(item.recipients.filter((r) => !r.skip).map((r) => r.msisdn));
+		const reported = new Set(item.recipients.filter(posted).map((r) => r.msisdn));
 		for (const recipient of item.recipients) {
-			if (!recipient.skip || !recipient.msisdn || reported.has(recipient.msisdn)) continue;
-			reported.add(recipient.msisdn);
-			const record = run.ledger.recipient(Ledger.recipientKey(item.itemIndex, recipient.msisdn));
-			if (!record) continue;
-			const outcome = rememberEarlier(run, plan, delivery, recipient, record, seen);
-			if (outcome.state === 'unconfirmed') delivery.failure ??= { error: outcome.failure!, batch: 0, replayed: true };
+			const { msisdn } = recipient;
+			if (!msisdn || reported.has(msisdn)) continue;
+			reported.add(msisdn);
+			const record = run.ledger.recipient(Ledger.recipientKey(item.itemIndex, msisdn));
+			if (record) rememberEarlier(run, plan, delivery, recipient, record, seen);
+			else if (!recipient.skip && run.ledger.recipient(Ledger.duplicateKey(item.itemIndex, msisdn))) {
+				(delivery.textedForOthers ??= new Set()).add(recipient);
+			}
 		}
 	}
+}
+
+/**
+ * A campaign (or a single item) that a rule stops on this attempt, as an earlier attempt of this
+ * execution left it: what it posted is reported from the record, the rest `not sent` with the
+ * rule. Undefined when no earlier attempt posted any of it: then it is a plain error.
+ */
+export function blockedDelivery(run: Replaying, plan: CampaignPlan, error: Error): Delivery | undefined {
+	if (run.ledger.isEmpty) return undefined;
+	const delivery: Delivery = { batches: [], requests: 0, retriedAfter429: 0 };
+	replayUnposted(run, plan, delivery);
+	if (!delivery.earlier && !delivery.textedForOthers) return undefined;
+	delivery.failure = { error };
+	return delivery;
 }
 
 /** Reports the recipients an earlier attempt posted; the first unconfirmed one keeps the campaign an error. */
@@ -338,8 +363,8 @@ export async function deliver(run: DeliveryContext, plan: CampaignPlan): Promise
 	};
 	const itemOf = itemOfPosition(plan);
 	const duplicates = duplicatesOf(plan);
-	const seen = new Map<Recorded, BatchOutcome>();
-	earlierSkipped(run, plan, delivery, seen);
+	/** Batches whose recipients were looked up in the record as they were about to be posted. */
+	const lookedUp: boolean[] = [];
 	for (let index = 0; index < plan.batches.length; index++) {
 		if (run.stop.requested) break;
 		const batch = plan.batches[index];
@@ -349,6 +374,7 @@ export async function deliver(run: DeliveryContext, plan: CampaignPlan): Promise
 		const whole = requestBody(settings, batch);
 		const fingerprint = Ledger.fingerprint(whole);
 		const { known, fresh, textedForOthers } = earlierOf(run, batch, who, fingerprint);
+		lookedUp[index] = true;
 		const replays = replayKnown(run, plan, known, fingerprint, index, delivery);
 		for (const recipient of textedForOthers ?? []) (delivery.textedForOthers ??= new Set()).add(recipient);
 		if (fresh.length === 0) {
@@ -368,24 +394,6 @@ export async function deliver(run: DeliveryContext, plan: CampaignPlan): Promise
 			break;
 		}
 	}
-	earlierUnreached(run, plan, itemOf, delivery, seen);
+	replayUnposted(run, plan, delivery, lookedUp);
 	return delivery;
-}
-
-/** Recipients of batches this attempt never reached (a failure stopped it) that an earlier attempt posted. */
-function earlierUnreached(
-	run: DeliveryContext,
-	plan: CampaignPlan,
-	itemOf: (position: number) => number,
-	delivery: Delivery,
-	seen: Map<Recorded, BatchOutcome>,
-): void {
-	if (run.ledger.isEmpty) return;
-	plan.batches.forEach((batch, index) => {
-		if (delivery.batches[index].state !== 'not attempted') return;
-		for (const recipient of batch) {
-			const record = run.ledger.recipient(Ledger.recipientKey(itemOf(recipient.position!), recipient.msisdn!));
-			if (record) rememberEarlier(run, plan, delivery, recipient, record, seen);
-		}
-	});
 }

@@ -60,6 +60,8 @@ export interface PlannedItem {
 export interface RejectedItem {
 	readonly itemIndex: number;
 	readonly violations: readonly RuleViolation[];
+	/** Its numbers, none to be sent: a retry reports those an earlier attempt posted. */
+	readonly recipients: readonly PlannedRecipient[];
 }
 
 export type ItemViolation = RuleViolation & { itemIndex: number };
@@ -316,8 +318,37 @@ function dedupe(items: ItemRequest[]): { planned: PlannedItem[]; toSend: Planned
 	return { planned, toSend };
 }
 
+const batchSizeSchema = campaignSettingsSchema.pick({ batchSize: true });
+
+/**
+ * Items whose requests would be the same are one campaign, so a number they share is texted once:
+ * Batch Size and Request Timeout change no request body, so the first item's serve them all. An
+ * item whose own Batch Size is not valid is set apart; one that differs is named in a warning.
+ */
+function sharedRequestSettings(items: ItemRequest[]): string[] {
+	const [first] = items;
+	const { batchSize, timeoutMs } = first.settings;
+	const differing = { batchSize: [] as number[], timeoutMs: [] as number[] };
+	for (const item of items) {
+		if (item.settings === first.settings) continue;
+		if (item.settings.batchSize !== batchSize) {
+			const broken = violationsOf(batchSizeSchema, { batchSize: item.settings.batchSize });
+			if (broken.length > 0) item.violations.push(...broken);
+			else differing.batchSize.push(item.itemIndex);
+		}
+		if (item.settings.timeoutMs !== timeoutMs) differing.timeoutMs.push(item.itemIndex);
+	}
+	const named = (label: string, itemIndexes: number[], value: string) =>
+		`${label} differs on item(s) ${itemIndexes.slice(0, 5).join(', ')}${itemIndexes.length > 5 ? '…' : ''}; their campaign (same sender, text and send time) used item ${first.itemIndex}'s ${value}, so that no number is texted twice`;
+	return [
+		...(differing.batchSize.length ? [named('Batch Size', differing.batchSize, String(batchSize))] : []),
+		...(differing.timeoutMs.length ? [named('Request Timeout', differing.timeoutMs, `${timeoutMs} ms`)] : []),
+	];
+}
+
 /** Checks one campaign's shared settings, sets its items' own violations apart, dedupes and batches. */
 function settle(items: ItemRequest[], context: PlanContext): CampaignPlan {
+	const shared = sharedRequestSettings(items);
 	const [first] = items;
 	const { from, text, campaignName, sendAt, dryRun, batchSize, timeoutMs, scheduled, quietHours } = first.settings;
 	const violations: ItemViolation[] = violationsOf(campaignSettingsSchema, {
@@ -326,7 +357,7 @@ function settle(items: ItemRequest[], context: PlanContext): CampaignPlan {
 		campaignName: campaignName || undefined,
 		batchSize,
 	}).map((v) => ({ ...v, itemIndex: first.itemIndex, message: withFooterNoted(v, first) }));
-	const rejected = items.filter((i) => i.violations.length > 0).map(({ itemIndex, violations: v }) => ({ itemIndex, violations: v }));
+	const rejected = items.filter((i) => i.violations.length > 0).map(({ itemIndex, violations: v, recipients }) => ({ itemIndex, violations: v, recipients }));
 	const sendable = items.filter((i) => i.violations.length === 0);
 	const { planned, toSend } = dedupe(sendable);
 	if (toSend.length === 0 && violations.length === 0 && sendable.length > 0) {
@@ -339,7 +370,7 @@ function settle(items: ItemRequest[], context: PlanContext): CampaignPlan {
 	const timing = inRecipientsZones({ sendAt, quietHours }, toSend, context);
 	const settings = { from, text, campaignName, dryRun, batchSize, timeoutMs, scheduled, ...timing.settings };
 	const batches = violations.length ? [] : batchesOf(toSend, batchSize);
-	return { settings, items: planned, toSend, batches, violations, rejected, warnings: [...warningsOf(sendable), ...timing.warnings] };
+	return { settings, items: planned, toSend, batches, violations, rejected, warnings: [...warningsOf(sendable), ...shared, ...timing.warnings] };
 }
 
 /**
@@ -407,12 +438,15 @@ export function withSkipped(plan: CampaignPlan, leaveOut: (r: PlannedRecipient) 
 	return { ...plan, items, toSend, batches, violations };
 }
 
-/** What items must agree on to be one campaign (Batch Size, Request Timeout and Quiet Hours included). */
-const CAMPAIGN_KEY = ['from', 'text', 'sendAt', 'campaignName', 'dryRun', 'batchSize', 'timeoutMs', 'quietHours'] as const;
+/**
+ * What items must agree on to be one campaign: what their requests carry (Quiet Hours decide a
+ * Send's time), and Dry Run. Batch Size and Request Timeout are not part of it: see sharedRequestSettings.
+ */
+const CAMPAIGN_KEY = ['from', 'text', 'sendAt', 'campaignName', 'dryRun', 'quietHours'] as const;
 
 /**
  * Reads and checks every item, then groups items whose sender, text, send time, campaign name,
- * dry-run flag, batch size and timeout agree into one campaign, in order of first appearance.
+ * Quiet Hours and dry-run flag agree into one campaign, in order of first appearance.
  */
 export function planCampaigns(items: ItemParameters[], context: PlanContext): CampaignPlan[] {
 	const groups = new Map<string, ItemRequest[]>();

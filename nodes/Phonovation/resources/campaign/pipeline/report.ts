@@ -122,17 +122,18 @@ function statusOf(recipient: PlannedRecipient, plan: CampaignPlan, delivery: Del
 	const earlier = delivery.earlier?.get(recipient);
 	if (recipient.skip && !earlier) return { status: recipient.skip.kind, reason: recipient.skip.reason };
 	if (delivery.textedForOthers?.has(recipient)) return TEXTED_FOR_ANOTHER;
-	const outcome = earlier ?? delivery.batches[Math.floor(recipient.position! / plan.settings.batchSize)];
-	if (outcome.state === 'dry run') return DRY_RUN;
-	if (outcome.state === 'unconfirmed') return { status: 'unconfirmed', reason: outcome.reason };
-	if (outcome.state === 'accepted') {
+	// No batch: a rule stopped the campaign on this attempt (an earlier one may have posted some of it).
+	const outcome = earlier ?? (recipient.position === undefined ? undefined : delivery.batches[Math.floor(recipient.position / plan.settings.batchSize)]);
+	if (outcome?.state === 'dry run') return DRY_RUN;
+	if (outcome?.state === 'unconfirmed') return { status: 'unconfirmed', reason: outcome.reason };
+	if (outcome?.state === 'accepted') {
 		const named = errors.byNumber.get(recipient.msisdn!);
 		return named ? { status: 'rejected by provider', reason: named.join('; ') } : ACCEPTED;
 	}
 	if (!delivery.failure) return { status: 'not sent', reason: 'not sent: the run stopped after another campaign failed' };
 	const { error, batch } = delivery.failure;
-	const where = batchLabel(batch, plan.batches.length);
-	return { status: 'not sent', reason: `the campaign request failed${where}: ${error.message}` };
+	if (batch === undefined) return { status: 'not sent', reason: `not sent on this attempt: ${error.message}` };
+	return { status: 'not sent', reason: `the campaign request failed${batchLabel(batch, plan.batches.length)}: ${error.message}` };
 }
 
 const emptyCounts = (): Record<RecipientStatus, number> => ({

@@ -6,10 +6,11 @@ import { apiUrl } from '../../../transport/request';
 
 import { applyVerdict, checkSenders } from './checkSenders';
 import type { Delivery, DeliveryContext } from './deliver';
+import { blockedDelivery } from './deliver';
 import { deliverAll } from './dispatch';
 import { Ledger } from './ledger';
 import { Pacer } from './pacer';
-import type { CampaignPlan, ItemViolation } from './plan';
+import type { CampaignPlan, ItemViolation, RejectedItem } from './plan';
 import { planCampaigns } from './plan';
 import { type ItemParameters, readParameters } from './readParameters';
 import { type CampaignReport, reportCampaign } from './report';
@@ -38,7 +39,7 @@ const FIELD_LABELS: Record<string, string> = {
 	quietHoursTimeZone: 'Quiet Hours Time Zone',
 };
 
-function violationError(ctx: IExecuteFunctions, violations: ItemViolation[], scope = 'campaign'): NodeOperationError {
+function violationError(ctx: IExecuteFunctions, violations: ItemViolation[], scope = 'campaign', retried = false): NodeOperationError {
 	const [first, ...rest] = violations;
 	const label = FIELD_LABELS[first.field] ?? first.field;
 	const listed = rest.slice(0, 5).map((v) => `${v.message} (item ${v.itemIndex})`);
@@ -46,7 +47,7 @@ function violationError(ctx: IExecuteFunctions, violations: ItemViolation[], sco
 	const more = listed.length ? ` Also: ${listed.join('; ')}.` : '';
 	return new NodeOperationError(ctx.getNode(), `${label}: ${first.message} (item ${first.itemIndex})`, {
 		itemIndex: first.itemIndex,
-		description: `Nothing was sent for this ${scope}.${more}`,
+		description: `Nothing was sent for this ${scope}${retried ? ' on this attempt' : ''}.${more}`,
 	});
 }
 
@@ -90,15 +91,45 @@ function stoppingError(failure: Error, accepted: string[]): Error {
 	return failure;
 }
 
-/** Error items for items set apart by their own violations and for campaigns that broke a rule. */
-function writeBlocked(ctx: IExecuteFunctions, plans: CampaignPlan[], out: INodeExecutionData[]): void {
+/** A rejected item as a campaign of its own, so that what an earlier attempt posted of it can be reported. */
+function itemAlone(plan: CampaignPlan, rejected: RejectedItem): CampaignPlan {
+	const item = { itemIndex: rejected.itemIndex, recipients: rejected.recipients, failOnInvalid: false };
+	return { ...plan, items: [item], toSend: [], batches: [], violations: [], rejected: [] };
+}
+
+/**
+ * What a rule stops on this attempt: each campaign that broke one, and each item set apart by its
+ * own; with `all`, the campaigns that broke none too (the whole run stops).
+ */
+function stoppedParts(ctx: IExecuteFunctions, plans: CampaignPlan[], retried: boolean, all: boolean): Array<{ plan: CampaignPlan; error: NodeOperationError }> {
+	const parts: Array<{ plan: CampaignPlan; error: NodeOperationError }> = [];
 	for (const plan of plans) {
-		for (const { itemIndex, violations } of plan.rejected) {
-			out[itemIndex] = errorItem(violationError(ctx, violations.map((v) => ({ ...v, itemIndex })), 'item'), itemIndex);
+		for (const rejected of plan.rejected) {
+			const violations = rejected.violations.map((v) => ({ ...v, itemIndex: rejected.itemIndex }));
+			parts.push({ plan: itemAlone(plan, rejected), error: violationError(ctx, violations, 'item', retried) });
 		}
-		if (plan.violations.length === 0) continue;
-		const error = violationError(ctx, [...plan.violations]);
-		for (const item of plan.items) out[item.itemIndex] = errorItem(error, item.itemIndex);
+		if (plan.violations.length > 0) parts.push({ plan, error: violationError(ctx, [...plan.violations], 'campaign', retried) });
+		else if (all && plan.items.length > 0) parts.push({ plan, error: violationError(ctx, [{ field: 'options', message: 'another campaign of this run broke a rule', itemIndex: plan.items[0].itemIndex }], 'campaign', retried) });
+	}
+	return parts;
+}
+
+/**
+ * Each stopped part as an earlier attempt of this execution left it: a report for its items when
+ * that attempt posted some of it (a retry may group items otherwise), else none.
+ */
+function stoppedReports(ctx: IExecuteFunctions, ledger: Ledger, operation: CampaignOperation, plans: CampaignPlan[], all = false) {
+	return stoppedParts(ctx, plans, !ledger.isEmpty, all).map(({ plan, error }) => {
+		const delivery = blockedDelivery({ ctx, ledger }, plan, error);
+		return { plan, error, delivery, report: delivery && reportCampaign(operation, plan, delivery, []) };
+	});
+}
+
+/** Error items for what a rule stops; an item an earlier attempt texted reports it from the record. */
+function writeBlocked(stopped: ReturnType<typeof stoppedReports>, out: INodeExecutionData[]): void {
+	for (const { plan, error, delivery, report } of stopped) {
+		if (delivery && report) writeReports([{ delivery, report }], out);
+		else for (const item of plan.items) out[item.itemIndex] = errorItem(error, item.itemIndex);
 	}
 }
 
@@ -153,9 +184,14 @@ export async function runCampaigns(
 	const plans = planned.map((plan) => applyVerdict(plan, verdicts.get(plan)));
 
 	const problem = plans.find((plan) => plan.violations.length > 0 || plan.rejected.length > 0);
-	if (problem && !ctx.continueOnFail()) throw violationError(ctx, allViolations(problem));
+	if (problem && !ctx.continueOnFail()) {
+		// What earlier attempts of this execution had accepted, in the whole run, is named with the error.
+		const earlier = stoppedReports(ctx, ledger, operation, plans, true);
+		const error = violationError(ctx, allViolations(problem), 'campaign', !ledger.isEmpty);
+		throw stoppingError(error, earlier.flatMap((s) => s.report?.accepted ?? []));
+	}
 	const out: INodeExecutionData[] = new Array(items.length);
-	writeBlocked(ctx, plans, out);
+	if (problem) writeBlocked(stoppedReports(ctx, ledger, operation, plans), out);
 
 	const sending = [...plans.keys()].filter((i) => plans[i].violations.length === 0 && plans[i].items.length > 0);
 	const stopOnFailure = !ctx.continueOnFail();

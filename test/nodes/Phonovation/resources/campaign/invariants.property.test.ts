@@ -54,6 +54,15 @@ const COUNTEREXAMPLES: Array<[string, GeneratedRun]> = [
 		{ ...quiet, batchSize: 2, retry: { retryOnFail: true, maxTries: 3 }, onError: 'continueRegularOutput', faults: ['503', 'pass', '503', '503'], clockSteps: [0, 0, 1], items: [asking(0), asking(1, 2)] },
 	],
 	[
+		// No fault at all. Attempt 1: the items have different texts; item 0's Irish number cannot go
+		// with an international sender and Invalid Numbers = Fail, so it is an error item, and item 1's
+		// UK number is accepted. n8n retries (On Error continues and the first item is an error).
+		// Attempt 2: the items share a text, item 0's rule blocks the whole campaign, and item 1 is a
+		// bare { error } ("Nothing was sent for this campaign") though its number was texted.
+		'a number an earlier attempt got accepted is reported as a bare error item when a retry groups it with an item that breaks a rule (3b)',
+		{ ...quiet, sender: 'FreeText', invalidNumbers: 'fail', onError: 'continueRegularOutput', clockSteps: [0, 0, 1], items: [asking(0), asking(4)] },
+	],
+	[
 		// Attempt 1: items 0 and 1 have different texts, so 0871000001 is posted for each; item 2 gets a
 		// 503. Attempt 2: items 0 and 1 share a text, item 1's number is a `duplicate` ("sent once")
 		// and its own record is never read: the provider texted it twice, the output says once.

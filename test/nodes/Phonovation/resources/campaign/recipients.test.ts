@@ -78,14 +78,22 @@ describe('duplicates and per-item settings', () => {
 		});
 	});
 
-	it('items whose Batch Size differs go out as separate campaigns, each with its own batch size', async () => {
+	it('items whose requests differ only in Batch Size are one campaign: a number both list is texted once, in the first item\'s batch size', async () => {
 		const f = fixture();
 		const result = await f.run(
-			{ ...SEND, recipients: '={{ $json.phones }}', options: { batchSize: '={{ $json.size }}' } },
-			[{ json: { phones: ['0871000001', '0871000002', '0871000003'], size: 2 } }, { json: { phones: ['0871000004', '0871000005'], size: 1 } }],
+			{ ...SEND, recipients: '={{ $json.phones }}', options: { batchSize: '={{ $json.size }}', messageType: 'transactional' } },
+			[{ json: { phones: ['0871000001', '0871000002', '0871000003'], size: 2 } }, { json: { phones: ['0871000003', '0871000005'], size: 1 } }],
 		);
 		expect(result.error).toBeUndefined();
-		expect(f.sim.campaigns.map((c) => c.body.recipientInfo.length)).toEqual([2, 1, 1, 1]);
+		expect(f.sim.campaigns.map((c) => c.body.recipientInfo.map((r: { msisdn: string }) => r.msisdn))).toEqual([
+			['353871000001', '353871000002'],
+			['353871000003', '353871000005'],
+		]);
+		const [, second] = jsonOf(result.items);
+		expect(second.recipients.map((r: { status: string }) => r.status)).toEqual(['duplicate', 'accepted']);
+		expect(second.warnings).toContain(
+			"Batch Size differs on item(s) 1; their campaign (same sender, text and send time) used item 0's 2, so that no number is texted twice",
+		);
 	});
 });
 

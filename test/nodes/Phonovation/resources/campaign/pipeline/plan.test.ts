@@ -55,7 +55,7 @@ describe('planCampaigns (pure)', () => {
 			[item(0, { recipients: '0871000001' }), item(1, { recipients: '0871000002', options: { notifyId: 'n'.repeat(31) } })],
 			context,
 		);
-		expect(plan.rejected).toEqual([
+		expect(plan.rejected).toMatchObject([
 			{ itemIndex: 1, violations: [{ field: 'notifyId', message: 'Notify ID is too long: 31 characters, the limit is 30' }] },
 		]);
 		expect(plan.violations).toEqual([]);
@@ -68,27 +68,51 @@ describe('planCampaigns (pure)', () => {
 		expect(plan.violations).toEqual([{ field: 'text', message: 'Text is empty', itemIndex: 0 }]);
 	});
 
-	it('items whose Batch Size or Request Timeout differ become separate campaigns', () => {
+	it('items whose requests differ only in Batch Size or Request Timeout are one campaign: a number they share is texted once', () => {
 		const plans = planCampaigns(
 			[
 				item(0, { recipients: '0871000001', options: { batchSize: 2 } }),
-				item(1, { recipients: '0871000002', options: { batchSize: 3 } }),
+				item(1, { recipients: '0871000001,0871000002', options: { batchSize: 3 } }),
 				item(2, { recipients: '0871000003', options: { batchSize: 2, timeout: 5000 } }),
 				item(3, { recipients: '0871000004', options: { batchSize: 2 } }),
 			],
 			context,
 		);
-		expect(plans.map((p) => [p.settings.batchSize, p.settings.timeoutMs, p.items.map((i) => i.itemIndex)])).toEqual([
-			[2, 120000, [0, 3]],
-			[3, 120000, [1]],
-			[2, 5000, [2]],
+		expect(plans).toHaveLength(1);
+		const [plan] = plans;
+		expect([plan.settings.batchSize, plan.settings.timeoutMs]).toEqual([2, 120000]);
+		expect(plan.toSend.map((r) => r.msisdn)).toEqual(['353871000001', '353871000002', '353871000003', '353871000004']);
+		expect(plan.items[1].recipients.map((r) => r.skip?.kind)).toEqual(['duplicate', undefined]);
+		expect(plan.warnings.filter((w) => w.includes(' differs '))).toEqual([
+			"Batch Size differs on item(s) 1; their campaign (same sender, text and send time) used item 0's 2, so that no number is texted twice",
+			"Request Timeout differs on item(s) 2; their campaign (same sender, text and send time) used item 0's 120000 ms, so that no number is texted twice",
+		]);
+	});
+
+	it("an item of a shared campaign whose own Batch Size is not valid is set apart, naming the field", () => {
+		const [plan] = planCampaigns(
+			[item(0, { recipients: '0871000001' }), item(1, { recipients: '0871000002', options: { batchSize: 0 } })],
+			context,
+		);
+		expect(plan.rejected).toMatchObject([{ itemIndex: 1, violations: [{ field: 'batchSize', message: 'Batch size must be at least 1' }] }]);
+		expect(plan.toSend.map((r) => r.msisdn)).toEqual(['353871000001']);
+	});
+
+	it('a dry run and a real send of the same text stay two campaigns: the dry run posts nothing', () => {
+		const plans = planCampaigns(
+			[item(0, { recipients: '0871000001', options: { dryRun: true } }), item(1, { recipients: '0871000001' })],
+			context,
+		);
+		expect(plans.map((p) => [p.settings.dryRun, p.toSend.map((r) => r.msisdn)])).toEqual([
+			[true, ['353871000001']],
+			[false, ['353871000001']],
 		]);
 	});
 
 	it('an Exclude Numbers entry it cannot read sets the item apart, naming the entry (Unreadable Exclusions = Fail by default)', () => {
 		const options = { excludeNumbers: [{ json: { phone: '0861234567' } }, { json: { phone: 'n/a' } }] };
 		const [plan] = planCampaigns([item(0, { recipients: '0871000001', options })], context);
-		expect(plan.rejected).toEqual([
+		expect(plan.rejected).toMatchObject([
 			{
 				itemIndex: 0,
 				violations: [
