@@ -206,6 +206,8 @@ export interface GeneratedRun {
 	/** `FreeText` is an international sender: Irish numbers become `undeliverable`. */
 	sender: 'Phonovation' | 'FreeText';
 	invalidNumbers: 'skip' | 'fail';
+	/** Default Country Code: `35` is no country's calling code (it would make 087… a Finnish +358 number). */
+	countryCode?: '353' | '35';
 	batchSize: number;
 	parallelRequests: number;
 	faults: CampaignFault[];
@@ -274,6 +276,7 @@ export const generatedRun: fc.Arbitrary<GeneratedRun> = fc.record({
 	),
 	sender: weighted<GeneratedRun['sender']>([6, 'Phonovation'], [1, 'FreeText']),
 	invalidNumbers: weighted<GeneratedRun['invalidNumbers']>([9, 'skip'], [1, 'fail']),
+	countryCode: weighted<'353' | '35'>([30, '353'], [1, '35']),
 	batchSize: fc.integer({ min: 1, max: 3 }),
 	parallelRequests: fc.integer({ min: 1, max: 4 }),
 	faults: fc.array(campaignFault, { maxLength: 6 }),
@@ -314,6 +317,7 @@ export function nodeParameters(run: GeneratedRun): INodeParameters {
 		timeout: REQUEST_TIMEOUT_MS,
 		invalidNumbers: run.invalidNumbers,
 	};
+	if (run.countryCode === '35') options.defaultCountryCode = '35';
 	const notifyId = NOTIFY_IDS[run.notifyId];
 	if (notifyId !== undefined) options.notifyId = notifyId;
 	if (run.exclude) {
@@ -472,6 +476,7 @@ const countBy = <T>(list: T[]) => {
  * Fail and no Continue On Fail, any number it cannot send.
  */
 function mustSendNothing(run: GeneratedRun, expected: Expected): string | undefined {
+	if (run.countryCode === '35') return "Default Country Code 35, which is no country's calling code";
 	const unreadable = (run.exclude?.entries ?? []).some((e) => 'unreadable' in e);
 	if (unreadable && run.exclude?.unreadable !== 'warn') return 'an unreadable Exclude Numbers entry with Unreadable Exclusions = Fail';
 	if (run.invalidNumbers !== 'fail' || run.onError !== 'stopWorkflow') return undefined;
