@@ -1,5 +1,7 @@
 import type { IWebhookFunctions } from 'n8n-workflow';
 
+import { hasExpression } from '../shared/values';
+
 import type { RelayEvent } from './events';
 
 export interface TriggerOptions {
@@ -15,13 +17,6 @@ export interface TriggerOptions {
 export interface TriggerParameters {
 	events: RelayEvent[];
 	options: TriggerOptions;
-}
-
-function hasExpression(value: unknown): boolean {
-	if (typeof value === 'string') return value.startsWith('=');
-	if (Array.isArray(value)) return value.some(hasExpression);
-	if (value !== null && typeof value === 'object') return Object.values(value).some(hasExpression);
-	return false;
 }
 
 /**

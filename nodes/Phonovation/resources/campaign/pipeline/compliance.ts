@@ -5,6 +5,7 @@ import type { QuietHours } from '../../../domain/quietHours';
 import { parseQuietHours, quietHoursEndIn } from '../../../domain/quietHours';
 import type { RuleViolation } from '../../../domain/rules';
 import { wireSendAt } from '../../../domain/sendAt';
+import { asText } from '../../../../shared/values';
 import type { CampaignOptions } from './readParameters';
 
 /** What one item's checks found: rules it breaks stop it, warnings go to the output. */
@@ -13,7 +14,6 @@ export interface Findings {
 	warnings: string[];
 }
 
-const asText = (value: unknown) => (value === null || value === undefined ? '' : String(value));
 
 export const MISSING_OPT_OUT =
 	'Message Type is Marketing but the text offers no way to opt out (no STOP, OPTOUT or 50123 wording): Irish and EU rules ask for one in every marketing text. Add the Opt-Out Text option, or set Message Type to Transactional if this text is not marketing';

@@ -12,6 +12,7 @@ import {
 import { zoneOfNumber } from '../../../domain/countryZones';
 import type { QuietHours } from '../../../domain/quietHours';
 import { toSendAt } from '../../../domain/sendAt';
+import { asText } from '../../../../shared/values';
 import type { Findings } from './compliance';
 import { movedOutOfQuietHours, quietHoursOf, sendAtOutsideQuietHours, textToSend } from './compliance';
 import type { CampaignOptions, ItemParameters } from './readParameters';
@@ -95,11 +96,6 @@ interface ItemRequest {
 	notifyId: string | null;
 	recipients: Planning[];
 	violations: RuleViolation[];
-}
-
-function asText(value: unknown): string {
-	if (value === null || value === undefined) return '';
-	return typeof value === 'string' ? value : String(value);
 }
 
 function checkedNotifyId(value: unknown, violations: RuleViolation[]): string | null {

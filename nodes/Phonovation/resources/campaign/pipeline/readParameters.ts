@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import type { RuleViolation } from '../../../domain/rules';
+import { hasExpression } from '../../../../shared/values';
 import { plainFieldPath, readField } from './plainField';
 
 /** Parameters where `{{ $json.field }}` is read straight from the item (see plainField.ts). */
@@ -66,13 +67,6 @@ const ITEM_DEPENDENT = /\$json|\$data\b|\$binary|\$item|\$position|\$node\b|\$th
 
 export const sameForEveryItem = (raw: unknown) =>
 	typeof raw === 'string' && (!raw.includes('$') || (WHOLE_OUTPUT.test(raw) && !ITEM_DEPENDENT.test(raw)));
-
-function hasExpression(value: unknown): boolean {
-	if (typeof value === 'string') return value.startsWith('=');
-	if (Array.isArray(value)) return value.some(hasExpression);
-	if (value && typeof value === 'object') return Object.values(value).some(hasExpression);
-	return false;
-}
 
 /**
  * Reads parameters per item. One without expressions is the same for every item, so it is read
