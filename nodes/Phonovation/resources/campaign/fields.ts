@@ -1,4 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import {
 	DEFAULT_COUNTRY_CODE,
@@ -230,6 +231,19 @@ const campaignOptions: INodeProperties = {
 /** The fields of one campaign operation, shown only when it is selected. */
 export function campaignProperties(operation: 'send' | 'schedule'): INodeProperties[] {
 	const fields = operation === 'schedule' ? [...messageFields, sendAtField, campaignOptions] : [...messageFields, campaignOptions];
-	const displayOptions = { show: { resource: ['campaign'], operation: [operation] } };
-	return fields.map((field) => ({ ...field, displayOptions }));
+	return updateDisplayOptions({ show: { resource: ['campaign'], operation: [operation] } }, fields);
 }
+
+const optionFields = campaignOptions.options as INodeProperties[];
+
+/** The campaign options' names, as the descriptions above list them: the one list of them. */
+export const OPTION_NAMES: readonly string[] = optionFields.map((option) => option.name);
+
+/**
+ * Each field's and option's label as an error names it: its display name, less the " Name or ID"
+ * n8n asks of a list that can also take an expression ("Sender Name or ID" → "Sender").
+ */
+export const FIELD_LABELS: Readonly<Record<string, string>> = Object.fromEntries([
+	...[...messageFields, sendAtField, campaignOptions, ...optionFields].map((field) => [field.name, field.displayName.replace(/ Name or ID$/, '')]),
+	['credential', 'Credential'],
+]);

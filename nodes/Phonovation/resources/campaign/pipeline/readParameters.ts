@@ -2,12 +2,13 @@ import type { IExecuteFunctions, INodeExecutionData, INodeParameters } from 'n8n
 
 import type { RuleViolation } from '../../../domain/rules';
 import { hasExpression } from '../../../../shared/values';
+import { OPTION_NAMES } from '../fields';
 import { plainFieldPath, readField } from './plainField';
 
 /** Parameters where `{{ $json.field }}` is read straight from the item (see plainField.ts). */
 const FAST_PATH = new Set(['recipients', 'text', 'options.notifyId']);
 
-/** The campaign options as the user set them; unchecked. */
+/** The campaign options as the user set them; unchecked. Their names are the option fields' (fields.ts). */
 export interface CampaignOptions {
 	batchSize?: unknown;
 	campaignName?: unknown;
@@ -38,24 +39,6 @@ export interface ItemParameters {
 	/** Parameters whose expressions failed. */
 	unreadable: RuleViolation[];
 }
-
-const OPTION_NAMES: Array<keyof CampaignOptions> = [
-	'batchSize',
-	'campaignName',
-	'defaultCountryCode',
-	'dryRun',
-	'excludeNumbers',
-	'invalidNumbers',
-	'notifyId',
-	'parallelRequests',
-	'timeout',
-	'optOutText',
-	'messageType',
-	'missingOptOut',
-	'quietHours',
-	'quietHoursTimeZone',
-	'unreadableExclusions',
-];
 
 /**
  * An expression is taken as the same for every item only when it reads no n8n variable at all, or
@@ -123,7 +106,7 @@ class ParameterReader {
 }
 
 /** Option names with their parameter paths, made once: 15 new strings per item add up at 100,000 items. */
-const OPTION_PATHS = OPTION_NAMES.map((name) => [name, `options.${name}`] as const);
+const OPTION_PATHS = OPTION_NAMES.map((name) => [name as keyof CampaignOptions, `options.${name}`] as const);
 
 /** Each option read on its own, so a constant one is read once and only changing ones per item. */
 function readOptions(reader: ParameterReader, itemIndex: number, unreadable: RuleViolation[]): CampaignOptions {

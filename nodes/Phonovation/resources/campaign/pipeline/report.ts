@@ -5,16 +5,25 @@ import { labelOf } from './compliance';
 import type { CampaignPlan, PlannedItem, PlannedRecipient } from './plan';
 import { batchLabel } from './requestBody';
 
-export type RecipientStatus =
-	| 'accepted'
-	| 'rejected by provider'
-	| 'invalid'
-	| 'duplicate'
-	| 'excluded'
-	| 'undeliverable'
-	| 'not sent'
-	| 'unconfirmed'
-	| 'dry run';
+/**
+ * Every status a recipient can have, the one list of them, each with its key in an item's `counts`
+ * (a dry run's are not counted there), in the order `counts` shows them.
+ */
+const STATUSES = {
+	accepted: 'accepted',
+	'rejected by provider': 'rejectedByProvider',
+	invalid: 'invalid',
+	duplicate: 'duplicate',
+	excluded: 'excluded',
+	undeliverable: 'undeliverable',
+	'not sent': 'notSent',
+	unconfirmed: 'unconfirmed',
+	'dry run': null,
+} as const;
+
+export type RecipientStatus = keyof typeof STATUSES;
+
+const STATUS_NAMES = Object.keys(STATUSES) as RecipientStatus[];
 
 /** One number of one input item and what became of it, as the output shows it. */
 export interface RecipientReport {
@@ -136,17 +145,11 @@ function statusOf(recipient: PlannedRecipient, plan: CampaignPlan, delivery: Del
 	return { status: 'not sent', reason: `the campaign request failed${batchLabel(batch, plan.batches.length)}: ${error.message}` };
 }
 
-const emptyCounts = (): Record<RecipientStatus, number> => ({
-	accepted: 0,
-	'rejected by provider': 0,
-	invalid: 0,
-	duplicate: 0,
-	excluded: 0,
-	undeliverable: 0,
-	'not sent': 0,
-	unconfirmed: 0,
-	'dry run': 0,
-});
+function emptyCounts(): Record<RecipientStatus, number> {
+	const counts = {} as Record<RecipientStatus, number>;
+	for (const status of STATUS_NAMES) counts[status] = 0;
+	return counts;
+}
 
 /**
  * Above this many recipients an item lists its accepted (or dry-run) numbers as plain strings in
@@ -177,7 +180,7 @@ const NONE: readonly string[] = Object.freeze([]);
 
 /** Counts of a one-recipient item, one frozen record per status: 100,000 rows need no 100,000 records. */
 const SINGLE_COUNTS = new Map<RecipientStatus, Record<RecipientStatus, number>>(
-	(Object.keys(emptyCounts()) as RecipientStatus[]).map((status) => [status, Object.freeze({ ...emptyCounts(), [status]: 1 })]),
+	STATUS_NAMES.map((status) => [status, Object.freeze({ ...emptyCounts(), [status]: 1 })]),
 );
 
 /** The common case, one number per row, without the arrays and records a list needs. */
@@ -280,21 +283,17 @@ function ownResult(outcome: ItemOutcome): Json {
 		const [only] = recipients;
 		return { status: only.status, msisdn: only.msisdn, reason: only.reason, input: only.input, notifyId: only.notifyId };
 	}
-	const present = (Object.keys(counts) as RecipientStatus[]).filter((status) => counts[status] > 0);
+	const present = STATUS_NAMES.filter((status) => counts[status] > 0);
 	return { status: present.length === 1 ? present[0] : 'mixed' };
 }
 
 function countsJson(counts: Record<RecipientStatus, number>): Json {
-	return {
-		accepted: counts.accepted,
-		rejectedByProvider: counts['rejected by provider'],
-		invalid: counts.invalid,
-		duplicate: counts.duplicate,
-		excluded: counts.excluded,
-		undeliverable: counts.undeliverable,
-		notSent: counts['not sent'],
-		unconfirmed: counts.unconfirmed,
-	};
+	const json: Json = {};
+	for (const status of STATUS_NAMES) {
+		const key = STATUSES[status];
+		if (key !== null) json[key] = counts[status];
+	}
+	return json;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { parseParallelRequests } from '../../../domain/rules';
+import { FIELD_LABELS } from '../fields';
 import { apiUrl } from '../../../transport/request';
 
 import { applyVerdict, checkSenders } from './checkSenders';
@@ -17,27 +18,6 @@ import { type CampaignReport, reportCampaign } from './report';
 import { CAMPAIGN_PATH } from './requestBody';
 
 export type CampaignOperation = 'send' | 'schedule';
-
-const FIELD_LABELS: Record<string, string> = {
-	from: 'Sender',
-	text: 'Text',
-	recipients: 'Recipients',
-	sendAt: 'Send At',
-	campaignName: 'Campaign Name',
-	notifyId: 'Notify ID',
-	batchSize: 'Batch Size',
-	credential: 'Credential',
-	defaultCountryCode: 'Default Country Code',
-	excludeNumbers: 'Exclude Numbers',
-	invalidNumbers: 'Invalid Numbers',
-	dryRun: 'Dry Run',
-	timeout: 'Request Timeout',
-	parallelRequests: 'Parallel Requests',
-	options: 'Options',
-	missingOptOut: 'Missing Opt-Out Wording',
-	quietHours: 'Quiet Hours',
-	quietHoursTimeZone: 'Quiet Hours Time Zone',
-};
 
 function violationError(ctx: IExecuteFunctions, violations: ItemViolation[], scope = 'campaign', retried = false): NodeOperationError {
 	const [first, ...rest] = violations;
