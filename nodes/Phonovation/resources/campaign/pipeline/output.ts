@@ -1,0 +1,130 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { FIELD_LABELS } from '../fields';
+import type { Delivery } from './deliver';
+import { blockedDelivery } from './deliver';
+import type { Ledger } from './ledger';
+import type { CampaignPlan, ItemViolation, RejectedItem } from './plan';
+import { type CampaignReport, reportCampaign } from './report';
+
+/** How a campaign run's outcome becomes n8n output items and errors: rule violations, stops, reports. */
+
+export type CampaignOperation = 'send' | 'schedule';
+
+export function violationError(ctx: IExecuteFunctions, violations: ItemViolation[], scope = 'campaign', retried = false): NodeOperationError {
+	const [first, ...rest] = violations;
+	const label = FIELD_LABELS[first.field] ?? first.field;
+	const listed = rest.slice(0, 5).map((v) => `${v.message} (item ${v.itemIndex})`);
+	if (rest.length > 5) listed.push(`and ${rest.length - 5} more`);
+	const more = listed.length ? ` Also: ${listed.join('; ')}.` : '';
+	return new NodeOperationError(ctx.getNode(), `${label}: ${first.message} (item ${first.itemIndex})`, {
+		itemIndex: first.itemIndex,
+		description: `Nothing was sent for this ${scope}${retried ? ' on this attempt' : ''}.${more}`,
+	});
+}
+
+/** An item whose campaign broke a rule: nothing was sent for it, the message says why. */
+function errorItem(error: NodeOperationError, itemIndex: number): INodeExecutionData {
+	return { json: { error: error.message }, error, pairedItem: { item: itemIndex } };
+}
+
+/**
+ * An item whose campaign failed while sending. n8n would cut an item with an `error` object down to
+ * `{ error }`, losing which numbers were accepted; `{ error, details }` keeps the per-recipient
+ * report and is still routed to the error output (n8n routes json of only error/message/details).
+ */
+function failedItem(error: Error, itemIndex: number, report: object): INodeExecutionData {
+	return { json: { error: error.message, details: report } as IDataObject, pairedItem: { item: itemIndex } };
+}
+
+/** A campaign's violations and its rejected items', in item order: the first names what stops the run. */
+function allViolations(plan: CampaignPlan): ItemViolation[] {
+	const own = plan.rejected.flatMap(({ itemIndex, violations }) => violations.map((v) => ({ ...v, itemIndex })));
+	return [...plan.violations, ...own];
+}
+
+const LISTED = 10;
+
+/**
+ * The error that stops the node after a failed campaign: what the run had already sent, and where
+ * the whole list is (the error's context; every item's output with On Error set to continue).
+ */
+export function stoppingError(failure: Error, accepted: string[]): Error {
+	if (accepted.length === 0) return failure;
+	const error = failure as NodeOperationError;
+	const listed = accepted.slice(0, LISTED).join(', ') + (accepted.length > LISTED ? `, and ${accepted.length - LISTED} more` : '');
+	const said = error.description ? `${error.description} ` : '';
+	error.description =
+		`${said}Before this failure the provider had accepted ${accepted.length} recipient(s) of this run (${listed}); ` +
+		'a Retry On Fail or a Retry of this execution does not post them again to the same items\' numbers, even where an ' +
+		'expression now gives another text. The full list is in this error\'s ' +
+		'context.acceptedRecipients; set Settings → On Error to continue to get every item\'s per-recipient outcome.';
+	error.context.acceptedRecipients = accepted;
+	return failure;
+}
+
+/** A rejected item as a campaign of its own, so that what an earlier attempt posted of it can be reported. */
+function itemAlone(plan: CampaignPlan, rejected: RejectedItem): CampaignPlan {
+	const item = { itemIndex: rejected.itemIndex, recipients: rejected.recipients, failOnInvalid: false };
+	return { ...plan, items: [item], toSend: [], batches: [], violations: [], rejected: [] };
+}
+
+/**
+ * What a rule stops on this attempt: each campaign that broke one, and each item set apart by its
+ * own; with `all`, the campaigns that broke none too (the whole run stops).
+ */
+function stoppedParts(ctx: IExecuteFunctions, plans: CampaignPlan[], retried: boolean, all: boolean): Array<{ plan: CampaignPlan; error: NodeOperationError }> {
+	const parts: Array<{ plan: CampaignPlan; error: NodeOperationError }> = [];
+	for (const plan of plans) {
+		for (const rejected of plan.rejected) {
+			const violations = rejected.violations.map((v) => ({ ...v, itemIndex: rejected.itemIndex }));
+			parts.push({ plan: itemAlone(plan, rejected), error: violationError(ctx, violations, 'item', retried) });
+		}
+		if (plan.violations.length > 0) parts.push({ plan, error: violationError(ctx, [...plan.violations], 'campaign', retried) });
+		else if (all && plan.items.length > 0) parts.push({ plan, error: violationError(ctx, [{ field: 'options', message: 'another campaign of this run broke a rule', itemIndex: plan.items[0].itemIndex }], 'campaign', retried) });
+	}
+	return parts;
+}
+
+/**
+ * Each stopped part as an earlier attempt of this execution left it: a report for its items when
+ * that attempt posted some of it (a retry may group items otherwise), else none.
+ */
+export function stoppedReports(ctx: IExecuteFunctions, ledger: Ledger, operation: CampaignOperation, plans: CampaignPlan[], all = false) {
+	return stoppedParts(ctx, plans, !ledger.isEmpty, all).map(({ plan, error }) => {
+		const delivery = blockedDelivery({ ctx, ledger }, plan, error);
+		return { plan, error, delivery, report: delivery && reportCampaign(operation, plan, delivery, []) };
+	});
+}
+
+/** Error items for what a rule stops; an item an earlier attempt texted reports it from the record. */
+export function writeBlocked(stopped: ReturnType<typeof stoppedReports>, out: INodeExecutionData[]): void {
+	for (const { plan, error, delivery, report } of stopped) {
+		if (delivery && report) writeReports([{ delivery, report }], out);
+		else for (const item of plan.items) out[item.itemIndex] = errorItem(error, item.itemIndex);
+	}
+}
+
+/** Each item's output: its report, or `{ error, details }` when its campaign failed before all its numbers went out. */
+export function writeReports(reports: Array<{ delivery: Delivery; report: CampaignReport }>, out: INodeExecutionData[]): void {
+	for (const { delivery, report } of reports) {
+		for (const { itemIndex, json, unsent } of report.items) {
+			out[itemIndex] =
+				delivery.failure && unsent
+					? failedItem(delivery.failure.error, itemIndex, json)
+					: { json: json as INodeExecutionData['json'], pairedItem: { item: itemIndex } };
+		}
+	}
+}
+
+
+/**
+ * The error that stops a run whose campaign (or item) broke a rule, with On Error set to stop: it
+ * names the first violation, and what earlier attempts of this execution had accepted in the run.
+ */
+export function ruleStopError(ctx: IExecuteFunctions, ledger: Ledger, operation: CampaignOperation, plans: CampaignPlan[], problem: CampaignPlan): Error {
+	const earlier = stoppedReports(ctx, ledger, operation, plans, true);
+	const error = violationError(ctx, allViolations(problem), 'campaign', !ledger.isEmpty);
+	return stoppingError(error, earlier.flatMap((s) => s.report?.accepted ?? []));
+}
