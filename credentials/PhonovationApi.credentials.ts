@@ -8,8 +8,8 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import { assertSecureEndpoints, secureEndpoint, shown } from './endpoints';
-import { LoginFailedError } from './loginFailure';
+import { assertSecureEndpoints, secureEndpoint, shown } from '../nodes/shared/endpoints';
+import { LoginFailedError } from '../nodes/shared/loginFailure';
 
 /** Form-encoded OAuth 2.0 password grant fields; `client_id` and `grant_type` never change. */
 export const TOKEN_CLIENT_ID = 'ismstoken';

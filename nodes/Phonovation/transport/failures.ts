@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, ILoadOptionsFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { isLoginFailure } from '../../../credentials/loginFailure';
+import { isLoginFailure } from '../../shared/loginFailure';
 
 type Context = IExecuteFunctions | ILoadOptionsFunctions;
 

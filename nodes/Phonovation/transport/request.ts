@@ -6,7 +6,7 @@ import type {
 	ILoadOptionsFunctions,
 } from 'n8n-workflow';
 
-import { secureEndpoint } from '../../../credentials/endpoints';
+import { secureEndpoint } from '../../shared/endpoints';
 import { DEFAULT_TIMEOUT_MS } from '../domain/rules';
 import type { FailedExchange } from './failures';
 import { describeFailure, providerError } from './failures';

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { secureEndpoint, shown } from '../../../../credentials/endpoints';
+import { secureEndpoint, shown } from '../../../shared/endpoints';
 import { normaliseMsisdn, splitRecipients } from '../../domain/phoneNumbers';
 import { DEFAULT_COUNTRY_CODE, LIMITS, legacySettingsSchema, parseCountryCode, violationsOf } from '../../domain/rules';
 import { providerError } from '../../transport/failures';

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { secureEndpoint } from '../../../../credentials/endpoints';
+import { secureEndpoint } from '../../../shared/endpoints';
 import { CREDENTIAL, isFailure, plainRequest } from '../../transport/request';
 import { eachItem } from '../eachItem';
 

@@ -1,4 +1,4 @@
-import { assertSecureEndpoints, endpoint, InsecureEndpointError, safeUrl, secureEndpoint, shown } from '../../credentials/endpoints';
+import { assertSecureEndpoints, endpoint, InsecureEndpointError, safeUrl, secureEndpoint, shown } from '../../../nodes/shared/endpoints';
 
 describe('credential URLs joined with a path', () => {
 	it.each([

@@ -1,7 +1,7 @@
 import { ApplicationError, NodeApiError, NodeOperationError, UserError } from 'n8n-workflow';
 import type { INode } from 'n8n-workflow';
 
-import { isLoginFailure, LoginFailedError } from '../../credentials/loginFailure';
+import { isLoginFailure, LoginFailedError } from '../../../nodes/shared/loginFailure';
 
 const node: INode = {
 	id: 'send',
