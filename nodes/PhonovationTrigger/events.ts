@@ -13,9 +13,6 @@ export type FormRelayEvent = Exclude<RelayEvent, 'processingResult'>;
  */
 export type FormRecipe = 'receipt' | 'message';
 
-/** Every customer's opt-outs are texted to this shared shortcode and relayed with it as SMS-To. */
-export const OPT_OUT_SHORTCODE = '50123';
-
 /** Looks a JSON key up case-insensitively (the provider sends PascalCase: `Status`, `NotifyId`). */
 export function jsonField(value: IDataObject, name: string): unknown {
 	if (Object.hasOwn(value, name)) return value[name];

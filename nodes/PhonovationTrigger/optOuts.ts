@@ -1,4 +1,4 @@
-import { stopWordOf } from './stopWords';
+import { stopWordOf } from '../shared/optOutWords';
 
 /** Where SMS-To (not covered by the signature) says an opt-out was texted: the shortcode 50123 or your own number. */
 export type OptOutRoute = 'shortcode' | 'reply';

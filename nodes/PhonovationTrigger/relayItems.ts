@@ -1,6 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { jsonField, OPT_OUT_SHORTCODE } from './events';
+import { OPT_OUT_SHORTCODE } from '../shared/optOutWords';
+
+import { jsonField } from './events';
 import type { FormFields } from './formBody';
 import { firstWord, NO_KEYWORD } from './keywords';
 import { networkOf } from './network';

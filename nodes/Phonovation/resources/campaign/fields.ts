@@ -8,7 +8,7 @@ import {
 	LIMITS,
 	MAX_PARALLEL_REQUESTS,
 } from '../../domain/rules';
-import { SUGGESTED_OPT_OUT_TEXT } from '../../domain/optOutWording';
+import { SUGGESTED_OPT_OUT_TEXT } from '../../../shared/optOutWords';
 
 /** The provider's ceiling is also the default: a campaign goes out in as few requests as it can. */
 const MAX_BATCH_SIZE = LIMITS.recipientsPerRequest;

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 
-import { offersOptOut, withOptOutText } from '../../../domain/optOutWording';
+import { offersOptOut, withOptOutText } from '../../../../shared/optOutWords';
 import type { QuietHours } from '../../../domain/quietHours';
 import { parseQuietHours, quietHoursEndIn } from '../../../domain/quietHours';
 import type { RuleViolation } from '../../../domain/rules';
