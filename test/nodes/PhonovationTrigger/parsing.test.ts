@@ -1,9 +1,11 @@
-import { assertProcessingResult, formRecipeOf, jsonField } from '../../../nodes/PhonovationTrigger/events';
-import { parseFormBody } from '../../../nodes/PhonovationTrigger/formBody';
-import { firstWord, keywordMatches, parseKeywords } from '../../../nodes/PhonovationTrigger/keywords';
-import { networkOf } from '../../../nodes/PhonovationTrigger/network';
-import { readRelayBody } from '../../../nodes/PhonovationTrigger/requestBody';
-import { finishedAtOf, gatewayTimestamp } from '../../../nodes/PhonovationTrigger/timestamps';
+import { firstWord, keywordMatches, parseKeywords } from '../../../nodes/PhonovationTrigger/events/fields/keywords';
+import { networkOf } from '../../../nodes/PhonovationTrigger/events/fields/network';
+import { finishedAtOf, gatewayTimestamp } from '../../../nodes/PhonovationTrigger/events/fields/timestamps';
+import { assertProcessingResult } from '../../../nodes/PhonovationTrigger/events/processingResult';
+import { parseFormBody } from '../../../nodes/PhonovationTrigger/request/formBody';
+import { jsonField } from '../../../nodes/PhonovationTrigger/request/jsonBody';
+import { readRelayBody } from '../../../nodes/PhonovationTrigger/request/readBody';
+import { formRecipeOf } from '../../../nodes/PhonovationTrigger/verification/recipe';
 import { rejectionOf } from './support';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };

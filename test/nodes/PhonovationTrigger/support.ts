@@ -1,4 +1,8 @@
-import { RelayRejection } from '../../../nodes/PhonovationTrigger/rejection';
+import type { IDataObject } from 'n8n-workflow';
+
+import { classify } from '../../../nodes/PhonovationTrigger/events';
+import type { FormFields } from '../../../nodes/PhonovationTrigger/request/formBody';
+import { RelayRejection } from '../../../nodes/PhonovationTrigger/request/rejection';
 
 /** The RelayRejection `run` throws, or undefined when it throws none. */
 export function rejectionOf(run: () => unknown): RelayRejection | undefined {
@@ -9,4 +13,12 @@ export function rejectionOf(run: () => unknown): RelayRejection | undefined {
 		throw error;
 	}
 	return undefined;
+}
+
+/**
+ * What a signed message's fields become, an inbound message or an opt-out, as the event registry
+ * classifies and builds it (before the handler adds what verification proved).
+ */
+export function messageItem(fields: FormFields, settings: { stopReplies: boolean }): IDataObject {
+	return classify({ proof: 'message', fields, verdict: {} }, settings).build();
 }

@@ -1,0 +1,65 @@
+/**
+ * A signed message, what inbound messages and opt-outs both are: SMS-From + SMS-Content are
+ * signed and decide the event and keyword; the other fields are delivered under `unverified`,
+ * since anyone who replays a signed relay can change them.
+ */
+
+import type { IDataObject } from 'n8n-workflow';
+
+import { OPT_OUT_SHORTCODE } from '../../shared/optOutWords';
+import type { FormFields } from '../request/formBody';
+import { badRequest } from '../request/rejection';
+
+import { orNull, required } from './fields/formValues';
+import { firstWord, NO_KEYWORD } from './fields/keywords';
+import { networkOf } from './fields/network';
+import { relayKeyOf } from './fields/relayKey';
+import { gatewayTimestamp } from './fields/timestamps';
+
+/** Whether the unsigned SMS-To names the shared opt-out shortcode. */
+export function sentToShortcode(fields: FormFields): boolean {
+	return fields.get('SMS-To')?.trim() === OPT_OUT_SHORTCODE;
+}
+
+function keyphraseOf(fields: FormFields): string | null {
+	const keyphrase = fields.get('SMS-Keyphrase')?.trim();
+	return keyphrase === NO_KEYWORD ? null : orNull(keyphrase);
+}
+
+/** What an event makes of a message beyond what every message item carries. */
+export interface MessageEventFields {
+	event: string;
+	/** After `keyword`. */
+	own?: IDataObject;
+	/** Last under `unverified`. */
+	unverified?: IDataObject;
+}
+
+/**
+ * A message's item (without `verified`): From must be there and not blank, Content must be
+ * there. The keyword is the first word of the signed text, never the unsigned SMS-Keyphrase.
+ */
+export function signedMessageItem(fields: FormFields, { event, own = {}, unverified = {} }: MessageEventFields): IDataObject {
+	const from = required(fields, 'SMS-From');
+	if (from.trim() === '') throw badRequest('Empty field SMS-From');
+	const text = required(fields, 'SMS-Content');
+	return {
+		event,
+		from,
+		text,
+		keyword: orNull(firstWord(text)),
+		...own,
+		// The digest covers From + Content as one string; so does the key. It names the recipe, not the
+		// event: the unsigned SMS-To can turn a stop word into an opt-out, which must not make a new key.
+		relayKey: relayKeyOf('message', [from + text]),
+		unverified: {
+			to: orNull(fields.get('SMS-To')),
+			notifyId: orNull(fields.get('SMS-NotifyId')),
+			keyphrase: keyphraseOf(fields),
+			type: orNull(fields.get('SMS-Type')),
+			network: networkOf(fields.get('SMS-Network')) as IDataObject | null,
+			receivedAt: gatewayTimestamp(fields.get('SMS-TimeStamp')),
+			...unverified,
+		},
+	};
+}
