@@ -1,6 +1,7 @@
 /**
  * What an event module holds: its entry in the Events option (and any notice of its own), its
- * claim on a verified relay and the builder of its item. Adding an event is one such module and one line in index.ts.
+ * claim on a verified relay and the builder of its item. Adding an event is one such module and
+ * one line in index.ts.
  */
 
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
