@@ -5,7 +5,7 @@ import { FIELD_LABELS } from '../fields';
 import type { Delivery } from './deliver';
 import { blockedDelivery } from './deliver';
 import type { Ledger } from './ledger';
-import type { CampaignPlan, ItemViolation, RejectedItem } from './plan';
+import type { CampaignPlan, ItemViolation, PlannedRecipient, RejectedItem } from './plan';
 import { type CampaignReport, reportCampaign } from './report';
 
 /** How a campaign run's outcome becomes n8n output items and errors: rule violations, stops, reports. */
@@ -30,7 +30,8 @@ function errorItem(error: NodeOperationError, itemIndex: number): INodeExecution
 }
 
 /**
- * An item whose campaign failed while sending. n8n would cut an item with an `error` object down to
+ * An item whose campaign failed while sending, or was stopped by a rule after an earlier attempt
+ * had texted some of it. n8n would cut an item with an `error` object down to
  * `{ error }`, losing which numbers were accepted; `{ error, details }` keeps the per-recipient
  * report and is still routed to the error output (n8n routes json of only error/message/details).
  */
@@ -64,9 +65,21 @@ export function stoppingError(failure: Error, accepted: string[]): Error {
 	return failure;
 }
 
-/** A rejected item as a campaign of its own, so that what an earlier attempt posted of it can be reported. */
+/**
+ * A rejected item as a campaign of its own, so that what an earlier attempt posted of it can be
+ * reported; a number it lists twice is reported once, the repeat as a duplicate.
+ */
 function itemAlone(plan: CampaignPlan, rejected: RejectedItem): CampaignPlan {
-	const item = { itemIndex: rejected.itemIndex, recipients: rejected.recipients, failOnInvalid: false };
+	const seen = new Set<string>();
+	const recipients = rejected.recipients.map((r): PlannedRecipient => {
+		if (r.skip || !r.msisdn) return r;
+		if (!seen.has(r.msisdn)) {
+			seen.add(r.msisdn);
+			return r;
+		}
+		return { ...r, skip: { kind: 'duplicate', reason: 'listed more than once in this item; sent once' } };
+	});
+	const item = { itemIndex: rejected.itemIndex, recipients, failOnInvalid: false };
 	return { ...plan, items: [item], toSend: [], batches: [], violations: [], rejected: [] };
 }
 
@@ -98,10 +111,13 @@ export function stoppedReports(ctx: IExecuteFunctions, ledger: Ledger, operation
 	});
 }
 
-/** Error items for what a rule stops; an item an earlier attempt texted reports it from the record. */
+/**
+ * Error items for what a rule stops, routed as errors with the rule's message; where an earlier
+ * attempt texted some of it, `{ error, details }` reports each number from the record.
+ */
 export function writeBlocked(stopped: ReturnType<typeof stoppedReports>, out: INodeExecutionData[]): void {
-	for (const { plan, error, delivery, report } of stopped) {
-		if (delivery && report) writeReports([{ delivery, report }], out);
+	for (const { plan, error, report } of stopped) {
+		if (report) for (const { itemIndex, json } of report.items) out[itemIndex] = failedItem(error, itemIndex, json);
 		else for (const item of plan.items) out[item.itemIndex] = errorItem(error, item.itemIndex);
 	}
 }
@@ -124,7 +140,8 @@ export function writeReports(reports: Array<{ delivery: Delivery; report: Campai
  * names the first violation, and what earlier attempts of this execution had accepted in the run.
  */
 export function ruleStopError(ctx: IExecuteFunctions, ledger: Ledger, operation: CampaignOperation, plans: CampaignPlan[], problem: CampaignPlan): Error {
-	const earlier = stoppedReports(ctx, ledger, operation, plans, true);
+	// Only a retry has earlier attempts to name: the first attempt builds no report for this.
+	const earlier = ledger.isEmpty ? [] : stoppedReports(ctx, ledger, operation, plans, true);
 	const error = violationError(ctx, allViolations(problem), 'campaign', !ledger.isEmpty);
 	return stoppingError(error, earlier.flatMap((s) => s.report?.accepted ?? []));
 }

@@ -189,6 +189,23 @@ interface RowSettings extends CampaignSettings {
 	violationsAfter: RuleViolation[];
 }
 
+const YES = new Set(['true', '1', 'yes', 'y', 'on']);
+const NO = new Set(['false', '0', 'no', 'n', 'off', '']);
+
+/**
+ * Dry Run as a spreadsheet may write it ("TRUE", "1", "yes"): read as the boolean it means, never
+ * as false by default, since a dry run taken for a real one spends credits. Anything else is a
+ * violation (and counts as a dry run, so nothing can go out).
+ */
+function dryRunOf(value: unknown, violations: RuleViolation[]): boolean {
+	if (value === null || value === undefined || typeof value === 'boolean') return value === true;
+	const word = asText(value).trim().toLowerCase();
+	if (YES.has(word)) return true;
+	if (NO.has(word)) return false;
+	violations.push({ field: 'dryRun', message: `Dry Run must be true or false, got "${word.slice(0, 20)}"` });
+	return true;
+}
+
 function rowSettings(item: ItemParameters, context: PlanContext, suppressions: SuppressionCache): RowSettings {
 	const { options } = item;
 	const before: RuleViolation[] = [];
@@ -210,7 +227,7 @@ function rowSettings(item: ItemParameters, context: PlanContext, suppressions: S
 		text,
 		campaignName: asText(options.campaignName).trim(),
 		sendAt,
-		dryRun: options.dryRun === true,
+		dryRun: dryRunOf(options.dryRun, before),
 		batchSize: Number(options.batchSize ?? LIMITS.recipientsPerRequest),
 		timeoutMs: Number(options.timeout ?? DEFAULT_TIMEOUT_MS),
 		scheduled: context.scheduled,
@@ -316,42 +333,56 @@ function dedupe(items: ItemRequest[]): { planned: PlannedItem[]; toSend: Planned
 
 const batchSizeSchema = campaignSettingsSchema.pick({ batchSize: true });
 
+/** An item's own Batch Size and Request Timeout, checked: a value from a spreadsheet may be anything. */
+function requestSettingViolations(settings: RowSettings): RuleViolation[] {
+	const violations = violationsOf(batchSizeSchema, { batchSize: settings.batchSize });
+	if (!Number.isFinite(settings.timeoutMs) || settings.timeoutMs <= 0) {
+		violations.push({ field: 'timeout', message: 'Request Timeout must be a number of milliseconds above 0' });
+	}
+	return violations;
+}
+
 /**
  * Items whose requests would be the same are one campaign, so a number they share is texted once:
- * Batch Size and Request Timeout change no request body, so the first item's serve them all. An
- * item whose own Batch Size is not valid is set apart; one that differs is named in a warning.
+ * Batch Size and Request Timeout change no request body. Each item's own values are checked (one
+ * that is not valid sets the item apart); the first item to be sent gives the campaign its values,
+ * and a warning names the items whose values differ. Returns that item's settings and the warnings.
  */
-function sharedRequestSettings(items: ItemRequest[]): string[] {
-	const [first] = items;
+function sharedRequestSettings(items: ItemRequest[]): { source: RowSettings; warnings: string[] } {
+	const checked = new Map<RowSettings, RuleViolation[]>();
+	for (const item of items) {
+		let own = checked.get(item.settings);
+		if (!own) checked.set(item.settings, (own = requestSettingViolations(item.settings)));
+		item.violations.push(...own);
+	}
+	const sendable = items.filter((item) => item.violations.length === 0);
+	const first = sendable[0] ?? items[0];
 	const { batchSize, timeoutMs } = first.settings;
 	const differing = { batchSize: [] as number[], timeoutMs: [] as number[] };
-	for (const item of items) {
-		if (item.settings === first.settings) continue;
-		if (item.settings.batchSize !== batchSize) {
-			const broken = violationsOf(batchSizeSchema, { batchSize: item.settings.batchSize });
-			if (broken.length > 0) item.violations.push(...broken);
-			else differing.batchSize.push(item.itemIndex);
-		}
+	for (const item of sendable) {
+		if (item.settings.batchSize !== batchSize) differing.batchSize.push(item.itemIndex);
 		if (item.settings.timeoutMs !== timeoutMs) differing.timeoutMs.push(item.itemIndex);
 	}
 	const named = (label: string, itemIndexes: number[], value: string) =>
-		`${label} differs on item(s) ${itemIndexes.slice(0, 5).join(', ')}${itemIndexes.length > 5 ? '…' : ''}; their campaign (same sender, text and send time) used item ${first.itemIndex}'s ${value}, so that no number is texted twice`;
-	return [
+		`${label} differs on item(s) ${itemIndexes.slice(0, 5).join(', ')}${itemIndexes.length > 5 ? '…' : ''}; their campaign (same sender, text, send time, campaign name and Quiet Hours) used item ${first.itemIndex}'s ${value}, so that no number is texted twice`;
+	const warnings = [
 		...(differing.batchSize.length ? [named('Batch Size', differing.batchSize, String(batchSize))] : []),
 		...(differing.timeoutMs.length ? [named('Request Timeout', differing.timeoutMs, `${timeoutMs} ms`)] : []),
 	];
+	return { source: first.settings, warnings };
 }
 
 /** Checks one campaign's shared settings, sets its items' own violations apart, dedupes and batches. */
 function settle(items: ItemRequest[], context: PlanContext): CampaignPlan {
 	const shared = sharedRequestSettings(items);
 	const [first] = items;
-	const { from, text, campaignName, sendAt, dryRun, batchSize, timeoutMs, scheduled, quietHours } = first.settings;
+	const { from, text, campaignName, sendAt, dryRun, scheduled, quietHours } = first.settings;
+	const { batchSize, timeoutMs } = shared.source;
 	const violations: ItemViolation[] = violationsOf(campaignSettingsSchema, {
 		from,
 		text,
 		campaignName: campaignName || undefined,
-		batchSize,
+		batchSize: 1,
 	}).map((v) => ({ ...v, itemIndex: first.itemIndex, message: withFooterNoted(v, first) }));
 	const rejected = items.filter((i) => i.violations.length > 0).map(({ itemIndex, violations: v, recipients }) => ({ itemIndex, violations: v, recipients }));
 	const sendable = items.filter((i) => i.violations.length === 0);
@@ -366,7 +397,7 @@ function settle(items: ItemRequest[], context: PlanContext): CampaignPlan {
 	const timing = inRecipientsZones({ sendAt, quietHours }, toSend, context);
 	const settings = { from, text, campaignName, dryRun, batchSize, timeoutMs, scheduled, ...timing.settings };
 	const batches = violations.length ? [] : batchesOf(toSend, batchSize);
-	return { settings, items: planned, toSend, batches, violations, rejected, warnings: [...warningsOf(sendable), ...shared, ...timing.warnings] };
+	return { settings, items: planned, toSend, batches, violations, rejected, warnings: [...warningsOf(sendable), ...shared.warnings, ...timing.warnings] };
 }
 
 /**

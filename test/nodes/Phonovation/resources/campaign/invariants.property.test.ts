@@ -85,6 +85,17 @@ describe('campaign invariants over generated runs (issue 23)', () => {
 		await fc.assert(campaignProperty(fixture), { seed: SEED, numRuns: RUNS });
 	});
 
+	it('the 3b retry routes both items to the error output with the rule: the texted one with its number reported accepted', async () => {
+		const run: GeneratedRun = { ...quiet, sender: 'FreeText', invalidNumbers: 'fail', onError: 'continueErrorOutput', clockSteps: [0, 0, 1], items: [asking(0), asking(4)] };
+		const seen = await execute(fixture(), run);
+		expect(seen.outputs.map((o) => [o.item, o.output])).toEqual([
+			[0, 1],
+			[1, 1],
+		]);
+		for (const { json } of seen.outputs) expect(json.error).toMatch(/^Recipients: Sender ID "FreeText" is international .*remove them or choose another sender \(item 0\)$/);
+		expect(seen.outputs[1].json.details.recipients.map((r: { status: string }) => r.status)).toEqual(['accepted']);
+	});
+
 	it.each(COUNTEREXAMPLES)('found by the fuzzer: %s', async (_name, run) => {
 		const seen = await execute(fixture(), run);
 		const problems = violationsOf(run, seen);

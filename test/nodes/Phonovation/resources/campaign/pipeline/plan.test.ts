@@ -84,8 +84,8 @@ describe('planCampaigns (pure)', () => {
 		expect(plan.toSend.map((r) => r.msisdn)).toEqual(['353871000001', '353871000002', '353871000003', '353871000004']);
 		expect(plan.items[1].recipients.map((r) => r.skip?.kind)).toEqual(['duplicate', undefined]);
 		expect(plan.warnings.filter((w) => w.includes(' differs '))).toEqual([
-			"Batch Size differs on item(s) 1; their campaign (same sender, text and send time) used item 0's 2, so that no number is texted twice",
-			"Request Timeout differs on item(s) 2; their campaign (same sender, text and send time) used item 0's 120000 ms, so that no number is texted twice",
+			"Batch Size differs on item(s) 1; their campaign (same sender, text, send time, campaign name and Quiet Hours) used item 0's 2, so that no number is texted twice",
+			"Request Timeout differs on item(s) 2; their campaign (same sender, text, send time, campaign name and Quiet Hours) used item 0's 120000 ms, so that no number is texted twice",
 		]);
 	});
 
@@ -96,6 +96,46 @@ describe('planCampaigns (pure)', () => {
 		);
 		expect(plan.rejected).toMatchObject([{ itemIndex: 1, violations: [{ field: 'batchSize', message: 'Batch size must be at least 1' }] }]);
 		expect(plan.toSend.map((r) => r.msisdn)).toEqual(['353871000001']);
+	});
+
+	it('Dry Run as a spreadsheet writes it is read as what it means; anything else sets the item apart and counts as a dry run', () => {
+		const plans = planCampaigns(
+			[
+				item(0, { recipients: '0871000001', options: { dryRun: 'TRUE' } }),
+				item(1, { recipients: '0871000002', options: { dryRun: 1 } }),
+				item(2, { recipients: '0871000003', options: { dryRun: 'false' } }),
+				item(3, { recipients: '0871000004', options: { dryRun: 'maybe' } }),
+			],
+			context,
+		);
+		expect(plans.map((p) => [p.settings.dryRun, p.items.map((i) => i.itemIndex), p.rejected.map((r) => r.itemIndex)])).toEqual([
+			[true, [0, 1], [3]],
+			[false, [2], []],
+		]);
+		expect(plans[0].rejected[0].violations).toEqual([{ field: 'dryRun', message: 'Dry Run must be true or false, got "maybe"' }]);
+	});
+
+	it('a shared campaign takes Batch Size and Request Timeout from its first item to be sent; items with invalid ones are set apart', () => {
+		const [plan] = planCampaigns(
+			[
+				item(0, { recipients: '0871000001', options: { batchSize: 1, timeout: 1000, notifyId: 'n'.repeat(31) } }),
+				item(1, { recipients: '0871000002', options: { batchSize: 0 } }),
+				item(2, { recipients: '0871000003', options: { batchSize: 5, timeout: 'abc' } }),
+				item(3, { recipients: '0871000004', options: { batchSize: 5 } }),
+				item(4, { recipients: '0871000005', options: { batchSize: 2 } }),
+			],
+			context,
+		);
+		expect(plan.violations).toEqual([]);
+		expect([plan.settings.batchSize, plan.settings.timeoutMs]).toEqual([5, 120000]);
+		expect(plan.rejected.map((r) => [r.itemIndex, r.violations.map((v) => v.field)])).toEqual([
+			[0, ['notifyId']],
+			[1, ['batchSize']],
+			[2, ['timeout']],
+		]);
+		expect(plan.warnings.filter((w) => w.includes(' differs '))).toEqual([
+			"Batch Size differs on item(s) 4; their campaign (same sender, text, send time, campaign name and Quiet Hours) used item 3's 5, so that no number is texted twice",
+		]);
 	});
 
 	it('a dry run and a real send of the same text stay two campaigns: the dry run posts nothing', () => {
