@@ -1,41 +1,19 @@
 // Mutation testing (`npm run test:mutation`): StrykerJS mutates nodes/ and credentials/ and runs the
 // unit tests (jest.mutation.config.js) against each mutant. `MUTATION_GROUP=<group>` narrows a run
 // to one group of modules and the tests written for them (the groups below); `--mutate` on the
-// command line narrows it further, e.g. `npm run test:mutation -- --mutate nodes/PhonovationTrigger/keywords.ts`.
+// command line narrows it further, e.g. `npm run test:mutation -- --mutate nodes/PhonovationTrigger/events/fields/keywords.ts`.
 const PIPELINE = 'nodes/Phonovation/resources/campaign/pipeline';
 const PURE_PIPELINE = ['plan', 'requestBody', 'plainField', 'suppression', 'compliance', 'pacer', 'ledger', 'tooManyRequests'];
 
 const TRIGGER = 'nodes/PhonovationTrigger';
-const PURE_TRIGGER = [
-	'events',
-	'formBody',
-	'keywords',
-	'network',
-	'optOuts',
-	'rejection',
-	'relayItems',
-	'relaySignature',
-	'requestBody',
-	'stopWords',
-	'timestamps',
-];
-const PURE_TRIGGER_TESTS = [
-	'parsing',
-	'formBody',
-	'network',
-	'optOuts',
-	'rejection',
-	'relayItems',
-	'relaySignature',
-	'requestBody',
-	'stopWords',
-	'timestamps',
-];
+// The trigger's pure modules (request reading, signatures, event classifiers and item builders).
+const PURE_TRIGGER = ['request/*.ts', 'verification/signature.ts', 'verification/recipe.ts', 'events/**/*.ts'];
+const PURE_TRIGGER_TESTS = ['parsing.test.ts', 'request/*.test.ts', 'verification/*.test.ts', 'events/**/*.test.ts'];
 
 const GROUPS = {
 	domain: {
-		mutate: ['nodes/Phonovation/domain/**/*.ts'],
-		testFiles: ['test/nodes/Phonovation/domain/**/*.test.ts'],
+		mutate: ['nodes/Phonovation/domain/**/*.ts', 'nodes/shared/**/*.ts'],
+		testFiles: ['test/nodes/Phonovation/domain/**/*.test.ts', 'test/nodes/shared/**/*.test.ts'],
 	},
 	pipeline: {
 		mutate: PURE_PIPELINE.map((name) => `${PIPELINE}/${name}.ts`),
@@ -46,12 +24,12 @@ const GROUPS = {
 	},
 	// The trigger's pure modules against their own tests (no n8n webhook context).
 	trigger: {
-		mutate: PURE_TRIGGER.map((name) => `${TRIGGER}/${name}.ts`),
-		testFiles: PURE_TRIGGER_TESTS.map((name) => `test/${TRIGGER}/${name}.test.ts`),
+		mutate: PURE_TRIGGER.map((path) => `${TRIGGER}/${path}`),
+		testFiles: PURE_TRIGGER_TESTS.map((path) => `test/${TRIGGER}/${path}`),
 	},
 	// Its webhook handling, through n8n's webhook context: over an hour on 2 cores.
 	'trigger-webhook': {
-		mutate: ['PhonovationTrigger.node', 'relayHandler', 'triggerSecrets', 'triggerParameters'].map((name) => `${TRIGGER}/${name}.ts`),
+		mutate: ['PhonovationTrigger.node', 'handler', 'verification/verifyRelay', 'verification/secrets', 'parameters'].map((name) => `${TRIGGER}/${name}.ts`),
 		testFiles: [`test/${TRIGGER}/**/*.test.ts`],
 	},
 	credentials: {
