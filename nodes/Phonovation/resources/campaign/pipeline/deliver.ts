@@ -301,7 +301,7 @@ function replayUnposted(run: Replaying, plan: CampaignPlan, delivery: Delivery, 
  * execution left it: what it posted is reported from the record, the rest `not sent` with the
  * rule. Undefined when no earlier attempt posted any of it: then it is a plain error.
  */
-export function blockedDelivery(run: Replaying, plan: CampaignPlan, error: Error): Delivery | undefined {
+export function stoppedDelivery(run: Replaying, plan: CampaignPlan, error: Error): Delivery | undefined {
 	if (run.ledger.isEmpty) return undefined;
 	const delivery: Delivery = { batches: [], requests: 0, retriedAfter429: 0 };
 	replayUnposted(run, plan, delivery);
@@ -355,7 +355,12 @@ function settingsWhenPosted(run: DeliveryContext, plan: CampaignPlan, index: num
  * attempt does not, as its later batches were never posted, but the campaign stays an error.
  */
 export async function deliver(run: DeliveryContext, plan: CampaignPlan): Promise<Delivery> {
-	if (plan.settings.dryRun) return dryRun(run.campaignUrl, plan);
+	if (plan.settings.dryRun) {
+		// A retry switched to Dry Run still reports what an earlier attempt texted, from the record.
+		const rehearsal = dryRun(run.campaignUrl, plan);
+		replayUnposted(run, plan, rehearsal);
+		return rehearsal;
+	}
 	const delivery: Delivery = {
 		batches: plan.batches.map(() => ({ state: 'not attempted' })),
 		requests: 0,

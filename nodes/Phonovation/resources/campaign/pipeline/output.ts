@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { FIELD_LABELS } from '../fields';
 import type { Delivery } from './deliver';
-import { blockedDelivery } from './deliver';
+import { stoppedDelivery } from './deliver';
 import type { Ledger } from './ledger';
 import type { CampaignPlan, ItemViolation, PlannedRecipient, RejectedItem } from './plan';
 import { type CampaignReport, reportCampaign } from './report';
@@ -106,7 +106,7 @@ function stoppedParts(ctx: IExecuteFunctions, plans: CampaignPlan[], retried: bo
  */
 export function stoppedReports(ctx: IExecuteFunctions, ledger: Ledger, operation: CampaignOperation, plans: CampaignPlan[], all = false) {
 	return stoppedParts(ctx, plans, !ledger.isEmpty, all).map(({ plan, error }) => {
-		const delivery = blockedDelivery({ ctx, ledger }, plan, error);
+		const delivery = stoppedDelivery({ ctx, ledger }, plan, error);
 		return { plan, error, delivery, report: delivery && reportCampaign(operation, plan, delivery, []) };
 	});
 }
@@ -115,7 +115,7 @@ export function stoppedReports(ctx: IExecuteFunctions, ledger: Ledger, operation
  * Error items for what a rule stops, routed as errors with the rule's message; where an earlier
  * attempt texted some of it, `{ error, details }` reports each number from the record.
  */
-export function writeBlocked(stopped: ReturnType<typeof stoppedReports>, out: INodeExecutionData[]): void {
+export function writeStopped(stopped: ReturnType<typeof stoppedReports>, out: INodeExecutionData[]): void {
 	for (const { plan, error, report } of stopped) {
 		if (report) for (const { itemIndex, json } of report.items) out[itemIndex] = failedItem(error, itemIndex, json);
 		else for (const item of plan.items) out[item.itemIndex] = errorItem(error, item.itemIndex);
@@ -135,6 +135,12 @@ export function writeReports(reports: Array<{ delivery: Delivery; report: Campai
 }
 
 
+/** The numbers an item's report calls unconfirmed. */
+function unconfirmedIn(json: Record<string, unknown>): string[] {
+	const recipients = (json.recipients ?? []) as Array<{ msisdn: string | null; status: string }>;
+	return recipients.filter((r) => r.status === 'unconfirmed' && r.msisdn).map((r) => r.msisdn!);
+}
+
 /**
  * The error that stops a run whose campaign (or item) broke a rule, with On Error set to stop: it
  * names the first violation, and what earlier attempts of this execution had accepted in the run.
@@ -143,5 +149,9 @@ export function ruleStopError(ctx: IExecuteFunctions, ledger: Ledger, operation:
 	// Only a retry has earlier attempts to name: the first attempt builds no report for this.
 	const earlier = ledger.isEmpty ? [] : stoppedReports(ctx, ledger, operation, plans, true);
 	const error = violationError(ctx, allViolations(problem), 'campaign', !ledger.isEmpty);
+	const unconfirmed = earlier.flatMap((s) => s.report?.items ?? []).flatMap(({ json }) => unconfirmedIn(json));
+	if (unconfirmed.length > 0) {
+		error.description += ` An earlier attempt of this execution could not confirm ${unconfirmed.length} recipient(s) (${[...new Set(unconfirmed)].slice(0, LISTED).join(', ')}): they may have been texted; check the provider's report before sending them again.`;
+	}
 	return stoppingError(error, earlier.flatMap((s) => s.report?.accepted ?? []));
 }

@@ -8,7 +8,7 @@ import { applyVerdict, checkSenders } from './checkSenders';
 import type { DeliveryContext } from './deliver';
 import { deliverAll } from './dispatch';
 import { Ledger } from './ledger';
-import { type CampaignOperation, ruleStopError, stoppedReports, stoppingError, violationError, writeBlocked, writeReports } from './output';
+import { type CampaignOperation, ruleStopError, stoppedReports, stoppingError, violationError, writeStopped, writeReports } from './output';
 import { Pacer } from './pacer';
 import { planCampaigns } from './plan';
 import { type ItemParameters, readParameters } from './readParameters';
@@ -58,7 +58,7 @@ export async function runCampaigns(
 	const problem = plans.find((plan) => plan.violations.length > 0 || plan.rejected.length > 0);
 	if (problem && !ctx.continueOnFail()) throw ruleStopError(ctx, ledger, operation, plans, problem);
 	const out: INodeExecutionData[] = new Array(items.length);
-	if (problem) writeBlocked(stoppedReports(ctx, ledger, operation, plans), out);
+	if (problem) writeStopped(stoppedReports(ctx, ledger, operation, plans), out);
 
 	const sending = [...plans.keys()].filter((i) => plans[i].violations.length === 0 && plans[i].items.length > 0);
 	const stopOnFailure = !ctx.continueOnFail();

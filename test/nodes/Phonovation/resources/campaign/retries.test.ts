@@ -1,3 +1,4 @@
+import { Settings } from 'luxon';
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import type { Fault } from '../../../../simulator';
@@ -350,5 +351,43 @@ describe('a retry plans what the first attempt planned', () => {
 		// Each item is its own campaign (its text differs by the millisecond); those accepted before the retry say so.
 		const warned = jsonOf(result.items).filter((o) => o.warnings.some((w: string) => /would now carry another text or settings/.test(w)));
 		expect(warned.length).toBeGreaterThan(0);
+	});
+
+	describe('a retry whose expression now gives another setting reports what the first attempt did', () => {
+		const START = Date.UTC(2030, 5, 1, 9, 0, 0, 0);
+		/** An expression that gives `then` once the provider has had a campaign request (on the retry), else `before`. */
+		const onRetry = (then: string, before: string) => `={{ $now.toMillis() > ${START} ? ${then} : ${before} }}`;
+		const previous = Settings.now;
+		/** $now stands still at START until the simulator has had a campaign request, then a second later. */
+		const clockAfterFirstPost = (f: PhonovationFixture) => {
+			Settings.now = () => (f.sim.count('POST', CAMPAIGN) > 0 ? START + 1000 : START);
+		};
+		afterEach(() => (Settings.now = previous));
+
+		it('switched to Dry Run: the number texted before is reported accepted, not "dry run"', async () => {
+			const f = fixture();
+			clockAfterFirstPost(f);
+			f.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: 0 });
+			f.sim.injectFault(CAMPAIGN, { kind: 'status', status: 503 });
+			const options = { batchSize: 1, messageType: 'transactional', dryRun: onRetry('true', 'false') };
+			const result = await f.run({ ...SEND, recipients: '0871234510, 0871234511', text: 'Sale', options }, [{ json: {} }], RETRY_ON_FAIL);
+			expect(result.error).toBeUndefined();
+			expect(f.sim.campaigns.map((c) => c.body.recipientInfo.map((r: Json) => r.msisdn))).toEqual([['353871234510']]);
+			const [out] = jsonOf(result.items);
+			expect(out.recipients.map((r: Json) => r.status)).toEqual(['accepted', 'dry run']);
+		});
+
+		it('set apart by a rule on the retry, with On Error = stop: the error names the number the first attempt left unconfirmed', async () => {
+			const f = fixture();
+			clockAfterFirstPost(f);
+			f.sim.injectFault(CAMPAIGN, { kind: 'answer', status: 500, body: 'Internal Server Error' });
+			const options = { messageType: 'transactional', notifyId: onRetry("'x'.repeat(31)", "'ok'") };
+			const result = await f.run({ ...SEND, recipients: '0871234510', text: 'Sale', options }, [{ json: {} }], RETRY_ON_FAIL);
+			expect(f.sim.campaigns).toHaveLength(1);
+			expect(result.error?.message).toBe('Notify ID: Notify ID is too long: 31 characters, the limit is 30 (item 0)');
+			expect((result.error as { description?: string }).description).toMatch(
+				/^Nothing was sent for this campaign on this attempt\. An earlier attempt of this execution could not confirm 1 recipient\(s\) \(353871234510\): they may have been texted/,
+			);
+		});
 	});
 });
