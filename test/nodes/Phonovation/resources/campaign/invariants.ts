@@ -13,7 +13,7 @@
  * entries, Exclude Numbers shapes, faults): the oracle reads the same registries.
  */
 import fc from 'fast-check';
-import { Settings } from 'luxon';
+import { DateTime, Settings } from 'luxon';
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import type { Fault } from '../../../../simulator';
@@ -208,6 +208,14 @@ export interface GeneratedRun {
 	invalidNumbers: 'skip' | 'fail';
 	/** Default Country Code: `35` is no country's calling code (it would make 087… a Finnish +358 number). */
 	countryCode?: '353' | '35';
+	/**
+	 * Quiet Hours from an hour ago to an hour ahead in Dublin (real time: each request is judged
+	 * against the clock), with no zone named: every subscriber (Ireland, UK) is inside them, whatever
+	 * the workflow's zone, so every request must carry a sendAt at their end.
+	 */
+	quietHours?: boolean;
+	/** The workflow's time zone (n8n's own default is America/New_York). */
+	workflowZone?: 'Europe/Dublin' | 'America/New_York';
 	batchSize: number;
 	parallelRequests: number;
 	faults: CampaignFault[];
@@ -277,6 +285,8 @@ export const generatedRun: fc.Arbitrary<GeneratedRun> = fc.record({
 	sender: weighted<GeneratedRun['sender']>([6, 'Phonovation'], [1, 'FreeText']),
 	invalidNumbers: weighted<GeneratedRun['invalidNumbers']>([9, 'skip'], [1, 'fail']),
 	countryCode: weighted<'353' | '35'>([30, '353'], [1, '35']),
+	quietHours: weighted([5, false], [1, true]),
+	workflowZone: weighted<'Europe/Dublin' | 'America/New_York'>([1, 'Europe/Dublin'], [1, 'America/New_York']),
 	batchSize: fc.integer({ min: 1, max: 3 }),
 	parallelRequests: fc.integer({ min: 1, max: 4 }),
 	faults: fc.array(campaignFault, { maxLength: 6 }),
@@ -309,7 +319,14 @@ export function inputItems(run: GeneratedRun): INodeExecutionData[] {
 	});
 }
 
-export function nodeParameters(run: GeneratedRun): INodeParameters {
+/** The run's Quiet Hours now: from an hour ago to an hour ahead in Dublin, and their end as the provider's sendAt. */
+export function quietWindowNow(): { quietHours: string; end: string } {
+	const now = DateTime.now().setZone('Europe/Dublin');
+	const end = now.plus({ hours: 1 }).startOf('minute');
+	return { quietHours: `${now.minus({ hours: 1 }).toFormat('HH:mm')}-${end.toFormat('HH:mm')}`, end: end.toUTC().toFormat("yyyy-MM-dd'T'HH:mm'Z'") };
+}
+
+export function nodeParameters(run: GeneratedRun, quietHours?: string): INodeParameters {
 	const options: INodeParameters = {
 		messageType: 'transactional',
 		batchSize: run.batchSize,
@@ -318,6 +335,7 @@ export function nodeParameters(run: GeneratedRun): INodeParameters {
 		invalidNumbers: run.invalidNumbers,
 	};
 	if (run.countryCode === '35') options.defaultCountryCode = '35';
+	if (run.quietHours) options.quietHours = quietHours ?? '(an hour ago to an hour ahead, in Dublin)';
 	const notifyId = NOTIFY_IDS[run.notifyId];
 	if (notifyId !== undefined) options.notifyId = notifyId;
 	if (run.exclude) {
@@ -355,6 +373,10 @@ const SENDER_LIST = '/api/v2/senderlist';
 export interface Observation {
 	/** What the provider processed, request by request: every recipientInfo entry. */
 	processed: Array<Array<{ msisdn: string; notifyId: string | null }>>;
+	/** Each processed request's sendAt (null: none). */
+	sendAts: Array<string | null>;
+	/** With Quiet Hours: the sendAt their end makes (every request must be held until then). */
+	quietHoursEnd?: string;
 	/** The numbers the provider accepted (not refused as invalid). */
 	acceptedByProvider: string[];
 	error?: { message: string; acceptedRecipients?: unknown };
@@ -408,16 +430,22 @@ export async function execute(fixture: PhonovationFixture, run: GeneratedRun): P
 	fixture.reset();
 	for (const fault of run.faults) fixture.sim.injectFault(CAMPAIGN, CAMPAIGN_FAULTS[fault]);
 	if (run.senderListFailures > 0) fixture.sim.injectFault(SENDER_LIST, { kind: 'status', status: 500 }, run.senderListFailures);
+	const window = run.quietHours ? quietWindowNow() : undefined;
+	const zone = fixture.engine.timezone;
+	fixture.engine.timezone = run.workflowZone ?? zone;
 	const restoreClock = installClock(run.clockSteps);
 	let result;
 	try {
-		result = await fixture.run(nodeParameters(run), inputItems(run), nodeSettings(run));
+		result = await fixture.run(nodeParameters(run, window?.quietHours), inputItems(run), nodeSettings(run));
 	} finally {
 		restoreClock();
+		fixture.engine.timezone = zone;
 	}
 	await settled(fixture);
 	const campaigns = fixture.sim.campaigns;
 	return {
+		sendAts: campaigns.map((c) => (c.body.sendAt as string | undefined) ?? null),
+		quietHoursEnd: window?.end,
 		processed: campaigns.map((c) =>
 			(c.body.recipientInfo as Array<{ msisdn: string; notifyId?: string }>).map((r) => ({ msisdn: r.msisdn, notifyId: r.notifyId ?? null })),
 		),
@@ -505,7 +533,8 @@ function reportedRecipients(report: Record<string, any>): Array<{ msisdn: string
  *   item that is only `{ error }` ("Nothing was sent"), `3r` accepted against the provider's verdict;
  * - `4` an item with `success: true` has no unconfirmed recipient;
  * - `5` a stopping error's `acceptedRecipients` lists only numbers the provider accepted;
- * - `fail` a rule that stops the whole run (README) stops it before anything is processed.
+ * - `fail` a rule that stops the whole run (README) stops it before anything is processed;
+ * - `q` with Quiet Hours on now in the subscribers' zone, every request carries a sendAt at their end.
  */
 export function violationsOf(run: GeneratedRun, seen: Observation): string[] {
 	const problems: string[] = [];
@@ -523,6 +552,15 @@ export function violationsOf(run: GeneratedRun, seen: Observation): string[] {
 		for (const [pair, times] of countBy(processed.map((r) => `${r.msisdn} for ${r.notifyId}`))) {
 			if (times > 1) problems.push(`1: ${pair} was processed ${times} times`);
 		}
+	}
+
+	// q. With Quiet Hours on now in every subscriber's zone, no request goes out without a sendAt at their end.
+	if (seen.quietHoursEnd) {
+		seen.sendAts.forEach((sendAt, i) => {
+			if (sendAt === null || sendAt < seen.quietHoursEnd!) {
+				problems.push(`q: request ${i + 1} was processed with sendAt ${sendAt}, inside Quiet Hours that end at ${seen.quietHoursEnd}`);
+			}
+		});
 	}
 
 	// 2. No excluded number is ever processed.
@@ -670,7 +708,7 @@ export interface PropertyOptions {
 	/** Told after each run (shrinking runs included), with how long it took. */
 	onRun?: (run: GeneratedRun, ms: number) => void;
 	/**
-	 * Labels of violations not to count ('1'…'5', '3b', '3c', '3d', '3n', '3r', 'fail'): only for `npm run
+	 * Labels of violations not to count ('1'…'5', '3b', '3c', '3d', '3n', '3r', 'fail', 'q'): only for `npm run
 	 * fuzz` with FUZZ_IGNORE, to look past a violation already reported. `npm test` ignores none.
 	 */
 	ignore?: readonly string[];
