@@ -134,3 +134,31 @@ export function violationsOf(schema: z.ZodTypeAny, value: unknown): RuleViolatio
 		message: issue.message,
 	}));
 }
+
+const batchSizeSchema = campaignSettingsSchema.pick({ batchSize: true });
+
+/** An item's own Batch Size and Request Timeout, checked: a value from a spreadsheet may be anything. */
+export function requestSettingViolations(batchSize: number, timeoutMs: number): RuleViolation[] {
+	const violations = violationsOf(batchSizeSchema, { batchSize });
+	if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+		violations.push({ field: 'timeout', message: 'Request Timeout must be a number of milliseconds above 0' });
+	}
+	return violations;
+}
+
+const YES = new Set(['true', '1', 'yes', 'y', 'on']);
+const NO = new Set(['false', '0', 'no', 'n', 'off', '']);
+
+/**
+ * Dry Run as a spreadsheet may write it ("TRUE", "1", "yes"): read as the boolean it means, never
+ * as false by default, since a dry run taken for a real one spends credits. Anything else is a
+ * violation (and counts as a dry run, so nothing can go out).
+ */
+export function parseDryRun(value: unknown, violations: RuleViolation[]): boolean {
+	if (value === null || value === undefined || typeof value === 'boolean') return value === true;
+	const word = String(value).trim().toLowerCase();
+	if (YES.has(word)) return true;
+	if (NO.has(word)) return false;
+	violations.push({ field: 'dryRun', message: `Dry Run must be true or false, got "${word.slice(0, 20)}"` });
+	return true;
+}

@@ -6,7 +6,7 @@ import { normaliseMsisdn, splitRecipients } from '../../domain/phoneNumbers';
 import { DEFAULT_COUNTRY_CODE, LIMITS, legacySettingsSchema, parseCountryCode, violationsOf } from '../../domain/rules';
 import { providerError } from '../../transport/failures';
 import { CREDENTIAL, isFailure, plainRequest, type PlainResponse } from '../../transport/request';
-import { eachItem } from '../eachItem';
+import { eachItem } from '../../eachItem';
 import { SentLedger } from './sentLedger';
 
 const show = { show: { resource: ['legacyMessage'], operation: ['send'] } };

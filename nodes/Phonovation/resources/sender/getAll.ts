@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { eachItem } from '../eachItem';
+import { eachItem } from '../../eachItem';
 import { fetchSenders, senderTypeLabel } from './senders';
 
 const show = { show: { resource: ['sender'], operation: ['getAll'] } };

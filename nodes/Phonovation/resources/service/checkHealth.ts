@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import { secureEndpoint } from '../../../shared/endpoints';
 import { CREDENTIAL, isFailure, plainRequest } from '../../transport/request';
-import { eachItem } from '../eachItem';
+import { eachItem } from '../../eachItem';
 
 /** Check Health has no parameters of its own. */
 export const description: INodeProperties[] = [];

@@ -5,7 +5,7 @@ import type { FailedExchange } from '../../../transport/failures';
 import { providerError } from '../../../transport/failures';
 import { apiExchange } from '../../../transport/request';
 import type { QuietHours } from '../../../domain/quietHours';
-import { sendAtWhenPosted } from './compliance';
+import { sendAtWhenPosted } from '../../../domain/compliance';
 import { Ledger, type Recorded } from './ledger';
 import type { Pacer } from './pacer';
 import type { CampaignPlan, CampaignSettings, PlannedRecipient } from './plan';

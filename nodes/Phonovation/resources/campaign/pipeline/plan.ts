@@ -7,14 +7,16 @@ import {
 	LIMITS,
 	notifyIdSchema,
 	parseCountryCode,
+	parseDryRun,
+	requestSettingViolations,
 	violationsOf,
 } from '../../../domain/rules';
 import { zoneOfNumber } from '../../../domain/countryZones';
 import type { QuietHours } from '../../../domain/quietHours';
 import { toSendAt } from '../../../domain/sendAt';
 import { asText } from '../../../../shared/values';
-import type { Findings } from './compliance';
-import { movedOutOfQuietHours, quietHoursOf, sendAtOutsideQuietHours, textToSend } from './compliance';
+import type { Findings } from '../../../domain/compliance';
+import { movedOutOfQuietHours, quietHoursOf, sendAtOutsideQuietHours, textToSend } from '../../../domain/compliance';
 import type { CampaignOptions, ItemParameters } from './readParameters';
 import type { Suppression } from './suppression';
 import { SuppressionCache } from './suppression';
@@ -189,23 +191,6 @@ interface RowSettings extends CampaignSettings {
 	violationsAfter: RuleViolation[];
 }
 
-const YES = new Set(['true', '1', 'yes', 'y', 'on']);
-const NO = new Set(['false', '0', 'no', 'n', 'off', '']);
-
-/**
- * Dry Run as a spreadsheet may write it ("TRUE", "1", "yes"): read as the boolean it means, never
- * as false by default, since a dry run taken for a real one spends credits. Anything else is a
- * violation (and counts as a dry run, so nothing can go out).
- */
-function dryRunOf(value: unknown, violations: RuleViolation[]): boolean {
-	if (value === null || value === undefined || typeof value === 'boolean') return value === true;
-	const word = asText(value).trim().toLowerCase();
-	if (YES.has(word)) return true;
-	if (NO.has(word)) return false;
-	violations.push({ field: 'dryRun', message: `Dry Run must be true or false, got "${word.slice(0, 20)}"` });
-	return true;
-}
-
 function rowSettings(item: ItemParameters, context: PlanContext, suppressions: SuppressionCache): RowSettings {
 	const { options } = item;
 	const before: RuleViolation[] = [];
@@ -227,7 +212,7 @@ function rowSettings(item: ItemParameters, context: PlanContext, suppressions: S
 		text,
 		campaignName: asText(options.campaignName).trim(),
 		sendAt,
-		dryRun: dryRunOf(options.dryRun, before),
+		dryRun: parseDryRun(options.dryRun, before),
 		batchSize: Number(options.batchSize ?? LIMITS.recipientsPerRequest),
 		timeoutMs: Number(options.timeout ?? DEFAULT_TIMEOUT_MS),
 		scheduled: context.scheduled,
@@ -331,17 +316,6 @@ function dedupe(items: ItemRequest[]): { planned: PlannedItem[]; toSend: Planned
 	return { planned, toSend };
 }
 
-const batchSizeSchema = campaignSettingsSchema.pick({ batchSize: true });
-
-/** An item's own Batch Size and Request Timeout, checked: a value from a spreadsheet may be anything. */
-function requestSettingViolations(settings: RowSettings): RuleViolation[] {
-	const violations = violationsOf(batchSizeSchema, { batchSize: settings.batchSize });
-	if (!Number.isFinite(settings.timeoutMs) || settings.timeoutMs <= 0) {
-		violations.push({ field: 'timeout', message: 'Request Timeout must be a number of milliseconds above 0' });
-	}
-	return violations;
-}
-
 /**
  * Items whose requests would be the same are one campaign, so a number they share is texted once:
  * Batch Size and Request Timeout change no request body. Each item's own values are checked (one
@@ -352,7 +326,7 @@ function sharedRequestSettings(items: ItemRequest[]): { source: RowSettings; war
 	const checked = new Map<RowSettings, RuleViolation[]>();
 	for (const item of items) {
 		let own = checked.get(item.settings);
-		if (!own) checked.set(item.settings, (own = requestSettingViolations(item.settings)));
+		if (!own) checked.set(item.settings, (own = requestSettingViolations(item.settings.batchSize, item.settings.timeoutMs)));
 		item.violations.push(...own);
 	}
 	const sendable = items.filter((item) => item.violations.length === 0);

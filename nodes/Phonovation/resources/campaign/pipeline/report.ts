@@ -1,7 +1,7 @@
 import type { TextAnalysis } from '../../../domain/gsmSegments';
 import { analyseText } from '../../../domain/gsmSegments';
 import type { BatchOutcome, Delivery } from './deliver';
-import { labelOf } from './compliance';
+import { labelOf } from '../../../domain/compliance';
 import type { CampaignPlan, PlannedItem, PlannedRecipient } from './plan';
 import { batchLabel } from './requestBody';
 

@@ -1,5 +1,5 @@
-import { sendAtWhenPosted } from '../../../../../../nodes/Phonovation/resources/campaign/pipeline/compliance';
-import { parseQuietHours, type QuietHours } from '../../../../../../nodes/Phonovation/domain/quietHours';
+import { sendAtWhenPosted } from '../../../../nodes/Phonovation/domain/compliance';
+import { parseQuietHours, type QuietHours } from '../../../../nodes/Phonovation/domain/quietHours';
 
 const quiet = (window: string, zone = 'Europe/Dublin'): QuietHours => {
 	const parsed = parseQuietHours(window, zone);

@@ -1,12 +1,20 @@
 import { DateTime } from 'luxon';
 
-import { offersOptOut, withOptOutText } from '../../../../shared/optOutWords';
-import type { QuietHours } from '../../../domain/quietHours';
-import { parseQuietHours, quietHoursEndIn } from '../../../domain/quietHours';
-import type { RuleViolation } from '../../../domain/rules';
-import { wireSendAt } from '../../../domain/sendAt';
-import { asText } from '../../../../shared/values';
-import type { CampaignOptions } from './readParameters';
+import { offersOptOut, withOptOutText } from '../../shared/optOutWords';
+import { asText } from '../../shared/values';
+import type { QuietHours } from './quietHours';
+import { parseQuietHours, quietHoursEndIn } from './quietHours';
+import type { RuleViolation } from './rules';
+import { wireSendAt } from './sendAt';
+
+/** The options these rules read, as the user set them (unchecked). */
+export interface ComplianceOptions {
+	optOutText?: unknown;
+	messageType?: unknown;
+	missingOptOut?: unknown;
+	quietHours?: unknown;
+	quietHoursTimeZone?: unknown;
+}
 
 /** What one item's checks found: rules it breaks stop it, warnings go to the output. */
 export interface Findings {
@@ -22,7 +30,7 @@ export const MISSING_OPT_OUT =
  * The text as it will be sent: with the Opt-Out Text, then checked for opt-out wording when it is
  * marketing. Done before texts are compared, so the footer is part of the merge key, the limit and the parts.
  */
-export function textToSend(text: string, options: CampaignOptions, found: Findings): string {
+export function textToSend(text: string, options: ComplianceOptions, found: Findings): string {
 	const full = withOptOutText(text, asText(options.optOutText));
 	if (options.messageType === 'transactional' || full.trim() === '' || offersOptOut(full)) return full;
 	if (options.missingOptOut === 'fail') found.violations.push({ field: 'missingOptOut', message: MISSING_OPT_OUT });
@@ -42,7 +50,7 @@ export interface Moment {
  * The send time after Quiet Hours: a moment inside them (now for a Send, Send At for a Schedule)
  * moves to the end of the window, in UTC, with a warning that says so.
  */
-export function sendAtOutsideQuietHours(options: CampaignOptions, moment: Moment, found: Findings): string | null {
+export function sendAtOutsideQuietHours(options: ComplianceOptions, moment: Moment, found: Findings): string | null {
 	const parsed = parseQuietHours(options.quietHours, asText(options.quietHoursTimeZone).trim() || moment.zone);
 	if (!parsed.ok) found.violations.push(parsed.violation);
 	if (!parsed.ok || !parsed.quietHours) return moment.sendAt;
@@ -80,7 +88,7 @@ export function labelOf(quiet: QuietHours, zones: readonly string[] = quiet.zone
  * The Quiet Hours an item's options set, or null (none, or a violation already reported). With
  * no Quiet Hours Time Zone they are judged in each recipient's zone, the workflow's as fallback.
  */
-export function quietHoursOf(options: CampaignOptions, zone: string): QuietHours | null {
+export function quietHoursOf(options: ComplianceOptions, zone: string): QuietHours | null {
 	const named = asText(options.quietHoursTimeZone).trim();
 	const parsed = parseQuietHours(options.quietHours, named || zone);
 	if (!parsed.ok || !parsed.quietHours) return null;
