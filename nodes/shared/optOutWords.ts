@@ -75,6 +75,14 @@ function trimSurrounding(text: string): string {
 	return chars.slice(start, end).join('');
 }
 
+/**
+ * A reply as the one word (or phrase) it is: compatibility forms folded (NFKC), spaces,
+ * punctuation and emoji around it dropped, in capitals. Stop words and answers are read from it.
+ */
+export function wholeReply(text: string): string {
+	return trimSurrounding(text.normalize('NFKC')).toUpperCase();
+}
+
 /** "OPT OUT" may also be written with a hyphen or several spaces ("opt-out", "Opt  Out"). */
 const OPT_OUT_GAP = /^OPT[\s\p{Pd}]+OUT$/u;
 
@@ -85,7 +93,7 @@ const OPT_OUT_GAP = /^OPT[\s\p{Pd}]+OUT$/u;
  * full-width letters count as the letters they stand for.
  */
 export function stopWordOf(text: string): StopWord | null {
-	const word = trimSurrounding(text.normalize('NFKC')).toUpperCase();
+	const word = wholeReply(text);
 	if (OPT_OUT_GAP.test(word)) return 'OPT OUT';
 	return BY_TEXT.get(word) ?? null;
 }
