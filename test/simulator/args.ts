@@ -13,6 +13,8 @@ export const USAGE = `Usage: npm run simulator -- [options]
   --token-ttl <s>       access-token lifetime in seconds (default 120)
   --refresh-ttl <s>     refresh-token lifetime in seconds (default 1200)
   --relay-url <url>     where relays, receipts and processing results are POSTed
+  --unlinked-replies    replies carry no NotifyId unless one is given (default: the last
+                        message's notifyId to that number, like the provider)
   --help                show this text`;
 
 function seconds(flag: string, value: string | undefined): number | undefined {
@@ -37,6 +39,7 @@ export function parseCliArgs(argv: string[]): { help: boolean; config: Partial<S
 			'token-ttl': { type: 'string' },
 			'refresh-ttl': { type: 'string' },
 			'relay-url': { type: 'string' },
+			'unlinked-replies': { type: 'boolean' },
 			help: { type: 'boolean' },
 		},
 	});
@@ -54,6 +57,7 @@ export function parseCliArgs(argv: string[]): { help: boolean; config: Partial<S
 			tokenTtl: seconds('token-ttl', values['token-ttl']),
 			refreshTtl: seconds('refresh-ttl', values['refresh-ttl']),
 			relayUrl: values['relay-url'],
+			linkReplies: values['unlinked-replies'] === true ? false : undefined,
 		},
 	};
 }

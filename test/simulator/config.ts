@@ -22,6 +22,11 @@ export interface SimulatorConfig {
 	refreshTtl: number;
 	/** Where relays, receipts and processing results are POSTed. */
 	relayUrl?: string;
+	/**
+	 * Link replies like the provider: a reply without an explicit notifyId carries the notifyId of
+	 * the last message out to its sender. `false` (CLI `--unlinked-replies`): replies carry none.
+	 */
+	linkReplies: boolean;
 }
 
 export const DEFAULT_CONFIG: SimulatorConfig = {
@@ -37,6 +42,7 @@ export const DEFAULT_CONFIG: SimulatorConfig = {
 	],
 	tokenTtl: 120,
 	refreshTtl: 1200,
+	linkReplies: true,
 };
 
 /** The CLI's port when none is given, so the demo and `simulator:reply` agree on a URL. */

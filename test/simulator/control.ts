@@ -17,12 +17,18 @@ const ROUTES: Record<string, ControlHandler> = {
 	}),
 	'GET /_sim/config': (sim) => publicConfig(sim),
 	'POST /_sim/config': (sim, input) => {
-		if (!('relayUrl' in input)) throw new SimulatorError(400, 'Send {"relayUrl": "http://…"} (or null to clear)');
-		const relayUrl = input.relayUrl;
-		if (relayUrl !== null && (typeof relayUrl !== 'string' || !/^https?:\/\//.test(relayUrl))) {
+		if (!('relayUrl' in input) && !('linkReplies' in input)) {
+			throw new SimulatorError(400, 'Send {"relayUrl": "http://…"} (or null to clear) and/or {"linkReplies": false}');
+		}
+		const { relayUrl, linkReplies } = input;
+		if ('relayUrl' in input && relayUrl !== null && (typeof relayUrl !== 'string' || !/^https?:\/\//.test(relayUrl))) {
 			throw new SimulatorError(400, 'relayUrl must be an http(s) URL or null');
 		}
-		sim.config.relayUrl = relayUrl ?? undefined;
+		if ('linkReplies' in input && typeof linkReplies !== 'boolean') {
+			throw new SimulatorError(400, 'linkReplies must be true or false');
+		}
+		if ('relayUrl' in input) sim.config.relayUrl = (relayUrl as string | null) ?? undefined;
+		if (typeof linkReplies === 'boolean') sim.config.linkReplies = linkReplies;
 		return publicConfig(sim);
 	},
 	'POST /_sim/reset': (sim) => {
@@ -47,7 +53,12 @@ const ROUTES: Record<string, ControlHandler> = {
 		sim.clock.unfreeze();
 		return sim.clockState();
 	},
-	'POST /_sim/relay/inbound': (sim, input) => sim.sendInbound(input),
+	'POST /_sim/relay/inbound': (sim, input) => {
+		if (input.linked !== undefined && typeof input.linked !== 'boolean') {
+			throw new SimulatorError(400, 'linked must be true or false');
+		}
+		return sim.sendInbound(input);
+	},
 	'POST /_sim/relay/optout': (sim, input) => sim.sendOptOut(input),
 	'POST /_sim/relay/receipt': (sim, input) =>
 		sim.sendReceipt(typeof input.success === 'string' ? { ...input, success: input.success.toLowerCase() === 'true' } : input),
@@ -58,8 +69,8 @@ const ROUTES: Record<string, ControlHandler> = {
 
 /** The configuration without the password and relay secret. */
 function publicConfig(sim: PhonovationSimulator) {
-	const { username, apiId, senders, tokenTtl, refreshTtl, relayUrl } = sim.config;
-	return { url: sim.url, username, apiId, senders, tokenTtl, refreshTtl, relayUrl: relayUrl ?? null };
+	const { username, apiId, senders, tokenTtl, refreshTtl, relayUrl, linkReplies } = sim.config;
+	return { url: sim.url, username, apiId, senders, tokenTtl, refreshTtl, relayUrl: relayUrl ?? null, linkReplies };
 }
 
 export async function handleControl(exchange: Exchange, sim: PhonovationSimulator): Promise<Reply> {

@@ -17,12 +17,14 @@ export type {
 	ProcessingStatus,
 	ReceiptOptions,
 } from './relays';
-export { OPT_OUT_SHORTCODE } from './relays';
+export { DEFAULT_REPLY_FROM, OPT_OUT_SHORTCODE } from './relays';
+export type { OutboundLink } from './links';
 export { inboundSignature, md5Hex, receiptSignature } from './signatures';
 export { simulatorCredentialData } from './credential';
 export { peakOverlap, startSimulator } from './simulator';
 export type {
 	DeliveryResult,
+	InboundResult,
 	RecordedCampaign,
 	RecordedLegacySend,
 	RecordedRequest,

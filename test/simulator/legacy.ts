@@ -41,6 +41,19 @@ function param(form: Record<string, string>, ...names: string[]): string {
 	return '';
 }
 
+/** Who an accepted legacy send went to, from whom, and its notify id (`notify_id` or `NotifyID`). */
+export function legacyOutbound(form: Record<string, string>): { to: string[]; from: string; notifyId: string | null } {
+	const notifyId = param(form, 'notify_id', 'notifyid');
+	return {
+		to: param(form, 'to')
+			.split(',')
+			.map((n) => n.trim())
+			.filter(Boolean),
+		from: param(form, 'from'),
+		notifyId: notifyId === '' ? null : notifyId,
+	};
+}
+
 export function handleLegacySend(form: Record<string, string>, config: SimulatorConfig): LegacyOutcome {
 	if (param(form, 'user') !== config.username || param(form, 'password') !== config.password) {
 		return { code: LEGACY_CODES.authFailed, message: 'Authentication failed: unknown user or wrong password' };

@@ -20,17 +20,25 @@ interface RelayCommon {
 
 export interface InboundOptions extends RelayCommon {
 	from?: string;
+	/** The number texted; by default the longcode of the linked message, else `353877777777`. */
 	to?: string;
 	content?: string;
 	keyphrase?: string;
+	/**
+	 * SMS-NotifyId exactly as given (`''` sends an empty one). Left out, the simulator links the
+	 * reply: the notifyId of the last message out to `from`, unless linking is off.
+	 */
 	notifyId?: string;
+	/** `false`: no linking for this reply (empty SMS-NotifyId unless `notifyId` is given). */
+	linked?: boolean;
 	network?: string;
 	type?: string;
 	authCode?: string;
 	groupCode?: string;
 }
 
-export interface OptOutOptions extends Omit<InboundOptions, 'to'> {
+/** Opt-outs go to the shared shortcode and are never linked to a message. */
+export interface OptOutOptions extends Omit<InboundOptions, 'to' | 'linked'> {
 	/** `STOP` (default) or `OPTOUT`. */
 	content?: string;
 }
@@ -79,6 +87,9 @@ export interface RelayContext {
 
 export const OPT_OUT_SHORTCODE = '50123';
 
+/** A reply's SMS-From when none is given. */
+export const DEFAULT_REPLY_FROM = '353871111111';
+
 const PROCESSING_MESSAGES: Record<ProcessingStatus, string> = {
 	MESSAGE_SUCCESS: 'Your message has been queued.',
 	MESSAGE_ERROR: 'Error trying to add a new message. No credits available',
@@ -108,7 +119,7 @@ function signingKey(opts: RelayCommon, ctx: RelayContext): string {
 }
 
 export function inboundRelay(opts: InboundOptions, ctx: RelayContext): RelayPayload {
-	const from = opts.from ?? '353871111111';
+	const from = opts.from ?? DEFAULT_REPLY_FROM;
 	const content = opts.content ?? 'Test reply';
 	return form(
 		[

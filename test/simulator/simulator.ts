@@ -9,9 +9,12 @@ import { handleControl } from './control';
 import { type Fault, FaultQueue, type PendingFault, routeKey } from './faults';
 import { BodyTooLarge, type Exchange, json, readBody, type Reply, SimulatorError, text } from './http';
 import { TokenIssuer } from './jwt';
+import { legacyOutbound } from './legacy';
+import { type OutboundLink, OutboundLinks, replyAddress } from './links';
 import { isIrish } from './msisdn';
 import { PROVIDER_ROUTES, type ProviderState } from './provider';
 import {
+	DEFAULT_REPLY_FROM,
 	deliveryReceipt,
 	inboundRelay,
 	type InboundOptions,
@@ -64,6 +67,16 @@ export interface RelayResult {
 	sent: { url: string; contentType: string; body: string; fields: Record<string, string> };
 }
 
+export interface InboundResult extends RelayResult {
+	/** The SMS-NotifyId the reply carried (explicit or linked); null when it was empty. */
+	notifyId: string | null;
+	/**
+	 * The message the reply was linked to: the last one out to its SMS-From. Null when a notifyId
+	 * was given, linking was off, or nothing went out to that number.
+	 */
+	linkedTo: OutboundLink | null;
+}
+
 export interface DeliveryResult {
 	delivered: number[];
 	relays: RelayResult[];
@@ -89,7 +102,13 @@ export interface Simulator {
 	injectFault(path: string, fault: Fault, times?: number): void;
 	pendingFaults(): PendingFault[];
 	reset(): void;
-	sendInbound(opts?: InboundOptions): Promise<RelayResult>;
+	/**
+	 * A reply from a handset. Without an explicit `notifyId` it is linked like the provider links
+	 * replies: the notifyId of the last message out to `from` (a campaign recipient sent at once or
+	 * delivered, or a legacy send), SMS-To that message's numeric sender; `linked: false` or config
+	 * `linkReplies: false` turns that off.
+	 */
+	sendInbound(opts?: InboundOptions): Promise<InboundResult>;
 	sendOptOut(opts?: OptOutOptions): Promise<RelayResult>;
 	sendReceipt(opts?: ReceiptOptions): Promise<RelayResult>;
 	sendProcessingResult(opts?: ProcessingResultOptions): Promise<RelayResult>;
@@ -151,6 +170,9 @@ class PhonovationSimulator implements Simulator {
 
 	private tokens = new TokenIssuer('http://127.0.0.1');
 
+	/** The last message out to each number, for linking replies. */
+	private readonly links = new OutboundLinks();
+
 	constructor(
 		readonly config: SimulatorConfig,
 		private readonly log: (line: string) => void = () => {},
@@ -193,10 +215,18 @@ class PhonovationSimulator implements Simulator {
 		this.received.length = 0;
 		this.faults.clear();
 		this.simClock.reset();
+		this.links.clear();
 	}
 
-	sendInbound(opts: InboundOptions = {}): Promise<RelayResult> {
-		return this.post('inbound', inboundRelay(opts, this.relayContext()), opts.url);
+	async sendInbound(opts: InboundOptions = {}): Promise<InboundResult> {
+		const link =
+			opts.notifyId === undefined && opts.linked !== false && this.config.linkReplies
+				? this.links.find(opts.from ?? DEFAULT_REPLY_FROM)
+				: undefined;
+		const notifyId = opts.notifyId ?? link?.notifyId ?? undefined;
+		const to = opts.to ?? (link ? replyAddress(link.sender) : undefined);
+		const result = await this.post('inbound', inboundRelay({ ...opts, notifyId, to }, this.relayContext()), opts.url);
+		return { ...result, notifyId: notifyId || null, linkedTo: link ? { ...link } : null };
 	}
 
 	sendOptOut(opts: OptOutOptions = {}): Promise<RelayResult> {
@@ -227,6 +257,8 @@ class PhonovationSimulator implements Simulator {
 			campaignId === undefined ? this.campaigns.filter((c) => c.status === 'scheduled') : [this.campaignToDeliver(campaignId)];
 		const relays: RelayResult[] = [];
 		for (const campaign of targets) {
+			// A scheduled campaign reaches the handsets now; one sent at once already counted.
+			if (campaign.status === 'scheduled') this.recordLinks(campaign);
 			campaign.status = 'delivered';
 			if (!this.config.relayUrl) continue;
 			const from = String(campaign.body.from);
@@ -253,6 +285,13 @@ class PhonovationSimulator implements Simulator {
 		const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
 		this.server.closeAllConnections();
 		await closed;
+	}
+
+	private recordLinks(campaign: RecordedCampaign): void {
+		const sender = String(campaign.body.from);
+		for (const { msisdn, notifyId } of campaign.accepted) {
+			this.links.record({ outbound: 'campaign', id: campaign.id, msisdn, sender, notifyId: notifyId || null });
+		}
 	}
 
 	private campaignToDeliver(id: number): RecordedCampaign {
@@ -300,8 +339,8 @@ class PhonovationSimulator implements Simulator {
 			config: this.config,
 			tokens: this.tokens,
 			now: () => this.simClock.now(),
-			recordCampaign: ({ body, sendAt, accepted, errors }) =>
-				this.campaigns.push({
+			recordCampaign: ({ body, sendAt, accepted, errors }) => {
+				const campaign: RecordedCampaign = {
 					id: this.campaigns.length + 1,
 					receivedAt: new Date(this.simClock.now()).toISOString(),
 					body,
@@ -309,14 +348,22 @@ class PhonovationSimulator implements Simulator {
 					status: sendAt ? 'scheduled' : 'sent',
 					accepted: accepted.map((r: AcceptedRecipient) => ({ ...r })),
 					errors: [...errors],
-				}),
-			recordLegacySend: (form, status) =>
-				this.legacySends.push({
+				};
+				this.campaigns.push(campaign);
+				if (campaign.status === 'sent') this.recordLinks(campaign);
+			},
+			recordLegacySend: (form, status) => {
+				const id = this.legacySends.push({
 					id: this.legacySends.length + 1,
 					receivedAt: new Date(this.simClock.now()).toISOString(),
 					form,
 					status,
-				}),
+				});
+				// A legacy send held by deliverytime never goes out in the simulator, so it links nothing.
+				if (status !== 'sent') return;
+				const { to, from, notifyId } = legacyOutbound(form);
+				for (const msisdn of to) this.links.record({ outbound: 'legacy', id, msisdn, sender: from, notifyId });
+			},
 		};
 	}
 
