@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { LoopbackServer } from '../harness/loopback';
 import { parseCliArgs } from './args';
 import { DEFAULT_CONFIG, type Simulator, startSimulator } from './index';
-import { call, form, relayReceiver } from './test-helpers';
+import { call, campaign, form, postCampaign, relayReceiver } from './test-helpers';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -88,6 +88,9 @@ describe('simulator: command line', () => {
 			refreshTtl: 60,
 			relayUrl: 'http://127.0.0.1:5678/webhook/x',
 		});
+		expect(DEFAULT_CONFIG.linkReplies).toBe(true);
+		expect(parseCliArgs(['--unlinked-replies']).config.linkReplies).toBe(false);
+		expect(() => parseCliArgs(['--unlinked-replies=no'])).toThrow();
 		expect(() => parseCliArgs(['--senders', 'Acme:7'])).toThrow(/type 0, 1 or 2/);
 		expect(() => parseCliArgs(['--token-ttl', 'soon'])).toThrow(/token-ttl/);
 		expect(() => parseCliArgs(['--bogus'])).toThrow();
@@ -143,7 +146,7 @@ describe('simulator: command line', () => {
 			const stdout = collect(child.stdout);
 			try {
 				expect(await exited(child)).toBe(0);
-				expect(stdout().trim()).toBe('Relay URL answered HTTP 200');
+				expect(stdout().trim().split('\n')).toEqual(['Relay URL answered HTTP 200', 'SMS-NotifyId empty (not linked)']);
 				const fields = Object.fromEntries(new URLSearchParams(receiver.requests[0].body));
 				expect(fields['SMS-Content']).toBe('YES please');
 				expect(fields['SMS-From']).toBe('353870000002');
@@ -151,6 +154,31 @@ describe('simulator: command line', () => {
 			} finally {
 				stopGroup(child);
 			}
+		}, 60_000);
+
+		it('links the reply to the last message sent to --from and prints the notifyId; --unlinked sends none', async () => {
+			const sent = await postCampaign(
+				sim,
+				campaign({ from: '353851234567', recipientInfo: [{ msisdn: '353871234567', notifyId: 'q-1' }] }),
+			);
+			expect(sent.status).toBe(200);
+			const run = async (args: string[]) => {
+				const child = tsx('test/simulator/reply.ts', ['YES', '--url', sim.url, '--from', '353871234567', ...args]);
+				const stdout = collect(child.stdout);
+				try {
+					expect(await exited(child)).toBe(0);
+					return stdout().trim().split('\n');
+				} finally {
+					stopGroup(child);
+				}
+			};
+			expect(await run([])).toEqual(['Relay URL answered HTTP 200', 'SMS-NotifyId q-1 (linked to campaign 1)']);
+			expect(await run(['--unlinked'])).toEqual(['Relay URL answered HTTP 200', 'SMS-NotifyId empty (not linked)']);
+			expect(await run(['--notify-id', 'mine-7'])).toEqual(['Relay URL answered HTTP 200', 'SMS-NotifyId mine-7 (as given)']);
+			const fields = receiver.requests.map((r) => Object.fromEntries(new URLSearchParams(r.body)));
+			expect(fields.map((f) => f['SMS-NotifyId'])).toEqual(['q-1', '', 'mine-7']);
+			expect(fields[0]['SMS-To']).toBe('353851234567');
+			expect(fields[0]['SMS-Verify']).toBe(createHash('md5').update('353871234567YESReply-Key').digest('hex'));
 		}, 60_000);
 	});
 });

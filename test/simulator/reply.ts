@@ -1,13 +1,31 @@
 /**
  * `npm run simulator:reply -- "YES please"`: asks a running simulator to post a signed inbound
- * relay with that text to its relay URL, and prints the relay URL's HTTP status.
+ * relay with that text to its relay URL, and prints the relay URL's HTTP status and the
+ * SMS-NotifyId the reply carried (linked to the last message out to --from unless --unlinked).
  */
 import { parseArgs } from 'node:util';
 import { request } from 'undici';
 
 import { DEFAULT_CLI_PORT } from './config';
 
-const USAGE = `Usage: npm run simulator:reply -- "message text" [--url http://127.0.0.1:${DEFAULT_CLI_PORT}] [--from 353871111111] [--notify-id id] [--relay-url url]`;
+const USAGE = `Usage: npm run simulator:reply -- "message text" [--url http://127.0.0.1:${DEFAULT_CLI_PORT}] [--from 353871111111] [--notify-id id | --unlinked] [--relay-url url]`;
+
+interface InboundAnswer {
+	status?: number;
+	error?: string;
+	notifyId?: string | null;
+	linkedTo?: { outbound: string; id: number } | null;
+}
+
+/** Which SMS-NotifyId the reply carried, and why: `SMS-NotifyId q-1 (linked to campaign 2)`. */
+function describeNotifyId(answer: InboundAnswer, explicit: boolean): string {
+	const value = answer.notifyId ? answer.notifyId : 'empty';
+	const link = answer.linkedTo;
+	if (explicit) return `SMS-NotifyId ${value} (as given)`;
+	if (!link) return `SMS-NotifyId ${value} (not linked)`;
+	const message = `${link.outbound === 'legacy' ? 'legacy send' : 'campaign'} ${link.id}`;
+	return `SMS-NotifyId ${value} (linked to ${message}${answer.notifyId ? '' : ', which had none'})`;
+}
 
 async function main(): Promise<number> {
 	const { values, positionals } = parseArgs({
@@ -18,6 +36,7 @@ async function main(): Promise<number> {
 			from: { type: 'string' },
 			'notify-id': { type: 'string' },
 			'relay-url': { type: 'string' },
+			unlinked: { type: 'boolean' },
 		},
 	});
 	const content = positionals.join(' ');
@@ -33,15 +52,17 @@ async function main(): Promise<number> {
 			content,
 			from: values.from,
 			notifyId: values['notify-id'],
+			linked: values.unlinked === true ? false : undefined,
 			url: values['relay-url'],
 		}),
 	});
-	const result = (await response.body.json()) as { status?: number; error?: string };
+	const result = (await response.body.json()) as InboundAnswer;
 	if (response.statusCode !== 200) {
 		process.stderr.write(`Simulator at ${base} refused: ${result.error ?? response.statusCode}\n`);
 		return 1;
 	}
 	process.stdout.write(`Relay URL answered HTTP ${result.status}\n`);
+	process.stdout.write(`${describeNotifyId(result, values['notify-id'] !== undefined)}\n`);
 	return 0;
 }
 
