@@ -5,15 +5,28 @@ import type {
 	INodePropertyOptions,
 	INodeType,
 	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { campaignDescription } from './resources/campaign';
+import { conversationDescription } from './resources/conversation';
+import { receiveReply } from './resources/conversation/receiveReply';
 import { legacyMessageDescription } from './resources/legacyMessage';
 import { senderDescription } from './resources/sender';
 import { fetchSenders, senderTypeLabel } from './resources/sender/senders';
 import { serviceDescription } from './resources/service';
 import { route } from './router';
+
+/**
+ * Send and Wait for Reply: the waiting run's resume URL ($execution.resumeUrl) reaches webhook().
+ * A restart webhook, served by n8n itself while the run waits: nothing is registered with the
+ * provider, so the node has no webhookMethods (create/delete) to manage.
+ */
+const RESUME_WEBHOOKS: INodeTypeDescription['webhooks'] = [
+	{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: '', restartWebhook: true, isFullPath: true },
+];
 
 export class Phonovation implements INodeType {
 	description: INodeTypeDescription = {
@@ -29,6 +42,7 @@ export class Phonovation implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'phonovationApi', required: true }],
+		webhooks: RESUME_WEBHOOKS,
 		properties: [
 			{
 				displayName: 'Resource',
@@ -37,6 +51,7 @@ export class Phonovation implements INodeType {
 				noDataExpression: true,
 				options: [
 					{ name: 'Campaign', value: 'campaign' },
+					{ name: 'Conversation', value: 'conversation' },
 					{ name: 'Legacy Message', value: 'legacyMessage' },
 					{ name: 'Sender ID', value: 'sender' },
 					{ name: 'Service', value: 'service' },
@@ -44,6 +59,7 @@ export class Phonovation implements INodeType {
 				default: 'campaign',
 			},
 			...campaignDescription,
+			...conversationDescription,
 			...senderDescription,
 			...serviceDescription,
 			...legacyMessageDescription,
@@ -61,6 +77,10 @@ export class Phonovation implements INodeType {
 			},
 		},
 	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await receiveReply.call(this);
+	}
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await route.call(this);

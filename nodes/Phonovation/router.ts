@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import * as campaign from './resources/campaign';
+import * as conversation from './resources/conversation';
 import * as legacyMessage from './resources/legacyMessage';
 import * as sender from './resources/sender';
 import * as service from './resources/service';
@@ -12,7 +13,7 @@ export interface Operation {
 }
 
 const RESOURCES = new Map<string, Map<string, Operation>>(
-	Object.entries({ campaign, legacyMessage, sender, service }).map(([name, resource]) => [
+	Object.entries({ campaign, conversation, legacyMessage, sender, service }).map(([name, resource]) => [
 		name,
 		new Map(Object.entries(resource.operations)),
 	]),

@@ -120,7 +120,12 @@ function readOptions(reader: ParameterReader, itemIndex: number, unreadable: Rul
 }
 
 /** Every input item's campaign parameters; the only code that reads n8n's node parameters. */
-export function readParameters(ctx: IExecuteFunctions, input: INodeExecutionData[], scheduled: boolean): ItemParameters[] {
+export function readParameters(
+	ctx: IExecuteFunctions,
+	input: INodeExecutionData[],
+	scheduled: boolean,
+	fixed: CampaignOptions = {},
+): ItemParameters[] {
 	const reader = new ParameterReader(ctx, input);
 	const items: ItemParameters[] = new Array(input.length);
 	for (let itemIndex = 0; itemIndex < input.length; itemIndex++) {
@@ -131,7 +136,7 @@ export function readParameters(ctx: IExecuteFunctions, input: INodeExecutionData
 			text: reader.read('text', itemIndex, '', unreadable),
 			recipients: reader.read('recipients', itemIndex, '', unreadable),
 			sendAt: scheduled ? reader.read('sendAt', itemIndex, '', unreadable) : undefined,
-			options: readOptions(reader, itemIndex, unreadable),
+			options: { ...readOptions(reader, itemIndex, unreadable), ...fixed },
 			unreadable,
 		};
 	}

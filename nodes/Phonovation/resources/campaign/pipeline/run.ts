@@ -11,7 +11,7 @@ import { Ledger } from './ledger';
 import { type CampaignOperation, ruleStopError, stoppedReports, stoppingError, violationError, writeStopped, writeReports } from './output';
 import { Pacer } from './pacer';
 import { planCampaigns } from './plan';
-import { type ItemParameters, readParameters } from './readParameters';
+import { type CampaignOptions, type ItemParameters, readParameters } from './readParameters';
 import { reportCampaign } from './report';
 import { CAMPAIGN_PATH } from './requestBody';
 
@@ -43,10 +43,12 @@ export async function runCampaigns(
 	ctx: IExecuteFunctions,
 	items: INodeExecutionData[],
 	operation: CampaignOperation,
+	/** Options the operation sets itself, whatever the node's parameters say (a question's Notify ID). */
+	fixed: CampaignOptions = {},
 ): Promise<INodeExecutionData[]> {
 	const scheduled = operation === 'schedule';
 	const ledger = new Ledger(ctx.getContext('node'), ctx.getWorkflowDataProxy(0).$runIndex);
-	const parameters = readParameters(ctx, items, scheduled);
+	const parameters = readParameters(ctx, items, scheduled, fixed);
 	// Planned as at the first attempt, so what it posted is reported rather than refused; each
 	// request is judged against the clock again as it is posted (deliver).
 	const planned = planCampaigns(parameters, { scheduled, now: ledger.firstPlanned(new Date()), zone: ctx.getTimezone() });

@@ -1,0 +1,124 @@
+import type { INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { DEFAULT_COUNTRY_CODE } from '../../domain/rules';
+import { DEFAULT_NO_WORDS, DEFAULT_YES_WORDS } from '../../../shared/approvalWords';
+
+const sendAndWaitFields: INodeProperties[] = [
+	{
+		displayName: 'Sender Name or ID',
+		name: 'from',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: 'getSenders' },
+		required: true,
+		default: '',
+		description:
+			'A numeric longcode of your account that can receive replies (an alphanumeric sender cannot be answered). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	},
+	{
+		displayName: 'To',
+		name: 'recipients',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: '0871234567',
+		description: 'The one number to ask',
+	},
+	{
+		displayName: 'Message',
+		name: 'text',
+		type: 'string',
+		typeOptions: { rows: 3 },
+		required: true,
+		default: '',
+		placeholder: 'Reply YES to confirm your appointment tomorrow at 10:00, NO to cancel',
+	},
+	{
+		// Read when the answer comes: the waiting item holds when the question was asked.
+		displayName: 'Asked At',
+		name: 'askedAt',
+		type: 'hidden',
+		default: '={{ $json.askedAt }}',
+	},
+	{
+		displayName: 'Response Type',
+		name: 'responseType',
+		type: 'options',
+		default: 'approval',
+		options: [
+			{ name: 'Approval', value: 'approval', description: 'A yes or a no texted back: the output says approved true or false' },
+			{ name: 'Free Text', value: 'freeText', description: 'Any text texted back' },
+		],
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Default Country Code',
+				name: 'defaultCountryCode',
+				type: 'string',
+				default: DEFAULT_COUNTRY_CODE,
+				description: 'Country calling code for a number written nationally (087…)',
+			},
+			{
+				displayName: 'Limit Wait Time (Minutes)',
+				name: 'limitWaitTime',
+				type: 'number',
+				typeOptions: { minValue: 0 },
+				default: 0,
+				description: 'After this many minutes without an answer the run goes on with timedOut: true (0: wait without a limit). n8n checks waiting runs once a minute.',
+			},
+			{
+				displayName: 'No Words',
+				name: 'noWords',
+				type: 'string',
+				default: DEFAULT_NO_WORDS.join(', '),
+				description: 'Replies that decline, comma-separated (Approval); case, accents and punctuation around them are ignored',
+			},
+			{
+				displayName: 'Other Replies',
+				name: 'otherReplies',
+				type: 'options',
+				default: 'keepWaiting',
+				options: [
+					{ name: 'Keep Waiting', value: 'keepWaiting', description: 'A reply that is neither a yes nor a no word leaves the run waiting' },
+					{ name: 'Go On', value: 'goOn', description: 'The run goes on with approved: null and the text' },
+				],
+				description: 'What a reply that is no answer does (Approval)',
+			},
+			{
+				displayName: 'Yes Words',
+				name: 'yesWords',
+				type: 'string',
+				default: DEFAULT_YES_WORDS.join(', '),
+				description: 'Replies that approve, comma-separated (Approval); case, accents and punctuation around them are ignored',
+			},
+		],
+	},
+];
+
+const deliverReplyFields: INodeProperties[] = [
+	{
+		displayName: 'Resume URL',
+		name: 'resumeUrl',
+		type: 'string',
+		required: true,
+		default: '',
+		description: "The waiting run's $execution.resumeUrl, recorded when the question was asked",
+	},
+	{
+		displayName: 'Reply',
+		name: 'reply',
+		type: 'json',
+		default: '={{ $json }}',
+		description:
+			"The Phonovation Trigger's item for the reply (Inbound Message or Opt-Out): its from, text, event and verified, and unverified.receivedAt and unverified.notifyId. An unverified reply is never delivered.",
+	},
+];
+
+export const sendAndWaitDescription = updateDisplayOptions({ show: { resource: ['conversation'], operation: ['sendAndWait'] } }, sendAndWaitFields);
+export const deliverReplyDescription = updateDisplayOptions({ show: { resource: ['conversation'], operation: ['deliverReply'] } }, deliverReplyFields);

@@ -1,0 +1,44 @@
+import { createHmac, timingSafeEqual } from 'crypto';
+
+/**
+ * What Deliver Reply posts to a waiting run's resume URL, and the proof that makes the run accept
+ * it: an HMAC-SHA256, keyed with the Relay Secret, over the execution it is for and every field.
+ * n8n's own token in the URL lets the request in; without this proof the run keeps waiting.
+ */
+export interface DeliveredReply {
+	from: string;
+	text: string;
+	receivedAt: string | null;
+	optedOut: boolean;
+	notifyId: string | null;
+}
+
+export function replyProof(executionId: string, reply: DeliveredReply, secret: string): string {
+	const signed = JSON.stringify(['reply-v1', executionId, reply.from, reply.text, reply.receivedAt, reply.optedOut, reply.notifyId]);
+	return createHmac('sha256', secret).update(signed).digest('hex');
+}
+
+/** The reply in a request body, if it is one and its proof holds for this execution. */
+export function provenReply(body: unknown, executionId: string, secret: string): DeliveredReply | null {
+	if (!body || typeof body !== 'object' || secret === '') return null;
+	const { from, text, receivedAt, optedOut, notifyId, proof } = body as Record<string, unknown>;
+	if (typeof from !== 'string' || typeof text !== 'string' || typeof optedOut !== 'boolean' || typeof proof !== 'string') return null;
+	if ((receivedAt !== null && typeof receivedAt !== 'string') || (notifyId !== null && typeof notifyId !== 'string')) return null;
+	const reply: DeliveredReply = { from, text, receivedAt, optedOut, notifyId };
+	const expected = Buffer.from(replyProof(executionId, reply, secret));
+	const given = Buffer.from(proof);
+	return given.length === expected.length && timingSafeEqual(given, expected) ? reply : null;
+}
+
+/** The execution a resume URL wakes: its last path segment (`…/webhook-waiting/<id>?signature=…`). */
+export function executionOfResumeUrl(url: string): string | null {
+	let parsed: URL;
+	try {
+		parsed = new URL(url);
+	} catch {
+		return null;
+	}
+	const segments = parsed.pathname.split('/').filter(Boolean);
+	const last = segments[segments.length - 1];
+	return last && /^[A-Za-z0-9_-]+$/.test(last) ? last : null;
+}

@@ -1,0 +1,143 @@
+import { createServer, type Server } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+
+import { fetch } from 'undici';
+
+import { useE2eEnvironment } from './support/environment';
+import { nodeOutput } from './support/n8n-client';
+import { chain, manualTrigger, phonovation, phonovationTrigger } from './support/workflow-builder';
+
+/** A numeric longcode of the account: replies can come back to it. */
+const LONGCODE = '353870000123';
+const ASKED = '353871234567';
+const REPLIES_WEBHOOK_ID = randomUUID();
+const webhookUrl = (n8nUrl: string) => `${n8nUrl}/webhook/${REPLIES_WEBHOOK_ID}/phonovation`;
+type Json = Record<string, any>;
+
+/** Where the asking workflow records its resume URL (a Data Table in the example; a local server here). */
+function recorder(): { server: Server; url: () => string; next: () => Promise<Json> } {
+	const waiting: Array<(body: Json) => void> = [];
+	const received: Json[] = [];
+	const server = createServer((req, res) => {
+		let raw = '';
+		req.on('data', (chunk) => (raw += chunk));
+		req.on('end', () => {
+			const body = JSON.parse(raw || '{}') as Json;
+			const resolve = waiting.shift();
+			if (resolve) resolve(body);
+			else received.push(body);
+			res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+		});
+	});
+	server.listen(0, '127.0.0.1');
+	return {
+		server,
+		url: () => `http://127.0.0.1:${(server.address() as AddressInfo).port}/questions`,
+		next: () => (received.length ? Promise.resolve(received.shift()!) : new Promise((resolve) => waiting.push(resolve))),
+	};
+}
+
+/** The asking workflow: record the resume URL, then ask. */
+function askingWorkflow(recordUrl: string) {
+	const record = {
+		id: randomUUID(),
+		name: 'Record Question',
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: 4.2,
+		position: [220, 0] as [number, number],
+		parameters: {
+			method: 'POST',
+			url: recordUrl,
+			sendBody: true,
+			specifyBody: 'json',
+			jsonBody: '={{ JSON.stringify({ resumeUrl: $execution.resumeUrl, executionId: $execution.id }) }}',
+		},
+	};
+	const ask = phonovation('Ask', {
+		resource: 'conversation',
+		operation: 'sendAndWait',
+		from: LONGCODE,
+		recipients: '0871234567',
+		text: 'Reply YES to confirm your appointment tomorrow at 10:00, NO to cancel',
+		responseType: 'approval',
+	});
+	return chain('Appointment question', [manualTrigger(), record, ask]);
+}
+
+describe('Send and Wait for Reply in n8n', () => {
+	const suite = useE2eEnvironment({
+		simulator: () => ({ senders: [{ name: 'Phonovation', type: 0 }, { name: LONGCODE, type: 0 }] }),
+	});
+	const questions = recorder();
+	afterAll(() => questions.server.close());
+
+	async function waiting(env: ReturnType<typeof suite.env>, executionId: string): Promise<void> {
+		const deadline = Date.now() + 30_000;
+		for (;;) {
+			const { status } = await env.client.execution(executionId);
+			if (status === 'waiting') return;
+			if (Date.now() > deadline) throw new Error(`execution ${executionId} is ${status}, not waiting`);
+			await new Promise((resolve) => setTimeout(resolve, 250));
+		}
+	}
+
+	suite.it('asks once, keeps waiting for a forged or foreign answer, and resumes on the verified reply from the number asked', async (env) => {
+		env.sim.reset();
+		const asking = await env.importWorkflow(askingWorkflow(questions.url()));
+		const executionId = await env.client.runManually(asking.id, 'Manual Trigger');
+		const { resumeUrl } = await questions.next();
+		await waiting(env, executionId);
+
+		// One question, from the longcode, its Notify ID naming this execution.
+		expect(env.sim.campaigns).toHaveLength(1);
+		const [question] = env.sim.campaigns;
+		expect(question.body.from).toBe(LONGCODE);
+		expect(question.body.recipientInfo).toEqual([{ msisdn: ASKED, notifyId: expect.stringMatching(new RegExp(`^${executionId}\\.[A-Za-z0-9_-]{16}$`)) }]);
+		const notifyId = question.body.recipientInfo[0].notifyId as string;
+
+		// n8n's token in the URL is not enough: without our proof the run keeps waiting.
+		const forged = await fetch(resumeUrl, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ from: ASKED, text: 'YES', receivedAt: null, optedOut: false, notifyId, proof: '0'.repeat(64) }),
+		});
+		expect(forged.status).toBe(401);
+		expect((await env.client.execution(executionId)).status).toBe('waiting');
+
+		// The reply workflow hands verified replies to the run (its lookup of the resume URL is the example's Data Table).
+		const replies = await env.importWorkflow(
+			chain('Replies to questions', [
+				phonovationTrigger('On Reply', { events: ['inbound', 'optOut'] }, REPLIES_WEBHOOK_ID),
+				phonovation('Deliver', { resource: 'conversation', operation: 'deliverReply', resumeUrl }),
+			]),
+		);
+		await env.publish(replies, 'On Reply');
+
+		// A YES from another number resumes nothing.
+		expect((await env.sim.sendInbound({ url: webhookUrl(env.n8n.url), from: '353879999999', content: 'YES', notifyId })).status).toBe(200);
+		const [foreign] = await env.client.waitForExecutions(replies.id, 1);
+		expect(nodeOutput(foreign, 'Deliver')).toEqual([expect.objectContaining({ resumed: false, reason: 'the reply is from another number' })]);
+		expect((await env.client.execution(executionId)).status).toBe('waiting');
+
+		// The answer from the number asked resumes the run.
+		expect((await env.sim.sendInbound({ url: webhookUrl(env.n8n.url), from: ASKED, content: 'Yes!', notifyId })).status).toBe(200);
+		const resumed = await env.client.waitForExecution(executionId, 60_000);
+		expect(resumed.status).toBe('success');
+		expect(nodeOutput(resumed, 'Ask')).toEqual([
+			expect.objectContaining({ approved: true, text: 'Yes!', from: ASKED, optedOut: false, timedOut: false, waitedSeconds: expect.any(Number) }),
+		]);
+		const delivered = await env.client.waitForExecutions(replies.id, 2);
+		expect(nodeOutput(delivered[1], 'Deliver')).toEqual([expect.objectContaining({ resumed: true, executionId })]);
+
+		// A second reply after the resume is an ordinary inbound message: nothing to resume.
+		await env.sim.sendInbound({ url: webhookUrl(env.n8n.url), from: ASKED, content: 'NO', notifyId });
+		const after = await env.client.waitForExecutions(replies.id, 3);
+		expect(nodeOutput(after[2], 'Deliver')).toEqual([expect.objectContaining({ resumed: false, reason: expect.stringMatching(/finished/) })]);
+		expect(env.sim.campaigns).toHaveLength(1);
+	}, 180_000);
+
+	suite.it('n8n offers the operation to its AI Agent as a human-review tool', async (env) => {
+		expect(await env.client.nodeTypeNames()).toContain('n8n-nodes-phonovation.phonovationHitlTool');
+	});
+});
