@@ -39,7 +39,7 @@ function recorder(): { server: Server; url: () => string; next: () => Promise<Js
 }
 
 /** The asking workflow: record the resume URL, then ask. */
-function askingWorkflow(recordUrl: string) {
+function askingWorkflow(recordUrl: string, ask: Json = {}) {
 	const record = {
 		id: randomUUID(),
 		name: 'Record Question',
@@ -54,15 +54,16 @@ function askingWorkflow(recordUrl: string) {
 			jsonBody: '={{ JSON.stringify({ resumeUrl: $execution.resumeUrl, executionId: $execution.id }) }}',
 		},
 	};
-	const ask = phonovation('Ask', {
+	const node = phonovation('Ask', {
 		resource: 'conversation',
 		operation: 'sendAndWait',
 		from: LONGCODE,
 		recipients: '0871234567',
 		text: 'Reply YES to confirm your appointment tomorrow at 10:00, NO to cancel',
 		responseType: 'approval',
+		...ask,
 	});
-	return chain('Appointment question', [manualTrigger(), record, ask]);
+	return chain(`Question ${randomUUID().slice(0, 8)}`, [manualTrigger(), record, node]);
 }
 
 describe('Send and Wait for Reply in n8n', () => {
@@ -136,6 +137,66 @@ describe('Send and Wait for Reply in n8n', () => {
 		expect(nodeOutput(after[2], 'Deliver')).toEqual([expect.objectContaining({ resumed: false, reason: expect.stringMatching(/finished/) })]);
 		expect(env.sim.campaigns).toHaveLength(1);
 	}, 180_000);
+
+	/** Asks, and returns the waiting run with its resume URL and the reply workflow that delivers to it. */
+	async function asked(env: ReturnType<typeof suite.env>, ask: Json = {}) {
+		const asking = await env.importWorkflow(askingWorkflow(questions.url(), ask));
+		const executionId = await env.client.runManually(asking.id, 'Manual Trigger');
+		const { resumeUrl } = await questions.next();
+		await waiting(env, executionId);
+		const webhookId = randomUUID();
+		const replies = await env.importWorkflow(
+			chain(`Replies ${webhookId.slice(0, 8)}`, [
+				phonovationTrigger('On Reply', { events: ['inbound', 'optOut'] }, webhookId),
+				phonovation('Deliver', { resource: 'conversation', operation: 'deliverReply', resumeUrl }),
+			]),
+		);
+		await env.publish(replies, 'On Reply');
+		const reply = async (content: string, count: number) => {
+			expect((await env.sim.sendInbound({ url: `${env.n8n.url}/webhook/${webhookId}/phonovation`, from: ASKED, content })).status).toBe(200);
+			const runs = await env.client.waitForExecutions(replies.id, count);
+			return nodeOutput(runs[count - 1], 'Deliver') as Json[];
+		};
+		return { executionId, reply };
+	}
+
+	suite.it('a reply that is no answer leaves the run waiting; the answer after it resumes, linked by the provider to the question', async (env) => {
+		env.sim.reset();
+		const { executionId, reply } = await asked(env);
+		expect(await reply('What time was it again?', 1)).toEqual([expect.objectContaining({ resumed: false, reason: 'not an answer: still waiting' })]);
+		expect((await env.client.execution(executionId)).status).toBe('waiting');
+		expect(await reply('níl', 2)).toEqual([expect.objectContaining({ resumed: true })]);
+		const resumed = await env.client.waitForExecution(executionId, 60_000);
+		expect(nodeOutput(resumed, 'Ask')).toEqual([expect.objectContaining({ approved: false, text: 'níl', optedOut: false })]);
+	}, 120_000);
+
+	suite.it('STOP in answer resumes the run with optedOut: true, and reaches the trigger as an opt-out', async (env) => {
+		env.sim.reset();
+		const { executionId, reply } = await asked(env);
+		expect(await reply('STOP', 1)).toEqual([expect.objectContaining({ resumed: true })]);
+		const resumed = await env.client.waitForExecution(executionId, 60_000);
+		expect(nodeOutput(resumed, 'Ask')).toEqual([expect.objectContaining({ optedOut: true, approved: false, text: 'STOP' })]);
+	}, 120_000);
+
+	suite.it('Free Text resumes on whatever the number asked texts back', async (env) => {
+		env.sim.reset();
+		const { executionId, reply } = await asked(env, { responseType: 'freeText', text: 'Which day suits you?' });
+		await reply('Thursday after 2', 1);
+		const resumed = await env.client.waitForExecution(executionId, 60_000);
+		const [out] = nodeOutput(resumed, 'Ask') as Json[];
+		expect(out).toMatchObject({ text: 'Thursday after 2', from: ASKED, timedOut: false });
+		expect(out).not.toHaveProperty('approved');
+	}, 120_000);
+
+	suite.it('after Limit Wait Time with no answer, the run goes on with timedOut: true', async (env) => {
+		env.sim.reset();
+		const { executionId } = await asked(env, { options: { limitWaitTime: 1 } });
+		// n8n looks for runs whose wait is over once a minute.
+		const finished = await env.client.waitForExecution(executionId, 150_000);
+		expect(finished.status).toBe('success');
+		expect(nodeOutput(finished, 'Ask')).toEqual([expect.objectContaining({ timedOut: true, approved: null, to: ASKED })]);
+		expect(env.sim.campaigns).toHaveLength(1);
+	}, 200_000);
 
 	suite.it('n8n offers the operation to its AI Agent as a human-review tool', async (env) => {
 		expect(await env.client.nodeTypeNames()).toContain('n8n-nodes-phonovation.phonovationHitlTool');

@@ -1,3 +1,5 @@
+import type { INodeExecutionData } from 'n8n-workflow';
+
 import { simulatorCredentialData } from '../../../../simulator';
 import { sharedFixture } from '../../fixture';
 
@@ -15,7 +17,7 @@ const ASK = {
 describe('Send and Wait for Reply: nothing is sent when the question cannot be answered', () => {
 	const fixture = sharedFixture();
 
-	it.each<[string, Record<string, unknown>, Array<{ json: Record<string, unknown> }>, RegExp]>([
+	it.each<[string, Record<string, unknown>, INodeExecutionData[], RegExp]>([
 		['more than one item (n8n resumes one waiting node per execution)', {}, [{ json: {} }, { json: {} }], /asks one question per execution, and 2 items came in/],
 		['an alphanumeric sender, which cannot be answered', { from: 'Phonovation' }, [{ json: {} }], /^Sender: "Phonovation" cannot receive replies/],
 		['a number it cannot read', { recipients: 'call me' }, [{ json: {} }], /^To: "call me" is not a phone number/],
