@@ -4,7 +4,7 @@
  * as a community package, a ready credential and the example workflows, then waits for Ctrl-C.
  * Everything lives in a temporary n8n user folder that is removed on exit.
  */
-import { DEFAULT_CLI_PORT, type Simulator, startSimulator } from '../simulator';
+import { DEFAULT_CLI_PORT, DEFAULT_CONFIG, type Simulator, startSimulator } from '../simulator';
 import {
 	productionWebhookUrl,
 	SIMULATOR_CREDENTIAL_NAME,
@@ -20,6 +20,9 @@ import { packPackage } from '../e2e/support/pack';
 import { freePort, isPortFree } from '../e2e/support/ports';
 
 const PREFERRED_N8N_PORT = 5678;
+/** The numeric longcode the demo's appointment confirmation asks from. */
+const DEMO_LONGCODE = '353870000123';
+
 /** The example (in examples/) the demo publishes, so the simulator's replies reach it. */
 const AUTO_RESPONDER = { name: 'reply-auto-responder', trigger: 'On Reply or Opt-Out' };
 
@@ -99,7 +102,8 @@ async function main(): Promise<void> {
 
 	try {
 		sim = await startSimulator(
-			{ port: simPort, relayUrl },
+			// The appointment confirmation asks from a numeric longcode, which replies can come back to.
+			{ port: simPort, relayUrl, senders: [...DEFAULT_CONFIG.senders, { name: DEMO_LONGCODE, type: 0 }] },
 			{ log: (line) => say(`  [simulator] ${line}`) },
 		);
 		step(`Simulator listening on ${sim.url}`);
@@ -119,8 +123,10 @@ async function main(): Promise<void> {
 			{ name: 'phone', type: 'string' },
 			{ name: 'optedOutAt', type: 'string' },
 		]);
+		await client.createDataTable('questions', ['reference', 'phone', 'resumeUrl', 'askedAt'].map((column) => ({ name: column, type: 'string' as const })));
 		for (const name of exampleNames()) {
-			const example = name === AUTO_RESPONDER.name ? autoResponder : loadExample(name);
+			const example =
+				name === AUTO_RESPONDER.name ? autoResponder : loadExample(name, name === 'appointment-confirmation' ? { sender: DEMO_LONGCODE } : {});
 			const workflow = await client.createWorkflow(withCredential(example, credential));
 			if (name === AUTO_RESPONDER.name) {
 				await client.publishWorkflow(String(workflow.id));

@@ -35,6 +35,8 @@ describe('the npm start demo', () => {
 		expect(credentials).toEqual([expect.objectContaining({ name: SIMULATOR_CREDENTIAL_NAME, type: TYPES.credential })]);
 		const workflows = await client.workflows();
 		expect(workflows.map((w) => [w.name, w.active]).sort()).toEqual([
+			['Phonovation: appointment confirmation (ask and wait)', false],
+			['Phonovation: appointment confirmation (deliver replies)', false],
 			['Phonovation: campaign that skips opted-out numbers', false],
 			['Phonovation: reply auto-responder with keyword routing', true],
 			['Phonovation: scheduled campaign from a list', false],

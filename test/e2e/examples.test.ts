@@ -1,10 +1,12 @@
 import { DateTime } from 'luxon';
 
+import { DEFAULT_CONFIG } from '../simulator';
 import { useE2eEnvironment } from './support/environment';
 import { exampleNames, loadExample, readExample } from './support/examples';
 import { nodeOutput, type WorkflowJson } from './support/n8n-client';
 
 const EXAMPLES = exampleNames();
+const LONGCODE = '353870000123';
 
 /** The auto-responder with its Settings toggle flipped, on a webhook of its own. */
 function withSetting(workflow: WorkflowJson, sendStopConfirmation: boolean): WorkflowJson {
@@ -21,7 +23,8 @@ function withSetting(workflow: WorkflowJson, sendStopConfirmation: boolean): Wor
 
 /** The importable example workflows (also used by `npm start`), run as a user would run them. */
 describe('example workflows in n8n', () => {
-	const suite = useE2eEnvironment();
+	// The appointment confirmation asks from a numeric longcode, which replies can come back to.
+	const suite = useE2eEnvironment({ simulator: { senders: [...DEFAULT_CONFIG.senders, { name: LONGCODE, type: 0 }] } });
 	let optOutTableId: string;
 
 	beforeAll(async () => {
@@ -32,8 +35,10 @@ describe('example workflows in n8n', () => {
 		optOutTableId = table.id;
 	}, 30_000);
 
-	it('there are the three examples the README describes', () => {
+	it('there are the five examples the README describes', () => {
 		expect(EXAMPLES.sort()).toEqual([
+			'appointment-confirmation',
+			'appointment-confirmation-replies',
 			'campaign-excluding-opt-outs',
 			'reply-auto-responder',
 			'scheduled-campaign-from-list',
@@ -51,6 +56,30 @@ describe('example workflows in n8n', () => {
 			expect(stored.connections).toEqual(workflow.connections);
 		}
 	});
+
+	suite.it('appointment confirmation: the question waits, and the YES texted back resumes it through the replies workflow', async (env) => {
+		await env.client.createDataTable('questions', ['reference', 'phone', 'resumeUrl', 'askedAt'].map((name) => ({ name, type: 'string' as const })));
+		const replies = await env.importWorkflow(loadExample('appointment-confirmation-replies'));
+		const url = await env.publish(replies, 'On Reply');
+		const asking = await env.importWorkflow(loadExample('appointment-confirmation', { sender: LONGCODE }));
+		env.sim.reset();
+		const executionId = await env.client.runManually(asking.id, 'Start');
+		for (let tries = 0; (await env.client.execution(executionId)).status !== 'waiting'; tries++) {
+			if (tries > 120) throw new Error('the question never started waiting');
+			await new Promise((resolve) => setTimeout(resolve, 250));
+		}
+		expect(env.sim.campaigns.map((c) => c.body.recipientInfo[0].msisdn)).toEqual(['353871234567']);
+
+		// The simulator links the reply to the question's Notify ID, as the provider does.
+		const relay = await env.sim.sendInbound({ url, from: '353871234567', content: 'YES' });
+		expect(relay.notifyId).toMatch(new RegExp(`^${executionId}\\.`));
+		const answered = await env.client.waitForExecution(executionId, 60_000);
+		expect(answered.status).toBe('success');
+		expect(nodeOutput(answered, 'Ask to Confirm')).toEqual([expect.objectContaining({ approved: true, from: '353871234567' })]);
+		expect(nodeOutput(answered, 'Confirmed?', 0)).toHaveLength(1);
+		const [delivered] = await env.client.waitForExecutions(replies.id, 1);
+		expect(nodeOutput(delivered, 'Deliver to Waiting Run')).toEqual([expect.objectContaining({ resumed: true, executionId })]);
+	}, 120_000);
 
 	describe('reply auto-responder with keyword routing', () => {
 		let workflowId: string;
