@@ -67,6 +67,7 @@ describe('Phonovation Trigger in n8n', () => {
 				from: '353871234567',
 				text: 'YES please',
 				keyword: 'YES',
+				sessionId: 'sms:353871234567',
 				verified: true,
 				unverified: expect.objectContaining({ to: '353877777777', notifyId: 'appt-1001', keyphrase: 'YES' }),
 			}),

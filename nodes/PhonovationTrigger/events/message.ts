@@ -48,6 +48,8 @@ export function signedMessageItem(fields: FormFields, { event, own = {}, unverif
 		from,
 		text,
 		keyword: orNull(firstWord(text)),
+		// One conversation per number, so an AI Agent's memory keys on it (Session ID = {{ $json.sessionId }}).
+		sessionId: `sms:${from.trim()}`,
 		...own,
 		// The digest covers From + Content as one string; so does the key. It names the recipe, not the
 		// event: the unsigned SMS-To can turn a stop word into an opt-out, which must not make a new key.

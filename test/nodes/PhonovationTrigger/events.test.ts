@@ -29,6 +29,7 @@ describe.each(TRIGGER_VERSIONS)('Phonovation Trigger %s', (version) => {
 				from: '353871111111',
 				text: 'STOP',
 				keyword: 'STOP',
+				sessionId: 'sms:353871111111',
 				optOutKeyword: 'STOP',
 				hint: expect.stringMatching(/suppression list/),
 				relayKey: expect.stringMatching(/^[0-9a-f]{32}$/),

@@ -27,6 +27,7 @@ describe.each(TRIGGER_VERSIONS)('Phonovation Trigger %s: inbound relays through 
 			from: '353871111111',
 			text: 'Confirm my booking',
 			keyword: 'CONFIRM',
+			sessionId: 'sms:353871111111',
 			relayKey: expect.stringMatching(/^[0-9a-f]{32}$/),
 			verified: true,
 			unverified: {

@@ -43,6 +43,7 @@ describe('Phonovation Trigger ← simulator relays over HTTP', () => {
 			from: '353871111111',
 			text: content,
 			keyword: 'TÁ',
+			sessionId: 'sms:353871111111',
 			relayKey: expect.stringMatching(/^[0-9a-f]{32}$/),
 			verified: true,
 			unverified: {

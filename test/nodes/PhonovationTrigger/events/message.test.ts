@@ -24,6 +24,7 @@ describe('inbound items', () => {
 			from: '353871111111',
 			text: 'Confirm please',
 			keyword: 'CONFIRM',
+			sessionId: 'sms:353871111111',
 			relayKey: relayKeyOf('message', ['353871111111Confirm please']),
 			unverified: {
 				to: '353877777777',
@@ -62,6 +63,7 @@ describe('inbound items', () => {
 			from: '353871111111',
 			text: '',
 			keyword: null,
+			sessionId: 'sms:353871111111',
 			relayKey: relayKeyOf('message', ['353871111111']),
 			unverified: { to: null, notifyId: null, keyphrase: null, type: null, network: null, receivedAt: null },
 		});
