@@ -94,7 +94,7 @@ describe('Send and Wait for Reply in n8n', () => {
 		expect(env.sim.campaigns).toHaveLength(1);
 		const [question] = env.sim.campaigns;
 		expect(question.body.from).toBe(LONGCODE);
-		expect(question.body.recipientInfo).toEqual([{ msisdn: ASKED, notifyId: expect.stringMatching(new RegExp(`^${executionId}\\.[A-Za-z0-9_-]{16}$`)) }]);
+		expect(question.body.recipientInfo).toEqual([{ msisdn: ASKED, notifyId: expect.stringMatching(new RegExp(`^${executionId}\\.[A-Za-z0-9_-]{15}$`)) }]);
 		const notifyId = question.body.recipientInfo[0].notifyId as string;
 
 		// n8n's token in the URL is not enough: without our proof the run keeps waiting.

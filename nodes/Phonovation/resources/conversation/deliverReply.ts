@@ -35,11 +35,24 @@ async function relaySecret(ctx: IExecuteFunctions): Promise<string> {
  * n8n) or an unreachable n8n is an error, so Retry On Fail delivers it again.
  */
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	// An AI Agent must never be able to make up an answer to a question a person was asked.
+	if (this.getNode().type.endsWith('Tool')) {
+		throw new NodeOperationError(this.getNode(), 'Deliver Reply cannot be used as an AI tool: only a verified reply may answer a question');
+	}
 	return await eachItem(this, items, async (itemIndex) => {
 		const url = asText(this.getNodeParameter('resumeUrl', itemIndex, '')).trim();
 		const executionId = executionOfResumeUrl(url);
-		if (!executionId) throw new NodeOperationError(this.getNode(), `Resume URL: "${url.slice(0, 80)}" is not a resume URL`, { itemIndex });
+		if (!executionId || !/[?&]signature=/.test(url)) {
+			throw new NodeOperationError(this.getNode(), `Resume URL: "${url.slice(0, 80)}" is not an n8n resume URL ($execution.resumeUrl)`, { itemIndex });
+		}
 		const item = replyItem(this.getNodeParameter('reply', itemIndex, {}));
+		if (item.event !== 'inbound' && item.event !== 'optOut') {
+			throw new NodeOperationError(
+				this.getNode(),
+				`Reply: item ${itemIndex} is not a Phonovation Trigger Inbound Message or Opt-Out item (event "${asText(item.event)}"); set Reply to the trigger's item, e.g. {{ $('On Reply').item.json }}`,
+				{ itemIndex },
+			);
+		}
 		if (item.verified !== true) {
 			return [{ json: { resumed: false, reason: 'the reply was not verified by the Phonovation Trigger' }, pairedItem: { item: itemIndex } }];
 		}
@@ -65,11 +78,11 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		// n8n answers 200 once the run resumes (its own body, not ours); every refusal of ours says resumed: false.
 		if (status === 200 && body.resumed !== false) return [{ json: { resumed: true, executionId }, pairedItem: { item: itemIndex } }];
 		const said = typeof body.reason === 'string' ? body.reason : typeof body.message === 'string' ? body.message : `n8n answered ${status}`;
-		// The run is still running (not saved as waiting yet) or being resumed: delivering again later may work.
-		if (status >= 500 || (status === 409 && /running|resuming/i.test(said) && typeof body.reason !== 'string')) {
-			throw new NodeOperationError(this.getNode(), `The asking run cannot take the reply yet: ${said}`, {
+		// The run is not saved as waiting yet, or n8n failed: delivering again later may work.
+		if (status >= 500 || (status === 409 && /running/i.test(said) && typeof body.reason !== 'string')) {
+			throw new NodeOperationError(this.getNode(), `The asking run could not take the reply: ${said}`, {
 				itemIndex,
-				description: 'Nothing was lost: with Retry On Fail the reply is delivered again, and a run resumes only once.',
+				description: 'Set Retry On Fail on this node to deliver it again: a run resumes only once, so a repeat is harmless.',
 			});
 		}
 		return [{ json: { resumed: false, executionId, status, reason: said }, pairedItem: { item: itemIndex } }];

@@ -33,13 +33,10 @@ const sendAndWaitFields: INodeProperties[] = [
 		default: '',
 		placeholder: 'Reply YES to confirm your appointment tomorrow at 10:00, NO to cancel',
 	},
-	{
-		// Read when the answer comes: the waiting item holds when the question was asked.
-		displayName: 'Asked At',
-		name: 'askedAt',
-		type: 'hidden',
-		default: '={{ $json.askedAt }}',
-	},
+	// Read when the answer comes, from the paused item: what was asked, of whom and when.
+	{ displayName: 'Asked At', name: 'askedAt', type: 'hidden', default: '={{ $json.askedAt }}' },
+	{ displayName: 'Asked To', name: 'askedTo', type: 'hidden', default: '={{ $json.to }}' },
+	{ displayName: 'Asked Notify ID', name: 'askedNotifyId', type: 'hidden', default: '={{ $json.notifyId }}' },
 	{
 		displayName: 'Response Type',
 		name: 'responseType',
@@ -63,6 +60,13 @@ const sendAndWaitFields: INodeProperties[] = [
 				type: 'string',
 				default: DEFAULT_COUNTRY_CODE,
 				description: 'Country calling code for a number written nationally (087…)',
+			},
+			{
+				displayName: 'Exclude Numbers',
+				name: 'excludeNumbers',
+				type: 'string',
+				default: '',
+				description: 'Numbers never to ask, such as your opt-out list (the same forms as a campaign\'s Exclude Numbers); an excluded number is an error, nothing is sent',
 			},
 			{
 				displayName: 'Limit Wait Time (Minutes)',

@@ -1,52 +1,74 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { parseCountryCode } from '../../domain/rules';
+import { DEFAULT_COUNTRY_CODE, parseCountryCode } from '../../domain/rules';
 import { normaliseMsisdn } from '../../domain/phoneNumbers';
-import { ApprovalReader, DEFAULT_NO_WORDS, DEFAULT_YES_WORDS, wordsOf } from '../../../shared/approvalWords';
+import { ApprovalReader } from '../../../shared/approvalWords';
 import { askingExecution } from '../../../shared/questionRef';
 import { asText } from '../../../shared/values';
-import { provenReply } from './replyProof';
+import { approvalWordsOf, type ConversationOptions } from './answers';
+import { type DeliveredReply, provenReply } from './replyProof';
 
-/** Answered to the caller (Deliver Reply); the run stays waiting unless `resumed`. */
-function answer(ctx: IWebhookFunctions, status: number, json: IDataObject): IWebhookResponseData {
-	ctx.getResponseObject().status(status).json(json);
+/** Answered to the caller (Deliver Reply); the run stays waiting. */
+function stillWaiting(ctx: IWebhookFunctions, status: number, reason: string): IWebhookResponseData {
+	ctx.getResponseObject().status(status).json({ resumed: false, reason });
 	return { noWebhookResponse: true };
 }
 
-const optionsOf = (ctx: IWebhookFunctions) =>
-	ctx.getNodeParameter('options', {}) as { defaultCountryCode?: unknown; yesWords?: unknown; noWords?: unknown; otherReplies?: unknown };
+/** What the paused item says of its question (sendAndWait wrote it; hidden parameters read it back). */
+function askedQuestion(ctx: IWebhookFunctions, countryCode: string) {
+	const saved = asText(ctx.getNodeParameter('askedTo', ''));
+	const to = normaliseMsisdn(saved || asText(ctx.getNodeParameter('recipients', '')), countryCode);
+	return {
+		msisdn: to.ok ? to.msisdn : null,
+		askedAt: Date.parse(asText(ctx.getNodeParameter('askedAt', ''))),
+		notifyId: asText(ctx.getNodeParameter('askedNotifyId', '')),
+	};
+}
+
+/** Why this reply does not answer this question, or null when it does. */
+function mismatch(ctx: IWebhookFunctions, reply: DeliveredReply, secret: string, countryCode: string): string | null {
+	const asked = askedQuestion(ctx, countryCode);
+	const from = normaliseMsisdn(reply.from, countryCode);
+	if (!asked.msisdn || !from.ok || from.msisdn !== asked.msisdn) return 'the reply is from another number';
+	const executionId = ctx.getExecutionId();
+	if (reply.notifyId && reply.notifyId !== asked.notifyId) {
+		// Linked to another question: of this run (another node), or of another run of this node.
+		const otherOfThisRun = reply.notifyId.startsWith(`${executionId}.`);
+		const askedBy = askingExecution(reply.notifyId, { nodeId: ctx.getNode().id, msisdn: asked.msisdn }, secret);
+		if (otherOfThisRun || (askedBy !== null && askedBy !== executionId)) return 'the reply answers another question';
+	}
+	const receivedAt = reply.receivedAt === null ? NaN : Date.parse(reply.receivedAt);
+	if (!Number.isNaN(receivedAt) && !Number.isNaN(asked.askedAt) && receivedAt < asked.askedAt - 60_000) {
+		return 'the reply was sent before the question was asked';
+	}
+	return null;
+}
 
 /**
- * A reply delivered to this waiting run. It resumes only with a proof keyed by the Relay Secret,
- * from the number that was asked, and (when the provider linked it) with this question's Notify
- * ID; anything else leaves the run waiting. Never throws: n8n would resume the run as failed.
+ * A reply delivered to this waiting run. It resumes only with a proof keyed by the Relay Secret
+ * for this execution, from the number asked, not linked to another question and not older than
+ * it; anything else leaves the run waiting. Never throws: n8n would resume the run as failed.
  */
 export async function receiveReply(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	try {
-		const executionId = this.getExecutionId();
 		const credentials = await this.getCredentials('phonovationApi');
 		const secret = asText(credentials.relaySecret);
-		const reply = provenReply(this.getBodyData(), executionId, secret);
-		if (!reply) return answer(this, 401, { resumed: false, reason: 'no valid proof' });
-		const options = optionsOf(this);
+		const reply = provenReply(this.getBodyData(), this.getExecutionId(), secret);
+		if (!reply) return stillWaiting(this, 401, 'no valid proof');
+		const options = this.getNodeParameter('options', {}) as ConversationOptions;
 		const country = parseCountryCode(options.defaultCountryCode);
-		const asked = normaliseMsisdn(asText(this.getNodeParameter('recipients', '')), country.ok ? country.code : '353');
-		const from = normaliseMsisdn(reply.from, country.ok ? country.code : '353');
-		if (!asked.ok || !from.ok || asked.msisdn !== from.msisdn) return answer(this, 409, { resumed: false, reason: 'the reply is from another number' });
-		if (reply.notifyId && askingExecution(reply.notifyId, asked.msisdn, secret) !== null && askingExecution(reply.notifyId, asked.msisdn, secret) !== executionId) {
-			return answer(this, 409, { resumed: false, reason: 'the reply answers another question' });
-		}
-		const item: IDataObject = { from: asked.msisdn, text: reply.text, receivedAt: reply.receivedAt, optedOut: reply.optedOut, timedOut: false };
+		const why = mismatch(this, reply, secret, country.ok ? country.code : DEFAULT_COUNTRY_CODE);
+		if (why) return stillWaiting(this, 409, why);
+		const item: IDataObject = { from: reply.from, text: reply.text, receivedAt: reply.receivedAt, optedOut: reply.optedOut, timedOut: false };
 		if (this.getNodeParameter('responseType', 'approval') === 'approval') {
-			const reader = new ApprovalReader({ yes: wordsOf(options.yesWords, DEFAULT_YES_WORDS), no: wordsOf(options.noWords, DEFAULT_NO_WORDS) });
-			const approved = reply.optedOut ? false : reader.read(reply.text);
-			if (approved === null && options.otherReplies !== 'goOn') return answer(this, 202, { resumed: false, reason: 'not an answer: still waiting' });
+			const approved = reply.optedOut ? false : new ApprovalReader(approvalWordsOf(options)).read(reply.text);
+			if (approved === null && options.otherReplies !== 'goOn') return stillWaiting(this, 202, 'not an answer: still waiting');
 			item.approved = approved;
 		}
 		const askedAt = Date.parse(asText(this.getNodeParameter('askedAt', '')));
 		item.waitedSeconds = Number.isNaN(askedAt) ? null : Math.max(0, Math.round((Date.now() - askedAt) / 1000));
 		return { webhookResponse: { resumed: true }, workflowData: [[{ json: item }]] };
 	} catch (error) {
-		return answer(this, 400, { resumed: false, reason: (error as Error).message });
+		return stillWaiting(this, 400, (error as Error).message);
 	}
 }
