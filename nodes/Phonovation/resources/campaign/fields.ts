@@ -13,18 +13,21 @@ import { SUGGESTED_OPT_OUT_TEXT } from '../../../shared/optOutWords';
 /** The provider's ceiling is also the default: a campaign goes out in as few requests as it can. */
 const MAX_BATCH_SIZE = LIMITS.recipientsPerRequest;
 
+/** The Sender picker, filled from the account's approved sender IDs (Conversation uses it too). */
+export const senderField: INodeProperties = {
+	displayName: 'Sender Name or ID',
+	name: 'from',
+	type: 'options',
+	typeOptions: { loadOptionsMethod: 'getSenders' },
+	required: true,
+	default: '',
+	description:
+		'Approved sender ID shown on the handset (max 20 characters). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+};
+
 /** Parameters of Send; Schedule has them too, plus Send At after Recipients. */
 const messageFields: INodeProperties[] = [
-	{
-		displayName: 'Sender Name or ID',
-		name: 'from',
-		type: 'options',
-		typeOptions: { loadOptionsMethod: 'getSenders' },
-		required: true,
-		default: '',
-		description:
-			'Approved sender ID shown on the handset (max 20 characters). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-	},
+	senderField,
 	{
 		displayName: 'Text',
 		name: 'text',

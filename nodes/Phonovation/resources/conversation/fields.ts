@@ -2,16 +2,12 @@ import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { DEFAULT_COUNTRY_CODE } from '../../domain/rules';
+import { senderField } from '../campaign/fields';
 import { DEFAULT_NO_WORDS, DEFAULT_YES_WORDS } from '../../../shared/approvalWords';
 
 const sendAndWaitFields: INodeProperties[] = [
 	{
-		displayName: 'Sender Name or ID',
-		name: 'from',
-		type: 'options',
-		typeOptions: { loadOptionsMethod: 'getSenders' },
-		required: true,
-		default: '',
+		...senderField,
 		description:
 			'A numeric longcode of your account that can receive replies (an alphanumeric sender cannot be answered). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 	},
