@@ -1,4 +1,7 @@
+import { randomUUID } from 'node:crypto';
+
 import { DateTime } from 'luxon';
+import { fetch } from 'undici';
 
 import { DEFAULT_CONFIG } from '../simulator';
 import { useE2eEnvironment } from './support/environment';
@@ -6,6 +9,11 @@ import { exampleNames, loadExample, readExample } from './support/examples';
 import { nodeOutput, type WorkflowJson } from './support/n8n-client';
 
 const EXAMPLES = exampleNames();
+
+/** Runs `task` over `list`, `size` at a time. */
+async function inBatches<T>(list: T[], size: number, task: (item: T) => Promise<void>): Promise<void> {
+	for (let start = 0; start < list.length; start += size) await Promise.all(list.slice(start, start + size).map(task));
+}
 const LONGCODE = '353870000123';
 
 /** The auto-responder with its Settings toggle flipped, on a webhook of its own. */
@@ -57,29 +65,96 @@ describe('example workflows in n8n', () => {
 		}
 	});
 
-	suite.it('appointment confirmation: the question waits, and the YES texted back resumes it through the replies workflow', async (env) => {
-		await env.client.createDataTable('questions', ['reference', 'phone', 'resumeUrl', 'askedAt'].map((name) => ({ name, type: 'string' as const })));
-		const replies = await env.importWorkflow(loadExample('appointment-confirmation-replies'));
-		const url = await env.publish(replies, 'On Reply');
-		const asking = await env.importWorkflow(loadExample('appointment-confirmation', { sender: LONGCODE }));
-		env.sim.reset();
-		const executionId = await env.client.runManually(asking.id, 'Start');
-		for (let tries = 0; (await env.client.execution(executionId)).status !== 'waiting'; tries++) {
-			if (tries > 120) throw new Error('the question never started waiting');
-			await new Promise((resolve) => setTimeout(resolve, 250));
-		}
-		expect(env.sim.campaigns.map((c) => c.body.recipientInfo[0].msisdn)).toEqual(['353871234567']);
+	describe('appointment confirmation (ask and wait, deliver replies)', () => {
+		let askingId: string;
+		let url: string;
 
-		// The simulator links the reply to the question's Notify ID, as the provider does.
-		const relay = await env.sim.sendInbound({ url, from: '353871234567', content: 'YES' });
-		expect(relay.notifyId).toMatch(new RegExp(`^${executionId}\\.`));
-		const answered = await env.client.waitForExecution(executionId, 60_000);
-		expect(answered.status).toBe('success');
-		expect(nodeOutput(answered, 'Ask to Confirm')).toEqual([expect.objectContaining({ approved: true, from: '353871234567' })]);
-		expect(nodeOutput(answered, 'Confirmed?', 0)).toHaveLength(1);
-		const [delivered] = await env.client.waitForExecutions(replies.id, 1);
-		expect(nodeOutput(delivered, 'Deliver to Waiting Run')).toEqual([expect.objectContaining({ resumed: true, executionId })]);
-	}, 120_000);
+		beforeAll(async () => {
+			const env = suite.env();
+			await env.client.createDataTable('questions', ['reference', 'phone', 'resumeUrl', 'askedAt'].map((name) => ({ name, type: 'string' as const })));
+			url = await env.publish(await env.importWorkflow(loadExample('appointment-confirmation-replies')), 'On Reply');
+			askingId = (await env.importWorkflow(loadExample('appointment-confirmation', { sender: LONGCODE }))).id;
+		}, 60_000);
+
+		/** Runs the asking workflow as a user would, and waits until its question is waiting. */
+		async function askedRun(client: ReturnType<typeof suite.env>['client']): Promise<string> {
+			const executionId = await client.runManually(askingId, 'Start');
+			for (let tries = 0; (await client.execution(executionId)).status !== 'waiting'; tries++) {
+				if (tries > 120) throw new Error('the question never started waiting');
+				await new Promise((resolve) => setTimeout(resolve, 250));
+			}
+			return executionId;
+		}
+
+		for (const { reply, linked, approved, branch } of [
+			{ reply: 'YES', linked: true, approved: true, branch: 0 },
+			{ reply: 'No.', linked: true, approved: false, branch: 1 },
+			{ reply: 'yes please', linked: false, approved: null, branch: -1 },
+			{ reply: 'Yes', linked: false, approved: true, branch: 0 },
+		]) {
+			const how = linked ? 'linked to the question' : 'not linked (found by number)';
+			suite.it(`"${reply}", ${how}, ${approved === null ? 'is no answer: the question keeps waiting' : `resumes it with approved: ${approved}`}`, async (env) => {
+				env.sim.reset();
+				const executionId = await askedRun(env.client);
+				expect(env.sim.campaigns.map((c) => c.body.recipientInfo[0].msisdn)).toEqual(['353871234567']);
+				const relay = await env.sim.sendInbound({ url, from: '353871234567', content: reply, linked });
+				expect(relay.notifyId).toEqual(linked ? expect.stringMatching(new RegExp(`^${executionId}\\.`)) : null);
+				if (approved === null) {
+					await new Promise((resolve) => setTimeout(resolve, 2_000));
+					expect((await env.client.execution(executionId)).status).toBe('waiting');
+					// The answer after it still resumes it.
+					await env.sim.sendInbound({ url, from: '353871234567', content: 'yes', linked });
+				}
+				const answered = await env.client.waitForExecution(executionId, 60_000);
+				expect(answered.status).toBe('success');
+				expect(nodeOutput(answered, 'Ask to Confirm')).toEqual([expect.objectContaining({ approved: approved ?? true, from: '353871234567' })]);
+				expect(nodeOutput(answered, 'Confirmed?', branch < 0 ? 0 : branch)).toHaveLength(1);
+			}, 120_000);
+		}
+
+		suite.it('200 questions asked at once and answered in random order: every run resumes with its own answer', async (env) => {
+			// The template, started by a Webhook per appointment instead of by hand: its number comes in the body.
+			const template = loadExample('appointment-confirmation', { sender: LONGCODE });
+			const path = `ask-${randomUUID()}`;
+			const nodes = template.nodes.map((node) => {
+				if (node.name === 'Start') {
+					return { ...node, type: 'n8n-nodes-base.webhook', typeVersion: 2, webhookId: randomUUID(), parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} } };
+				}
+				if (node.name !== 'Appointment') return node;
+				const parameters = JSON.parse(JSON.stringify(node.parameters)) as { assignments: { assignments: Array<{ name: string; value: unknown }> } };
+				parameters.assignments.assignments.find((a) => a.name === 'phone')!.value = '={{ $json.body.phone }}';
+				return { ...node, parameters };
+			});
+			const asking = await env.importWorkflow({ ...template, name: 'Appointment questions (webhook)', nodes });
+			const askUrl = `${env.n8n.url}/webhook/${path}`;
+			await env.client.publishWorkflow(asking.id);
+			await env.client.waitForWebhook(askUrl);
+			env.sim.reset();
+			const phones = Array.from({ length: 200 }, (_, i) => `3538710${String(i).padStart(5, '0')}`);
+			await inBatches(phones, 20, async (phone) => {
+				const response = await fetch(askUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ phone }) });
+				expect(response.status).toBe(200);
+				await response.arrayBuffer();
+			});
+			const deadline = Date.now() + 120_000;
+			let waiting: Array<{ id: string }> = [];
+			while ((waiting = (await env.client.executions(asking.id, 250)).filter((e) => e.status === 'waiting')).length < 200) {
+				if (Date.now() > deadline) throw new Error(`only ${waiting.length} of 200 questions are waiting`);
+				await new Promise((resolve) => setTimeout(resolve, 500));
+			}
+			expect(env.sim.campaigns).toHaveLength(200);
+
+			// Each number answers YES or NO, in random order.
+			const answers = new Map(phones.map((phone, i) => [phone, i % 3 === 0 ? 'No' : 'Yes']));
+			const shuffled = [...phones].sort(() => Math.random() - 0.5);
+			await inBatches(shuffled, 10, async (phone) => {
+				expect((await env.sim.sendInbound({ url, from: phone, content: answers.get(phone)! })).status).toBe(200);
+			});
+			const finished = await env.client.waitForExecutions(asking.id, 200, 180_000);
+			const resumedWith = finished.map((execution) => nodeOutput(execution, 'Ask to Confirm')[0] as Record<string, unknown>);
+			expect(resumedWith.map((out) => [out.from, out.approved]).sort()).toEqual(phones.map((phone) => [phone, answers.get(phone) === 'Yes']).sort());
+		}, 420_000);
+	});
 
 	describe('reply auto-responder with keyword routing', () => {
 		let workflowId: string;

@@ -219,10 +219,23 @@ export class N8nClient {
 		return String(result.executionId);
 	}
 
-	async executions(workflowId: string): Promise<ExecutionSummary[]> {
+	/** The workflow's newest executions, `limit` of them at most (n8n pages them by 100). */
+	async executions(workflowId: string, limit = 100): Promise<ExecutionSummary[]> {
 		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-		const list = await this.call<{ results: ExecutionSummary[] }>('GET', `/rest/executions?filter=${filter}&limit=100`);
-		return list.results;
+		const all: ExecutionSummary[] = [];
+		let cursor: string | undefined;
+		while (all.length < limit) {
+			const page = Math.min(100, limit - all.length);
+			const after = cursor === undefined ? '' : `&cursor=${encodeURIComponent(cursor)}`;
+			const list = await this.call<{ results: ExecutionSummary[]; nextCursor?: string | null }>(
+				'GET',
+				`/rest/executions?filter=${filter}&limit=${page}${after}`,
+			);
+			all.push(...list.results);
+			if (!list.nextCursor || list.results.length < page) break;
+			cursor = list.nextCursor;
+		}
+		return all;
 	}
 
 	async execution(id: string): Promise<Execution> {
@@ -254,7 +267,7 @@ export class N8nClient {
 	async waitForExecutions(workflowId: string, count: number, timeoutMs = 30_000): Promise<Execution[]> {
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
-			const finished = (await this.executions(workflowId)).filter((e) => FINISHED.has(e.status));
+			const finished = (await this.executions(workflowId, Math.max(100, count + 50))).filter((e) => FINISHED.has(e.status));
 			if (finished.length >= count) {
 				const sorted = finished.sort((a, b) => Number(a.id) - Number(b.id));
 				return await Promise.all(sorted.map((e) => this.execution(String(e.id))));
