@@ -20,8 +20,8 @@ import { packPackage } from '../e2e/support/pack';
 import { freePort, isPortFree } from '../e2e/support/ports';
 
 const PREFERRED_N8N_PORT = 5678;
-/** The numeric longcode the demo's appointment confirmation asks from. */
-const DEMO_LONGCODE = '353870000123';
+/** The numeric longcode the demo's appointment confirmation asks from (one the simulator approves). */
+const DEMO_LONGCODE = DEFAULT_CONFIG.senders.find((sender) => sender.type === 2)!.name;
 
 /** The example (in examples/) the demo publishes, so the simulator's replies reach it. */
 const AUTO_RESPONDER = { name: 'reply-auto-responder', trigger: 'On Reply or Opt-Out' };
@@ -102,8 +102,7 @@ async function main(): Promise<void> {
 
 	try {
 		sim = await startSimulator(
-			// The appointment confirmation asks from a numeric longcode, which replies can come back to.
-			{ port: simPort, relayUrl, senders: [...DEFAULT_CONFIG.senders, { name: DEMO_LONGCODE, type: 0 }] },
+			{ port: simPort, relayUrl },
 			{ log: (line) => say(`  [simulator] ${line}`) },
 		);
 		step(`Simulator listening on ${sim.url}`);

@@ -69,7 +69,7 @@ describe('the editor in a real browser, against the npm start demo', () => {
 		await signIn(page, n8nUrl);
 		for (const name of [CAMPAIGN.name, AUTO_RESPONDER.name]) await waitForText(page, testId('workflow-card-name'), name);
 		const listed = await page.$$eval(testId('workflow-card-name'), (names) => names.map((name) => (name as HTMLElement).innerText));
-		expect(listed).toHaveLength(3);
+		expect(listed).toHaveLength(5);
 		expect(page.url()).toContain('/home/workflows');
 		await screenshot('01-workflows');
 	}, 120_000);
@@ -83,10 +83,10 @@ describe('the editor in a real browser, against the npm start demo', () => {
 		// n8n lists a trigger under its action node's entry: Phonovation Trigger's events are its "Triggers".
 		const panel = await waitForText(page, testId('node-creator'), 'Triggers (4)');
 		const shown = await shownText(panel);
-		expect(shown).toMatch(/Triggers \(4\).*On delivery receipt.*On inbound message.*On opt out.*On processing result.*Actions \(5\)/);
-		await page.locator(`${testId('node-creator')} ::-p-text(Actions (5))`).click();
+		expect(shown).toMatch(/Triggers \(4\).*On delivery receipt.*On inbound message.*On opt out.*On processing result.*Actions \(7\)/);
+		await page.locator(`${testId('node-creator')} ::-p-text(Actions (7))`).click();
 		const actions = await shownText(await waitForText(page, testId('node-creator'), 'Send a campaign'));
-		for (const action of ['Schedule a campaign', 'Get many senders', 'Check service health', 'Send a legacy message']) {
+		for (const action of ['Schedule a campaign', 'Get many senders', 'Check service health', 'Send a legacy message', 'Send a text and wait for the reply', 'Deliver a reply to a waiting run']) {
 			expect(actions).toContain(action);
 		}
 		const icons = await nodePanelIcons(page);

@@ -125,6 +125,26 @@ describe('Phonovation nodes in n8n queue mode (Postgres, main + 2 workers + webh
 		expect(sim.count('POST', '/token')).toBe(1);
 	});
 
+	suite.it('Send and Wait for Reply: the question waits in the database, and the answer through the webhook process resumes it on a worker', async ({ client, importWorkflow, n8n, publish, sim }) => {
+		await client.createDataTable('questions', ['reference', 'phone', 'resumeUrl', 'askedAt'].map((name) => ({ name, type: 'string' as const })));
+		const url = await publish(await importWorkflow(loadExample('appointment-confirmation-replies')), 'On Reply');
+		// 353851234567: a numeric longcode the simulator approves.
+		const asking = await importWorkflow(loadExample('appointment-confirmation', { sender: '353851234567' }));
+		const before = sim.campaigns.length;
+		const executionId = await client.runManually(asking.id, 'Start');
+		for (let tries = 0; (await client.execution(executionId)).status !== 'waiting'; tries++) {
+			if (tries > 240) throw new Error('the question never started waiting');
+			await new Promise((resolve) => setTimeout(resolve, 250));
+		}
+		expect(sim.campaigns.slice(before).map((c) => c.body.recipientInfo[0].msisdn)).toEqual(['353871234567']);
+
+		expect((await sim.sendInbound({ url, from: '353871234567', content: 'Tá' })).status).toBe(200);
+		const answered = await client.waitForExecution(executionId, 120_000);
+		expect(answered.status).toBe('success');
+		expect(nodeOutput(answered, 'Ask to Confirm')).toEqual([expect.objectContaining({ approved: true, text: 'Tá' })]);
+		expect(Object.values(executionsPerWorker(n8n.workers, [executionId])).reduce((a, b) => a + b, 0)).toBe(1);
+	});
+
 	suite.it('main reuses the same stored token for the sender dropdown: one login across the whole run', async ({ client, credential, sim }) => {
 		const senders = await client.loadOptions({
 			nodeType: TYPES.action,
