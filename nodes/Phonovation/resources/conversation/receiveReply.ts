@@ -14,6 +14,8 @@ function stillWaiting(ctx: IWebhookFunctions, status: number, reason: string): I
 	return { noWebhookResponse: true };
 }
 
+type AskedQuestion = ReturnType<typeof askedQuestion>;
+
 /** What the paused item says of its question (sendAndWait wrote it; hidden parameters read it back). */
 function askedQuestion(ctx: IWebhookFunctions, countryCode: string) {
 	const saved = asText(ctx.getNodeParameter('askedTo', ''));
@@ -26,8 +28,7 @@ function askedQuestion(ctx: IWebhookFunctions, countryCode: string) {
 }
 
 /** Why this reply does not answer this question, or null when it does. */
-function mismatch(ctx: IWebhookFunctions, reply: DeliveredReply, secret: string, countryCode: string): string | null {
-	const asked = askedQuestion(ctx, countryCode);
+function mismatch(ctx: IWebhookFunctions, reply: DeliveredReply, secret: string, countryCode: string, asked: AskedQuestion): string | null {
 	const from = normaliseMsisdn(reply.from, countryCode);
 	if (!asked.msisdn || !from.ok || from.msisdn !== asked.msisdn) return 'the reply is from another number';
 	const executionId = ctx.getExecutionId();
@@ -57,7 +58,9 @@ export async function receiveReply(this: IWebhookFunctions): Promise<IWebhookRes
 		if (!reply) return stillWaiting(this, 401, 'no valid proof');
 		const options = this.getNodeParameter('options', {}) as ConversationOptions;
 		const country = parseCountryCode(options.defaultCountryCode);
-		const why = mismatch(this, reply, secret, country.ok ? country.code : DEFAULT_COUNTRY_CODE);
+		const countryCode = country.ok ? country.code : DEFAULT_COUNTRY_CODE;
+		const asked = askedQuestion(this, countryCode);
+		const why = mismatch(this, reply, secret, countryCode, asked);
 		if (why) return stillWaiting(this, 409, why);
 		const item: IDataObject = { from: reply.from, text: reply.text, receivedAt: reply.receivedAt, optedOut: reply.optedOut, timedOut: false };
 		if (this.getNodeParameter('responseType', 'approval') === 'approval') {
@@ -65,8 +68,7 @@ export async function receiveReply(this: IWebhookFunctions): Promise<IWebhookRes
 			if (approved === null && options.otherReplies !== 'goOn') return stillWaiting(this, 202, 'not an answer: still waiting');
 			item.approved = approved;
 		}
-		const askedAt = Date.parse(asText(this.getNodeParameter('askedAt', '')));
-		item.waitedSeconds = Number.isNaN(askedAt) ? null : Math.max(0, Math.round((Date.now() - askedAt) / 1000));
+		item.waitedSeconds = Number.isNaN(asked.askedAt) ? null : Math.max(0, Math.round((Date.now() - asked.askedAt) / 1000));
 		return { webhookResponse: { resumed: true }, workflowData: [[{ json: item }]] };
 	} catch (error) {
 		return stillWaiting(this, 400, (error as Error).message);

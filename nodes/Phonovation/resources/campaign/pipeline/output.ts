@@ -85,9 +85,9 @@ function itemAlone(plan: CampaignPlan, rejected: RejectedItem): CampaignPlan {
 
 /**
  * What a rule stops on this attempt: each campaign that broke one, and each item set apart by its
- * own; with `all`, the campaigns that broke none too (the whole run stops).
+ * own. With `runError` the whole run stops: the campaigns that broke none are stopped by it.
  */
-function stoppedParts(ctx: IExecuteFunctions, plans: CampaignPlan[], retried: boolean, all: boolean): Array<{ plan: CampaignPlan; error: NodeOperationError }> {
+function stoppedParts(ctx: IExecuteFunctions, plans: CampaignPlan[], retried: boolean, runError?: NodeOperationError): Array<{ plan: CampaignPlan; error: NodeOperationError }> {
 	const parts: Array<{ plan: CampaignPlan; error: NodeOperationError }> = [];
 	for (const plan of plans) {
 		for (const rejected of plan.rejected) {
@@ -95,7 +95,7 @@ function stoppedParts(ctx: IExecuteFunctions, plans: CampaignPlan[], retried: bo
 			parts.push({ plan: itemAlone(plan, rejected), error: violationError(ctx, violations, 'item', retried) });
 		}
 		if (plan.violations.length > 0) parts.push({ plan, error: violationError(ctx, [...plan.violations], 'campaign', retried) });
-		else if (all && plan.items.length > 0) parts.push({ plan, error: violationError(ctx, [{ field: 'options', message: 'another campaign of this run broke a rule', itemIndex: plan.items[0].itemIndex }], 'campaign', retried) });
+		else if (runError && plan.items.length > 0) parts.push({ plan, error: runError });
 	}
 	return parts;
 }
@@ -104,8 +104,8 @@ function stoppedParts(ctx: IExecuteFunctions, plans: CampaignPlan[], retried: bo
  * Each stopped part as an earlier attempt of this execution left it: a report for its items when
  * that attempt posted some of it (a retry may group items otherwise), else none.
  */
-export function stoppedReports(ctx: IExecuteFunctions, ledger: Ledger, operation: CampaignOperation, plans: CampaignPlan[], all = false) {
-	return stoppedParts(ctx, plans, !ledger.isEmpty, all).map(({ plan, error }) => {
+export function stoppedReports(ctx: IExecuteFunctions, ledger: Ledger, operation: CampaignOperation, plans: CampaignPlan[], runError?: NodeOperationError) {
+	return stoppedParts(ctx, plans, !ledger.isEmpty, runError).map(({ plan, error }) => {
 		const delivery = stoppedDelivery({ ctx, ledger }, plan, error);
 		return { plan, error, delivery, report: delivery && reportCampaign(operation, plan, delivery, []) };
 	});
@@ -134,7 +134,6 @@ export function writeReports(reports: Array<{ delivery: Delivery; report: Campai
 	}
 }
 
-
 /** The numbers an item's report calls unconfirmed. */
 function unconfirmedIn(json: Record<string, unknown>): string[] {
 	const recipients = (json.recipients ?? []) as Array<{ msisdn: string | null; status: string }>;
@@ -146,9 +145,9 @@ function unconfirmedIn(json: Record<string, unknown>): string[] {
  * names the first violation, and what earlier attempts of this execution had accepted in the run.
  */
 export function ruleStopError(ctx: IExecuteFunctions, ledger: Ledger, operation: CampaignOperation, plans: CampaignPlan[], problem: CampaignPlan): Error {
-	// Only a retry has earlier attempts to name: the first attempt builds no report for this.
-	const earlier = ledger.isEmpty ? [] : stoppedReports(ctx, ledger, operation, plans, true);
 	const error = violationError(ctx, allViolations(problem), 'campaign', !ledger.isEmpty);
+	// Only a retry has earlier attempts to name: the first attempt builds no report for this.
+	const earlier = ledger.isEmpty ? [] : stoppedReports(ctx, ledger, operation, plans, error);
 	const unconfirmed = earlier.flatMap((s) => s.report?.items ?? []).flatMap(({ json }) => unconfirmedIn(json));
 	if (unconfirmed.length > 0) {
 		error.description += ` An earlier attempt of this execution could not confirm ${unconfirmed.length} recipient(s) (${[...new Set(unconfirmed)].slice(0, LISTED).join(', ')}): they may have been texted; check the provider's report before sending them again.`;
