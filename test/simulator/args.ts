@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 
-import { DEFAULT_CLI_PORT, parseSenders, type SimulatorConfig } from './config';
+import { DEFAULT_CLI_PORT, parseCampaignLimit, parseSenders, type SimulatorConfig } from './config';
 
 export const USAGE = `Usage: npm run simulator -- [options]
 
@@ -15,6 +15,8 @@ export const USAGE = `Usage: npm run simulator -- [options]
   --relay-url <url>     where relays, receipts and processing results are POSTed
   --unlinked-replies    replies carry no NotifyId unless one is given (default: the last
                         message's notifyId to that number, like the provider)
+  --campaign-limit <n[:s]>  at most n campaign requests in flight; more are answered 429
+                        with Retry-After s seconds (default 1), like a rate-limited account
   --help                show this text`;
 
 function seconds(flag: string, value: string | undefined): number | undefined {
@@ -40,6 +42,7 @@ export function parseCliArgs(argv: string[]): { help: boolean; config: Partial<S
 			'refresh-ttl': { type: 'string' },
 			'relay-url': { type: 'string' },
 			'unlinked-replies': { type: 'boolean' },
+			'campaign-limit': { type: 'string' },
 			help: { type: 'boolean' },
 		},
 	});
@@ -58,6 +61,7 @@ export function parseCliArgs(argv: string[]): { help: boolean; config: Partial<S
 			refreshTtl: seconds('refresh-ttl', values['refresh-ttl']),
 			relayUrl: values['relay-url'],
 			linkReplies: values['unlinked-replies'] === true ? false : undefined,
+			campaignLimit: values['campaign-limit'] === undefined ? undefined : parseCampaignLimit(values['campaign-limit']),
 		},
 	};
 }

@@ -27,6 +27,32 @@ export interface SimulatorConfig {
 	 * the last message out to its sender. `false` (CLI `--unlinked-replies`): replies carry none.
 	 */
 	linkReplies: boolean;
+	/**
+	 * A provider with a limit: at most `max` campaign requests in flight at once; one more is
+	 * answered 429 with `Retry-After: retryAfter` (seconds) before anything is processed.
+	 */
+	campaignLimit?: CampaignLimit;
+}
+
+export interface CampaignLimit {
+	max: number;
+	retryAfter: number;
+}
+
+/** A campaign limit as given, or an error naming what is wrong. */
+export function checkCampaignLimit(limit: unknown): CampaignLimit {
+	const { max, retryAfter } = (limit ?? {}) as Partial<CampaignLimit>;
+	if (!Number.isInteger(max) || (max as number) < 1) throw new Error('campaignLimit.max must be a whole number of requests, at least 1');
+	if (!(typeof retryAfter === 'number' && Number.isInteger(retryAfter) && retryAfter >= 0)) {
+		throw new Error('campaignLimit.retryAfter must be a whole number of seconds, 0 or more');
+	}
+	return { max: max as number, retryAfter };
+}
+
+/** Parses `20` or `20:1` (requests, then Retry-After seconds; 1 when not given). */
+export function parseCampaignLimit(text: string): CampaignLimit {
+	const [max, retryAfter = '1'] = text.split(':');
+	return checkCampaignLimit({ max: Number(max), retryAfter: Number(retryAfter) });
 }
 
 export const DEFAULT_CONFIG: SimulatorConfig = {
@@ -55,6 +81,7 @@ export function resolveConfig(overrides: Partial<SimulatorConfig> = {}): Simulat
 		...defined,
 		senders: (overrides.senders ?? DEFAULT_CONFIG.senders).map((s) => ({ ...s })),
 	};
+	if (config.campaignLimit !== undefined) config.campaignLimit = checkCampaignLimit(config.campaignLimit);
 	for (const sender of config.senders) {
 		if (![0, 1, 2].includes(sender.type)) {
 			throw new Error(`Sender ${sender.name}: type must be 0, 1 or 2`);

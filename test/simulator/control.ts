@@ -1,4 +1,5 @@
 import { parseJson, type Exchange, json, type Reply, SimulatorError } from './http';
+import { checkCampaignLimit } from './config';
 import type { Fault } from './faults';
 import type { PhonovationSimulator } from './simulator';
 
@@ -17,9 +18,13 @@ const ROUTES: Record<string, ControlHandler> = {
 	}),
 	'GET /_sim/config': (sim) => publicConfig(sim),
 	'POST /_sim/config': (sim, input) => {
-		if (!('relayUrl' in input) && !('linkReplies' in input)) {
-			throw new SimulatorError(400, 'Send {"relayUrl": "http://…"} (or null to clear) and/or {"linkReplies": false}');
+		if (!('relayUrl' in input) && !('linkReplies' in input) && !('campaignLimit' in input)) {
+			throw new SimulatorError(
+				400,
+				'Send {"relayUrl": "http://…"} (or null to clear), {"linkReplies": false} and/or {"campaignLimit": {"max": 20, "retryAfter": 1}} (or null)',
+			);
 		}
+		const limit = input.campaignLimit === null || input.campaignLimit === undefined ? undefined : checkCampaignLimit(input.campaignLimit);
 		const { relayUrl, linkReplies } = input;
 		if ('relayUrl' in input && relayUrl !== null && (typeof relayUrl !== 'string' || !/^https?:\/\//.test(relayUrl))) {
 			throw new SimulatorError(400, 'relayUrl must be an http(s) URL or null');
@@ -29,6 +34,7 @@ const ROUTES: Record<string, ControlHandler> = {
 		}
 		if ('relayUrl' in input) sim.config.relayUrl = (relayUrl as string | null) ?? undefined;
 		if (typeof linkReplies === 'boolean') sim.config.linkReplies = linkReplies;
+		if ('campaignLimit' in input) sim.config.campaignLimit = limit;
 		return publicConfig(sim);
 	},
 	'POST /_sim/reset': (sim) => {
@@ -69,8 +75,8 @@ const ROUTES: Record<string, ControlHandler> = {
 
 /** The configuration without the password and relay secret. */
 function publicConfig(sim: PhonovationSimulator) {
-	const { username, apiId, senders, tokenTtl, refreshTtl, relayUrl, linkReplies } = sim.config;
-	return { url: sim.url, username, apiId, senders, tokenTtl, refreshTtl, relayUrl: relayUrl ?? null, linkReplies };
+	const { username, apiId, senders, tokenTtl, refreshTtl, relayUrl, linkReplies, campaignLimit } = sim.config;
+	return { url: sim.url, username, apiId, senders, tokenTtl, refreshTtl, relayUrl: relayUrl ?? null, linkReplies, campaignLimit: campaignLimit ?? null };
 }
 
 export async function handleControl(exchange: Exchange, sim: PhonovationSimulator): Promise<Reply> {

@@ -27,6 +27,9 @@ import {
 	type RelayPayload,
 } from './relays';
 
+/** The route `campaignLimit` counts. */
+const CAMPAIGN_ROUTE = routeKey('/api/v2/Campaign');
+
 export interface RecordedCampaign {
 	/** 1, 2, 3 … in arrival order. */
 	id: number;
@@ -163,6 +166,9 @@ class PhonovationSimulator implements Simulator {
 	private readonly faults = new FaultQueue();
 
 	private readonly received: Array<{ method: string; route: string }> = [];
+
+	/** Campaign requests being handled, for `campaignLimit`. */
+	private campaignsInFlight = 0;
 
 	private readonly timers = new Set<NodeJS.Timeout>();
 
@@ -395,6 +401,12 @@ class PhonovationSimulator implements Simulator {
 		try {
 			if (isControl) return finish(await handleControl(exchange, this));
 			this.received.push({ method, route: exchange.route });
+			if (method === 'POST' && exchange.route === CAMPAIGN_ROUTE) {
+				const limit = this.config.campaignLimit;
+				if (limit && this.campaignsInFlight >= limit.max) return finish(faultReply({ kind: 'status', status: 429, retryAfter: limit.retryAfter }));
+				this.campaignsInFlight++;
+				res.once('close', () => this.campaignsInFlight--);
+			}
 			const fault = this.faults.take(exchange.route);
 			if (fault?.kind === 'reset') {
 				this.requests.push({ method, path, status: 0 });
