@@ -18,6 +18,7 @@ export interface CampaignOptions {
 	invalidNumbers?: unknown;
 	notifyId?: unknown;
 	parallelRequests?: unknown;
+	adaptiveParallelRequests?: unknown;
 	timeout?: unknown;
 	optOutText?: unknown;
 	messageType?: unknown;
