@@ -26,12 +26,34 @@ export const DEFAULT_COUNTRY_CODE = IRISH_COUNTRY_CODE;
 export const DEFAULT_TIMEOUT_MS = 120_000;
 
 /**
- * Campaign requests in flight at once. n8n's HTTP Request node sends every item's request at
- * once; the provider's rate limits are not published, so the default is a measured middle way
- * (see the README's Performance section) and a 429 steps it down.
+ * Campaign requests in flight at once, at most. n8n's HTTP Request node sends every item's request
+ * at once; the provider publishes no rate limit, so the node starts modestly and finds the
+ * provider's pace below this ceiling (pacer.ts); a user can pin a fixed number instead.
  */
-export const DEFAULT_PARALLEL_REQUESTS = 32;
-export const MAX_PARALLEL_REQUESTS = 64;
+export const DEFAULT_PARALLEL_REQUESTS = 256;
+export const MAX_PARALLEL_REQUESTS = 1000;
+
+/** How the node paces its campaign requests: the ceiling, and whether it adapts below it. */
+export interface Pacing {
+	ceiling: number;
+	adaptive: boolean;
+}
+
+/**
+ * Parallel Requests as a whole number from 1 to MAX_PARALLEL_REQUESTS, and Adaptive Parallel
+ * Requests read as a spreadsheet writes it (on unless set off), or a violation naming the option.
+ */
+export function parsePacing(parallelRequests: unknown, adaptive: unknown): { ok: true; value: Pacing } | { ok: false; violation: RuleViolation } {
+	const ceiling = parseParallelRequests(parallelRequests);
+	if (!ceiling.ok) return ceiling;
+	if (adaptive === undefined || adaptive === null || adaptive === '' || typeof adaptive === 'boolean') {
+		return { ok: true, value: { ceiling: ceiling.value, adaptive: adaptive !== false } };
+	}
+	const word = String(adaptive).trim().toLowerCase();
+	if (YES.has(word) || NO.has(word)) return { ok: true, value: { ceiling: ceiling.value, adaptive: YES.has(word) } };
+	const message = `Adaptive Parallel Requests must be true or false, got "${word.slice(0, 20)}"`;
+	return { ok: false, violation: { field: 'adaptiveParallelRequests', message } };
+}
 
 /** The Parallel Requests option as a whole number from 1 to MAX_PARALLEL_REQUESTS, or a violation. */
 export function parseParallelRequests(value: unknown): { ok: true; value: number } | { ok: false; violation: RuleViolation } {

@@ -3,6 +3,7 @@ import {
 	LIMITS,
 	notifyIdSchema,
 	parseCountryCode,
+	parsePacing,
 	parseParallelRequests,
 	violationsOf,
 } from '../../../../nodes/Phonovation/domain/rules';
@@ -90,25 +91,47 @@ describe('Default Country Code', () => {
 	});
 });
 
-describe('Parallel Requests (README: 1 to 64, default 32)', () => {
+describe('Parallel Requests (docs: 1 to 1000, default 256)', () => {
 	it.each([
-		[undefined, 32],
-		[null, 32],
-		['', 32],
+		[undefined, 256],
+		[null, 256],
+		['', 256],
 		[1, 1],
-		[64, 64],
+		[1000, 1000],
 		['8', 8],
 	])('%p means %p requests in flight at most', (input, value) => {
 		expect(parseParallelRequests(input)).toEqual({ ok: true, value });
 	});
 
-	it.each([[0], [65], [2.5], ['many'], [-1]])('%p is refused, naming the option and the range', (input) => {
+	it.each([[0], [1001], [2.5], ['many'], [-1]])('%p is refused, naming the option and the range', (input) => {
 		expect(parseParallelRequests(input)).toEqual({
 			ok: false,
 			violation: {
 				field: 'parallelRequests',
-				message: `Parallel Requests must be a whole number from 1 to 64 (got ${input})`,
+				message: `Parallel Requests must be a whole number from 1 to 1000 (got ${input})`,
 			},
 		});
+	});
+});
+
+describe('Adaptive Parallel Requests (on unless set off, read as a spreadsheet writes it)', () => {
+	it.each([
+		[undefined, true],
+		[true, true],
+		[false, false],
+		['FALSE', false],
+		['off', false],
+		[0, false],
+		['yes', true],
+	])('%p means adaptive: %p', (input, adaptive) => {
+		expect(parsePacing(16, input)).toEqual({ ok: true, value: { ceiling: 16, adaptive } });
+	});
+
+	it('anything else is refused, naming the option; a bad ceiling is named first', () => {
+		expect(parsePacing(16, 'sometimes')).toEqual({
+			ok: false,
+			violation: { field: 'adaptiveParallelRequests', message: 'Adaptive Parallel Requests must be true or false, got "sometimes"' },
+		});
+		expect(parsePacing(0, 'sometimes')).toMatchObject({ ok: false, violation: { field: 'parallelRequests' } });
 	});
 });

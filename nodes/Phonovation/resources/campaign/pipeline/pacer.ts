@@ -1,62 +1,141 @@
 /**
- * How many campaign requests may be in flight at once, shared by every campaign of a run. A 429
- * pauses everyone: requests in flight finish, new ones wait out the provider's Retry-After, and
- * the limit steps down (halved, at least 1). It climbs back by one after each limit's worth of
- * answers without a 429, never above the configured ceiling.
+ * How many campaign requests may be in flight at once, shared by every campaign of a run.
+ *
+ * Adaptive (the default), Parallel Requests is a ceiling and the pacer finds the provider's pace
+ * below it, the way TCP finds a link's:
+ * - it starts modestly (`PACING.start` at once) and, while answers come back as fast as usual,
+ *   doubles the window every round trip; after the first sign of strain it only adds one a round trip;
+ * - answers that recently take twice as long as usual (the provider or the network queueing) cut
+ *   the window by a fifth, at most once a round trip. "Usual" is a slow average of answer times
+ *   that follows the recent average down at once, so one odd fast answer does not set it;
+ * - a 429 pauses every new request for the provider's Retry-After and cuts the window to the
+ *   requests it still has in flight (the provider admitted those), at least halving it at worst.
+ *   The window it was refused at becomes a known limit that is probed again only after ten times
+ *   the Retry-After has passed, so probing costs at most about a tenth of the time.
+ *
+ * Fixed, the window is Parallel Requests throughout; a 429 still pauses everyone.
+ * Nothing here decides what is posted: each batch is still posted at most once, in order within
+ * its campaign (deliver); the pacer only decides when.
  */
+export interface PacerSettings {
+	/** Parallel Requests: the most in flight at once. */
+	ceiling: number;
+	/** Find the provider's pace below the ceiling (true), or always use the ceiling (false). */
+	adaptive: boolean;
+}
+
+export interface PacerClock {
+	now(): number;
+	sleep(ms: number): Promise<void>;
+}
+
+/** What `acquire` hands out and `release` takes back. */
+export interface Slot {
+	/** Which cut of the window the request started after: older answers say nothing about the new window. */
+	generation: number;
+	startedAt: number;
+}
+
+export const PACING = {
+	/** Requests in flight at the start of an adaptive run. */
+	start: 8,
+	/** Recent answers slower than this many times the usual are a sign of strain. */
+	slowerThan: 2,
+	/** …and at least this much slower, so jitter and short pauses of n8n's own event loop are not. */
+	slowerByMs: 50,
+	/** The window after a slow answer, as a share of what it was. */
+	cutTo: 0.8,
+	/** After a 429, the known limit is probed again after this many times its Retry-After. */
+	probeAfterRetryAfters: 10,
+	/** Weight of the newest answer in the recent average of answer times… */
+	recentWeight: 0.1,
+	/** …and in the usual one. */
+	usualWeight: 0.01,
+} as const;
+
 export class Pacer {
 	private inFlight = 0;
 	private pausedUntil = 0;
-	private answeredSince429 = 0;
-	/** Bumped by every 429: answers to requests started before it say nothing about the new limit. */
+	private window: number;
+	private growing = true;
 	private generation = 0;
-	private limit: number;
+	private recentMs = -1;
+	private usualMs = -1;
+	/** The window a 429 was answered at; not exceeded again before `probeAt`. */
+	private knownLimit = Infinity;
+	private probeAt = 0;
 	private readonly waiting: Array<() => void> = [];
 
 	constructor(
-		private readonly ceiling: number,
-		private readonly clock: { now(): number; sleep(ms: number): Promise<void> },
+		private readonly settings: PacerSettings,
+		private readonly clock: PacerClock,
 	) {
-		this.limit = ceiling;
+		this.window = settings.adaptive ? Math.min(settings.ceiling, PACING.start) : settings.ceiling;
 	}
 
+	/** Requests that may be in flight now. */
 	get currentLimit(): number {
-		return this.limit;
+		return Math.max(1, Math.floor(this.window));
 	}
 
 	/** Waits for a free slot and for any pause to pass; hand what it returns to `release`. */
-	async acquire(): Promise<number> {
+	async acquire(): Promise<Slot> {
 		for (;;) {
 			const pause = this.pausedUntil - this.clock.now();
 			if (pause > 0) {
 				await this.clock.sleep(pause);
 				continue;
 			}
-			if (this.inFlight < this.limit) {
+			if (this.inFlight < this.currentLimit) {
 				this.inFlight++;
-				return this.generation;
+				return { generation: this.generation, startedAt: this.clock.now() };
 			}
 			await new Promise<void>((resolve) => this.waiting.push(resolve));
 		}
 	}
 
 	/** A slot is free again; `answered`: the provider answered with anything but 429. */
-	release(acquired: number, answered: boolean): void {
+	release(slot: Slot, answered: boolean): void {
 		this.inFlight--;
-		const current = acquired === this.generation;
-		if (answered && current && this.limit < this.ceiling && ++this.answeredSince429 >= this.limit) {
-			this.limit++;
-			this.answeredSince429 = 0;
-			this.waiting.shift()?.();
-		}
-		this.waiting.shift()?.();
+		if (this.settings.adaptive && answered) this.learn(slot);
+		this.wake();
 	}
 
 	/** The provider answered 429: pause new requests for `seconds` and ask less from now on. */
 	tooMany(seconds: number): void {
-		this.pausedUntil = Math.max(this.pausedUntil, this.clock.now() + seconds * 1000);
-		this.limit = Math.max(1, Math.floor(this.limit / 2));
-		this.answeredSince429 = 0;
+		const now = this.clock.now();
+		this.pausedUntil = Math.max(this.pausedUntil, now + seconds * 1000);
+		if (!this.settings.adaptive) return;
+		// Those still in flight were admitted: the provider's limit is about that many.
+		const admitted = Math.max(Math.floor(this.window / 2), this.inFlight);
+		this.window = Math.max(1, Math.min(this.window - 1, admitted));
+		this.knownLimit = this.currentLimit;
+		this.probeAt = now + seconds * 1000 * PACING.probeAfterRetryAfters;
+		this.growing = false;
 		this.generation++;
+	}
+
+	private learn(slot: Slot): void {
+		const now = this.clock.now();
+		const tookMs = now - slot.startedAt;
+		if (this.recentMs < 0) this.recentMs = this.usualMs = tookMs;
+		this.recentMs += PACING.recentWeight * (tookMs - this.recentMs);
+		this.usualMs = Math.min(this.recentMs, this.usualMs + PACING.usualWeight * (tookMs - this.usualMs));
+		const strained = this.recentMs > this.usualMs * PACING.slowerThan && this.recentMs - this.usualMs > PACING.slowerByMs;
+		if (strained) {
+			if (slot.generation !== this.generation) return;
+			this.window = Math.max(1, this.window * PACING.cutTo);
+			this.growing = false;
+			this.generation++;
+			return;
+		}
+		const cap = now < this.probeAt ? Math.min(this.knownLimit, this.settings.ceiling) : this.settings.ceiling;
+		if (this.window >= cap) return;
+		this.window = Math.min(cap, this.window + (this.growing ? 1 : 1 / this.window));
+	}
+
+	/** Wakes as many waiting requests as there are free slots. */
+	private wake(): void {
+		for (let free = this.currentLimit - this.inFlight; free > 0 && this.waiting.length > 0; free--) this.waiting.shift()?.();
 	}
 }

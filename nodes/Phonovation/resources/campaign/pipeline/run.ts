@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { parseParallelRequests } from '../../../domain/rules';
+import { parsePacing } from '../../../domain/rules';
 import { apiUrl } from '../../../transport/request';
 
 import { applyVerdict, checkSenders } from './checkSenders';
@@ -23,15 +23,16 @@ async function deliveryContext(
 	parameters: ItemParameters[],
 	ledger: Ledger,
 ): Promise<DeliveryContext & { workers: number }> {
-	const parallel = parseParallelRequests(parameters[0]?.options.parallelRequests);
-	if (!parallel.ok) throw violationError(ctx, [{ ...parallel.violation, itemIndex: 0 }], 'run');
+	const options = parameters[0]?.options;
+	const pacing = parsePacing(options?.parallelRequests, options?.adaptiveParallelRequests);
+	if (!pacing.ok) throw violationError(ctx, [{ ...pacing.violation, itemIndex: 0 }], 'run');
 	return {
 		ctx,
 		ledger,
-		pacer: new Pacer(parallel.value, { now: () => Date.now(), sleep }),
+		pacer: new Pacer(pacing.value, { now: () => Date.now(), sleep }),
 		stop: { requested: false },
 		campaignUrl: await apiUrl(ctx, CAMPAIGN_PATH),
-		workers: parallel.value,
+		workers: pacing.value.ceiling,
 	};
 }
 

@@ -1,4 +1,4 @@
-import { Pacer } from '../../../../../../nodes/Phonovation/resources/campaign/pipeline/pacer';
+import { PACING, Pacer, type Slot } from '../../../../../../nodes/Phonovation/resources/campaign/pipeline/pacer';
 
 /** A clock the test moves by hand: `sleep` resolves when the test advances past its end. */
 class HandClock {
@@ -29,14 +29,26 @@ const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** Starts `count` acquisitions and reports which have been granted so far. */
 function acquireMany(pacer: Pacer, count: number) {
 	const granted: number[] = [];
-	const tickets: Array<Promise<number>> = [];
+	const tickets: Array<Promise<Slot>> = [];
 	for (let i = 0; i < count; i++) tickets.push(pacer.acquire().then((ticket) => (granted.push(i), ticket)));
 	return { granted, tickets };
 }
 
-describe('Pacer: campaign requests in flight', () => {
+const fixed = (ceiling: number) => ({ ceiling, adaptive: false });
+const adaptive = (ceiling: number) => ({ ceiling, adaptive: true });
+
+/** One round trip: fill the window, let the clock run `ms`, answer them all. */
+async function roundTrip(pacer: Pacer, clock: HandClock, ms: number, answered = true): Promise<number> {
+	const width = pacer.currentLimit;
+	const slots = await Promise.all(Array.from({ length: width }, () => pacer.acquire()));
+	await clock.advance(ms);
+	for (const slot of slots) pacer.release(slot, answered);
+	return width;
+}
+
+describe('Pacer, fixed: Parallel Requests pinned', () => {
 	it('lets as many requests as the ceiling start at once; the next starts when one ends', async () => {
-		const pacer = new Pacer(3, new HandClock());
+		const pacer = new Pacer(fixed(3), new HandClock());
 		const { granted, tickets } = acquireMany(pacer, 4);
 		await settle();
 		expect(granted).toEqual([0, 1, 2]);
@@ -45,76 +57,162 @@ describe('Pacer: campaign requests in flight', () => {
 		expect(granted).toEqual([0, 1, 2, 3]);
 	});
 
-	it('after a 429 pauses new requests for the Retry-After and halves the limit', async () => {
+	it('a 429 pauses every new request for the Retry-After and keeps the pinned number', async () => {
 		const clock = new HandClock();
-		const pacer = new Pacer(8, clock);
+		const pacer = new Pacer(fixed(8), clock);
 		const first = await pacer.acquire();
-		pacer.tooMany(2);
 		pacer.release(first, false);
-		expect(pacer.currentLimit).toBe(4);
-
-		const { granted } = acquireMany(pacer, 5);
+		pacer.tooMany(2);
+		expect(pacer.currentLimit).toBe(8);
+		const { granted } = acquireMany(pacer, 9);
 		await settle();
 		expect(granted).toEqual([]);
 		expect(clock.slept[0]).toBe(2000);
 		await clock.advance(1999);
 		expect(granted).toEqual([]);
 		await clock.advance(1);
-		expect(granted).toEqual([0, 1, 2, 3]);
+		expect(granted).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
 	});
 
-	it('a second 429 during a pause keeps the later end, and the limit never drops below 1', async () => {
+	it('a second 429 during a pause keeps the later end', async () => {
 		const clock = new HandClock();
-		const pacer = new Pacer(2, clock);
+		const pacer = new Pacer(fixed(2), clock);
 		pacer.tooMany(5);
 		pacer.tooMany(1);
-		pacer.tooMany(1);
-		expect(pacer.currentLimit).toBe(1);
-		const { granted } = acquireMany(pacer, 2);
+		const { granted } = acquireMany(pacer, 1);
 		await clock.advance(4999);
 		expect(granted).toEqual([]);
 		await clock.advance(1);
 		expect(granted).toEqual([0]);
 	});
 
-	it('climbs back by one after each limit\'s worth of answers without a 429, up to the ceiling', async () => {
-		const pacer = new Pacer(4, new HandClock());
-		pacer.tooMany(0);
-		expect(pacer.currentLimit).toBe(2);
-		const answer = async () => pacer.release(await pacer.acquire(), true);
-		await answer();
-		expect(pacer.currentLimit).toBe(2);
-		await answer();
-		expect(pacer.currentLimit).toBe(3);
-		for (let i = 0; i < 2; i++) await answer();
-		expect(pacer.currentLimit).toBe(3);
-		await answer();
-		expect(pacer.currentLimit).toBe(4);
-		for (let i = 0; i < 10; i++) await answer();
+	it('slow answers change nothing', async () => {
+		const clock = new HandClock();
+		const pacer = new Pacer(fixed(4), clock);
+		await roundTrip(pacer, clock, 10);
+		for (let i = 0; i < 5; i++) await roundTrip(pacer, clock, 500);
 		expect(pacer.currentLimit).toBe(4);
 	});
+});
 
-	it('a raised limit lets one more waiting request start at once', async () => {
-		const pacer = new Pacer(2, new HandClock());
-		pacer.tooMany(0);
-		const held = await pacer.acquire();
-		const { granted } = acquireMany(pacer, 2);
+describe('Pacer, adaptive: finds the provider\'s pace below the ceiling', () => {
+	it(`starts at ${PACING.start} and doubles each round trip while answers stay fast, up to the ceiling`, async () => {
+		const clock = new HandClock();
+		const pacer = new Pacer(adaptive(100), clock);
+		const widths: number[] = [];
+		for (let i = 0; i < 6; i++) widths.push(await roundTrip(pacer, clock, 50));
+		expect(widths).toEqual([8, 16, 32, 64, 100, 100]);
+	});
+
+	it('never starts above a ceiling lower than its start', async () => {
+		const pacer = new Pacer(adaptive(3), new HandClock());
+		const { granted } = acquireMany(pacer, 5);
 		await settle();
+		expect(granted).toEqual([0, 1, 2]);
+	});
+
+	it('answers twice as slow as usual cut the window by a fifth, once a round trip; then it grows by one a round trip', async () => {
+		const clock = new HandClock();
+		const pacer = new Pacer(adaptive(1000), clock);
+		for (let i = 0; i < 4; i++) await roundTrip(pacer, clock, 50);
+		expect(pacer.currentLimit).toBe(128);
+		// The provider slows down: more than a hundred slow answers in one round trip, one cut.
+		await roundTrip(pacer, clock, 400);
+		const afterCut = pacer.currentLimit;
+		expect(afterCut).toBeGreaterThanOrEqual(Math.floor(128 * PACING.cutTo));
+		expect(afterCut).toBeLessThanOrEqual(Math.ceil(130 * PACING.cutTo));
+		// Fast again: it grows by about one a round trip, no longer doubling.
+		await roundTrip(pacer, clock, 50);
+		const settled = pacer.currentLimit;
+		for (let i = 0; i < 3; i++) await roundTrip(pacer, clock, 50);
+		expect(pacer.currentLimit - settled).toBeGreaterThanOrEqual(2);
+		expect(pacer.currentLimit - settled).toBeLessThanOrEqual(4);
+	});
+
+	it('one odd fast answer does not make the usual answers look slow', async () => {
+		const clock = new HandClock();
+		const pacer = new Pacer(adaptive(64), clock);
+		await roundTrip(pacer, clock, 50);
+		pacer.release(await pacer.acquire(), true);
+		for (let i = 0; i < 4; i++) await roundTrip(pacer, clock, 50);
+		expect(pacer.currentLimit).toBe(64);
+	});
+
+	it('a few milliseconds of jitter on a fast provider is no strain', async () => {
+		const clock = new HandClock();
+		const pacer = new Pacer(adaptive(64), clock);
+		await roundTrip(pacer, clock, 1);
+		for (let i = 0; i < 6; i++) await roundTrip(pacer, clock, 12);
+		expect(pacer.currentLimit).toBe(64);
+	});
+
+	it('a 429 pauses everyone and cuts the window to what the provider still holds, never below half', async () => {
+		const clock = new HandClock();
+		const pacer = new Pacer(adaptive(100), clock);
+		await roundTrip(pacer, clock, 50);
+		await roundTrip(pacer, clock, 50);
+		expect(pacer.currentLimit).toBe(32);
+		// 32 go out; the provider holds 20 and refuses 12 at once.
+		const slots = await Promise.all(Array.from({ length: 32 }, () => pacer.acquire()));
+		for (const slot of slots.slice(20)) {
+			pacer.release(slot, false);
+			pacer.tooMany(1);
+		}
+		expect(pacer.currentLimit).toBe(20);
+		const { granted } = acquireMany(pacer, 1);
+		await clock.advance(999);
 		expect(granted).toEqual([]);
-		pacer.release(held, true);
-		await settle();
-		expect(pacer.currentLimit).toBe(2);
-		expect(granted).toEqual([0, 1]);
+		for (const slot of slots.slice(0, 20)) pacer.release(slot, true);
+		await clock.advance(1);
+		expect(granted).toEqual([0]);
+
+		// A lone 429 with little in flight halves the window at most.
+		const other = new Pacer(adaptive(100), new HandClock());
+		const one = await other.acquire();
+		other.release(one, false);
+		other.tooMany(0);
+		expect(other.currentLimit).toBe(4);
 	});
 
-	it('neither a 429 nor an answer to a request started before the last 429 raises the limit', async () => {
-		const pacer = new Pacer(4, new HandClock());
-		const before = await Promise.all([pacer.acquire(), pacer.acquire(), pacer.acquire()]);
+	it('does not probe above the limit a 429 found until ten Retry-Afters have passed', async () => {
+		const clock = new HandClock();
+		const pacer = new Pacer(adaptive(100), clock);
+		await roundTrip(pacer, clock, 50);
+		const slots = await Promise.all(Array.from({ length: 16 }, () => pacer.acquire()));
+		for (const slot of slots.slice(10)) {
+			pacer.release(slot, false);
+			pacer.tooMany(1);
+		}
+		await clock.advance(1000);
+		for (const slot of slots.slice(0, 10)) pacer.release(slot, true);
+		expect(pacer.currentLimit).toBe(10);
+		// Fast, clean answers for nine more seconds: the window stays at the known limit.
+		for (let i = 0; i < 180; i++) await roundTrip(pacer, clock, 50);
+		expect(pacer.currentLimit).toBe(10);
+		// Past ten Retry-Afters it probes again, one more a round trip.
+		for (let i = 0; i < 5; i++) await roundTrip(pacer, clock, 50);
+		expect(pacer.currentLimit).toBeGreaterThan(10);
+		expect(pacer.currentLimit).toBeLessThanOrEqual(16);
+	});
+
+	it('an answer to a request started before a cut does not cut again', async () => {
+		const clock = new HandClock();
+		const pacer = new Pacer(adaptive(100), clock);
+		await roundTrip(pacer, clock, 50);
+		const old = await Promise.all(Array.from({ length: 8 }, () => pacer.acquire()));
+		const stale = old.pop() as Slot;
 		pacer.tooMany(0);
-		for (const ticket of before) pacer.release(ticket, true);
-		expect(pacer.currentLimit).toBe(2);
-		pacer.release(await pacer.acquire(), false);
-		pacer.release(await pacer.acquire(), false);
-		expect(pacer.currentLimit).toBe(2);
+		const cut = pacer.currentLimit;
+		await clock.advance(500);
+		pacer.release(stale, true);
+		expect(pacer.currentLimit).toBe(cut);
+		for (const slot of old) pacer.release(slot, false);
+	});
+
+	it('a request that failed without an answer teaches nothing', async () => {
+		const clock = new HandClock();
+		const pacer = new Pacer(adaptive(100), clock);
+		for (let i = 0; i < 3; i++) await roundTrip(pacer, clock, 50, false);
+		expect(pacer.currentLimit).toBe(PACING.start);
 	});
 });

@@ -1,0 +1,134 @@
+import { type TimelineEvent, peakOverlap } from '../../../../simulator';
+import { itemsOf, sharedFixture, type PhonovationFixture } from '../../fixture';
+
+/**
+ * The pacer finding the provider's pace in the real engine, counted in the simulator's events
+ * (arrivals and answers in order), never in milliseconds.
+ */
+const CAMPAIGN = '/api/v2/Campaign';
+const SEND = { resource: 'campaign', operation: 'send', from: 'Phonovation', text: '=Hi {{ $json.name }}', recipients: '={{ $json.phone }}' };
+type Json = Record<string, any>;
+
+jest.setTimeout(90_000);
+
+const people = (n: number) => itemsOf(n, (i) => ({ phone: `0879${String(i).padStart(6, '0')}`, name: `P${i}` }));
+const processedTexts = (f: PhonovationFixture) => f.sim.campaigns.map((c) => c.body.text as string);
+const campaignEvents = (f: PhonovationFixture) => f.sim.timeline.filter((e) => e.path.toLowerCase() === CAMPAIGN.toLowerCase());
+
+/** Requests in flight at the provider as each request arrives (itself included), in arrival order. */
+function inFlightAtArrivals(timeline: TimelineEvent[]): number[] {
+	const open = new Set<number>();
+	const seen: number[] = [];
+	for (const e of timeline) {
+		if (e.event === '+') {
+			open.add(e.seq);
+			seen.push(open.size);
+		} else open.delete(e.seq);
+	}
+	return seen;
+}
+
+/**
+ * The provider answers every request of a round together, so the counts above climb 1, 2, … to
+ * the number sent in that round: each round's peak, with the arrival it started at.
+ */
+function roundPeaks(seen: number[]): Array<{ start: number; peak: number }> {
+	const rounds: Array<{ start: number; peak: number }> = [];
+	seen.forEach((n, i) => {
+		if (i === 0 || n <= seen[i - 1]) rounds.push({ start: i, peak: n });
+		else rounds[rounds.length - 1].peak = n;
+	});
+	return rounds;
+}
+
+/** Every row's own text processed exactly once. */
+function expectEachOnce(f: PhonovationFixture, n: number): void {
+	expect(processedTexts(f).sort()).toEqual(people(n).map((p) => `Hi ${p.json.name}`).sort());
+}
+
+describe('Adaptive Parallel Requests: the node finds the provider\'s pace', () => {
+	const fixture = sharedFixture();
+
+	it('starts with 8 in flight and raises the number while answers come back fast, up to Parallel Requests', async () => {
+		const f = fixture();
+		f.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: 40 }, 400);
+		const result = await f.run({ ...SEND, options: { parallelRequests: 100 } }, people(400));
+		expect(result.error).toBeUndefined();
+		expectEachOnce(f, 400);
+		const events = campaignEvents(f);
+		// Before the first answer, 8 requests are out and no more.
+		const firstAnswer = events.findIndex((e) => e.event === '-');
+		expect(events.slice(0, firstAnswer).filter((e) => e.event === '+')).toHaveLength(8);
+		// Then it rises well past that, and never past the ceiling.
+		const peak = peakOverlap(events, CAMPAIGN);
+		expect(peak).toBeGreaterThanOrEqual(50);
+		expect(peak).toBeLessThanOrEqual(100);
+	});
+
+	it('pinned (Adaptive off): Parallel Requests go out at once from the start', async () => {
+		const f = fixture();
+		f.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: 40 }, 60);
+		const result = await f.run({ ...SEND, options: { parallelRequests: 24, adaptiveParallelRequests: false } }, people(60));
+		expect(result.error).toBeUndefined();
+		expectEachOnce(f, 60);
+		const events = campaignEvents(f);
+		const firstAnswer = events.findIndex((e) => e.event === '-');
+		expect(events.slice(0, firstAnswer).filter((e) => e.event === '+')).toHaveLength(24);
+	});
+
+	it('against a provider that admits 12 at once, it settles at its limit: few 429s, each row sent once', async () => {
+		const f = fixture();
+		f.sim.config.campaignLimit = { max: 12, retryAfter: 0 };
+		try {
+			f.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: 40 }, 1000);
+			const result = await f.run({ ...SEND, options: { parallelRequests: 200 } }, people(300));
+			expect(result.error).toBeUndefined();
+			expectEachOnce(f, 300);
+			const refused = f.sim.requests.filter((r) => r.status === 429).length;
+			// It overshoots once while doubling (8 → 16: 4 refused), then probes one above the
+			// limit now and then: far fewer refusals than requests.
+			expect(refused).toBeGreaterThan(0);
+			expect(refused).toBeLessThanOrEqual(45);
+			expect(jsonOf(result.items).every((o) => o.recipients[0].status === 'accepted')).toBe(true);
+			// Once it has found the limit it keeps close to it: most rounds send 10 to 13 at once
+			// (the 13th, a probe, is refused), and none sends more than 14.
+			const rounds = roundPeaks(inFlightAtArrivals(campaignEvents(f))).slice(3, -1);
+			expect(rounds.filter((r) => r.peak >= 10 && r.peak <= 13).length / rounds.length).toBeGreaterThan(0.7);
+			expect(Math.max(...rounds.map((r) => r.peak))).toBeLessThanOrEqual(14);
+		} finally {
+			f.sim.config.campaignLimit = undefined;
+		}
+	});
+
+	it('the same provider with the number pinned at 32: the refusals pile up (the reason to adapt)', async () => {
+		const f = fixture();
+		f.sim.config.campaignLimit = { max: 12, retryAfter: 0 };
+		try {
+			f.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: 40 }, 1000);
+			await f.run({ ...SEND, options: { parallelRequests: 32, adaptiveParallelRequests: false } }, people(100), { continueOnFail: true });
+			const refused = f.sim.requests.filter((r) => r.status === 429).length;
+			expect(refused).toBeGreaterThan(45);
+			// Refused before processing: still no row processed twice.
+			expect(new Set(processedTexts(f)).size).toBe(processedTexts(f).length);
+		} finally {
+			f.sim.config.campaignLimit = undefined;
+		}
+	});
+
+	it('when the provider slows down, fewer requests go out at once', async () => {
+		const f = fixture();
+		f.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: 20 }, 150);
+		f.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: 300 }, 200);
+		const result = await f.run({ ...SEND, options: { parallelRequests: 64 } }, people(350));
+		expect(result.error).toBeUndefined();
+		expectEachOnce(f, 350);
+		const rounds = roundPeaks(inFlightAtArrivals(campaignEvents(f)));
+		const fast = rounds.filter((r) => r.start + r.peak <= 150);
+		const slow = rounds.filter((r) => r.start >= 150).slice(0, -1);
+		const fastPeak = Math.max(...fast.map((r) => r.peak));
+		expect(fastPeak).toBeGreaterThanOrEqual(32);
+		expect(Math.min(...slow.map((r) => r.peak))).toBeLessThanOrEqual(Math.floor(fastPeak * 0.8));
+	});
+});
+
+const jsonOf = (items: Array<{ json: unknown }>) => items.map((i) => i.json as Json);
