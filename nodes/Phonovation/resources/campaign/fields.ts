@@ -67,6 +67,14 @@ const campaignOptions: INodeProperties = {
 	default: {},
 	options: [
 		{
+			displayName: 'Adaptive Parallel Requests',
+			name: 'adaptiveParallelRequests',
+			type: 'boolean',
+			default: true,
+			description:
+				"Whether to start with a few requests at once and raise the number while the provider answers fast, lowering it when answers slow down or an HTTP 429 comes (which also pauses every request for the provider's Retry-After). Off: always Parallel Requests at once. Read from the first item.",
+		},
+		{
 			displayName: 'Batch Size',
 			name: 'batchSize',
 			type: 'number',
@@ -183,14 +191,6 @@ const campaignOptions: INodeProperties = {
 			default: DEFAULT_PARALLEL_REQUESTS,
 			description:
 				"Most campaign requests in flight at once, for runs with many campaigns (e.g. one personalised text per item). With Adaptive Parallel Requests on, the node starts lower and finds the provider's pace below this. Each campaign's batches still go out in order. Read from the first item.",
-		},
-		{
-			displayName: 'Adaptive Parallel Requests',
-			name: 'adaptiveParallelRequests',
-			type: 'boolean',
-			default: true,
-			description:
-				"Whether to start with a few requests at once and raise the number while the provider answers fast, lowering it when answers slow down or an HTTP 429 comes (which also pauses every request for the provider's Retry-After). Off: always Parallel Requests at once. Read from the first item.",
 		},
 		{
 			displayName: 'Quiet Hours',
