@@ -6,6 +6,7 @@ import type { SenderRecord } from '../../sender/senders';
 import { fetchSenders, senderTypeLabel } from '../../sender/senders';
 import type { Ledger } from './ledger';
 import type { CampaignPlan, ItemViolation, Skip } from './plan';
+import type { EntryOwner } from './recipients';
 import { withSkipped } from './plan';
 
 /** What the account's sender list says about one campaign. */
@@ -25,14 +26,27 @@ function verdictFor(plan: CampaignPlan, byName: Map<string, SenderRecord>, appro
 		const message = `Sender ID "${plan.settings.from}" is not approved on this account (approved: ${approved})`;
 		return { violation: { field: 'from', message, itemIndex }, warnings: [] };
 	}
-	if (sender.type === INTERNATIONAL && plan.toSend.some(isIrish)) {
+	if (sender.type === INTERNATIONAL && sendsToIreland(plan)) {
 		const reason = `Sender ID "${plan.settings.from}" is ${senderTypeLabel(INTERNATIONAL)}: the provider does not deliver it to Irish (353) numbers`;
 		return { irishSkip: { kind: 'undeliverable', reason }, warnings: [`${reason}; they were left out`] };
 	}
 	return { warnings: [] };
 }
 
-const isIrish = (r: { msisdn: string | null }) => r.msisdn?.startsWith(IRISH_COUNTRY_CODE) === true;
+const isIrish = (msisdn: string) => msisdn.startsWith(IRISH_COUNTRY_CODE);
+
+function sendsToIreland(plan: CampaignPlan): boolean {
+	const { order, numbers } = plan.recipients;
+	for (const entry of order) if (isIrish(numbers.msisdns[entry]!)) return true;
+	return false;
+}
+
+/** The items with a number left out as undeliverable. */
+function withUndeliverable(plan: CampaignPlan): Set<EntryOwner> {
+	const owners = new Set<EntryOwner>();
+	for (const [entry, skip] of plan.recipients.skips) if (skip.kind === 'undeliverable') owners.add(plan.recipients.numbers.owner(entry));
+	return owners;
+}
 
 type SenderList = { list: SenderRecord[] } | { unreadable: string } | { refused: string };
 
@@ -94,12 +108,13 @@ export async function checkSenders(
  */
 export function applyVerdict(plan: CampaignPlan, verdict: SenderVerdict | undefined): CampaignPlan {
 	if (!verdict) return plan;
-	if (verdict.violation) return { ...plan, violations: [...plan.violations, verdict.violation] };
+	if (verdict.violation) return plan.with({ violations: [...plan.violations, verdict.violation] });
 	if (!verdict.irishSkip) return plan;
 	const skipped = withSkipped(plan, isIrish, verdict.irishSkip);
-	const failing = skipped.items.filter((i) => i.failOnInvalid && i.recipients.some((r) => r.skip?.kind === 'undeliverable'));
+	const undeliverable = withUndeliverable(skipped);
+	const failing = skipped.items.filter((i) => i.failOnInvalid && undeliverable.has(i.owner));
 	if (failing.length === 0) return skipped;
 	const message = `${verdict.irishSkip.reason}; remove them or choose another sender`;
 	const violations = failing.map((i) => ({ field: 'recipients', message, itemIndex: i.itemIndex }));
-	return { ...skipped, batches: [], violations: [...skipped.violations, ...violations] };
+	return skipped.with({ batchCount: 0, violations: [...skipped.violations, ...violations] });
 }

@@ -8,8 +8,9 @@ import type { QuietHours } from '../../../domain/quietHours';
 import { sendAtWhenPosted } from '../../../domain/compliance';
 import { Ledger, type Recorded } from './ledger';
 import type { Pacer } from './pacer';
-import type { CampaignPlan, CampaignSettings, PlannedRecipient } from './plan';
-import { batchLabel, CAMPAIGN_PATH, requestBody } from './requestBody';
+import type { CampaignPlan, CampaignSettings } from './plan';
+import type { CampaignRecipients } from './recipients';
+import { batchLabel, ByteWriter, CAMPAIGN_PATH, requestBody } from './requestBody';
 import { TOO_MANY_REQUESTS, waitAfterTooMany } from './tooManyRequests';
 
 /** The provider's CampaignResponse (service spec §2.3). */
@@ -51,12 +52,13 @@ export interface Delivery {
 	 */
 	failure?: { error: Error; batch?: number; replayed?: boolean };
 	/**
-	 * Recipients an earlier attempt of this execution already posted, with what became of them:
-	 * their own record wins over their batch's outcome (a retry may group them differently).
+	 * Recipients (entries of the plan's columns) an earlier attempt of this execution already
+	 * posted, with what became of them: their own record wins over their batch's outcome (a retry
+	 * may group them differently).
 	 */
-	earlier?: Map<PlannedRecipient, BatchOutcome>;
-	/** Recipients an earlier attempt texted for another item that listed the same number. */
-	textedForOthers?: Set<PlannedRecipient>;
+	earlier?: Map<number, BatchOutcome>;
+	/** Recipients (entries) an earlier attempt texted for another item that listed the same number. */
+	textedForOthers?: Set<number>;
 	/** Campaign requests posted (429s that were waited out and repeated included). */
 	requests: number;
 	/** Requests repeated after the provider answered 429. */
@@ -79,14 +81,15 @@ export interface DeliveryContext {
 
 /** What would be posted, at the endpoint the run already resolved. */
 function dryRun(url: string, plan: CampaignPlan): Delivery {
+	const columns = plan.recipients;
 	return {
-		batches: plan.batches.map(() => ({ state: 'dry run' })),
+		batches: Array.from({ length: plan.batchCount }, () => ({ state: 'dry run' })),
 		requests: 0,
 		retriedAfter429: 0,
-		dryRunRequests: plan.batches.map((batch) => ({
+		dryRunRequests: Array.from({ length: plan.batchCount }, (_, index) => ({
 			method: 'POST',
 			url,
-			body: JSON.parse(requestBody(plan.settings, batch).toString('utf8')) as IDataObject,
+			body: JSON.parse(requestBody(plan.settings, { columns, entries: plan.batch(index) }).toString('utf8')) as IDataObject,
 		})),
 	};
 }
@@ -132,7 +135,7 @@ async function postBatch(
 	batch: { index: number; body: Buffer },
 	delivery: Delivery,
 ): Promise<BatchOutcome> {
-	const where = batchLabel(batch.index, plan.batches.length);
+	const where = batchLabel(batch.index, plan.batchCount);
 	const itemIndex = plan.items[0].itemIndex;
 	const { body } = batch;
 	for (let attempt = 0; ; attempt++) {
@@ -174,9 +177,9 @@ async function postBatch(
 	}
 }
 
-function recorded(outcome: BatchOutcome, body: string, who: string): (Recorded & { body: string; who: string }) | undefined {
-	if (outcome.state === 'accepted') return { state: 'accepted', message: outcome.message, errors: outcome.errors, body, who };
-	if (outcome.state === 'unconfirmed') return { state: 'unconfirmed', reason: outcome.reason, body, who };
+function recorded(outcome: BatchOutcome, body: string, who: () => string): (Recorded & { body: string; who: string }) | undefined {
+	if (outcome.state === 'accepted') return { state: 'accepted', message: outcome.message, errors: outcome.errors, body, who: who() };
+	if (outcome.state === 'unconfirmed') return { state: 'unconfirmed', reason: outcome.reason, body, who: who() };
 	return undefined;
 }
 
@@ -194,75 +197,83 @@ function replayed(ctx: IExecuteFunctions, plan: CampaignPlan, earlier: Recorded,
 	return { state: 'unconfirmed', reason: earlier.reason, failure, replayed: true, changed };
 }
 
-/** The input item of each recipient to send, by its position in the campaign. */
-function itemOfPosition(plan: CampaignPlan): (position: number) => number {
-	if (plan.items.length === 1) {
-		const only = plan.items[0].itemIndex;
-		return () => only;
-	}
-	const byPosition = new Int32Array(plan.toSend.length);
-	for (const item of plan.items) {
-		for (const recipient of item.recipients) if (recipient.position !== undefined) byPosition[recipient.position] = item.itemIndex;
-	}
-	return (position) => byPosition[position];
-}
-
 /**
  * Items that also listed a number of this campaign, skipped as duplicates: they are recorded with
  * it, so a retry that groups items otherwise (and makes one of them the first) still knows it was sent.
  */
-function duplicatesOf(plan: CampaignPlan): Map<string, number[]> | undefined {
+function duplicatesOf(columns: CampaignRecipients): Map<string, number[]> | undefined {
 	let duplicates: Map<string, number[]> | undefined;
-	for (const item of plan.items) {
-		for (const recipient of item.recipients) {
-			if (recipient.skip?.kind !== 'duplicate' || !recipient.msisdn) continue;
-			duplicates ??= new Map();
-			const items = duplicates.get(recipient.msisdn);
-			if (items) items.push(item.itemIndex);
-			else duplicates.set(recipient.msisdn, [item.itemIndex]);
-		}
+	for (const [entry, skip] of columns.skips) {
+		const msisdn = columns.msisdn(entry);
+		if (skip.kind !== 'duplicate' || !msisdn) continue;
+		duplicates ??= new Map();
+		const items = duplicates.get(msisdn);
+		if (items) items.push(columns.itemIndex(entry));
+		else duplicates.set(msisdn, [columns.itemIndex(entry)]);
 	}
 	return duplicates;
 }
 
-/** Who a posted batch texted, for the record: each recipient as its item, and as every item that listed it too. */
-function whoOf(batch: readonly PlannedRecipient[], keys: string[], duplicates: Map<string, number[]> | undefined): string {
-	if (!duplicates) return keys.join('\n');
-	const all = [...keys];
-	for (const recipient of batch) {
-		for (const itemIndex of duplicates.get(recipient.msisdn!) ?? []) all.push(Ledger.duplicateKey(itemIndex, recipient.msisdn!));
+/**
+ * Who a posted batch texted, for the record: each recipient as its item (`Ledger.recipientKey`),
+ * then as every item that listed it too (`Ledger.duplicateKey`), one per line. Written as bytes
+ * and read as one Latin-1 string: no string per recipient, and a long one is kept outside V8's heap.
+ */
+function whoOf(columns: CampaignRecipients, entries: Int32Array, duplicates: Map<string, number[]> | undefined): string {
+	const out = new ByteWriter(entries.length * 16);
+	let itemIndex = -1;
+	let prefix = '';
+	for (let i = 0; i < entries.length; i++) {
+		const entry = entries[i];
+		if (columns.itemIndex(entry) !== itemIndex) {
+			itemIndex = columns.itemIndex(entry);
+			prefix = Ledger.recipientKey(itemIndex, '');
+		}
+		if (i > 0) out.ascii('\n');
+		out.ascii(prefix);
+		out.ascii(columns.msisdn(entry)!);
 	}
-	return all.join('\n');
+	if (duplicates) {
+		for (const entry of entries) {
+			const msisdn = columns.msisdn(entry)!;
+			for (const other of duplicates.get(msisdn) ?? []) {
+				out.ascii('\n');
+				out.ascii(Ledger.duplicateKey(other, msisdn));
+			}
+		}
+	}
+	return out.done().toString('latin1');
 }
 
 /**
  * Splits a batch into the recipients an earlier attempt already posted (with their record) and
  * those still to post. Only a retry looks anything up.
  */
-function earlierOf(run: DeliveryContext, batch: readonly PlannedRecipient[], who: string[], fingerprint: string) {
-	const known = new Map<PlannedRecipient, Recorded>();
-	if (run.ledger.isEmpty) return { known, fresh: batch };
+function earlierOf(run: DeliveryContext, columns: CampaignRecipients, batch: Int32Array, fingerprint: string) {
+	const known = new Map<number, Recorded>();
+	if (!run.ledger.retrying) return { known, fresh: batch };
 	const whole = run.ledger.byBody(fingerprint);
-	const fresh: PlannedRecipient[] = [];
-	const textedForOthers = new Set<PlannedRecipient>();
-	batch.forEach((recipient, i) => {
-		const record = whole ?? run.ledger.recipient(who[i]);
-		if (record) known.set(recipient, record);
+	const fresh: number[] = [];
+	const textedForOthers = new Set<number>();
+	for (const entry of batch) {
+		const who = Ledger.recipientKey(columns.itemIndex(entry), columns.msisdn(entry)!);
+		const record = whole ?? run.ledger.recipient(who);
+		if (record) known.set(entry, record);
 		// Texted in an earlier attempt for another item that listed it too: not again.
-		else if (run.ledger.recipient(`d${who[i]}`)) textedForOthers.add(recipient);
-		else fresh.push(recipient);
-	});
-	return { known, fresh, textedForOthers };
+		else if (run.ledger.recipient(`d${who}`)) textedForOthers.add(entry);
+		else fresh.push(entry);
+	}
+	return { known, fresh: fresh.length === batch.length ? batch : Int32Array.from(fresh), textedForOthers };
 }
 
 /**
  * Reports a recipient as its record says, outside any batch posted now. One outcome (and one error)
  * per record, however many recipients it covers; an unconfirmed record keeps the campaign an error.
  */
-function rememberEarlier(run: Replaying, plan: CampaignPlan, delivery: Delivery, recipient: PlannedRecipient, record: Recorded, seen: Map<Recorded, BatchOutcome>): void {
+function rememberEarlier(run: Replaying, plan: CampaignPlan, delivery: Delivery, entry: number, record: Recorded, seen: Map<Recorded, BatchOutcome>): void {
 	let outcome = seen.get(record);
 	if (!outcome) seen.set(record, (outcome = replayed(run.ctx, plan, record, record.body ?? '')));
-	(delivery.earlier ??= new Map()).set(recipient, outcome);
+	(delivery.earlier ??= new Map()).set(entry, outcome);
 	if (outcome.state === 'unconfirmed') delivery.failure ??= { error: outcome.failure!, batch: 0, replayed: true };
 }
 
@@ -276,21 +287,26 @@ type Replaying = Pick<DeliveryContext, 'ctx' | 'ledger'>;
  * listed it too is marked so. Numbers in batches posted now were looked up as they were posted.
  */
 function replayUnposted(run: Replaying, plan: CampaignPlan, delivery: Delivery, lookedUp: readonly boolean[] = []): void {
-	if (run.ledger.isEmpty) return;
+	if (!run.ledger.retrying) return;
 	const seen = new Map<Recorded, BatchOutcome>();
+	const columns = plan.recipients;
 	const { batchSize } = plan.settings;
-	const posted = (r: PlannedRecipient) => r.position !== undefined && lookedUp[Math.floor(r.position / batchSize)] === true;
+	const posted = (entry: number) => {
+		const position = columns.position(entry);
+		return position !== undefined && lookedUp[Math.floor(position / batchSize)] === true;
+	};
 	for (const item of plan.items) {
 		// One report per number of an item: a number the item lists twice was posted once.
-		const reported = new Set(item.recipients.filter(posted).map((r) => r.msisdn));
-		for (const recipient of item.recipients) {
-			const { msisdn } = recipient;
+		const reported = new Set<string | null>();
+		for (let entry = item.first; entry < item.end; entry++) if (posted(entry)) reported.add(columns.msisdn(entry));
+		for (let entry = item.first; entry < item.end; entry++) {
+			const msisdn = columns.msisdn(entry);
 			if (!msisdn || reported.has(msisdn)) continue;
 			reported.add(msisdn);
 			const record = run.ledger.recipient(Ledger.recipientKey(item.itemIndex, msisdn));
-			if (record) rememberEarlier(run, plan, delivery, recipient, record, seen);
-			else if (!recipient.skip && run.ledger.recipient(Ledger.duplicateKey(item.itemIndex, msisdn))) {
-				(delivery.textedForOthers ??= new Set()).add(recipient);
+			if (record) rememberEarlier(run, plan, delivery, entry, record, seen);
+			else if (!columns.skip(entry) && run.ledger.recipient(Ledger.duplicateKey(item.itemIndex, msisdn))) {
+				(delivery.textedForOthers ??= new Set()).add(entry);
 			}
 		}
 	}
@@ -302,7 +318,7 @@ function replayUnposted(run: Replaying, plan: CampaignPlan, delivery: Delivery, 
  * rule. Undefined when no earlier attempt posted any of it: then it is a plain error.
  */
 export function stoppedDelivery(run: Replaying, plan: CampaignPlan, error: Error): Delivery | undefined {
-	if (run.ledger.isEmpty) return undefined;
+	if (!run.ledger.retrying) return undefined;
 	const delivery: Delivery = { batches: [], requests: 0, retriedAfter429: 0 };
 	replayUnposted(run, plan, delivery);
 	if (!delivery.earlier && !delivery.textedForOthers) return undefined;
@@ -311,16 +327,16 @@ export function stoppedDelivery(run: Replaying, plan: CampaignPlan, error: Error
 }
 
 /** Reports the recipients an earlier attempt posted; the first unconfirmed one keeps the campaign an error. */
-function replayKnown(run: DeliveryContext, plan: CampaignPlan, known: Map<PlannedRecipient, Recorded>, fingerprint: string, index: number, delivery: Delivery) {
+function replayKnown(run: DeliveryContext, plan: CampaignPlan, known: Map<number, Recorded>, fingerprint: string, index: number, delivery: Delivery) {
 	const outcomes = new Map<Recorded, BatchOutcome>();
-	for (const [recipient, record] of known) {
+	for (const [entry, record] of known) {
 		let outcome = outcomes.get(record);
 		if (!outcome) {
 			outcome = replayed(run.ctx, plan, record, fingerprint);
 			outcomes.set(record, outcome);
 			if (outcome.state === 'unconfirmed') delivery.failure ??= { error: outcome.failure!, batch: index, replayed: true };
 		}
-		(delivery.earlier ??= new Map()).set(recipient, outcome);
+		(delivery.earlier ??= new Map()).set(entry, outcome);
 	}
 	return outcomes;
 }
@@ -333,7 +349,7 @@ function settingsWhenPosted(run: DeliveryContext, plan: CampaignPlan, index: num
 	const { settings } = plan;
 	const timing = sendAtWhenPosted({ scheduled: settings.scheduled === true, sendAt: settings.sendAt, quietHours: settings.quietHours ?? null }, new Date());
 	if (!timing.ok) {
-		const error = new NodeOperationError(run.ctx.getNode(), `Send At: ${timing.message}${batchLabel(index, plan.batches.length)}`, {
+		const error = new NodeOperationError(run.ctx.getNode(), `Send At: ${timing.message}${batchLabel(index, plan.batchCount)}`, {
 			itemIndex: plan.items[0].itemIndex,
 		});
 		delivery.batches[index] = { state: 'failed', failure: error };
@@ -362,35 +378,33 @@ export async function deliver(run: DeliveryContext, plan: CampaignPlan): Promise
 		return rehearsal;
 	}
 	const delivery: Delivery = {
-		batches: plan.batches.map(() => ({ state: 'not attempted' })),
+		batches: Array.from({ length: plan.batchCount }, () => ({ state: 'not attempted' })),
 		requests: 0,
 		retriedAfter429: 0,
 	};
-	const itemOf = itemOfPosition(plan);
-	const duplicates = duplicatesOf(plan);
+	const columns = plan.recipients;
+	const duplicates = duplicatesOf(columns);
 	/** Batches whose recipients were looked up in the record as they were about to be posted. */
 	const lookedUp: boolean[] = [];
-	for (let index = 0; index < plan.batches.length; index++) {
+	for (let index = 0; index < plan.batchCount; index++) {
 		if (run.stop.requested) break;
-		const batch = plan.batches[index];
+		const batch = plan.batch(index);
 		const settings = settingsWhenPosted(run, plan, index, delivery);
 		if (!settings) break;
-		const who = batch.map((recipient) => Ledger.recipientKey(itemOf(recipient.position!), recipient.msisdn!));
-		const whole = requestBody(settings, batch);
+		const whole = requestBody(settings, { columns, entries: batch });
 		const fingerprint = Ledger.fingerprint(whole);
-		const { known, fresh, textedForOthers } = earlierOf(run, batch, who, fingerprint);
+		const { known, fresh, textedForOthers } = earlierOf(run, columns, batch, fingerprint);
 		lookedUp[index] = true;
 		const replays = replayKnown(run, plan, known, fingerprint, index, delivery);
-		for (const recipient of textedForOthers ?? []) (delivery.textedForOthers ??= new Set()).add(recipient);
+		for (const entry of textedForOthers ?? []) (delivery.textedForOthers ??= new Set()).add(entry);
 		if (fresh.length === 0) {
 			delivery.batches[index] = replays.values().next().value ?? { state: 'not attempted' };
 			continue;
 		}
 		const all = fresh === batch;
-		const body = all ? whole : requestBody(settings, fresh);
-		const freshWho = all ? who : fresh.map((recipient) => Ledger.recipientKey(itemOf(recipient.position!), recipient.msisdn!));
+		const body = all ? whole : requestBody(settings, { columns, entries: fresh });
 		const outcome = await postBatch(run, plan, { index, body }, delivery);
-		const record = recorded(outcome, all ? fingerprint : Ledger.fingerprint(body), whoOf(fresh, freshWho, duplicates));
+		const record = recorded(outcome, all ? fingerprint : Ledger.fingerprint(body), () => whoOf(columns, fresh, duplicates));
 		if (record) run.ledger.record(record);
 		delivery.batches[index] = outcome;
 		const failure = outcome.state === 'failed' || outcome.state === 'unconfirmed' ? outcome.failure : undefined;

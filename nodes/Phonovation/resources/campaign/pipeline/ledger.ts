@@ -27,11 +27,18 @@ export class Ledger {
 	/** Each recorded recipient's record, built on first use (only a retry has any). */
 	private byRecipient?: Map<string, Recorded>;
 
+	/**
+	 * Whether an earlier attempt of this run had recorded anything when this attempt began. What
+	 * this attempt records names only numbers it posts, each once, so only a retry needs look-ups.
+	 */
+	readonly retrying: boolean;
+
 	constructor(nodeContext: IContextObject, runIndex: number) {
 		const runs = (nodeContext.phonovationBatches ??= {}) as Record<string, Record<string, Recorded>>;
 		this.batches = runs[runIndex] ??= {};
 		const facts = (nodeContext.phonovationFacts ??= {}) as Record<string, IContextObject>;
 		this.facts = facts[runIndex] ??= {};
+		this.retrying = !this.isEmpty;
 	}
 
 	/** One recipient as the ledger knows it: its input item and its number. */

@@ -5,7 +5,9 @@ import { FIELD_LABELS } from '../fields';
 import type { Delivery } from './deliver';
 import { stoppedDelivery } from './deliver';
 import type { Ledger } from './ledger';
-import type { CampaignPlan, ItemViolation, PlannedRecipient, RejectedItem } from './plan';
+import type { CampaignPlan, ItemViolation, RejectedItem, Skip } from './plan';
+import { PlannedItem } from './plan';
+import { CampaignRecipients, NumberSet } from './recipients';
 import { type CampaignReport, reportCampaign } from './report';
 
 /** How a campaign run's outcome becomes n8n output items and errors: rule violations, stops, reports. */
@@ -70,18 +72,23 @@ export function stoppingError(failure: Error, accepted: string[]): Error {
  * reported; a number it lists twice is reported once, the repeat as a duplicate.
  */
 function itemAlone(plan: CampaignPlan, rejected: RejectedItem): CampaignPlan {
-	const seen = new Set<string>();
-	const recipients = rejected.recipients.map((r): PlannedRecipient => {
-		if (r.skip || !r.msisdn) return r;
-		if (!seen.has(r.msisdn)) {
-			seen.add(r.msisdn);
-			return r;
-		}
-		return { ...r, skip: { kind: 'duplicate', reason: 'listed more than once in this item; sent once' } };
-	});
-	const item = { itemIndex: rejected.itemIndex, recipients, failOnInvalid: false };
-	return { ...plan, items: [item], toSend: [], batches: [], violations: [], rejected: [] };
+	const { numbers, skips: planned } = plan.recipients;
+	const { owner } = rejected;
+	const skips = new Map<number, Skip>();
+	const seen = new NumberSet(numbers.msisdns, owner.inputs.length);
+	for (let entry = owner.first; entry < owner.first + owner.inputs.length; entry++) {
+		const skip = planned.get(entry);
+		if (skip) skips.set(entry, skip);
+		else if (numbers.msisdns[entry] !== null && seen.addOrFind(entry) >= 0) skips.set(entry, REPEATED);
+	}
+	const recipients = new CampaignRecipients(numbers, skips, NOTHING_SENT);
+	const item = new PlannedItem(rejected.itemIndex, false, owner, recipients);
+	return plan.with({ items: [item], recipients, batchCount: 0, violations: [], rejected: [] });
 }
+
+const REPEATED: Skip = Object.freeze({ kind: 'duplicate', reason: 'listed more than once in this item; sent once' });
+
+const NOTHING_SENT = new Int32Array(0);
 
 /**
  * What a rule stops on this attempt: each campaign that broke one, and each item set apart by its

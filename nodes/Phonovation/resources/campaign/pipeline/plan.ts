@@ -1,5 +1,5 @@
 import { describeUnreadable } from '../../../domain/exclusions';
-import { normaliseMsisdn, splitRecipients, toMsisdn } from '../../../domain/phoneNumbers';
+import { normaliseMsisdn, recipientEntries, toMsisdn } from '../../../domain/phoneNumbers';
 import type { RuleViolation } from '../../../domain/rules';
 import {
 	campaignSettingsSchema,
@@ -18,24 +18,12 @@ import { asText } from '../../../../shared/values';
 import type { Findings } from '../../../domain/compliance';
 import { movedOutOfQuietHours, quietHoursOf, sendAtOutsideQuietHours, textToSend } from '../../../domain/compliance';
 import type { CampaignOptions, ItemParameters } from './readParameters';
+import type { EntryOwner, PlannedRecipient, Skip } from './recipients';
+import { CampaignRecipients, NumberColumns, NumberSet } from './recipients';
 import type { Suppression } from './suppression';
 import { SuppressionCache } from './suppression';
 
-/** Why a recipient is not sent; decided here, reported as its status. */
-export interface Skip {
-	kind: 'invalid' | 'excluded' | 'duplicate' | 'undeliverable';
-	reason: string;
-}
-
-/** One number of one input item: either sent (at `position` in its campaign) or skipped. */
-export interface PlannedRecipient {
-	readonly input: string;
-	readonly msisdn: string | null;
-	readonly notifyId: string | null;
-	readonly skip?: Skip;
-	/** Index in the campaign's `toSend`; its batch is `position / batchSize`. */
-	readonly position?: number;
-}
+export type { PlannedRecipient, Skip } from './recipients';
 
 /** What a campaign request carries besides its recipients (the first item's values win). */
 export interface CampaignSettings {
@@ -52,35 +40,96 @@ export interface CampaignSettings {
 	quietHours?: QuietHours | null;
 }
 
-export interface PlannedItem {
-	readonly itemIndex: number;
-	readonly recipients: readonly PlannedRecipient[];
-	/** Invalid Numbers = Fail: a number this item cannot send is an error, not a skip. */
-	readonly failOnInvalid: boolean;
+/** An input item of a campaign, its numbers being entries of the campaign's columns (see recipients.ts). */
+export class PlannedItem {
+	constructor(
+		readonly itemIndex: number,
+		/** Invalid Numbers = Fail: a number this item cannot send is an error, not a skip. */
+		readonly failOnInvalid: boolean,
+		readonly owner: EntryOwner,
+		private readonly columns: CampaignRecipients,
+	) {}
+
+	/** Its entries in the campaign's columns: `first` to `end - 1`. */
+	get first(): number {
+		return this.owner.first;
+	}
+
+	get end(): number {
+		return this.owner.first + this.owner.inputs.length;
+	}
+
+	/** Its numbers as records: built on each call, for tests and small lists only. */
+	get recipients(): PlannedRecipient[] {
+		const records: PlannedRecipient[] = [];
+		for (let entry = this.first; entry < this.end; entry++) records.push(this.columns.recipient(entry));
+		return records;
+	}
 }
 
 /** An item that broke a rule of its own; with Continue On Fail the rest of its campaign still goes out. */
 export interface RejectedItem {
 	readonly itemIndex: number;
 	readonly violations: readonly RuleViolation[];
-	/** Its numbers, none to be sent: a retry reports those an earlier attempt posted. */
-	readonly recipients: readonly PlannedRecipient[];
+	/** Its numbers (entries of the campaign's columns), none to be sent: a retry reports those an earlier attempt posted. */
+	readonly owner: EntryOwner;
 }
 
 export type ItemViolation = RuleViolation & { itemIndex: number };
 
-export interface CampaignPlan {
+interface PlanFields {
 	readonly settings: Readonly<CampaignSettings>;
 	readonly items: readonly PlannedItem[];
-	/** Recipients to send, in order, each exactly once. */
-	readonly toSend: readonly PlannedRecipient[];
-	readonly batches: ReadonlyArray<readonly PlannedRecipient[]>;
+	/** Every item's numbers, which are skipped, and the ones to send in order, each exactly once. */
+	readonly recipients: CampaignRecipients;
+	/** Requests the numbers to send make at Batch Size (none when a violation stops the campaign). */
+	readonly batchCount: number;
 	/** Any of these stops the whole campaign before it is sent. */
 	readonly violations: readonly ItemViolation[];
 	/** Items left out of the campaign for their own violations. */
 	readonly rejected: readonly RejectedItem[];
 	/** What the user should know before reading the statuses (e.g. Exclude Numbers entries it cannot read). */
 	readonly warnings: readonly string[];
+}
+
+/** One campaign: its settings, items and recipients in columns. */
+export class CampaignPlan implements PlanFields {
+	readonly settings!: Readonly<CampaignSettings>;
+	readonly items!: readonly PlannedItem[];
+	readonly recipients!: CampaignRecipients;
+	readonly batchCount!: number;
+	readonly violations!: readonly ItemViolation[];
+	readonly rejected!: readonly RejectedItem[];
+	readonly warnings!: readonly string[];
+
+	constructor(fields: PlanFields) {
+		Object.assign(this, fields);
+	}
+
+	/** The same plan with some fields replaced (a plan is never changed in place). */
+	with(changes: Partial<PlanFields>): CampaignPlan {
+		return new CampaignPlan({ ...this.fields(), ...changes });
+	}
+
+	private fields(): PlanFields {
+		const { settings, items, recipients, batchCount, violations, rejected, warnings } = this;
+		return { settings, items, recipients, batchCount, violations, rejected, warnings };
+	}
+
+	/** The entries of batch `index`, in send order. */
+	batch(index: number): Int32Array {
+		return this.recipients.batch(index, this.settings.batchSize);
+	}
+
+	/** Recipients to send, in order, as records: built on each read, for tests and small lists only. */
+	get toSend(): PlannedRecipient[] {
+		return Array.from(this.recipients.order, (entry) => this.recipients.recipient(entry));
+	}
+
+	/** The batches as records: built on each read, for tests and small lists only. */
+	get batches(): PlannedRecipient[][] {
+		return Array.from({ length: this.batchCount }, (_, index) => Array.from(this.batch(index), (entry) => this.recipients.recipient(entry)));
+	}
 }
 
 export interface PlanContext {
@@ -96,7 +145,8 @@ interface ItemRequest {
 	settings: RowSettings;
 	/** The Notify ID every one of its recipients carries. */
 	notifyId: string | null;
-	recipients: Planning[];
+	/** Its Recipients parameter, read into the campaign's columns once the campaign is known. */
+	recipients: unknown;
 	violations: RuleViolation[];
 }
 
@@ -148,35 +198,43 @@ function invalidReason(input: string, countryCode: string): string {
 	return number.ok ? 'not a valid number' : number.reason;
 }
 
-/** A recipient while its campaign is planned: `position` is set once, when it is deduped. */
-type Planning = { -readonly [K in keyof PlannedRecipient]: PlannedRecipient[K] };
+/** An item that lists no number still has one entry, reported as invalid. */
+const NO_NUMBER: readonly string[] = Object.freeze(['']);
 
-/** The item's numbers, normalised; invalid and excluded ones carry their skip. */
-function itemRecipients(
-	item: ItemParameters,
-	defaults: { countryCode: string; notifyId: string | null; suppression: Suppression },
-	violations: RuleViolation[],
-) {
-	const { countryCode, notifyId } = defaults;
-	const excluded = defaults.suppression.numbers;
-	const failOnInvalid = item.options.invalidNumbers === 'fail';
-	const inputs = splitRecipients(item.recipients);
-	if (inputs.length === 0) inputs.push('');
-	// One object per number, of one shape, later given its position in place: at 400,000 numbers
-	// a copy per planning step is tens of megabytes.
-	return inputs.map((input): Planning => {
-		const msisdn = input === '' ? undefined : toMsisdn(input, countryCode);
-		if (msisdn === undefined) {
-			const reason = input === '' ? 'no number given' : invalidReason(input, countryCode);
-			if (failOnInvalid) violations.push({ field: 'recipients', message: `Invalid number "${input}": ${reason}` });
-			return { input, msisdn: null, notifyId, skip: { kind: 'invalid', reason }, position: undefined };
-		}
-		if (excluded.has(msisdn)) {
-			const skip: Skip = { kind: 'excluded', reason: 'on the Exclude Numbers list' };
-			return { input, msisdn, notifyId, skip, position: undefined };
-		}
-		return { input, msisdn, notifyId, skip: undefined, position: undefined };
+const EXCLUDED: Skip = Object.freeze({ kind: 'excluded', reason: 'on the Exclude Numbers list' });
+
+/**
+ * Every item's numbers, normalised into the campaign's columns (one string per number, no object);
+ * invalid and excluded ones are skipped with their reason. An item whose country code could not be
+ * read has no numbers (it is set apart by that violation).
+ */
+function readNumbers(items: ItemRequest[]): { numbers: NumberColumns; skips: Map<number, Skip> } {
+	let total = 0;
+	const owners = items.map((item): EntryOwner => {
+		const entries = item.settings.suppression ? recipientEntries(item.recipients) : [];
+		const inputs = item.settings.suppression && entries.length === 0 ? NO_NUMBER : entries;
+		const owner = { itemIndex: item.itemIndex, notifyId: item.notifyId, inputs, first: total };
+		total += inputs.length;
+		return owner;
 	});
+	const msisdns: Array<string | null> = new Array(total);
+	const skips = new Map<number, Skip>();
+	items.forEach((item, o) => {
+		const { inputs, first } = owners[o];
+		const { countryCode, suppression, failOnInvalid } = item.settings;
+		const excluded = suppression?.numbers;
+		for (let i = 0; i < inputs.length; i++) {
+			const input = inputs[i];
+			const msisdn = input === '' ? undefined : toMsisdn(input, countryCode);
+			msisdns[first + i] = msisdn ?? null;
+			if (msisdn === undefined) {
+				const reason = input === '' ? 'no number given' : invalidReason(input, countryCode);
+				if (failOnInvalid) item.violations.push({ field: 'recipients', message: `Invalid number "${input}": ${reason}` });
+				skips.set(first + i, { kind: 'invalid', reason });
+			} else if (excluded?.has(msisdn)) skips.set(first + i, EXCLUDED);
+		}
+	});
+	return { numbers: new NumberColumns(owners, msisdns), skips };
 }
 
 /** What an item's parameters other than its numbers and Notify ID decide: the same for most rows. */
@@ -265,7 +323,6 @@ class RowSettingsCache {
 
 function readItem(item: ItemParameters, rows: RowSettingsCache): ItemRequest {
 	const settings = rows.get(item);
-	const { countryCode, suppression } = settings;
 	const violations: RuleViolation[] = [...item.unreadable, ...settings.violationsBefore];
 	const notifyId = checkedNotifyId(item.options.notifyId, violations);
 	violations.push(...settings.violationsAfter);
@@ -273,47 +330,37 @@ function readItem(item: ItemParameters, rows: RowSettingsCache): ItemRequest {
 		itemIndex: item.itemIndex,
 		settings,
 		notifyId,
-		recipients: suppression ? itemRecipients(item, { countryCode, notifyId, suppression }, violations) : [],
+		recipients: item.recipients,
 		violations,
 	};
 }
 
-function batchesOf<T>(list: readonly T[], size: number): Array<readonly T[]> {
-	if (list.length <= size) return [list];
-	const batches: T[][] = [];
-	for (let start = 0; start < list.length; start += size) batches.push(list.slice(start, start + size));
-	return batches;
+/** Requests at Batch Size: one (perhaps empty) unless a violation stops the campaign. */
+function batchCountOf(sending: number, batchSize: number, violations: readonly unknown[]): number {
+	return violations.length > 0 ? 0 : Math.max(1, Math.ceil(sending / batchSize));
 }
 
-function duplicateReason(item: ItemRequest, first: ItemRequest): string {
+function duplicateReason(item: EntryOwner, first: EntryOwner): string {
 	if (first.itemIndex === item.itemIndex) return 'listed more than once in this item; sent once';
 	const reference = first.notifyId ? `, sent with Notify ID "${first.notifyId}"` : '';
 	return `already in this campaign from item ${first.itemIndex}${reference}; sent once`;
 }
 
-/** Positions the numbers to send, in order, each once; later copies become duplicates. */
-function dedupe(items: ItemRequest[]): { planned: PlannedItem[]; toSend: PlannedRecipient[] } {
-	// Number → the item that sent it first (no object per number: a campaign may hold 400,000).
-	const seen = new Map<string, ItemRequest>();
-	const toSend: PlannedRecipient[] = [];
-	const planned = items.map((item): PlannedItem => {
-		// In place: the item's list was made for this plan alone.
-		const { recipients } = item;
-		for (let i = 0; i < recipients.length; i++) {
-			const recipient = recipients[i];
-			if (recipient.skip || recipient.msisdn === null) continue;
-			const first = seen.get(recipient.msisdn);
-			if (first) {
-				recipients[i] = { ...recipient, skip: { kind: 'duplicate', reason: duplicateReason(item, first) } };
-				continue;
-			}
-			seen.set(recipient.msisdn, item);
-			recipient.position = toSend.length;
-			toSend.push(recipient);
+/** The numbers to send, in order, each once (entries of the sendable items); later copies become duplicates. */
+function dedupe(numbers: NumberColumns, sendable: readonly EntryOwner[], skips: Map<number, Skip>): Int32Array {
+	const { msisdns } = numbers;
+	const order = new Int32Array(numbers.size);
+	let sending = 0;
+	const seen = new NumberSet(msisdns, numbers.size);
+	for (const owner of sendable) {
+		for (let entry = owner.first; entry < owner.first + owner.inputs.length; entry++) {
+			if (msisdns[entry] === null || skips.has(entry)) continue;
+			const first = seen.addOrFind(entry);
+			if (first >= 0) skips.set(entry, { kind: 'duplicate', reason: duplicateReason(owner, numbers.owner(first)) });
+			else order[sending++] = entry;
 		}
-		return { itemIndex: item.itemIndex, recipients, failOnInvalid: item.settings.failOnInvalid };
-	});
-	return { planned, toSend };
+	}
+	return order.slice(0, sending);
 }
 
 /**
@@ -346,8 +393,9 @@ function sharedRequestSettings(items: ItemRequest[]): { source: RowSettings; war
 	return { source: first.settings, warnings };
 }
 
-/** Checks one campaign's shared settings, sets its items' own violations apart, dedupes and batches. */
+/** Reads one campaign's numbers, checks its shared settings, sets its items' own violations apart, dedupes and batches. */
 function settle(items: ItemRequest[], context: PlanContext): CampaignPlan {
+	const { numbers, skips } = readNumbers(items);
 	const shared = sharedRequestSettings(items);
 	const [first] = items;
 	const { from, text, campaignName, sendAt, dryRun, scheduled, quietHours } = first.settings;
@@ -358,20 +406,31 @@ function settle(items: ItemRequest[], context: PlanContext): CampaignPlan {
 		campaignName: campaignName || undefined,
 		batchSize: 1,
 	}).map((v) => ({ ...v, itemIndex: first.itemIndex, message: withFooterNoted(v, first) }));
-	const rejected = items.filter((i) => i.violations.length > 0).map(({ itemIndex, violations: v, recipients }) => ({ itemIndex, violations: v, recipients }));
+	const owners = numbers.owners;
+	const rejected = items.flatMap((i, o) => (i.violations.length > 0 ? [{ itemIndex: i.itemIndex, violations: i.violations, owner: owners[o] }] : []));
+	const sendableOwners = owners.filter((_, o) => items[o].violations.length === 0);
 	const sendable = items.filter((i) => i.violations.length === 0);
-	const { planned, toSend } = dedupe(sendable);
-	if (toSend.length === 0 && violations.length === 0 && sendable.length > 0) {
+	const order = dedupe(numbers, sendableOwners, skips);
+	if (order.length === 0 && violations.length === 0 && sendable.length > 0) {
 		violations.push({
 			field: 'recipients',
 			message: 'No valid recipient left to send to (all were invalid, excluded or duplicates)',
 			itemIndex: sendable[0].itemIndex,
 		});
 	}
-	const timing = inRecipientsZones({ sendAt, quietHours }, toSend, context);
+	const timing = inRecipientsZones({ sendAt, quietHours }, numbers, order, context);
 	const settings = { from, text, campaignName, dryRun, batchSize, timeoutMs, scheduled, ...timing.settings };
-	const batches = violations.length ? [] : batchesOf(toSend, batchSize);
-	return { settings, items: planned, toSend, batches, violations, rejected, warnings: [...warningsOf(sendable), ...shared.warnings, ...timing.warnings] };
+	const recipients = new CampaignRecipients(numbers, skips, order);
+	const planned = sendable.map((item, i) => new PlannedItem(item.itemIndex, item.settings.failOnInvalid, sendableOwners[i], recipients));
+	return new CampaignPlan({
+		settings,
+		items: planned,
+		recipients,
+		batchCount: batchCountOf(order.length, batchSize, violations),
+		violations,
+		rejected,
+		warnings: [...warningsOf(sendable), ...shared.warnings, ...timing.warnings],
+	});
 }
 
 /**
@@ -380,15 +439,16 @@ function settle(items: ItemRequest[], context: PlanContext): CampaignPlan {
  */
 function inRecipientsZones(
 	timing: { sendAt: string | null; quietHours?: QuietHours | null },
-	toSend: readonly PlannedRecipient[],
+	numbers: NumberColumns,
+	order: Int32Array,
 	context: PlanContext,
 ): { settings: { sendAt: string | null; quietHours?: QuietHours | null }; warnings: string[] } {
 	const quiet = timing.quietHours;
-	if (!quiet?.byRecipient || toSend.length === 0) return { settings: timing, warnings: [] };
+	if (!quiet?.byRecipient || order.length === 0) return { settings: timing, warnings: [] };
 	const zones = new Set<string>();
 	let unplaced = 0;
-	for (const recipient of toSend) {
-		const zone = zoneOfNumber(recipient.msisdn!);
+	for (const entry of order) {
+		const zone = zoneOfNumber(numbers.msisdns[entry]!);
 		if (zone) zones.add(zone);
 		else unplaced++;
 	}
@@ -415,28 +475,27 @@ function warningsOf(items: ItemRequest[]): string[] {
 }
 
 /**
- * The plan without the recipients `leaveOut` picks, each given `skip` (e.g. numbers the sender
- * cannot reach); the rest keep their order and are batched again.
+ * The plan without the numbers to send that `leaveOut` picks, each given `skip` (e.g. numbers the
+ * sender cannot reach); the rest keep their order and are batched again.
  */
-export function withSkipped(plan: CampaignPlan, leaveOut: (r: PlannedRecipient) => boolean, skip: Skip): CampaignPlan {
-	if (!plan.toSend.some(leaveOut)) return plan;
-	const toSend: PlannedRecipient[] = [];
-	const items = plan.items.map((item) => ({
-		...item,
-		recipients: item.recipients.map((r): PlannedRecipient => {
-			if (r.position === undefined) return r;
-			if (leaveOut(r)) return { input: r.input, msisdn: r.msisdn, notifyId: r.notifyId, skip };
-			const kept = { ...r, position: toSend.length };
-			toSend.push(kept);
-			return kept;
-		}),
-	}));
+export function withSkipped(plan: CampaignPlan, leaveOut: (msisdn: string) => boolean, skip: Skip): CampaignPlan {
+	const { numbers, order } = plan.recipients;
+	let skips: Map<number, Skip> | undefined;
+	const left = new Int32Array(order.length);
+	let count = 0;
+	for (const entry of order) {
+		if (!leaveOut(numbers.msisdns[entry]!)) left[count++] = entry;
+		else (skips ??= new Map(plan.recipients.skips)).set(entry, skip);
+	}
+	if (!skips) return plan;
+	const kept = left.slice(0, count);
+	const recipients = new CampaignRecipients(numbers, skips, kept);
+	const items = plan.items.map((item) => new PlannedItem(item.itemIndex, item.failOnInvalid, item.owner, recipients));
 	const violations = [...plan.violations];
-	if (toSend.length === 0) {
+	if (kept.length === 0) {
 		violations.push({ field: 'recipients', message: `No recipient left to send to: ${skip.reason}`, itemIndex: items[0].itemIndex });
 	}
-	const batches = violations.length ? [] : batchesOf(toSend, plan.settings.batchSize);
-	return { ...plan, items, toSend, batches, violations };
+	return plan.with({ items, recipients, violations, batchCount: batchCountOf(kept.length, plan.settings.batchSize, violations) });
 }
 
 /**

@@ -2,7 +2,7 @@ import type { TextAnalysis } from '../../../domain/gsmSegments';
 import { analyseText } from '../../../domain/gsmSegments';
 import type { BatchOutcome, Delivery } from './deliver';
 import { labelOf } from '../../../domain/compliance';
-import type { CampaignPlan, PlannedItem, PlannedRecipient } from './plan';
+import type { CampaignPlan, PlannedItem } from './plan';
 import { batchLabel } from './requestBody';
 
 /**
@@ -89,10 +89,13 @@ interface ProviderErrors {
 
 function providerErrors(plan: CampaignPlan, delivery: Delivery): ProviderErrors {
 	const found: ProviderErrors = { general: [], byNumber: new Map(), message: null };
-	const read = (outcome: BatchOutcome, numbers: readonly (string | null)[]) => {
+	const columns = plan.recipients;
+	// The numbers are listed only for an answer with errors to match them against.
+	const read = (outcome: BatchOutcome, numbersOf: () => Array<string | null>) => {
 		if (outcome.state !== 'accepted') return;
 		found.message = outcome.message;
 		if (outcome.errors.length === 0) return;
+		const numbers = numbersOf();
 		const sent = new Set(numbers);
 		for (const message of outcome.errors) {
 			const named = numbersNamedIn(message, sent, numbers);
@@ -101,16 +104,16 @@ function providerErrors(plan: CampaignPlan, delivery: Delivery): ProviderErrors 
 		}
 	};
 	// What an earlier attempt was told about the recipients it posted (a retry may batch them otherwise).
-	const earlier = new Map<BatchOutcome, string[]>();
-	for (const [recipient, outcome] of delivery.earlier ?? []) {
+	const earlier = new Map<BatchOutcome, Array<string | null>>();
+	for (const [entry, outcome] of delivery.earlier ?? []) {
 		const numbers = earlier.get(outcome);
-		if (numbers) numbers.push(recipient.msisdn!);
-		else earlier.set(outcome, [recipient.msisdn!]);
+		if (numbers) numbers.push(columns.msisdn(entry));
+		else earlier.set(outcome, [columns.msisdn(entry)]);
 	}
-	for (const [outcome, numbers] of earlier) read(outcome, numbers);
+	for (const [outcome, numbers] of earlier) read(outcome, () => numbers);
 	delivery.batches.forEach((outcome, index) => {
 		if ('replayed' in outcome && outcome.replayed) return;
-		read(outcome, plan.batches[index].filter((r) => !delivery.earlier?.has(r)).map((r) => r.msisdn));
+		read(outcome, () => Array.from(plan.batch(index).filter((entry) => !delivery.earlier?.has(entry)), (entry) => columns.msisdn(entry)));
 	});
 	return found;
 }
@@ -125,24 +128,33 @@ const TEXTED_FOR_ANOTHER: Verdict = Object.freeze({
 	reason: 'not sent again: an earlier attempt of this execution texted this number for another item that listed it',
 });
 
-/** The one place that decides a recipient's status: from the plan, its batch's outcome and the provider's errors. */
-function statusOf(recipient: PlannedRecipient, plan: CampaignPlan, delivery: Delivery, errors: ProviderErrors): Verdict {
+/** The one place that decides a recipient's (an entry's) status: from the plan, its batch's outcome and the provider's errors. */
+function statusOf(entry: number, plan: CampaignPlan, delivery: Delivery, errors: ProviderErrors): Verdict {
+	const columns = plan.recipients;
 	// Posted by an earlier attempt of this execution (even if this attempt skips it): what the provider said then.
-	const earlier = delivery.earlier?.get(recipient);
-	if (recipient.skip && !earlier) return { status: recipient.skip.kind, reason: recipient.skip.reason };
-	if (delivery.textedForOthers?.has(recipient)) return TEXTED_FOR_ANOTHER;
+	const earlier = delivery.earlier?.get(entry);
+	const skip = columns.skip(entry);
+	if (skip && !earlier) return { status: skip.kind, reason: skip.reason };
+	if (delivery.textedForOthers?.has(entry)) return TEXTED_FOR_ANOTHER;
 	// No batch: a rule stopped the campaign on this attempt (an earlier one may have posted some of it).
-	const outcome = earlier ?? (recipient.position === undefined ? undefined : delivery.batches[Math.floor(recipient.position / plan.settings.batchSize)]);
+	const position = columns.position(entry);
+	const outcome = earlier ?? (position === undefined ? undefined : delivery.batches[Math.floor(position / plan.settings.batchSize)]);
 	if (outcome?.state === 'dry run') return DRY_RUN;
 	if (outcome?.state === 'unconfirmed') return { status: 'unconfirmed', reason: outcome.reason };
 	if (outcome?.state === 'accepted') {
-		const named = errors.byNumber.get(recipient.msisdn!);
+		const named = errors.byNumber.size === 0 ? undefined : errors.byNumber.get(columns.msisdn(entry)!);
 		return named ? { status: 'rejected by provider', reason: named.join('; ') } : ACCEPTED;
 	}
 	if (!delivery.failure) return { status: 'not sent', reason: 'not sent: the run stopped after another campaign failed' };
 	const { error, batch } = delivery.failure;
 	if (batch === undefined) return { status: 'not sent', reason: `not sent on this attempt: ${error.message}` };
-	return { status: 'not sent', reason: `the campaign request failed${batchLabel(batch, plan.batches.length)}: ${error.message}` };
+	return { status: 'not sent', reason: `the campaign request failed${batchLabel(batch, plan.batchCount)}: ${error.message}` };
+}
+
+/** An entry and its status as the output shows it. */
+function reportOf(entry: number, plan: CampaignPlan, verdict: Verdict): RecipientReport {
+	const columns = plan.recipients;
+	return { input: columns.input(entry), msisdn: columns.msisdn(entry), notifyId: columns.notifyId(entry), status: verdict.status, reason: verdict.reason };
 }
 
 function emptyCounts(): Record<RecipientStatus, number> {
@@ -185,27 +197,45 @@ const SINGLE_COUNTS = new Map<RecipientStatus, Record<RecipientStatus, number>>(
 
 /** The common case, one number per row, without the arrays and records a list needs. */
 function singleOutcome(item: PlannedItem, plan: CampaignPlan, delivery: Delivery, errors: ProviderErrors): ItemOutcome {
-	const [r] = item.recipients;
-	const { status, reason } = statusOf(r, plan, delivery, errors);
-	const report: RecipientReport = { input: r.input, msisdn: r.msisdn, notifyId: r.notifyId, status, reason };
-	const accepted = status === 'accepted' ? [r.msisdn!] : (NONE as string[]);
-	return { item, recipients: [report], numbers: undefined, accepted, counts: SINGLE_COUNTS.get(status)! };
+	const entry = item.first;
+	const verdict = statusOf(entry, plan, delivery, errors);
+	const report = reportOf(entry, plan, verdict);
+	const accepted = verdict.status === 'accepted' ? [report.msisdn!] : (NONE as string[]);
+	return { item, recipients: [report], numbers: undefined, accepted, counts: SINGLE_COUNTS.get(verdict.status)! };
+}
+
+/**
+ * A list filled in order and cut to what it holds: sized once for the whole item instead of
+ * growing (and copying) as 400,000 numbers are pushed.
+ */
+function presized(size: number): string[] {
+	return size > COMPACT_ABOVE ? new Array<string>(size) : [];
 }
 
 function itemOutcome(item: PlannedItem, plan: CampaignPlan, delivery: Delivery, errors: ProviderErrors): ItemOutcome {
-	if (item.recipients.length === 1) return singleOutcome(item, plan, delivery, errors);
+	const size = item.end - item.first;
+	if (size === 1) return singleOutcome(item, plan, delivery, errors);
 	const counts = emptyCounts();
-	const compact = item.recipients.length > COMPACT_ABOVE;
-	const numbers = compact ? { acceptedNumbers: [] as string[], dryRunNumbers: [] as string[] } : undefined;
+	const compact = size > COMPACT_ABOVE;
+	const { dryRun } = plan.settings;
+	const numbers = compact ? { acceptedNumbers: dryRun ? [] : presized(size), dryRunNumbers: dryRun ? presized(size) : [] } : undefined;
+	const listed = { acceptedNumbers: 0, dryRunNumbers: 0 };
 	const recipients: RecipientReport[] = [];
 	const accepted: string[] = numbers ? numbers.acceptedNumbers : [];
-	for (const r of item.recipients) {
-		const { status, reason } = statusOf(r, plan, delivery, errors);
+	const msisdns = plan.recipients.numbers.msisdns;
+	for (let entry = item.first; entry < item.end; entry++) {
+		const verdict = statusOf(entry, plan, delivery, errors);
+		const { status } = verdict;
 		counts[status]++;
 		const field = COMPACT_FIELDS[status];
-		if (numbers && field) numbers[field].push(r.msisdn!);
-		else recipients.push({ input: r.input, msisdn: r.msisdn, notifyId: r.notifyId, status, reason });
-		if (!numbers && status === 'accepted') accepted.push(r.msisdn!);
+		// The plan's own number strings: the output adds no string per number.
+		if (numbers && field) numbers[field][listed[field]++] = msisdns[entry]!;
+		else recipients.push(reportOf(entry, plan, verdict));
+		if (!numbers && status === 'accepted') accepted.push(msisdns[entry]!);
+	}
+	if (numbers) {
+		numbers.acceptedNumbers.length = listed.acceptedNumbers;
+		numbers.dryRunNumbers.length = listed.dryRunNumbers;
 	}
 	return { item, recipients, numbers, accepted, counts };
 }
@@ -218,7 +248,7 @@ function campaignSummary(plan: CampaignPlan, delivery: Delivery, credits: number
 		campaignName: settings.campaignName || null,
 		sendAt: settings.sendAt,
 		...(settings.quietHours ? { quietHours: labelOf(settings.quietHours) } : {}),
-		recipients: plan.toSend.length,
+		recipients: plan.recipients.sending,
 		requests: settings.dryRun ? (delivery.dryRunRequests?.length ?? 0) : delivery.requests,
 		estimatedCredits: credits,
 		// Kept once here, not copied into every item: they name no recipient.
@@ -308,7 +338,7 @@ class SharedObjects {
 	constructor(private readonly answer: Json | null) {}
 
 	countsOf(outcome: ItemOutcome): Json {
-		if (outcome.item.recipients.length !== 1 || outcome.numbers) return countsJson(outcome.counts);
+		if (outcome.item.end - outcome.item.first !== 1 || outcome.numbers) return countsJson(outcome.counts);
 		const status = outcome.recipients[0].status;
 		let counts = this.counts.get(status);
 		if (!counts) this.counts.set(status, (counts = countsJson(outcome.counts)));

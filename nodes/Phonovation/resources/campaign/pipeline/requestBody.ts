@@ -1,4 +1,18 @@
-import type { CampaignSettings, PlannedRecipient } from './plan';
+import type { CampaignSettings } from './plan';
+import type { CampaignRecipients, PlannedRecipient } from './recipients';
+
+/** The recipients of one request: records (small lists, tests) or entries of a campaign's columns. */
+export type BatchRecipients = readonly PlannedRecipient[] | { readonly columns: CampaignRecipients; readonly entries: Int32Array };
+
+/** Reads a batch's numbers and Notify IDs by index, whichever form it has. */
+function readerOf(batch: BatchRecipients) {
+	if (Array.isArray(batch)) {
+		const records = batch as readonly PlannedRecipient[];
+		return { length: records.length, msisdn: (i: number) => records[i].msisdn!, notifyId: (i: number) => records[i].notifyId };
+	}
+	const { columns, entries } = batch as { columns: CampaignRecipients; entries: Int32Array };
+	return { length: entries.length, msisdn: (i: number) => columns.msisdn(entries[i])!, notifyId: (i: number) => columns.notifyId(entries[i]) };
+}
 
 export const CAMPAIGN_PATH = '/api/v2/Campaign';
 
@@ -8,7 +22,7 @@ export function batchLabel(index: number, total: number): string {
 }
 
 /** A byte buffer that grows by doubling, written to without a string per piece. */
-class ByteWriter {
+export class ByteWriter {
 	private bytes: Buffer;
 
 	private length = 0;
@@ -18,13 +32,21 @@ class ByteWriter {
 	}
 
 	write(text: string): void {
-		const size = Buffer.byteLength(text);
-		if (this.length + size > this.bytes.length) {
-			const grown = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.length + size));
-			this.bytes.copy(grown, 0, 0, this.length);
-			this.bytes = grown;
-		}
+		this.reserve(Buffer.byteLength(text));
 		this.length += this.bytes.write(text, this.length);
+	}
+
+	/** Text known to be ASCII (a number's digits), copied character by character: no call into C++ per piece. */
+	ascii(text: string): void {
+		this.reserve(text.length);
+		for (let i = 0; i < text.length; i++) this.bytes[this.length++] = text.charCodeAt(i);
+	}
+
+	private reserve(size: number): void {
+		if (this.length + size <= this.bytes.length) return;
+		const grown = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.length + size));
+		this.bytes.copy(grown, 0, 0, this.length);
+		this.bytes = grown;
 	}
 
 	/** The bytes written; copied to their exact size when the buffer grew well past them. */
@@ -39,27 +61,29 @@ class ByteWriter {
  * recipients an object tree plus its serialisation, or a string per recipient, would hold
  * several copies of the body at once.
  */
-export function requestBody(settings: CampaignSettings, batch: readonly PlannedRecipient[]): Buffer {
+export function requestBody(settings: CampaignSettings, batch: BatchRecipients): Buffer {
 	const head: Record<string, string> = { text: settings.text, from: settings.from };
 	if (settings.campaignName) head.campaignName = settings.campaignName;
 	if (settings.sendAt) head.sendAt = settings.sendAt;
-	const out = new ByteWriter(batch.length * 48 + 4096);
+	const recipients = readerOf(batch);
+	const out = new ByteWriter(recipients.length * 48 + 4096);
 	out.write(`${JSON.stringify(head).slice(0, -1)},"recipientInfo":[`);
 	// Recipients of one item share their Notify ID: its JSON is written once per distinct value.
 	let notifyId: string | null = null;
 	let notifyIdJson = '';
-	for (let i = 0; i < batch.length; i++) {
-		const recipient = batch[i];
-		out.write(i ? ',{"msisdn":"' : '{"msisdn":"');
-		out.write(recipient.msisdn!);
-		if (recipient.notifyId) {
-			if (recipient.notifyId !== notifyId) {
-				notifyId = recipient.notifyId;
+	for (let i = 0; i < recipients.length; i++) {
+		out.ascii(i ? ',{"msisdn":"' : '{"msisdn":"');
+		// Normalised numbers are digits only.
+		out.ascii(recipients.msisdn(i));
+		const own = recipients.notifyId(i);
+		if (own) {
+			if (own !== notifyId) {
+				notifyId = own;
 				notifyIdJson = `","notifyId":${JSON.stringify(notifyId)}}`;
 			}
 			out.write(notifyIdJson);
 		} else {
-			out.write('"}');
+			out.ascii('"}');
 		}
 	}
 	out.write(']}');
