@@ -1,6 +1,7 @@
 import { bigCampaign } from './cases/bigCampaign';
 import { bulk100k } from './cases/bulk100k';
 import { BODY_LIMIT, punctuationBody, repeatedNameBody, smallRefusedBody } from './cases/hostileBody';
+import { rateLimited1k } from './cases/rateLimited1k';
 import { tokenReuse } from './cases/tokenReuse';
 import { HeapWatch, MB } from './support/heap';
 import { failed, jsonLine, table } from './support/report';
@@ -35,6 +36,15 @@ describe('bench cases (small sizes)', () => {
 		expect([line.campaignRequests, line.tokenRequests, line.senderListRequests]).toEqual([1, 1, 1]);
 		expect(line.heapRatio).toBeGreaterThan(0);
 		expect(result.target).toBe('ratio ≤ 0.5, heapRatio ≤ 1.5');
+	}, 180_000);
+
+	it('rate-limited-1k: ours delivers every row once past the limit; the hand-built workflow\'s refused items are counted', async () => {
+		const result = await rateLimited1k({ items: 60, limit: 5, latencyMs: 30, rounds: 1 });
+		const line = result.line as Record<string, number | string>;
+		expect(line).toMatchObject({ name: 'rate-limited-1k', items: 60, limit: 5, idealMs: 360, deliveredOnce: 60, doubleSends: 0, retryAfter1DeliveredOnce: 60 });
+		// n8n's HTTP Request node sends all 60 at once: the provider holds 5 and refuses the rest.
+		expect(line.handBuiltFailedItems).toBeGreaterThanOrEqual(40);
+		expect(Number(line.handBuiltFailedItems) + Number(line.handBuiltDeliveredOnce)).toBe(60);
 	}, 180_000);
 });
 

@@ -11,6 +11,7 @@ import { bigCampaign } from './cases/bigCampaign';
 import { bulk100k } from './cases/bulk100k';
 import { hostileBody } from './cases/hostileBody';
 import { personalised1k } from './cases/personalised1k';
+import { rateLimited1k } from './cases/rateLimited1k';
 import { relayThroughput } from './cases/relayThroughput';
 import { tokenReuse } from './cases/tokenReuse';
 import { type ExpressionEngine, expressionEngineOf } from './support/expressionEngine';
@@ -24,6 +25,7 @@ const CASES: Record<string, (engine: ExpressionEngine) => Promise<CaseResult>> =
 	'token-reuse': () => tokenReuse(),
 	'big-campaign': () => bigCampaign(),
 	'personalised-1k': () => personalised1k({ log }),
+	'rate-limited-1k': () => rateLimited1k({ log }),
 	'relay-throughput': (expressionEngine) => relayThroughput({ log, expressionEngine }),
 	'hostile-body': (expressionEngine) => hostileBody({ log, expressionEngine }),
 };

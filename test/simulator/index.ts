@@ -4,7 +4,7 @@
  * endpoints, plus test-only controls under /_sim/. Never shipped (lives under test/).
  */
 export { DEFAULT_CLI_PORT, DEFAULT_CONFIG, parseSenders } from './config';
-export type { Sender, SimulatorConfig } from './config';
+export type { CampaignLimit, Sender, SimulatorConfig } from './config';
 export type { Fault, PendingFault } from './faults';
 export { LEGACY_CODES } from './legacy';
 export { checkMsisdn } from './msisdn';

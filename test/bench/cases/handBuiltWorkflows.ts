@@ -78,7 +78,7 @@ function tokenRequest(access: ProviderAccess, extra: Partial<INode> = {}): INode
  * HTTP Request posting a QueueCampaignRequest with the token as Bearer, JSON body typed in the
  * editor. `message.text` may be an expression (`={{ … }}` inside the body) for personalised texts.
  */
-function campaignRequest(access: ProviderAccess, message: Message, recipientInfo: string, token: string): INode {
+function campaignRequest(access: ProviderAccess, message: Message, recipientInfo: string, token: string, extra: Partial<INode> = {}): INode {
 	return builtIn('httpRequest', 'Send campaign', {
 		method: 'POST',
 		url: `${access.url}/api/v2/Campaign`,
@@ -88,7 +88,7 @@ function campaignRequest(access: ProviderAccess, message: Message, recipientInfo
 		specifyBody: 'json',
 		jsonBody: `={\n  "from": ${JSON.stringify(message.from)},\n  "text": ${textOf(message)},\n  "recipientInfo": {{ JSON.stringify(${recipientInfo}) }}\n}`,
 		options: {},
-	});
+	}, extra);
 }
 
 /**
@@ -155,10 +155,10 @@ export function perItemSends(access: ProviderAccess, message: Message): BuiltWor
  * and merged onto every item, then one HTTP Request posting each item's own campaign (n8n's HTTP
  * Request node sends all items' requests at once). Items carry `msisdn` and `name`.
  */
-export function personalisedSends(access: ProviderAccess, message: Message): BuiltWorkflow {
+export function personalisedSends(access: ProviderAccess, message: Message, options: { onError?: INode['onError'] } = {}): BuiltWorkflow {
 	const token = tokenRequest(access, { executeOnce: true });
 	const merge = builtIn('merge', 'Merge', { mode: 'combine', combineBy: 'combineAll', options: {} });
-	const send = campaignRequest(access, message, '[{ msisdn: $json.msisdn }]', '$json.access_token');
+	const send = campaignRequest(access, message, '[{ msisdn: $json.msisdn }]', '$json.access_token', options.onError ? { onError: options.onError } : {});
 	const start = builtIn('noOp', 'Rows', {});
 	return {
 		nodes: [start, token, merge, send],

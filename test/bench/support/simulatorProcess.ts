@@ -4,7 +4,7 @@ import { createInterface } from 'node:readline';
 
 import { request } from 'undici';
 
-import { DEFAULT_CONFIG, type Fault, type RecordedCampaign, type SimulatorConfig } from '../../simulator';
+import { type CampaignLimit, DEFAULT_CONFIG, type Fault, type RecordedCampaign, type RecordedRequest, type SimulatorConfig } from '../../simulator';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 
@@ -19,6 +19,10 @@ export interface SimulatorProcess {
 	config: SimulatorConfig;
 	count(method: string, path: string): Promise<number>;
 	campaigns(): Promise<RecordedCampaign[]>;
+	/** Every provider request answered, with its status. */
+	requests(): Promise<RecordedRequest[]>;
+	/** A provider with a limit: at most `max` campaign requests at once, 429 above it (null: none). */
+	setCampaignLimit(limit: CampaignLimit | null): Promise<void>;
 	advanceClock(seconds: number): Promise<void>;
 	/** Queues a fault for the next `times` requests to `path` (see the simulator's faults). */
 	injectFault(path: string, fault: Fault, times?: number): Promise<void>;
@@ -67,6 +71,8 @@ export async function startSimulatorProcess(): Promise<SimulatorProcess> {
 		count: async (method, route) =>
 			(await control(url, 'GET', `count?method=${method}&path=${encodeURIComponent(route)}`)).count as number,
 		campaigns: async () => (await control(url, 'GET', 'campaigns')) as RecordedCampaign[],
+		requests: async () => (await control(url, 'GET', 'requests')) as RecordedRequest[],
+		setCampaignLimit: async (campaignLimit) => void (await control(url, 'POST', 'config', { campaignLimit })),
 		advanceClock: async (seconds) => void (await control(url, 'POST', 'clock/advance', { seconds })),
 		injectFault: async (route, fault, times = 1) => void (await control(url, 'POST', 'faults', { path: route, fault, times })),
 		reset: async () => void (await control(url, 'POST', 'reset', {})),

@@ -1,0 +1,154 @@
+import type { INodeExecutionData } from 'n8n-workflow';
+
+import { withBuiltInsBench } from '../support/benchEngine';
+import type { CaseResult } from '../support/report';
+import type { SimulatorProcess } from '../support/simulatorProcess';
+import { alternate, median, round, timed } from '../support/stats';
+import { runWorkflow } from '../support/workflowRunner';
+import { personalisedSends } from './handBuiltWorkflows';
+
+export interface RateLimited1kOptions {
+	items?: number;
+	/** Campaign requests the provider admits at once. */
+	limit?: number;
+	latencyMs?: number;
+	/** Retry-After on the provider's 429s, in seconds. */
+	retryAfter?: number;
+	rounds?: number;
+	log?: (line: string) => void;
+}
+
+const CAMPAIGN = '/api/v2/Campaign';
+const TEXT = "'Hi ' + $json.name + ', your appointment is at ' + $json.time";
+
+function rows(count: number): INodeExecutionData[] {
+	return Array.from({ length: count }, (_, i) => ({
+		json: { phone: `0875${String(i).padStart(6, '0')}`, msisdn: `353875${String(i).padStart(6, '0')}`, name: `Person ${i}`, time: `${9 + (i % 8)}:00` },
+	}));
+}
+
+interface Outcome {
+	ms: number;
+	/** Rows whose text the provider processed exactly once. */
+	deliveredOnce: number;
+	/** Bodies processed more than once. */
+	doubles: number;
+	refused: number;
+	/** Items the workflow reported as failed. */
+	failedItems: number;
+}
+
+async function outcome(sim: SimulatorProcess, ms: number, failedItems: number): Promise<Outcome> {
+	const texts = (await sim.campaigns()).map((c) => c.body.text as string);
+	const counts = new Map<string, number>();
+	for (const text of texts) counts.set(text, (counts.get(text) ?? 0) + 1);
+	const refused = (await sim.requests()).filter((r) => r.status === 429).length;
+	return {
+		ms,
+		deliveredOnce: [...counts.values()].filter((n) => n === 1).length,
+		doubles: texts.length - counts.size,
+		refused,
+		failedItems,
+	};
+}
+
+/**
+ * A provider with a limit: it admits 20 campaign requests at once and answers 429 above that,
+ * each admitted request taking 50 ms. 1,000 personalised items: ours at its defaults (adaptive,
+ * ceiling 256) against the ideal (1,000 / 20 × 50 ms = 2.5 s: the limit always full, never
+ * exceeded) and beside the hand-built workflow (one HTTP Request node posting each item, n8n's
+ * defaults, On Error: continue), whose refused items are counted.
+ *
+ * The 429s carry `Retry-After: 0` (come back when a request of yours has finished, as a
+ * concurrency limit means), and the pacer waits that out for everyone. A Retry-After of 1 s is run
+ * once more for reference: any client that has to find the limit by exceeding it pays at least
+ * one such pause, so its floor is (2.5 + 1) / 2.5 = 1.4 of the ideal.
+ */
+export async function rateLimited1k(options: RateLimited1kOptions = {}): Promise<CaseResult> {
+	const items = options.items ?? 1_000;
+	const limit = options.limit ?? 20;
+	const latencyMs = options.latencyMs ?? 50;
+	const retryAfter = options.retryAfter ?? 0;
+	const rounds = options.rounds ?? 2;
+	const log = options.log ?? (() => {});
+	const idealMs = (items / limit) * latencyMs;
+	return await withBuiltInsBench(log, async ({ sim, bench, access }) => {
+		const oursNode = bench.phonovationNode({
+			resource: 'campaign',
+			operation: 'send',
+			from: 'Phonovation',
+			text: `={{ ${TEXT} }}`,
+			recipients: '={{ $json.phone }}',
+			options: {},
+		});
+		const handBuilt = personalisedSends(access, { from: 'Phonovation', text: '', textExpression: TEXT }, { onError: 'continueRegularOutput' });
+		const provider = async (retryAfterSeconds: number) => {
+			await sim.reset();
+			await sim.setCampaignLimit({ max: limit, retryAfter: retryAfterSeconds });
+			await sim.injectFault(CAMPAIGN, { kind: 'delay', ms: latencyMs }, items * 3);
+		};
+		const ours = async (retryAfterSeconds: number, name: string) => {
+			await provider(retryAfterSeconds);
+			bench.forgetToken();
+			const { value: run, ms } = await timed(async () => await bench.engine.runNode(oursNode, rows(items)));
+			if (run.error) throw new Error(`Our node failed: ${run.error.message}`);
+			const result = await outcome(sim, ms, 0);
+			log(`${name}: ${Math.round(ms)} ms, delivered once ${result.deliveredOnce}, refused ${result.refused}, double sends ${result.doubles}`);
+			return result;
+		};
+		const theirs = async () => {
+			await provider(retryAfter);
+			const { value: run, ms } = await timed(async () => await runWorkflow(bench.engine, handBuilt.nodes, handBuilt.connections, handBuilt.start, rows(items)));
+			const failed = run.outputOf('Send campaign').filter((item) => item.json.error !== undefined).length;
+			const result = await outcome(sim, ms, failed);
+			log(`hand-built: ${Math.round(ms)} ms, delivered once ${result.deliveredOnce}, failed items ${failed}`);
+			return result;
+		};
+
+		try {
+			// Unmeasured warm-up without the limit, so neither side pays for compiling shared code.
+			await sim.reset();
+			await bench.engine.runNode(oursNode, rows(100));
+			await sim.reset();
+			await runWorkflow(bench.engine, handBuilt.nodes, handBuilt.connections, handBuilt.start, rows(100));
+
+			const results = await alternate(rounds, { ours: () => ours(retryAfter, 'ours'), handBuilt: theirs });
+			const slowRetry = await ours(1, 'ours, Retry-After: 1');
+
+			const oursMs = median(results.ours.map((r) => r.ms));
+			const idealRatio = round(oursMs / idealMs, 2);
+			const allOnce = results.ours.every((r) => r.deliveredOnce === items && r.doubles === 0);
+			const handBuiltFailed = Math.max(...results.handBuilt.map((r) => r.failedItems));
+			return {
+				line: {
+					name: 'rate-limited-1k',
+					items,
+					limit,
+					latencyMs,
+					retryAfter,
+					idealMs,
+					oursMs: Math.round(oursMs),
+					idealRatio,
+					deliveredOnce: Math.min(...results.ours.map((r) => r.deliveredOnce)),
+					doubleSends: Math.max(...results.ours.map((r) => r.doubles)),
+					refused: Math.max(...results.ours.map((r) => r.refused)),
+					handBuiltMs: Math.round(median(results.handBuilt.map((r) => r.ms))),
+					handBuiltFailedItems: handBuiltFailed,
+					handBuiltDeliveredOnce: Math.min(...results.handBuilt.map((r) => r.deliveredOnce)),
+					retryAfter1Ms: Math.round(slowRetry.ms),
+					retryAfter1IdealRatio: round(slowRetry.ms / idealMs, 2),
+					retryAfter1DeliveredOnce: slowRetry.deliveredOnce,
+				},
+				summary: `${items} personalised items, provider admitting ${limit} at once at ${latencyMs} ms: ours ${Math.round(oursMs)} ms vs ideal ${idealMs} ms; hand-built lost ${handBuiltFailed} items to 429`,
+				target: 'every text delivered once, idealRatio ≤ 1.3, hand-built failures reported',
+				met: allOnce && idealRatio <= 1.3 && slowRetry.deliveredOnce === items,
+				notes: [
+					`per round: ours ${results.ours.map((r) => Math.round(r.ms)).join(' / ')} ms (refused ${results.ours.map((r) => r.refused).join(' / ')}), hand-built ${results.handBuilt.map((r) => Math.round(r.ms)).join(' / ')} ms`,
+					`with Retry-After: 1 ours took ${Math.round(slowRetry.ms)} ms (${round(slowRetry.ms / idealMs, 2)}× the ideal; floor for any client that must find the limit: 1.4), refused ${slowRetry.refused}, all delivered once: ${slowRetry.deliveredOnce === items}`,
+				],
+			};
+		} finally {
+			await sim.setCampaignLimit(null);
+		}
+	});
+}
