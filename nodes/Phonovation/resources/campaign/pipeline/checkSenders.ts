@@ -37,7 +37,7 @@ const isIrish = (msisdn: string) => msisdn.startsWith(IRISH_COUNTRY_CODE);
 
 function sendsToIreland(plan: CampaignPlan): boolean {
 	const { order, numbers } = plan.recipients;
-	for (const entry of order) if (isIrish(numbers.msisdns[entry]!)) return true;
+	for (let p = 0; p < order.length; p++) if (isIrish(numbers.msisdns[order[p]]!)) return true;
 	return false;
 }
 

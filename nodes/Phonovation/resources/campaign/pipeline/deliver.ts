@@ -234,8 +234,8 @@ function whoOf(columns: CampaignRecipients, entries: Int32Array, duplicates: Map
 		out.ascii(columns.msisdn(entry)!);
 	}
 	if (duplicates) {
-		for (const entry of entries) {
-			const msisdn = columns.msisdn(entry)!;
+		for (let i = 0; i < entries.length; i++) {
+			const msisdn = columns.msisdn(entries[i])!;
 			for (const other of duplicates.get(msisdn) ?? []) {
 				out.ascii('\n');
 				out.ascii(Ledger.duplicateKey(other, msisdn));
@@ -255,7 +255,8 @@ function earlierOf(run: DeliveryContext, columns: CampaignRecipients, batch: Int
 	const whole = run.ledger.byBody(fingerprint);
 	const fresh: number[] = [];
 	const textedForOthers = new Set<number>();
-	for (const entry of batch) {
+	for (let i = 0; i < batch.length; i++) {
+		const entry = batch[i];
 		const who = Ledger.recipientKey(columns.itemIndex(entry), columns.msisdn(entry)!);
 		const record = whole ?? run.ledger.recipient(who);
 		if (record) known.set(entry, record);

@@ -124,20 +124,21 @@ export function stoppedReports(ctx: IExecuteFunctions, ledger: Ledger, operation
  */
 export function writeStopped(stopped: ReturnType<typeof stoppedReports>, out: INodeExecutionData[]): void {
 	for (const { plan, error, report } of stopped) {
-		if (report) for (const { itemIndex, json } of report.items) out[itemIndex] = failedItem(error, itemIndex, json);
-		else for (const item of plan.items) out[item.itemIndex] = errorItem(error, item.itemIndex);
+		if (report) report.items.forEach(({ itemIndex, json }) => (out[itemIndex] = failedItem(error, itemIndex, json)));
+		else plan.items.forEach((item) => (out[item.itemIndex] = errorItem(error, item.itemIndex)));
 	}
 }
 
 /** Each item's output: its report, or `{ error, details }` when its campaign failed before all its numbers went out. */
 export function writeReports(reports: Array<{ delivery: Delivery; report: CampaignReport }>, out: INodeExecutionData[]): void {
 	for (const { delivery, report } of reports) {
-		for (const { itemIndex, json, unsent } of report.items) {
+		// forEach: no iterator result per item of a 100,000-item run.
+		report.items.forEach(({ itemIndex, json, unsent }) => {
 			out[itemIndex] =
 				delivery.failure && unsent
 					? failedItem(delivery.failure.error, itemIndex, json)
 					: { json: json as INodeExecutionData['json'], pairedItem: { item: itemIndex } };
-		}
+		});
 	}
 }
 

@@ -447,8 +447,8 @@ function inRecipientsZones(
 	if (!quiet?.byRecipient || order.length === 0) return { settings: timing, warnings: [] };
 	const zones = new Set<string>();
 	let unplaced = 0;
-	for (const entry of order) {
-		const zone = zoneOfNumber(numbers.msisdns[entry]!);
+	for (let p = 0; p < order.length; p++) {
+		const zone = zoneOfNumber(numbers.msisdns[order[p]]!);
 		if (zone) zones.add(zone);
 		else unplaced++;
 	}
@@ -483,7 +483,8 @@ export function withSkipped(plan: CampaignPlan, leaveOut: (msisdn: string) => bo
 	let skips: Map<number, Skip> | undefined;
 	const left = new Int32Array(order.length);
 	let count = 0;
-	for (const entry of order) {
+	for (let p = 0; p < order.length; p++) {
+		const entry = order[p];
 		if (!leaveOut(numbers.msisdns[entry]!)) left[count++] = entry;
 		else (skips ??= new Map(plan.recipients.skips)).set(entry, skip);
 	}
@@ -512,8 +513,8 @@ export function planCampaigns(items: ItemParameters[], context: PlanContext): Ca
 	const groups = new Map<string, ItemRequest[]>();
 	const rows = new RowSettingsCache(context, new SuppressionCache());
 	let previous: { item: ItemRequest; group: ItemRequest[] } | undefined;
-	for (const parameters of items) {
-		const item = readItem(parameters, rows);
+	for (let i = 0; i < items.length; i++) {
+		const item = readItem(items[i], rows);
 		// Rows of one campaign usually follow each other: no key string per row for them.
 		if (previous && sameCampaign(previous.item, item)) {
 			previous.group.push(item);
