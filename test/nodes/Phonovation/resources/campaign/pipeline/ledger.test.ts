@@ -41,6 +41,15 @@ describe('Ledger: who this execution texted', () => {
 		expect(ledger.byBody(Ledger.fingerprint(Buffer.from('{"text":"Hi!"}')))).toBeUndefined();
 	});
 
+	it('says whether an earlier attempt had recorded anything when this one began, whatever this one records', () => {
+		const context: IContextObject = {};
+		const first = new Ledger(context, 0);
+		first.record({ state: 'accepted', message: null, errors: [], body: 'b', who: who([0, '353871111111']) });
+		expect([first.retrying, first.isEmpty]).toEqual([false, false]);
+		expect(new Ledger(context, 0).retrying).toBe(true);
+		expect(new Ledger(context, 1).retrying).toBe(false);
+	});
+
 	it('knows nothing of names an object has by default', () => {
 		const ledger = new Ledger({}, 0);
 		expect(ledger.byBody('constructor')).toBeUndefined();
