@@ -214,6 +214,29 @@ describe('money safety in n8n', () => {
 		expect(out.map((o) => o.recipients[0].msisdn)).toEqual(people.map((_, i) => `353876${String(i).padStart(6, "0")}`));
 	});
 
+	suite.it('a provider admitting 10 at once: the node finds that pace, every body arrives once, the few 429s are repeated', async (env) => {
+		const people = Array.from({ length: 200 }, (_, i) => ({ phone: `0876${String(i).padStart(6, '0')}`, name: `Guest ${i}` }));
+		const workflow = await campaignWorkflow(env, 'Reminders to a strict provider', people, {
+			text: '=Hi {{ $json.name }}, see you at 9',
+			recipients: '={{ $json.phone }}',
+		});
+		env.sim.reset();
+		env.sim.config.campaignLimit = { max: 10, retryAfter: 0 };
+		try {
+			env.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: 50 }, 600);
+			const execution = await env.client.runAndWait(workflow.id, 'Manual Trigger');
+			expect(execution.status).toBe('success');
+			expect(env.sim.campaigns.map((c) => c.body.text).sort()).toEqual(people.map((p) => `Hi ${p.name}, see you at 9`).sort());
+			expect(doubleSends(env)).toEqual([]);
+			const refused = env.sim.requests.filter((r) => r.status === 429).length;
+			expect(refused).toBeGreaterThan(0);
+			expect(refused).toBeLessThanOrEqual(40);
+			expect((nodeOutput(execution, 'Send') as Json[]).every((o) => o.recipients[0].status === 'accepted')).toBe(true);
+		} finally {
+			env.sim.config.campaignLimit = undefined;
+		}
+	});
+
 	suite.it('Continue On Fail (error output): a half-accepted item names its accepted numbers', async (env) => {
 		const workflow = await campaignWorkflow(
 			env,
