@@ -137,7 +137,8 @@ export function readParameters(
 			text: reader.read('text', itemIndex, '', unreadable),
 			recipients: reader.read('recipients', itemIndex, '', unreadable),
 			sendAt: scheduled ? reader.read('sendAt', itemIndex, '', unreadable) : undefined,
-			options: { ...readOptions(reader, itemIndex, unreadable), ...fixed },
+			// Made for this item alone, so the fixed options are set on it rather than on a copy.
+			options: Object.assign(readOptions(reader, itemIndex, unreadable), fixed),
 			unreadable,
 		};
 	}

@@ -183,7 +183,7 @@ interface ItemOutcome {
 	recipients: RecipientReport[];
 	/** Present on a compact item only. */
 	numbers?: { acceptedNumbers: string[]; dryRunNumbers: string[] };
-	/** The numbers the provider accepted. */
+	/** The numbers the provider accepted (a one-number item's is read from its report instead). */
 	accepted: string[];
 	counts: Record<RecipientStatus, number>;
 }
@@ -200,8 +200,7 @@ function singleOutcome(item: PlannedItem, plan: CampaignPlan, delivery: Delivery
 	const entry = item.first;
 	const verdict = statusOf(entry, plan, delivery, errors);
 	const report = reportOf(entry, plan, verdict);
-	const accepted = verdict.status === 'accepted' ? [report.msisdn!] : (NONE as string[]);
-	return { item, recipients: [report], numbers: undefined, accepted, counts: SINGLE_COUNTS.get(verdict.status)! };
+	return { item, recipients: [report], numbers: undefined, accepted: NONE as string[], counts: SINGLE_COUNTS.get(verdict.status)! };
 }
 
 /**
@@ -288,8 +287,17 @@ function deliveryWarnings(delivery: Delivery, unconfirmed: number): string[] {
 	return warnings;
 }
 
+const isSingle = (outcome: ItemOutcome) => !outcome.numbers && outcome.item.end - outcome.item.first === 1;
+
+/** The numbers the provider accepted in the campaign, in item order (no array per one-number item). */
 function acceptedNumbers(outcomes: ItemOutcome[]): string[] {
-	return outcomes.length === 1 ? outcomes[0].accepted : outcomes.flatMap((o) => o.accepted);
+	if (outcomes.length === 1 && !isSingle(outcomes[0])) return outcomes[0].accepted;
+	const all: string[] = [];
+	outcomes.forEach((outcome) => {
+		if (!isSingle(outcome)) for (let i = 0; i < outcome.accepted.length; i++) all.push(outcome.accepted[i]);
+		else if (outcome.recipients[0].status === 'accepted') all.push(outcome.recipients[0].msisdn!);
+	});
+	return all;
 }
 
 interface Shared {
@@ -307,14 +315,9 @@ interface Shared {
  * What happened to this item, first, so n8n's table shows it in the leftmost columns: its status
  * (every recipient's, or `mixed`), and for a one-recipient item its number and reason too.
  */
-function ownResult(outcome: ItemOutcome): Json {
-	const { recipients, counts } = outcome;
-	if (!outcome.numbers && recipients.length === 1) {
-		const [only] = recipients;
-		return { status: only.status, msisdn: only.msisdn, reason: only.reason, input: only.input, notifyId: only.notifyId };
-	}
-	const present = STATUS_NAMES.filter((status) => counts[status] > 0);
-	return { status: present.length === 1 ? present[0] : 'mixed' };
+function ownStatus(outcome: ItemOutcome): string {
+	const present = STATUS_NAMES.filter((status) => outcome.counts[status] > 0);
+	return present.length === 1 ? present[0] : 'mixed';
 }
 
 function countsJson(counts: Record<RecipientStatus, number>): Json {
@@ -357,20 +360,25 @@ function itemJson(outcome: ItemOutcome, shared: Shared): Json {
 	if (errors.byNumber.size > 0) {
 		for (const r of outcome.recipients) itemErrors.push(...(errors.byNumber.get(r.msisdn ?? '') ?? []));
 	}
-	// The item's own result first; what the whole campaign shares after it.
-	const json: Json = {
-		...ownResult(outcome),
-		recipients: outcome.recipients,
-		...outcome.numbers,
-		counts: shared.objects.countsOf(outcome),
-		warnings: shared.warnings,
-		campaign: shared.summary,
-		text: shared.text,
-		response: shared.objects.responseOf(itemErrors),
-		operation: shared.operation,
-		success: !delivery.failure,
-		dryRun: plan.settings.dryRun,
-	};
+	const counts = shared.objects.countsOf(outcome);
+	const response = shared.objects.responseOf(itemErrors);
+	const { warnings, summary: campaign, text, operation } = shared;
+	const success = !delivery.failure;
+	const { dryRun } = plan.settings;
+	const { recipients, numbers } = outcome;
+	// The item's own result first; what the whole campaign shares after it. Written out in full
+	// for each shape: no object per item to spread (100,000 rows).
+	let json: Json;
+	if (isSingle(outcome)) {
+		const [only] = recipients;
+		const { status, msisdn, reason, input, notifyId } = only;
+		json = { status, msisdn, reason, input, notifyId, recipients, counts, warnings, campaign, text, response, operation, success, dryRun };
+	} else if (numbers) {
+		const { acceptedNumbers, dryRunNumbers } = numbers;
+		json = { status: ownStatus(outcome), recipients, acceptedNumbers, dryRunNumbers, counts, warnings, campaign, text, response, operation, success, dryRun };
+	} else {
+		json = { status: ownStatus(outcome), recipients, counts, warnings, campaign, text, response, operation, success, dryRun };
+	}
 	// The exact bodies are shown once per campaign, on its first item.
 	if (plan.settings.dryRun && outcome.item === plan.items[0]) json.requests = delivery.dryRunRequests;
 	return json;
