@@ -48,9 +48,15 @@ function kindOf(mediaType: string): RelayBody['kind'] {
 	throw badRequest('Unsupported content type: relays and receipts are form-encoded, processing results JSON');
 }
 
+/**
+ * One strict decoder for every relay: without `stream`, each decode() starts afresh (a failed one
+ * included), so sharing it changes nothing but the per-relay construction.
+ */
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
 function utf8(bytes: Buffer): string {
 	try {
-		return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+		return STRICT_UTF8.decode(bytes);
 	} catch {
 		throw badRequest('Body is not valid UTF-8');
 	}

@@ -40,8 +40,20 @@ export function gatewayTimestamp(value: string | undefined): string | null {
 	const match = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})$/.exec(text);
 	if (!match) throw badRequest('SMS-TimeStamp is not yyyy-MM-dd HH:mm:ss');
 	const [year, month, day, hour, minute, second] = match.slice(1).map(Number);
-	const parts = { year, month, day, hour, minute, second };
-	return isoOrReject(DateTime.fromObject(parts, { zone: 'utc' }), parts, 'SMS-TimeStamp');
+	// Read on every relay, so without luxon: a UTC date rolls any field out of range over, and the
+	// read-back must equal what was written (the same exact check isoOrReject makes for FinishedAt).
+	const date = new Date(0);
+	date.setUTCFullYear(year, month - 1, day);
+	date.setUTCHours(hour, minute, second, 0);
+	const exact =
+		date.getUTCFullYear() === year &&
+		date.getUTCMonth() === month - 1 &&
+		date.getUTCDate() === day &&
+		date.getUTCHours() === hour &&
+		date.getUTCMinutes() === minute &&
+		date.getUTCSeconds() === second;
+	if (!exact || year < 1) throw badRequest('SMS-TimeStamp is not a valid date-time');
+	return date.toISOString();
 }
 
 /**

@@ -39,6 +39,21 @@ describe('relay body: bytes', () => {
 		});
 	});
 
+	it('reads each body afresh after one cut off in the middle of a character (one decoder serves every relay)', async () => {
+		// 0xe2 0x82 starts a three-byte character (€) that never ends.
+		await expect(readRelayBody({ headers: FORM, rawBody: Buffer.from([0x61, 0x3d, 0xe2, 0x82]) })).rejects.toMatchObject({
+			status: 400,
+			detail: 'Body is not valid UTF-8',
+		});
+		// Its last byte alone: refused, not joined to the cut-off start above into a €.
+		await expect(readRelayBody({ headers: FORM, rawBody: Buffer.from([0xac, 0x3d, 0x31]) })).rejects.toMatchObject({
+			status: 400,
+			detail: 'Body is not valid UTF-8',
+		});
+		const good = await readRelayBody({ headers: FORM, rawBody: Buffer.from('SMS-From=€1') });
+		expect(good.kind === 'form' && good.fields.get('SMS-From')).toBe('€1');
+	});
+
 	it('reads JSON only when asked, so its token is checked first', async () => {
 		const body = await readRelayBody({ headers: JSON_TYPE, rawBody: Buffer.from([0x7b, 0xff]) });
 		expect(body.kind).toBe('json');

@@ -1,3 +1,5 @@
+import { DateTime } from 'luxon';
+
 import { finishedAtOf, gatewayTimestamp } from '../../../../../nodes/PhonovationTrigger/events/fields/timestamps';
 import { rejectionOf } from '../../support';
 
@@ -20,6 +22,42 @@ describe('SMS-TimeStamp (yyyy-MM-dd HH:mm:ss, UTC)', () => {
 		['year 0', '0000-01-01 00:00:00', 'SMS-TimeStamp is not a valid date-time'],
 	])('refuses %s with 400', (_name, value, detail) => {
 		expect(rejectionOf(() => gatewayTimestamp(value))).toMatchObject({ status: 400, detail });
+	});
+});
+
+describe('SMS-TimeStamp read without luxon (it is read on every relay)', () => {
+	/** What luxon made of it before: exact fields in UTC, else refused (null here). */
+	function byLuxon(text: string): string | null {
+		const [year, month, day, hour, minute, second] = text.split(/[- :]/).map(Number);
+		const date = DateTime.fromObject({ year, month, day, hour, minute, second }, { zone: 'utc' });
+		const exact =
+			date.isValid && date.year === year && date.month === month && date.day === day && date.hour === hour &&
+			date.minute === minute && date.second === second;
+		return exact && year >= 1 ? (date.toUTC().toISO({ suppressMilliseconds: false }) as string) : null;
+	}
+
+	function ours(text: string): string | null {
+		try {
+			return gatewayTimestamp(text);
+		} catch {
+			return null;
+		}
+	}
+
+	const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+	it('agrees with luxon on every day of leap and common years, years below 100 and the edges of each field', () => {
+		const texts: string[] = [];
+		for (const year of [1, 99, 100, 1900, 1970, 2000, 2023, 2024, 2100, 9999]) {
+			for (let month = 0; month <= 13; month++) {
+				for (let day = 0; day <= 32; day++) texts.push(`${pad(year, 4)}-${pad(month)}-${pad(day)} 12:30:30`);
+			}
+		}
+		for (const [hour, minute, second] of [[0, 0, 0], [23, 59, 59], [24, 0, 0], [12, 60, 0], [12, 0, 60], [99, 99, 99]]) {
+			texts.push(`2024-02-29 ${pad(hour)}:${pad(minute)}:${pad(second)}`);
+		}
+		texts.push('0000-01-01 00:00:00');
+		for (const text of texts) expect([text, ours(text)]).toEqual([text, byLuxon(text)]);
 	});
 });
 
