@@ -115,12 +115,27 @@ export function countryCodeLength(digits: string): number {
 	return TWO_DIGIT_CODES.has(first * 10 + digits.charCodeAt(1) - 48) ? 2 : 3;
 }
 
+/** Room for the longest number read (20 digits) and then some. */
+const scratch = Buffer.allocUnsafe(32);
+
+/**
+ * `prefix + digits.slice(from)` as one string, without the slice in between: at 400,000 numbers
+ * the slices alone were 12 MB of garbage. Both are ASCII digits (`\d` matches only 0-9).
+ */
+function joined(prefix: string, digits: string, from: number): string {
+	if (prefix.length + digits.length - from > scratch.length) return prefix + digits.slice(from);
+	let at = 0;
+	for (let i = 0; i < prefix.length; i++) scratch[at++] = prefix.charCodeAt(i);
+	for (let i = from; i < digits.length; i++) scratch[at++] = digits.charCodeAt(i);
+	return scratch.toString('latin1', 0, at);
+}
+
 /** `+33 06…` → `336…`: a 0 right after the country code is the trunk 0 written by habit. */
 function withoutTrunkZero(digits: string): string {
 	const length = countryCodeLength(digits);
 	if (digits.charCodeAt(length) !== 48) return digits;
 	const code = digits.slice(0, length);
-	return ZERO_IS_PART_OF_NUMBER.has(code) ? digits : code + digits.slice(length + 1);
+	return ZERO_IS_PART_OF_NUMBER.has(code) ? digits : joined(code, digits, length + 1);
 }
 
 /** National form 0… takes the default country code; bare digits are already international. */
@@ -129,7 +144,7 @@ function inCountry(digits: string, international: boolean, country: string): str
 		if (digits.startsWith('0')) return { reason: 'country prefix cannot start with 0' };
 		return withoutTrunkZero(digits);
 	}
-	if (digits.startsWith('0')) return country + (ZERO_IS_PART_OF_NUMBER.has(country) ? digits : digits.slice(1));
+	if (digits.startsWith('0')) return joined(country, digits, ZERO_IS_PART_OF_NUMBER.has(country) ? 0 : 1);
 	if (country === IRISH_COUNTRY_CODE && IRISH_MOBILE_WITHOUT_ZERO.test(digits)) {
 		return { reason: 'no country prefix: looks like an Irish mobile without its leading 0' };
 	}
