@@ -221,16 +221,12 @@ function duplicatesOf(columns: CampaignRecipients): Map<string, number[]> | unde
  */
 function whoOf(columns: CampaignRecipients, entries: Int32Array, duplicates: Map<string, number[]> | undefined): string {
 	const out = new ByteWriter(entries.length * 16);
-	let itemIndex = -1;
-	let prefix = '';
 	for (let i = 0; i < entries.length; i++) {
 		const entry = entries[i];
-		if (columns.itemIndex(entry) !== itemIndex) {
-			itemIndex = columns.itemIndex(entry);
-			prefix = Ledger.recipientKey(itemIndex, '');
-		}
 		if (i > 0) out.ascii('\n');
-		out.ascii(prefix);
+		// Ledger.recipientKey, written without a string per recipient.
+		out.decimal(columns.itemIndex(entry));
+		out.ascii(':');
 		out.ascii(columns.msisdn(entry)!);
 	}
 	if (duplicates) {

@@ -352,7 +352,8 @@ function dedupe(numbers: NumberColumns, sendable: readonly EntryOwner[], skips: 
 	const order = new Int32Array(numbers.size);
 	let sending = 0;
 	const seen = new NumberSet(msisdns, numbers.size);
-	for (const owner of sendable) {
+	for (let o = 0; o < sendable.length; o++) {
+		const owner = sendable[o];
 		for (let entry = owner.first; entry < owner.first + owner.inputs.length; entry++) {
 			if (msisdns[entry] === null || skips.has(entry)) continue;
 			const first = seen.addOrFind(entry);
@@ -371,7 +372,8 @@ function dedupe(numbers: NumberColumns, sendable: readonly EntryOwner[], skips: 
  */
 function sharedRequestSettings(items: ItemRequest[]): { source: RowSettings; warnings: string[] } {
 	const checked = new Map<RowSettings, RuleViolation[]>();
-	for (const item of items) {
+	for (let i = 0; i < items.length; i++) {
+		const item = items[i];
 		let own = checked.get(item.settings);
 		if (!own) checked.set(item.settings, (own = requestSettingViolations(item.settings.batchSize, item.settings.timeoutMs)));
 		item.violations.push(...own);
@@ -380,7 +382,8 @@ function sharedRequestSettings(items: ItemRequest[]): { source: RowSettings; war
 	const first = sendable[0] ?? items[0];
 	const { batchSize, timeoutMs } = first.settings;
 	const differing = { batchSize: [] as number[], timeoutMs: [] as number[] };
-	for (const item of sendable) {
+	for (let i = 0; i < sendable.length; i++) {
+		const item = sendable[i];
 		if (item.settings.batchSize !== batchSize) differing.batchSize.push(item.itemIndex);
 		if (item.settings.timeoutMs !== timeoutMs) differing.timeoutMs.push(item.itemIndex);
 	}
@@ -407,7 +410,10 @@ function settle(items: ItemRequest[], context: PlanContext): CampaignPlan {
 		batchSize: 1,
 	}).map((v) => ({ ...v, itemIndex: first.itemIndex, message: withFooterNoted(v, first) }));
 	const owners = numbers.owners;
-	const rejected = items.flatMap((i, o) => (i.violations.length > 0 ? [{ itemIndex: i.itemIndex, violations: i.violations, owner: owners[o] }] : []));
+	const rejected: RejectedItem[] = [];
+	items.forEach((i, o) => {
+		if (i.violations.length > 0) rejected.push({ itemIndex: i.itemIndex, violations: i.violations, owner: owners[o] });
+	});
 	const sendableOwners = owners.filter((_, o) => items[o].violations.length === 0);
 	const sendable = items.filter((i) => i.violations.length === 0);
 	const order = dedupe(numbers, sendableOwners, skips);

@@ -1,5 +1,5 @@
 import type { CampaignSettings, PlannedRecipient } from '../../../../../../nodes/Phonovation/resources/campaign/pipeline/plan';
-import { batchLabel, CAMPAIGN_PATH, requestBody } from '../../../../../../nodes/Phonovation/resources/campaign/pipeline/requestBody';
+import { batchLabel, ByteWriter, CAMPAIGN_PATH, requestBody } from '../../../../../../nodes/Phonovation/resources/campaign/pipeline/requestBody';
 
 const SETTINGS: CampaignSettings = {
 	from: 'Phonovation',
@@ -75,5 +75,24 @@ describe('batch label', () => {
 		expect(batchLabel(0, 1)).toBe('');
 		expect(batchLabel(0, 3)).toBe(' (batch 1 of 3)');
 		expect(batchLabel(2, 3)).toBe(' (batch 3 of 3)');
+	});
+});
+
+describe('the campaign request body, Notify IDs written without JSON.stringify', () => {
+	it('stays exact when plain and escaped Notify IDs alternate, repeat and follow each other', () => {
+		const ids = ['plain', 'plain', 'q"uote', 'q"uote', 'plain', 'ctl\u0001', 'fada á', '😀', 'plain', null, 'x'];
+		const batch = ids.map((id, i) => recipient(`35387100000${i % 10}`, id));
+		expect(requestBody(SETTINGS, batch).toString('utf8')).toBe(expected(SETTINGS, batch));
+	});
+});
+
+describe('ByteWriter', () => {
+	it('writes whole numbers in decimal and ASCII text as String() and the text would', () => {
+		const out = new ByteWriter(1);
+		for (const n of [0, 7, 10, 99, 100, 12345, 2_147_483_647]) {
+			out.decimal(n);
+			out.ascii(':');
+		}
+		expect(out.done().toString('latin1')).toBe('0:7:10:99:100:12345:2147483647:');
 	});
 });
