@@ -215,6 +215,10 @@ function latencyMs(results: LoadResult[], p: number): number {
  * phase's isolate. n8n 2.41's skip (`webhookPhaseNeedsIsolate`) also applies to the Webhook node
  * with authentication (its parameters are static), so n8n as shipped is reported as well, as
  * `defaultPathHeaderAuthRatio`: there the Webhook node pays one isolate fewer than the trigger.
+ *
+ * What each pays per relay, counted by support/relayProbe.ts in n8n 2.41.1 (isolate path): the
+ * trigger and the Webhook node with Header Auth 3 isolate acquisitions (webhook phase, credential
+ * load, execution) and 1 credential load each; the Webhook node without authentication 2 and 0.
  */
 export async function relayThroughput(options: RelayThroughputOptions = {}): Promise<CaseResult> {
 	const settings = {
