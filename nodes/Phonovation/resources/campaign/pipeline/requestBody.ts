@@ -21,8 +21,14 @@ export function batchLabel(index: number, total: number): string {
 	return total > 1 ? ` (batch ${index + 1} of ${total})` : '';
 }
 
-/** What JSON.stringify would escape in a string: quotes, backslashes, control characters, lone surrogates. */
-const NEEDS_ESCAPING = /["\\\u0000-\u001f\ud800-\udfff]/;
+/** Whether JSON.stringify would escape anything in the text: quotes, backslashes, control characters, (lone) surrogates. */
+function needsEscaping(text: string): boolean {
+	for (let i = 0; i < text.length; i++) {
+		const code = text.charCodeAt(i);
+		if (code < 0x20 || code === 0x22 || code === 0x5c || (code >= 0xd800 && code <= 0xdfff)) return true;
+	}
+	return false;
+}
 
 /** A byte buffer that grows by doubling, written to without a string per piece. */
 export class ByteWriter {
@@ -90,7 +96,7 @@ export function requestBody(settings: CampaignSettings, batch: BatchRecipients):
 		const own = recipients.notifyId(i);
 		if (own && own === notifyId) {
 			out.write(notifyIdJson);
-		} else if (own && !NEEDS_ESCAPING.test(own)) {
+		} else if (own && !needsEscaping(own)) {
 			// One Notify ID per row (100,000 rows): written as it is, no JSON string made for each.
 			out.ascii('","notifyId":"');
 			out.write(own);
