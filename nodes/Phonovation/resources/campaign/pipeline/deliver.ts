@@ -232,9 +232,11 @@ function whoOf(columns: CampaignRecipients, entries: Int32Array, duplicates: Map
 	if (duplicates) {
 		for (let i = 0; i < entries.length; i++) {
 			const msisdn = columns.msisdn(entries[i])!;
-			for (const other of duplicates.get(msisdn) ?? []) {
+			const others = duplicates.get(msisdn);
+			if (!others) continue;
+			for (let o = 0; o < others.length; o++) {
 				out.ascii('\n');
-				out.ascii(Ledger.duplicateKey(other, msisdn));
+				out.ascii(Ledger.duplicateKey(others[o], msisdn));
 			}
 		}
 	}
