@@ -42,7 +42,9 @@ const quiet: GeneratedRun = {
  * Counterexamples the fuzzer found, shrunk by hand to a few items. In each, the text holds
  * `{{ $now }}` to the millisecond and $now moves by `clockSteps` at each read, so the items share
  * a text (one campaign) in one attempt and not in the next, as they do in real time whenever a
- * millisecond passes between two items' reads.
+ * millisecond passes between two items' reads. n8n reads the clock twice ($now, $today) each time
+ * it builds an expression's data: per attempt, once for the node's run index, then once per item's
+ * text; so an attempt of two items reads it 6 times, of three items 8 times.
  */
 const COUNTEREXAMPLES: Array<[string, GeneratedRun]> = [
 	[
@@ -51,7 +53,7 @@ const COUNTEREXAMPLES: Array<[string, GeneratedRun]> = [
 		// batch 1 [0871000001, 0871000002] posts only 0871000001 (the other is known) and gets a 503,
 		// and batch 2 [0851000003] is never looked up: reported `not sent` though accepted in attempt 1.
 		'a number an earlier attempt got accepted is reported "not sent" when a retry puts it behind a failing batch (3n)',
-		{ ...quiet, batchSize: 2, retry: { retryOnFail: true, maxTries: 3 }, onError: 'continueRegularOutput', faults: ['503', 'pass', '503', '503'], clockSteps: [0, 0, 1], items: [asking(0), asking(1, 2)] },
+		{ ...quiet, batchSize: 2, retry: { retryOnFail: true, maxTries: 3 }, onError: 'continueRegularOutput', faults: ['503', 'pass', '503', '503'], clockSteps: [0, 0, 1, 0, 0], items: [asking(0), asking(1, 2)] },
 	],
 	[
 		// No fault at all. Attempt 1: the items have different texts; item 0's Irish number cannot go
@@ -60,21 +62,21 @@ const COUNTEREXAMPLES: Array<[string, GeneratedRun]> = [
 		// Attempt 2: the items share a text, item 0's rule blocks the whole campaign, and item 1 is a
 		// bare { error } ("Nothing was sent for this campaign") though its number was texted.
 		'a number an earlier attempt got accepted is reported as a bare error item when a retry groups it with an item that breaks a rule (3b)',
-		{ ...quiet, sender: 'FreeText', invalidNumbers: 'fail', onError: 'continueRegularOutput', clockSteps: [0, 0, 1], items: [asking(0), asking(4)] },
+		{ ...quiet, sender: 'FreeText', invalidNumbers: 'fail', onError: 'continueRegularOutput', clockSteps: [0, 0, 1, 0, 0], items: [asking(0), asking(4)] },
 	],
 	[
 		// Attempt 1: items 0 and 1 have different texts, so 0871000001 is posted for each; item 2 gets a
 		// 503. Attempt 2: items 0 and 1 share a text, item 1's number is a `duplicate` ("sent once")
 		// and its own record is never read: the provider texted it twice, the output says once.
 		'a number texted once per item by the first attempt is reported "duplicate", sent once, after a retry that merges the items (3d)',
-		{ ...quiet, faults: ['pass', 'pass', '503'], clockSteps: [0, 0, 1], items: [asking(0), asking(0), asking(1)] },
+		{ ...quiet, faults: ['pass', 'pass', '503'], clockSteps: [0, 0, 1, 0, 0], items: [asking(0), asking(0), asking(1)] },
 	],
 	[
 		// Attempt 1: one campaign, 0871000001 posted once (item 1's copy a duplicate, recorded for both);
 		// item 2's batch gets a 503. Attempt 2: items 0 and 1 differ, item 1 replays the record and
 		// reports `accepted`: two items (and twice the estimated credits) for one text.
 		'a number texted once for two items is reported accepted by both after a retry that splits them (3c)',
-		{ ...quiet, faults: ['pass', '503'], clockSteps: [0, 1, 0], items: [asking(0), asking(0), asking(1)] },
+		{ ...quiet, faults: ['pass', '503'], clockSteps: [1, 0, 0, 0, 0], items: [asking(0), asking(0), asking(1)] },
 	],
 ];
 
@@ -86,7 +88,7 @@ describe('campaign invariants over generated runs (issue 23)', () => {
 	});
 
 	it('the 3b retry routes both items to the error output with the rule: the texted one with its number reported accepted', async () => {
-		const run: GeneratedRun = { ...quiet, sender: 'FreeText', invalidNumbers: 'fail', onError: 'continueErrorOutput', clockSteps: [0, 0, 1], items: [asking(0), asking(4)] };
+		const run: GeneratedRun = { ...quiet, sender: 'FreeText', invalidNumbers: 'fail', onError: 'continueErrorOutput', clockSteps: [0, 0, 1, 0, 0], items: [asking(0), asking(4)] };
 		const seen = await execute(fixture(), run);
 		expect(seen.outputs.map((o) => [o.item, o.output])).toEqual([
 			[0, 1],
