@@ -3,7 +3,7 @@
 // to one group of modules and the tests written for them (the groups below); `--mutate` on the
 // command line narrows it further, e.g. `npm run test:mutation -- --mutate nodes/PhonovationTrigger/events/fields/keywords.ts`.
 const PIPELINE = 'nodes/Phonovation/resources/campaign/pipeline';
-const PURE_PIPELINE = ['plan', 'requestBody', 'plainField', 'suppression', 'pacer', 'ledger', 'tooManyRequests'];
+const PURE_PIPELINE = ['plan', 'recipients', 'requestBody', 'plainField', 'suppression', 'pacer', 'ledger', 'tooManyRequests'];
 
 const TRIGGER = 'nodes/PhonovationTrigger';
 // The trigger's pure modules (request reading, signatures, event classifiers and item builders).
