@@ -218,6 +218,10 @@ export interface GeneratedRun {
 	workflowZone?: 'Europe/Dublin' | 'America/New_York';
 	batchSize: number;
 	parallelRequests: number;
+	/** Adaptive Parallel Requests (on unless false). */
+	adaptive?: boolean;
+	/** A provider with a limit: at most this many campaign requests at once, 429 (Retry-After: 0) above it. */
+	providerLimit?: number;
 	faults: CampaignFault[];
 	/** Answers of HTTP 500 to the first sender-list requests. */
 	senderListFailures: number;
@@ -289,6 +293,8 @@ export const generatedRun: fc.Arbitrary<GeneratedRun> = fc.record({
 	workflowZone: weighted<'Europe/Dublin' | 'America/New_York'>([1, 'Europe/Dublin'], [1, 'America/New_York']),
 	batchSize: fc.integer({ min: 1, max: 3 }),
 	parallelRequests: fc.integer({ min: 1, max: 4 }),
+	adaptive: fc.boolean(),
+	providerLimit: weighted([4, 0], [1, 1], [1, 2]),
 	faults: fc.array(campaignFault, { maxLength: 6 }),
 	senderListFailures: weighted([16, 0], [1, 1], [1, 2]),
 	retry: fc.record({ retryOnFail: fc.boolean(), maxTries: fc.integer({ min: 1, max: 3 }) }),
@@ -331,6 +337,7 @@ export function nodeParameters(run: GeneratedRun, quietHours?: string): INodePar
 		messageType: 'transactional',
 		batchSize: run.batchSize,
 		parallelRequests: run.parallelRequests,
+		...(run.adaptive === false ? { adaptiveParallelRequests: false } : {}),
 		timeout: REQUEST_TIMEOUT_MS,
 		invalidNumbers: run.invalidNumbers,
 	};
@@ -434,12 +441,14 @@ export async function execute(fixture: PhonovationFixture, run: GeneratedRun): P
 	const zone = fixture.engine.timezone;
 	fixture.engine.timezone = run.workflowZone ?? zone;
 	const restoreClock = installClock(run.clockSteps);
+	fixture.sim.config.campaignLimit = run.providerLimit ? { max: run.providerLimit, retryAfter: 0 } : undefined;
 	let result;
 	try {
 		result = await fixture.run(nodeParameters(run, window?.quietHours), inputItems(run), nodeSettings(run));
 	} finally {
 		restoreClock();
 		fixture.engine.timezone = zone;
+		fixture.sim.config.campaignLimit = undefined;
 	}
 	await settled(fixture);
 	const campaigns = fixture.sim.campaigns;
@@ -685,6 +694,7 @@ export function describeRun(run: GeneratedRun, seen: Observation): string {
 			items: inputItems(run).map((i) => i.json),
 			clockSteps: run.clockSteps,
 			campaignFaults: run.faults,
+			providerLimit: run.providerLimit,
 			senderListFailures: run.senderListFailures,
 			processed: seen.processed.map((c) => c.map((r) => (r.notifyId ? `${r.msisdn}/${r.notifyId}` : r.msisdn))),
 			error: seen.error?.message,
