@@ -78,7 +78,14 @@ function tokenRequest(access: ProviderAccess, extra: Partial<INode> = {}): INode
  * HTTP Request posting a QueueCampaignRequest with the token as Bearer, JSON body typed in the
  * editor. `message.text` may be an expression (`={{ … }}` inside the body) for personalised texts.
  */
-function campaignRequest(access: ProviderAccess, message: Message, recipientInfo: string, token: string, extra: Partial<INode> = {}): INode {
+function campaignRequest(
+	access: ProviderAccess,
+	message: Message,
+	recipientInfo: string,
+	token: string,
+	extra: Partial<INode> = {},
+	options: INodeParameters = {},
+): INode {
 	return builtIn('httpRequest', 'Send campaign', {
 		method: 'POST',
 		url: `${access.url}/api/v2/Campaign`,
@@ -87,7 +94,7 @@ function campaignRequest(access: ProviderAccess, message: Message, recipientInfo
 		sendBody: true,
 		specifyBody: 'json',
 		jsonBody: `={\n  "from": ${JSON.stringify(message.from)},\n  "text": ${textOf(message)},\n  "recipientInfo": {{ JSON.stringify(${recipientInfo}) }}\n}`,
-		options: {},
+		options,
 	}, extra);
 }
 
@@ -155,10 +162,19 @@ export function perItemSends(access: ProviderAccess, message: Message): BuiltWor
  * and merged onto every item, then one HTTP Request posting each item's own campaign (n8n's HTTP
  * Request node sends all items' requests at once). Items carry `msisdn` and `name`.
  */
-export function personalisedSends(access: ProviderAccess, message: Message, options: { onError?: INode['onError'] } = {}): BuiltWorkflow {
+export function personalisedSends(
+	access: ProviderAccess,
+	message: Message,
+	options: {
+		onError?: INode['onError'];
+		/** HTTP Request's Batching: `size` items, then a pause of `intervalMs` (n8n does not wait for the answers). */
+		batching?: { size: number; intervalMs: number };
+	} = {},
+): BuiltWorkflow {
 	const token = tokenRequest(access, { executeOnce: true });
 	const merge = builtIn('merge', 'Merge', { mode: 'combine', combineBy: 'combineAll', options: {} });
-	const send = campaignRequest(access, message, '[{ msisdn: $json.msisdn }]', '$json.access_token', options.onError ? { onError: options.onError } : {});
+	const batching = options.batching ? { batching: { batch: { batchSize: options.batching.size, batchInterval: options.batching.intervalMs } } } : {};
+	const send = campaignRequest(access, message, '[{ msisdn: $json.msisdn }]', '$json.access_token', options.onError ? { onError: options.onError } : {}, batching);
 	const start = builtIn('noOp', 'Rows', {});
 	return {
 		nodes: [start, token, merge, send],
