@@ -17,10 +17,12 @@ export interface Personalised1kOptions {
 	log?: (line: string) => void;
 }
 
-const CAMPAIGN = '/api/v2/Campaign';
-const TEXT = "'Hi ' + $json.name + ', your appointment is at ' + $json.time";
+export const CAMPAIGN = '/api/v2/Campaign';
+/** Each row's own text, as an n8n expression body (without `{{ }}`). */
+export const TEXT = "'Hi ' + $json.name + ', your appointment is at ' + $json.time";
 
-function rows(count: number): INodeExecutionData[] {
+/** Appointment rows: a phone in national form, the same number as msisdn, a name and a time. */
+export function rows(count: number): INodeExecutionData[] {
 	return Array.from({ length: count }, (_, i) => ({
 		json: { phone: `0875${String(i).padStart(6, '0')}`, msisdn: `353875${String(i).padStart(6, '0')}`, name: `Person ${i}`, time: `${9 + (i % 8)}:00` },
 	}));

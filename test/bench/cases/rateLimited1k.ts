@@ -1,11 +1,10 @@
-import type { INodeExecutionData } from 'n8n-workflow';
-
 import { withBuiltInsBench } from '../support/benchEngine';
 import type { CaseResult } from '../support/report';
 import type { SimulatorProcess } from '../support/simulatorProcess';
 import { alternate, median, round, timed } from '../support/stats';
 import { runWorkflow } from '../support/workflowRunner';
 import { personalisedSends } from './handBuiltWorkflows';
+import { CAMPAIGN, rows, TEXT } from './personalised1k';
 
 export interface RateLimited1kOptions {
 	items?: number;
@@ -16,15 +15,6 @@ export interface RateLimited1kOptions {
 	retryAfter?: number;
 	rounds?: number;
 	log?: (line: string) => void;
-}
-
-const CAMPAIGN = '/api/v2/Campaign';
-const TEXT = "'Hi ' + $json.name + ', your appointment is at ' + $json.time";
-
-function rows(count: number): INodeExecutionData[] {
-	return Array.from({ length: count }, (_, i) => ({
-		json: { phone: `0875${String(i).padStart(6, '0')}`, msisdn: `353875${String(i).padStart(6, '0')}`, name: `Person ${i}`, time: `${9 + (i % 8)}:00` },
-	}));
 }
 
 interface Outcome {

@@ -4,8 +4,7 @@ import { type E2eEnvironment, startE2eEnvironment, TYPES } from '../../e2e/suppo
 import type { N8nClient, WorkflowJson } from '../../e2e/support/n8n-client';
 import { relayTimestamp } from '../../simulator/clock';
 import { inboundRelay } from '../../simulator/relays';
-import { postConcurrentlyWithHeaders } from '../support/headerLoad';
-import type { LoadResult } from '../support/load';
+import { type LoadResult, postConcurrently } from '../support/load';
 import type { ExpressionEngine } from '../support/expressionEngine';
 import type { CaseResult } from '../support/report';
 import { alternate, median, percentile, round } from '../support/stats';
@@ -50,7 +49,7 @@ export function signedRelays(count: number, secret: string): string[] {
 async function untilServed(url: string, body: string, timeoutMs = 30_000): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
-		const { failures } = await postConcurrentlyWithHeaders({ url, contentType: FORM, bodies: [body], concurrency: 1, headers: HEADERS });
+		const { failures } = await postConcurrently({ url, contentType: FORM, bodies: [body], concurrency: 1, headers: HEADERS });
 		if (failures.length === 0) return;
 		if (Date.now() > deadline) throw new Error(`${url} still answers ${failures[0]} after ${timeoutMs / 1000} s`);
 		await new Promise((resolve) => setTimeout(resolve, 250));
@@ -105,38 +104,30 @@ export async function publishContenders(env: E2eEnvironment): Promise<Record<Con
 		}),
 	);
 	const webhookPath = `bench-relay-${randomUUID()}`;
-	const theirs = await env.importWorkflow(
-		singleNodeWorkflow('Bench: Webhook node', {
-			id: randomUUID(),
-			name: 'Webhook',
-			type: 'n8n-nodes-base.webhook',
-			typeVersion: 2.1,
-			position: [0, 0],
-			webhookId: randomUUID(),
-			parameters: { httpMethod: 'POST', path: webhookPath, responseMode: 'onReceived', options: {} },
-		}),
-	);
+	/** n8n's Webhook node answering as soon as the request is in (`onReceived`). */
+	const webhookNode = (parameters: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+		id: randomUUID(),
+		name: 'Webhook',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2.1,
+		position: [0, 0] as [number, number],
+		webhookId: randomUUID(),
+		parameters: { httpMethod: 'POST', responseMode: 'onReceived', options: {}, ...parameters },
+		...extra,
+	});
+	const theirs = await env.importWorkflow(singleNodeWorkflow('Bench: Webhook node', webhookNode({ path: webhookPath })));
 	// The fair peer: n8n's Webhook node that, like the trigger, loads a credential for every
 	// request (getCredentials from the webhook context) and checks the request against it.
 	const credential = await env.client.createCredential('Bench Header Auth', 'httpHeaderAuth', AUTH_HEADER);
 	const headerAuthPath = `bench-relay-auth-${randomUUID()}`;
 	const headerAuth = await env.importWorkflow(
-		singleNodeWorkflow('Bench: Webhook node with Header Auth', {
-			id: randomUUID(),
-			name: 'Webhook',
-			type: 'n8n-nodes-base.webhook',
-			typeVersion: 2.1,
-			position: [0, 0],
-			webhookId: randomUUID(),
-			parameters: {
-				httpMethod: 'POST',
-				path: headerAuthPath,
-				authentication: 'headerAuth',
-				responseMode: 'onReceived',
-				options: {},
-			},
-			credentials: { httpHeaderAuth: { id: String(credential.id), name: credential.name } },
-		}),
+		singleNodeWorkflow(
+			'Bench: Webhook node with Header Auth',
+			webhookNode(
+				{ path: headerAuthPath, authentication: 'headerAuth' },
+				{ credentials: { httpHeaderAuth: { id: String(credential.id), name: credential.name } } },
+			),
+		),
 	);
 	await env.client.publishWorkflow(ours.id);
 	await env.client.publishWorkflow(theirs.id);
@@ -170,7 +161,7 @@ async function measurePath(settings: PathSettings): Promise<PathResult> {
 		const bodies = signedRelays(relays, env.sim.config.relaySecret);
 		const send = async (url: string, list: string[]) => {
 			await untilIdle(env.client);
-			const result = await postConcurrentlyWithHeaders({ url, contentType: FORM, bodies: list, concurrency, headers: HEADERS });
+			const result = await postConcurrently({ url, contentType: FORM, bodies: list, concurrency, headers: HEADERS });
 			if (result.failures.length > 0) {
 				throw new Error(`${result.failures.length} of ${list.length} relays to ${url} were not answered 200, e.g. ${result.failures[0]}`);
 			}

@@ -14,7 +14,7 @@ import path from 'node:path';
 
 import { startE2eEnvironment } from '../../e2e/support/environment';
 import { FORM, HEADERS, publishContenders, signedRelays, untilIdle } from '../cases/relayThroughput';
-import { postConcurrentlyWithHeaders } from './headerLoad';
+import { postConcurrently } from './load';
 
 type Counters = Record<string, { n: number; ms: number }>;
 
@@ -63,7 +63,7 @@ async function main(): Promise<void> {
 		const urls = await publishContenders(env);
 		const bodies = signedRelays(relays, env.sim.config.relaySecret);
 		const send = (url: string, list: string[], c = concurrency) =>
-			postConcurrentlyWithHeaders({ url, contentType: FORM, bodies: list, concurrency: c, headers: HEADERS });
+			postConcurrently({ url, contentType: FORM, bodies: list, concurrency: c, headers: HEADERS });
 		for (const url of Object.values(urls)) {
 			for (;;) {
 				const r = await send(url, bodies.slice(0, 1), 1);

@@ -1,17 +1,6 @@
 import { planCampaigns } from '../../../../../../nodes/Phonovation/resources/campaign/pipeline/plan';
-import type { ItemParameters } from '../../../../../../nodes/Phonovation/resources/campaign/pipeline/readParameters';
 
-const context = { scheduled: false, now: new Date('2030-01-01T00:00:00Z'), zone: 'Europe/Dublin' };
-const item = (itemIndex: number, change: Partial<ItemParameters> = {}): ItemParameters => ({
-	itemIndex,
-	from: 'Phonovation',
-	text: 'Hi',
-	recipients: '',
-	sendAt: undefined,
-	options: {},
-	unreadable: [],
-	...change,
-});
+import { context, item } from './itemParameters';
 
 describe('planCampaigns (pure)', () => {
 	it('groups items by sender and text in order of first appearance, and numbers each sent recipient once', () => {

@@ -1,6 +1,5 @@
 import { recipientEntries, splitRecipients } from '../../../../../../nodes/Phonovation/domain/phoneNumbers';
 import { planCampaigns } from '../../../../../../nodes/Phonovation/resources/campaign/pipeline/plan';
-import type { ItemParameters } from '../../../../../../nodes/Phonovation/resources/campaign/pipeline/readParameters';
 import {
 	CampaignRecipients,
 	NumberColumns,
@@ -9,17 +8,7 @@ import {
 } from '../../../../../../nodes/Phonovation/resources/campaign/pipeline/recipients';
 import { requestBody } from '../../../../../../nodes/Phonovation/resources/campaign/pipeline/requestBody';
 
-const context = { scheduled: false, now: new Date('2030-01-01T00:00:00Z'), zone: 'Europe/Dublin' };
-const item = (itemIndex: number, change: Partial<ItemParameters> = {}): ItemParameters => ({
-	itemIndex,
-	from: 'Phonovation',
-	text: 'Hi',
-	recipients: '',
-	sendAt: undefined,
-	options: {},
-	unreadable: [],
-	...change,
-});
+import { context, item } from './itemParameters';
 
 /** Two items: item 3 lists two numbers, item 5 three (one invalid). */
 function columns() {
