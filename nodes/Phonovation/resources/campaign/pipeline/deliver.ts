@@ -139,7 +139,7 @@ async function postBatch(
 	const itemIndex = plan.items[0].itemIndex;
 	const { body } = batch;
 	for (let attempt = 0; ; attempt++) {
-		const slot = await run.pacer.acquire();
+		const slot = await run.pacer.acquire(attempt > 0);
 		// Another campaign failed while this one waited for a slot (or out a 429): send nothing more.
 		if (run.stop.requested) {
 			run.pacer.release(slot, false);

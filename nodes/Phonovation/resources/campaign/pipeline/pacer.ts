@@ -11,9 +11,12 @@
  * - a 429 pauses every new request for the provider's Retry-After and cuts the window to the
  *   requests it still has in flight (the provider admitted those), at least halving it at worst.
  *   The window it was refused at becomes a known limit that is probed again only after ten times
- *   the Retry-After has passed, so probing costs at most about a tenth of the time.
+ *   the Retry-After, and at least ten round trips, have passed: probing costs about a tenth of the
+ *   time, and a provider that says `Retry-After: 0` is not refused every round trip.
+ * A request repeated after a 429 waits at the front of the line, so it is not the one refused again.
  *
- * Fixed, the window is Parallel Requests throughout; a 429 still pauses everyone.
+ * Pinned (not adaptive), the window starts at Parallel Requests and only a 429 lowers it: halved,
+ * then back up by one for each window's worth of answers, up to Parallel Requests again.
  * Nothing here decides what is posted: each batch is still posted at most once, in order within
  * its campaign (deliver); the pacer only decides when.
  */
@@ -45,8 +48,10 @@ export const PACING = {
 	slowerByMs: 50,
 	/** The window after a slow answer, as a share of what it was. */
 	cutTo: 0.8,
-	/** After a 429, the known limit is probed again after this many times its Retry-After. */
+	/** After a 429, the known limit is probed again after this many times its Retry-After… */
 	probeAfterRetryAfters: 10,
+	/** …and no sooner than this many round trips (a round trip counted as 1 s until one is known). */
+	probeAfterRoundTrips: 10,
 	/** Weight of the newest answer in the recent average of answer times… */
 	recentWeight: 0.1,
 	/** …and in the usual one. */
@@ -78,8 +83,11 @@ export class Pacer {
 		return Math.max(1, Math.floor(this.window));
 	}
 
-	/** Waits for a free slot and for any pause to pass; hand what it returns to `release`. */
-	async acquire(): Promise<Slot> {
+	/**
+	 * Waits for a free slot and for any pause to pass; hand what it returns to `release`.
+	 * `repeat`: a request the provider refused with 429, which goes first.
+	 */
+	async acquire(repeat = false): Promise<Slot> {
 		for (;;) {
 			const pause = this.pausedUntil - this.clock.now();
 			if (pause > 0) {
@@ -90,14 +98,17 @@ export class Pacer {
 				this.inFlight++;
 				return { generation: this.generation, startedAt: this.clock.now() };
 			}
-			await new Promise<void>((resolve) => this.waiting.push(resolve));
+			await new Promise<void>((resolve) => (repeat ? this.waiting.unshift(resolve) : this.waiting.push(resolve)));
 		}
 	}
 
 	/** A slot is free again; `answered`: the provider answered with anything but 429. */
 	release(slot: Slot, answered: boolean): void {
 		this.inFlight--;
-		if (this.settings.adaptive && answered) this.learn(slot);
+		if (answered) {
+			if (this.settings.adaptive) this.learn(slot);
+			else this.recover(slot);
+		}
 		this.wake();
 	}
 
@@ -105,14 +116,24 @@ export class Pacer {
 	tooMany(seconds: number): void {
 		const now = this.clock.now();
 		this.pausedUntil = Math.max(this.pausedUntil, now + seconds * 1000);
-		if (!this.settings.adaptive) return;
+		this.generation++;
+		if (!this.settings.adaptive) {
+			this.window = Math.max(1, Math.floor(this.window / 2));
+			return;
+		}
 		// Those still in flight were admitted: the provider's limit is about that many.
 		const admitted = Math.max(Math.floor(this.window / 2), this.inFlight);
 		this.window = Math.max(1, Math.min(this.window - 1, admitted));
 		this.knownLimit = this.currentLimit;
-		this.probeAt = now + seconds * 1000 * PACING.probeAfterRetryAfters;
+		const roundTripMs = this.usualMs > 0 ? this.usualMs : 1000;
+		this.probeAt = now + Math.max(seconds * 1000 * PACING.probeAfterRetryAfters, roundTripMs * PACING.probeAfterRoundTrips);
 		this.growing = false;
-		this.generation++;
+	}
+
+	/** Pinned: back up towards Parallel Requests after a 429, one for each window's worth of answers. */
+	private recover(slot: Slot): void {
+		if (slot.generation !== this.generation || this.window >= this.settings.ceiling) return;
+		this.window = Math.min(this.settings.ceiling, this.window + 1 / this.window);
 	}
 
 	private learn(slot: Slot): void {

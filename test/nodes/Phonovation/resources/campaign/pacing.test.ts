@@ -100,16 +100,30 @@ describe('Adaptive Parallel Requests: the node finds the provider\'s pace', () =
 		}
 	});
 
-	it('the same provider with the number pinned at 32: the refusals pile up (the reason to adapt)', async () => {
+	it('the same provider with the number pinned at 32: it steps down after the refusals and still sends each row once', async () => {
 		const f = fixture();
 		f.sim.config.campaignLimit = { max: 12, retryAfter: 0 };
 		try {
 			f.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: 40 }, 1000);
-			await f.run({ ...SEND, options: { parallelRequests: 32, adaptiveParallelRequests: false } }, people(100), { continueOnFail: true });
-			const refused = f.sim.requests.filter((r) => r.status === 429).length;
-			expect(refused).toBeGreaterThan(45);
-			// Refused before processing: still no row processed twice.
-			expect(new Set(processedTexts(f)).size).toBe(processedTexts(f).length);
+			const result = await f.run({ ...SEND, options: { parallelRequests: 32, adaptiveParallelRequests: false } }, people(100));
+			expect(result.error).toBeUndefined();
+			expectEachOnce(f, 100);
+			// 32 at once: the provider refuses 20 of the first round.
+			expect(f.sim.requests.filter((r) => r.status === 429).length).toBeGreaterThanOrEqual(20);
+		} finally {
+			f.sim.config.campaignLimit = undefined;
+		}
+	});
+
+	it('a provider that admits one at a time and says Retry-After: 0: every row is sent, none refused four times', async () => {
+		const f = fixture();
+		f.sim.config.campaignLimit = { max: 1, retryAfter: 0 };
+		try {
+			f.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: 20 }, 1000);
+			const result = await f.run(SEND, people(100));
+			expect(result.error).toBeUndefined();
+			expectEachOnce(f, 100);
+			expect(jsonOf(result.items).every((o) => o.recipients[0].status === 'accepted')).toBe(true);
 		} finally {
 			f.sim.config.campaignLimit = undefined;
 		}

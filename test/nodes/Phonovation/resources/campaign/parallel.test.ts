@@ -57,7 +57,7 @@ describe('personalised campaigns go out in parallel', () => {
 		);
 	});
 
-	it('pinned, a 429 pauses everyone and keeps the number: the refused one is repeated, nothing else', async () => {
+	it('pinned, a 429 pauses everyone and halves the number: the refused one is repeated, nothing else', async () => {
 		const f = fixture();
 		f.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: 150 }, 8);
 		f.sim.injectFault(CAMPAIGN, { kind: 'status', status: 429, retryAfter: 1 });
@@ -70,7 +70,7 @@ describe('personalised campaigns go out in parallel', () => {
 		const answered429 = f.sim.timeline.findIndex((e) => e.event === '-' && e.status === 429);
 		expect(answered429).toBeGreaterThan(0);
 		// Requests already on their way when the 429 was answered finish; none starts during the
-		// pause, so a moment comes when none is open; then the pinned 8 go out again.
+		// pause, so a moment comes when none is open; then 4 (8 halved) go out until answers come.
 		const open = new Set<number>();
 		let quiet = -1;
 		f.sim.timeline.forEach((e, i) => {
@@ -80,7 +80,7 @@ describe('personalised campaigns go out in parallel', () => {
 		});
 		expect(quiet).toBeGreaterThan(answered429);
 		const afterPause = f.sim.timeline.slice(quiet + 1);
-		expect(peakOverlap(afterPause.slice(0, nthIndex(afterPause, '-', 0)), CAMPAIGN)).toBe(8);
+		expect(peakOverlap(afterPause.slice(0, nthIndex(afterPause, '-', 0)), CAMPAIGN)).toBe(4);
 		expect(jsonOf(result.items).flatMap((o) => o.warnings)).toContain(
 			'The provider asked to slow down (HTTP 429): 1 request(s) were repeated after waiting',
 		);

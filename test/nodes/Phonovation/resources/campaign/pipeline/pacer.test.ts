@@ -57,13 +57,13 @@ describe('Pacer, fixed: Parallel Requests pinned', () => {
 		expect(granted).toEqual([0, 1, 2, 3]);
 	});
 
-	it('a 429 pauses every new request for the Retry-After and keeps the pinned number', async () => {
+	it('a 429 pauses every new request for the Retry-After and halves the number', async () => {
 		const clock = new HandClock();
 		const pacer = new Pacer(fixed(8), clock);
 		const first = await pacer.acquire();
 		pacer.release(first, false);
 		pacer.tooMany(2);
-		expect(pacer.currentLimit).toBe(8);
+		expect(pacer.currentLimit).toBe(4);
 		const { granted } = acquireMany(pacer, 9);
 		await settle();
 		expect(granted).toEqual([]);
@@ -71,7 +71,22 @@ describe('Pacer, fixed: Parallel Requests pinned', () => {
 		await clock.advance(1999);
 		expect(granted).toEqual([]);
 		await clock.advance(1);
-		expect(granted).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+		expect(granted).toEqual([0, 1, 2, 3]);
+	});
+
+	it("then climbs back by one after each window's worth of answers, up to the pinned number", async () => {
+		const pacer = new Pacer(fixed(4), new HandClock());
+		pacer.tooMany(0);
+		expect(pacer.currentLimit).toBe(2);
+		const answer = async () => pacer.release(await pacer.acquire(), true);
+		for (let i = 0; i < 2; i++) await answer();
+		expect(pacer.currentLimit).toBe(2);
+		await answer();
+		expect(pacer.currentLimit).toBe(3);
+		for (let i = 0; i < 3; i++) await answer();
+		expect(pacer.currentLimit).toBe(4);
+		for (let i = 0; i < 10; i++) await answer();
+		expect(pacer.currentLimit).toBe(4);
 	});
 
 	it('a second 429 during a pause keeps the later end', async () => {
@@ -207,6 +222,38 @@ describe('Pacer, adaptive: finds the provider\'s pace below the ceiling', () => 
 		pacer.release(stale, true);
 		expect(pacer.currentLimit).toBe(cut);
 		for (const slot of old) pacer.release(slot, false);
+	});
+
+	it('after a 429 with Retry-After: 0 the limit it found holds for ten round trips before it probes', async () => {
+		const clock = new HandClock();
+		const pacer = new Pacer(adaptive(100), clock);
+		await roundTrip(pacer, clock, 50);
+		const slots = await Promise.all(Array.from({ length: 16 }, () => pacer.acquire()));
+		for (const slot of slots.slice(10)) {
+			pacer.release(slot, false);
+			pacer.tooMany(0);
+		}
+		await clock.advance(50);
+		for (const slot of slots.slice(0, 10)) pacer.release(slot, true);
+		expect(pacer.currentLimit).toBe(10);
+		for (let i = 0; i < 8; i++) await roundTrip(pacer, clock, 50);
+		expect(pacer.currentLimit).toBe(10);
+		for (let i = 0; i < 4; i++) await roundTrip(pacer, clock, 50);
+		expect(pacer.currentLimit).toBeGreaterThan(10);
+	});
+
+	it('a request repeated after a 429 goes before those already waiting', async () => {
+		const pacer = new Pacer(fixed(1), new HandClock());
+		const held = await pacer.acquire();
+		const order: string[] = [];
+		const waiting = pacer.acquire().then((slot) => (order.push('waiting'), slot));
+		await settle();
+		const repeat = pacer.acquire(true).then((slot) => (order.push('repeat'), slot));
+		await settle();
+		pacer.release(held, true);
+		pacer.release(await repeat, true);
+		pacer.release(await waiting, true);
+		expect(order).toEqual(['repeat', 'waiting']);
 	});
 
 	it('a request that failed without an answer teaches nothing', async () => {
