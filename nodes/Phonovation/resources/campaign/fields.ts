@@ -72,7 +72,7 @@ const campaignOptions: INodeProperties = {
 			type: 'boolean',
 			default: true,
 			description:
-				"Whether to start with a few requests at once and raise the number while the provider answers fast, lowering it when answers slow down or an HTTP 429 comes (which also pauses every request for the provider's Retry-After). Off: always Parallel Requests at once. Read from the first item.",
+				"Whether to start with a few requests at once and raise the number while the provider answers fast, lowering it when answers slow down or an HTTP 429 comes (which also pauses every request for the provider's Retry-After). Off: Parallel Requests at once, halved after an HTTP 429 and climbing back. Read from the first item.",
 		},
 		{
 			displayName: 'Batch Size',
