@@ -46,6 +46,24 @@ async function roundTrip(pacer: Pacer, clock: HandClock, ms: number, answered = 
 	return width;
 }
 
+/**
+ * After one fast round trip (8 → 16), sends 16 of which the provider holds 10 and refuses 6 with
+ * this Retry-After; the 10 are answered `answeredAfterMs` later.
+ */
+async function refusedAboveTen(retryAfter: number, answeredAfterMs: number): Promise<{ pacer: Pacer; clock: HandClock }> {
+	const clock = new HandClock();
+	const pacer = new Pacer(adaptive(100), clock);
+	await roundTrip(pacer, clock, 50);
+	const slots = await Promise.all(Array.from({ length: 16 }, () => pacer.acquire()));
+	for (const slot of slots.slice(10)) {
+		pacer.release(slot, false);
+		pacer.tooMany(retryAfter);
+	}
+	await clock.advance(answeredAfterMs);
+	for (const slot of slots.slice(0, 10)) pacer.release(slot, true);
+	return { pacer, clock };
+}
+
 describe('Pacer, fixed: Parallel Requests pinned', () => {
 	it('lets as many requests as the ceiling start at once; the next starts when one ends', async () => {
 		const pacer = new Pacer(fixed(3), new HandClock());
@@ -190,16 +208,7 @@ describe('Pacer, adaptive: finds the provider\'s pace below the ceiling', () => 
 	});
 
 	it('does not probe above the limit a 429 found until ten Retry-Afters have passed', async () => {
-		const clock = new HandClock();
-		const pacer = new Pacer(adaptive(100), clock);
-		await roundTrip(pacer, clock, 50);
-		const slots = await Promise.all(Array.from({ length: 16 }, () => pacer.acquire()));
-		for (const slot of slots.slice(10)) {
-			pacer.release(slot, false);
-			pacer.tooMany(1);
-		}
-		await clock.advance(1000);
-		for (const slot of slots.slice(0, 10)) pacer.release(slot, true);
+		const { pacer, clock } = await refusedAboveTen(1, 1000);
 		expect(pacer.currentLimit).toBe(10);
 		// Fast, clean answers for nine more seconds: the window stays at the known limit.
 		for (let i = 0; i < 180; i++) await roundTrip(pacer, clock, 50);
@@ -225,16 +234,7 @@ describe('Pacer, adaptive: finds the provider\'s pace below the ceiling', () => 
 	});
 
 	it('after a 429 with Retry-After: 0 the limit it found holds for ten round trips before it probes', async () => {
-		const clock = new HandClock();
-		const pacer = new Pacer(adaptive(100), clock);
-		await roundTrip(pacer, clock, 50);
-		const slots = await Promise.all(Array.from({ length: 16 }, () => pacer.acquire()));
-		for (const slot of slots.slice(10)) {
-			pacer.release(slot, false);
-			pacer.tooMany(0);
-		}
-		await clock.advance(50);
-		for (const slot of slots.slice(0, 10)) pacer.release(slot, true);
+		const { pacer, clock } = await refusedAboveTen(0, 50);
 		expect(pacer.currentLimit).toBe(10);
 		for (let i = 0; i < 8; i++) await roundTrip(pacer, clock, 50);
 		expect(pacer.currentLimit).toBe(10);
