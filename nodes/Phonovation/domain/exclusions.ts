@@ -3,8 +3,9 @@ import { normaliseMsisdn, numberAsWritten, suppressionForms } from './phoneNumbe
 /**
  * Field names read as phone numbers when Exclude Numbers is given objects (rows, n8n items),
  * compared without case, spaces, `_` and `-` (so `Phone Number`, `phone_number` and `phoneNumber`
- * are one name). Every one of them an object has is read: a contact's phone and mobile are both
- * excluded. `from` is who sent an inbound text or an opt-out (the Phonovation Trigger's items).
+ * are one name). Besides these, any field whose name has a word saying phone (PHONE_WORD) is read.
+ * Every one of them an object has is read: a contact's phone and mobile are both excluded. `from`
+ * is who sent an inbound text or an opt-out (the Phonovation Trigger's items).
  */
 export const PHONE_FIELDS = [
 	'phone',
@@ -24,6 +25,27 @@ export const PHONE_FIELDS = [
 
 const fieldKey = (name: string) => name.toLowerCase().replace(/[\s_-]/g, '');
 const PHONE_KEYS = new Set(PHONE_FIELDS.map(fieldKey));
+
+/**
+ * A word of a field name that says phone: it holds `phone` or `msisdn` (`Telephone`, `HomePhone`,
+ * `phonenumber`), or is mobile, cell, tel or a local spelling, alone or run into number, no or nr
+ * (`Cell`, `mobilenumber`, `TelNo`, `Telefon`). Whole words only: `Hotel`, `Title`, `Telegram`
+ * and `Cancellation` are no phone fields.
+ */
+const PHONE_WORD = /phone|msisdn|^(?:mobiles?|mobil|cell|cell?ulare?|tel|telefon[eo]?)(?:no|nr|num|number|nummer|numero)?$/;
+
+/** `Mobile Phone Number`, `mobile_phone`, `MobilePhone`, `MSISDNNumber`, `phone2` → its lower-case words, accents dropped. */
+function wordsOf(name: string): string[] {
+	const separated = name
+		.normalize('NFD')
+		.replace(/\p{M}/gu, '')
+		.replace(/(\p{Ll}|\d)(\p{Lu})/gu, '$1 $2')
+		.replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2')
+		.replace(/(\p{L})(\d)/gu, '$1 $2');
+	return separated.toLowerCase().split(/[^a-z0-9]+/);
+}
+
+export const isPhoneField = (name: string) => PHONE_KEYS.has(fieldKey(name)) || wordsOf(name).some((word) => PHONE_WORD.test(word));
 
 /** An entry that excludes no one, shown without any value that is not a number someone wrote. */
 export interface UnreadableExclusion {
@@ -58,6 +80,9 @@ const cut = (text: string) => (text.length > SHOWN_LENGTH ? `${text.slice(0, SHO
 class Reader {
 	readonly list: ExclusionList = { numbers: new Set(), unreadable: [] };
 
+	/** Entries read as numbers so far, repeats included. */
+	private entriesRead = 0;
+
 	constructor(private readonly countryCode: string) {}
 
 	/** Any value: text, number, array, n8n item or plain object. `reveal`: its text may be shown. */
@@ -89,10 +114,9 @@ class Reader {
 			return;
 		}
 		const keys = Object.keys(object);
-		const phoneKeys = keys.filter((key) => PHONE_KEYS.has(fieldKey(key)));
+		const phoneKeys = keys.filter(isPhoneField);
 		if (phoneKeys.length > 0) {
-			// A row whose phone is empty stands for no number, like an empty line.
-			for (const key of phoneKeys) this.value(object[key], path(at, key), true, depth + 1);
+			this.phoneFields(object, phoneKeys, at, depth);
 			return;
 		}
 		const values = keys.filter((key) => isScalar(object[key]));
@@ -107,6 +131,30 @@ class Reader {
 			at: at || 'object',
 			reason: `no phone field (phone, mobile, msisdn, number, …) and ${others}${keys.length ? `; its fields: ${listed}` : ''}`,
 		});
+	}
+
+	/**
+	 * Every phone field of a row, the empty ones left out. A row whose phone fields are all empty
+	 * stands for no number, like an empty line, unless another field holds one: then the number
+	 * is in a field not named as a phone, and the row cannot be read (it may be an opt-out).
+	 */
+	private phoneFields(object: Record<string, unknown>, phoneKeys: string[], at: string, depth: number): void {
+		const before = { read: this.entriesRead, unreadable: this.list.unreadable.length };
+		for (const key of phoneKeys) this.value(object[key], path(at, key), true, depth + 1);
+		if (this.entriesRead > before.read || this.list.unreadable.length > before.unreadable) return;
+		const holdingNumbers = Object.keys(object).filter((key) => !phoneKeys.includes(key) && this.isNumber(object[key]));
+		if (holdingNumbers.length === 0) return;
+		const named = (keys: string[]) => keys.slice(0, SHOWN_KEYS).map((key) => cut(key)).join(', ') + (keys.length > SHOWN_KEYS ? ', …' : '');
+		this.list.unreadable.push({
+			at: at || 'object',
+			reason: `its phone fields (${named(phoneKeys)}) are empty, but ${named(holdingNumbers)} ${holdingNumbers.length === 1 ? 'holds a number' : 'hold numbers'}`,
+		});
+	}
+
+	/** A text or number value read as at least one phone number. */
+	private isNumber(value: unknown): boolean {
+		if (typeof value === 'number') return this.forms(numberAsWritten(value)).length > 0;
+		return typeof value === 'string' && this.forms(value.trim()).length > 0;
 	}
 
 	/** Text: split at commas, semicolons and line breaks, then at spaces where each part is a number. */
@@ -142,6 +190,7 @@ class Reader {
 	}
 
 	private add(forms: string[]): void {
+		this.entriesRead++;
 		for (const msisdn of forms) this.list.numbers.add(msisdn);
 	}
 
@@ -159,9 +208,10 @@ const isScalar = (value: unknown) => typeof value === 'number' || (typeof value 
 /**
  * What an Exclude Numbers value stands for. It takes text (entries separated by commas, semicolons,
  * line breaks, or whitespace when every whitespace-separated part is a number of its own), numbers,
- * `tel:` URIs, arrays (nested too), n8n items and plain objects (their phone fields, see
- * PHONE_FIELDS, or their only text or number value). Each entry is read with the recipients' rules
- * plus the Irish number a spreadsheet lost the 0 of; anything else is listed as unreadable.
+ * `tel:` URIs, arrays (nested too), n8n items and plain objects (all their phone fields, see
+ * isPhoneField, or their only text or number value). Each entry stands for every number it may be
+ * (see suppressionForms: as written, and as a number of the Default Country Code's country or of
+ * Ireland without its 0); anything else is listed as unreadable.
  */
 export function readExclusions(value: unknown, countryCode: string): ExclusionList {
 	const reader = new Reader(countryCode);

@@ -1,4 +1,5 @@
 import { COUNTRY_CALLING_CODES } from './countryCodes';
+import { fitsPlan, fitsWithoutZero, NATIONAL_NUMBERINGS, withArticle } from './nationalNumbers';
 import { DEFAULT_COUNTRY_CODE, IRISH_COUNTRY_CODE, LIMITS, parseCountryCode } from './rules';
 
 /** Service spec §2.2 / §8: a recipient's msisdn is at most 20 characters. */
@@ -24,7 +25,10 @@ const IRISH_LENGTHS: Readonly<Record<string, readonly [number, number]>> = {
 /** An Irish mobile whose leading 0 was lost, typically by a spreadsheet storing it as a number. */
 const IRISH_MOBILE_WITHOUT_ZERO = /^8[35679]\d{7}$/;
 
-/** The same for an Exclude Numbers entry: any 9-digit 8… number, since missing an opt-out costs more. */
+/**
+ * The same for an Exclude Numbers entry under another Default Country Code: any 9-digit 8… number,
+ * since most opt-outs are Irish and missing one costs more than excluding a stranger.
+ */
 const IRISH_NUMBER_WITHOUT_ZERO = /^8\d{8}$/;
 
 /**
@@ -138,17 +142,62 @@ function withoutTrunkZero(digits: string): string {
 	return ZERO_IS_PART_OF_NUMBER.has(code) ? digits : joined(code, digits, length + 1);
 }
 
-/** National form 0… takes the default country code; bare digits are already international. */
+/**
+ * National form 0… takes the default country code. Under the Irish default, bare digits are
+ * international (but for an Irish mobile that lost its 0); under another, see `bareInCountry`.
+ */
 function inCountry(digits: string, international: boolean, country: string): string | { reason: string } {
 	if (international) {
 		if (digits.startsWith('0')) return { reason: 'country prefix cannot start with 0' };
 		return withoutTrunkZero(digits);
 	}
 	if (digits.startsWith('0')) return joined(country, digits, ZERO_IS_PART_OF_NUMBER.has(country) ? 0 : 1);
-	if (country === IRISH_COUNTRY_CODE && IRISH_MOBILE_WITHOUT_ZERO.test(digits)) {
+	if (country !== IRISH_COUNTRY_CODE) return bareInCountry(digits, country);
+	if (IRISH_MOBILE_WITHOUT_ZERO.test(digits)) {
 		return { reason: 'no country prefix: looks like an Irish mobile without its leading 0' };
 	}
 	return withoutTrunkZero(digits);
+}
+
+/**
+ * Digits without +, 00 or a leading 0 under a Default Country Code other than Irish: as written
+ * they are international, but they may also be the default country's number given without its
+ * 0 (lost to a spreadsheet), or written as at home where there is no 0 (Spain, Italy, the US).
+ * A text must not go to a stranger on a guess: when both readings are numbers, the entry is
+ * refused naming both; a lost 0 is refused too (as the Irish one is); a number as written at
+ * home is read as such when, as written, it is nobody's number.
+ */
+function bareInCountry(digits: string, country: string): string | { reason: string } {
+	const asWritten = withoutTrunkZero(digits);
+	const problem = asWrittenProblem(asWritten);
+	const home = NATIONAL_NUMBERINGS.get(country);
+	if (home === undefined || !fitsWithoutZero(country, digits)) return problem === undefined ? asWritten : { reason: problem };
+	const national = country + digits;
+	const lostZero = home.trunkPrefix === '0';
+	const described = lostZero
+		? `${withArticle(home.adjective)} number without its leading 0 (${national})`
+		: `${withArticle(home.adjective)} number as written there (${national})`;
+	if (problem === undefined) {
+		const code = asWritten.slice(0, countryCodeLength(asWritten));
+		return { reason: `ambiguous: ${asWritten} as written (country code ${code}) or ${described}; write it with + and its country code` };
+	}
+	if (lostZero) return { reason: `no country prefix: looks like ${described}; write it with its 0, or with + and its country code` };
+	return national;
+}
+
+/** Why bare digits are nobody's number as written: too short or long, no country code, or not fitting that country's plan. */
+function asWrittenProblem(msisdn: string): string | undefined {
+	const length = lengthProblem(msisdn);
+	if (length !== undefined) return length;
+	const codeLength = countryCodeLength(msisdn);
+	const code = msisdn.slice(0, codeLength);
+	if (!COUNTRY_CALLING_CODES.has(code)) {
+		return 'no country prefix: it starts with no country calling code (write it with + and its country code, or in national form)';
+	}
+	if (code === IRISH_COUNTRY_CODE) return irishPlanProblem(msisdn, false);
+	if (fitsPlan(code, msisdn, codeLength) !== false) return undefined;
+	const { adjective } = NATIONAL_NUMBERINGS.get(code)!;
+	return `no country prefix: as written it is no ${adjective} number (${msisdn.length - codeLength} digits after ${code} fit no ${adjective} number)`;
 }
 
 const isNational = (written: Written) => !written.international && written.digits.startsWith('0');
@@ -180,10 +229,29 @@ function irishPlanProblem(msisdn: string, writtenNationally: boolean): string | 
 }
 
 /**
+ * A number written in national form must fit its country's plan, where nationalNumbers.ts covers
+ * the country (Ireland has its own reasons, in irishPlanProblem): 087… under 44 is no UK number.
+ */
+function nationalPlanProblem(msisdn: string, country: string): string | undefined {
+	if (country === IRISH_COUNTRY_CODE || fitsPlan(country, msisdn, country.length) !== false) return undefined;
+	const { adjective } = NATIONAL_NUMBERINGS.get(country)!;
+	return `no country prefix: fits no ${adjective} number in national form (numbers of other countries need their country code)`;
+}
+
+/** What is wrong with a number read, if anything: its length, or the plan of the country it is in. */
+function problemOf(msisdn: string, writtenNationally: boolean, country: string): string | undefined {
+	const problem = lengthProblem(msisdn) ?? irishPlanProblem(msisdn, writtenNationally);
+	if (problem !== undefined || !writtenNationally) return problem;
+	return nationalPlanProblem(msisdn, country);
+}
+
+/**
  * Spec §2.2: invisible marks go first; spaces, dashes, dots, brackets and a leading + or 00 are
  * stripped; a 0 after the country code is the trunk 0 and is dropped (+33 06… → 336…, +353 (0)87… →
- * 35387…); national form 0… takes defaultCountryCode (Irish by default: 087 123 4567 → 353871234567);
- * other numbers must carry their country prefix; Irish numbers must fit the Irish plan; 8..20 digits.
+ * 35387…); national form 0… takes defaultCountryCode (Irish by default: 087 123 4567 → 353871234567)
+ * and must fit that country's plan where nationalNumbers.ts knows it; Irish numbers must fit the
+ * Irish plan; 8..20 digits. Under the Irish default, other numbers must carry their country prefix;
+ * under another, bare digits are read by `bareInCountry` (refused when they could be two numbers).
  * A spreadsheet float's decimal zeros are no digits (353871111111.0 → 353871111111); any other
  * decimal part, and scientific notation (3.53871E+11, digits lost), are refused with the reason.
  */
@@ -195,7 +263,7 @@ export function normaliseMsisdn(input: string, defaultCountryCode: string = DEFA
 	if (!country.ok) return fail(`default country code "${defaultCountryCode}" is not a country calling code`);
 	const msisdn = inCountry(written.digits, written.international, country.code);
 	if (typeof msisdn !== 'string') return fail(msisdn.reason);
-	const problem = lengthProblem(msisdn) ?? irishPlanProblem(msisdn, isNational(written));
+	const problem = problemOf(msisdn, isNational(written), country.code);
 	return problem ? fail(problem) : { ok: true, input, msisdn };
 }
 
@@ -212,24 +280,44 @@ export function toMsisdn(input: string, countryCode: string): string | undefined
 	}
 	const msisdn = inCountry(input, false, countryCode);
 	if (typeof msisdn !== 'string') return undefined;
-	const problem = lengthProblem(msisdn) ?? irishPlanProblem(msisdn, input.startsWith('0'));
-	return problem === undefined ? msisdn : undefined;
+	return problemOf(msisdn, input.startsWith('0'), countryCode) === undefined ? msisdn : undefined;
 }
 
 /**
- * The msisdns an Exclude Numbers entry stands for: the recipients' rules, plus the Irish number a
- * spreadsheet made of it by dropping the leading 0 (871234567 → 353871234567). [] when unreadable.
+ * The msisdns an Exclude Numbers entry stands for. Excluding a stranger costs little and texting
+ * an opted-out number a lot, so an entry in bare digits stands for every reading: as written (where
+ * the recipients' rules find it ambiguous too), as the default country's number without its 0 or
+ * as written there (7911123456 under 44 → 7911123456 and 447911123456), and as an Irish number
+ * whose 0 a spreadsheet dropped (871234567 → 353871234567). [] when unreadable.
  */
 export function suppressionForms(entry: string, defaultCountryCode: string): string[] {
 	const forms: string[] = [];
+	const add = (msisdn: string) => {
+		if (!forms.includes(msisdn) && lengthProblem(msisdn) === undefined) forms.push(msisdn);
+	};
 	const number = normaliseMsisdn(entry, defaultCountryCode);
-	if (number.ok) forms.push(number.msisdn);
+	if (number.ok) add(number.msisdn);
 	const written = readWritten(entry);
-	if (!failed(written) && !written.international && IRISH_NUMBER_WITHOUT_ZERO.test(written.digits)) {
-		const irish = IRISH_COUNTRY_CODE + written.digits;
-		if (!forms.includes(irish)) forms.push(irish);
-	}
+	const country = parseCountryCode(defaultCountryCode);
+	if (failed(written) || written.international || written.digits.startsWith('0') || !country.ok) return forms;
+	const { digits } = written;
+	const asWritten = withoutTrunkZero(digits);
+	// Under the Irish default, bare digits are read as today's recipients' rules read them (above).
+	if (country.code !== IRISH_COUNTRY_CODE && irishPlanProblem(asWritten, false) === undefined) add(asWritten);
+	for (const national of nationalReadings(digits, country.code)) add(national);
+	if (country.code !== IRISH_COUNTRY_CODE && IRISH_NUMBER_WITHOUT_ZERO.test(digits)) add(IRISH_COUNTRY_CODE + digits);
 	return forms;
+}
+
+/**
+ * Every number of this country that bare digits may be written without its leading 0 or country
+ * code: its whole plan, not only mobiles (an Italian landline is kept with its 0 in the number).
+ */
+function nationalReadings(digits: string, country: string): string[] {
+	const readings: string[] = [];
+	if (fitsPlan(country, digits)) readings.push(country + digits);
+	if (ZERO_IS_PART_OF_NUMBER.has(country) && fitsPlan(country, `0${digits}`)) readings.push(`${country}0${digits}`);
+	return readings;
 }
 
 /**

@@ -95,7 +95,7 @@ const campaignOptions: INodeProperties = {
 			type: 'string',
 			default: DEFAULT_COUNTRY_CODE,
 			description:
-				"A country's calling code (353 = Ireland, 44 = UK; +44 and 0044 also work) given to numbers written in national form with a leading 0. Other numbers must carry their country code. A code no country has (such as 35) is an error.",
+				"A country's calling code (353 = Ireland, 44 = UK; +44 and 0044 also work) given to numbers written in national form: with their leading 0, or as written at home where there is none (Spain, Italy, the US). Other numbers must carry their country code; digits without + or 00 that could also be the country's number without its 0 (7911123456 with 44: +7… or 07911…) are invalid, and the reason names both readings. A code no country has (such as 35) is an error.",
 		},
 		{
 			displayName: 'Dry Run',
@@ -111,7 +111,7 @@ const campaignOptions: INodeProperties = {
 			type: 'string',
 			default: '',
 			description:
-				"Suppression list: numbers never to send to, e.g. all items of an Opted-Out node. Takes text (comma, semicolon, line or space separated), numbers, arrays, n8n items and objects (their phone, mobile, msisdn, number… field). Compared after normalisation; an entry it cannot read stops the run (see Unreadable Exclusions).",
+				"Suppression list: numbers never to send to, e.g. all items of an Opted-Out node. Takes text (comma, semicolon, line or space separated), numbers, arrays, n8n items and objects (every field named phone, mobile, cell, tel, msisdn or number). Compared after normalisation; a number that lost its leading 0 (7911123456 with Default Country Code 44) excludes every number it may be. An entry it cannot read stops the run (see Unreadable Exclusions).",
 		},
 		{
 			displayName: 'Invalid Numbers',

@@ -16,10 +16,13 @@ function stillWaiting(ctx: IWebhookFunctions, status: number, reason: string): I
 
 type AskedQuestion = ReturnType<typeof askedQuestion>;
 
+/** The provider's and our saved msisdns are international digits: never read them in a national form. */
+const asInternational = (msisdn: string) => (/^\d+$/.test(msisdn) ? `+${msisdn}` : msisdn);
+
 /** What the paused item says of its question (sendAndWait wrote it; hidden parameters read it back). */
 function askedQuestion(ctx: IWebhookFunctions, countryCode: string) {
 	const saved = asText(ctx.getNodeParameter('askedTo', ''));
-	const to = normaliseMsisdn(saved || asText(ctx.getNodeParameter('recipients', '')), countryCode);
+	const to = saved ? normaliseMsisdn(asInternational(saved), countryCode) : normaliseMsisdn(asText(ctx.getNodeParameter('recipients', '')), countryCode);
 	return {
 		msisdn: to.ok ? to.msisdn : null,
 		askedAt: Date.parse(asText(ctx.getNodeParameter('askedAt', ''))),
@@ -29,7 +32,7 @@ function askedQuestion(ctx: IWebhookFunctions, countryCode: string) {
 
 /** Why this reply does not answer this question, or null when it does. */
 function mismatch(ctx: IWebhookFunctions, reply: DeliveredReply, secret: string, countryCode: string, asked: AskedQuestion): string | null {
-	const from = normaliseMsisdn(reply.from, countryCode);
+	const from = normaliseMsisdn(asInternational(reply.from), countryCode);
 	if (!asked.msisdn || !from.ok || from.msisdn !== asked.msisdn) return 'the reply is from another number';
 	const executionId = ctx.getExecutionId();
 	if (reply.notifyId && reply.notifyId !== asked.notifyId) {

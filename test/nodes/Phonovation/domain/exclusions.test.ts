@@ -1,4 +1,4 @@
-import { describeUnreadable, PHONE_FIELDS, readExclusions } from '../../../../nodes/Phonovation/domain/exclusions';
+import { describeUnreadable, isPhoneField, PHONE_FIELDS, readExclusions } from '../../../../nodes/Phonovation/domain/exclusions';
 
 const numbersOf = (value: unknown, countryCode = '353') => [...readExclusions(value, countryCode).numbers].sort();
 const unreadableOf = (value: unknown, countryCode = '353') => readExclusions(value, countryCode).unreadable.map(describeUnreadable);
@@ -128,5 +128,81 @@ describe('Exclude Numbers: hostile text', () => {
 		const list = readExclusions('tel:'.repeat(20_000), '353');
 		expect(list.numbers.size).toBe(0);
 		expect(list.unreadable).toHaveLength(1);
+	});
+});
+
+describe('isPhoneField: every field whose name says phone, mobile, cell, msisdn or tel', () => {
+	it.each([
+		'Phone',
+		'phone',
+		'MobilePhone',
+		'mobile_phone',
+		'mobile-phone',
+		'Mobile Phone Number',
+		'mobilephonenumber',
+		'Mobile No.',
+		'mobileNumber',
+		'Cell',
+		'Cellular',
+		'cell_phone',
+		'Tel',
+		'TEL',
+		'TelNo',
+		'Work Tel',
+		'Telephone',
+		'Home Phone',
+		'phone2',
+		'MSISDN',
+		'msisdnNumber',
+		'Téléphone',
+		'Teléfono',
+		'Telefon',
+		'Celular',
+		'number',
+		'from',
+		'to',
+	])('%s is read', (name) => {
+		expect(isPhoneField(name)).toBe(true);
+	});
+
+	it.each(['Hotel', 'Title', 'Telegram', 'Cancellation', 'Cellar', 'Excellent', 'name', 'Order Number', 'Fax', 'email', 'Automobile'])(
+		'%s is not',
+		(name) => {
+			expect(isPhoneField(name)).toBe(false);
+		},
+	);
+});
+
+describe('readExclusions: CRM rows', () => {
+	it.each([
+		{ shape: 'an empty Phone beside a MobilePhone', value: [{ Phone: '', MobilePhone: '087 100 0002' }], numbers: ['353871000002'] },
+		{ shape: 'an empty Phone beside a Mobile Phone Number', value: [{ Phone: '', 'Mobile Phone Number': '087 100 0002' }], numbers: ['353871000002'] },
+		{ shape: 'an empty Tel beside a Mobile No.', value: { Tel: '', 'Mobile No.': '087 100 0002', Cell: null }, numbers: ['353871000002'] },
+		{
+			shape: "a contact's phone and mobile, both",
+			value: { json: { Telephone: '01 234 5678', mobile_phone: '087 100 0002', Fax: '01 234 5679', Name: 'Aoife' } },
+			numbers: ['35312345678', '353871000002'],
+		},
+		{ shape: 'phone fields all empty, no other number: no one, like an empty line', value: [{ Phone: '', Mobile: null, Name: 'Aoife' }], numbers: [] },
+		{ shape: 'phone fields empty but another is unreadable text', value: [{ Phone: ' ', Notes: 'unsubscribed 2030' }], numbers: [] },
+	])('$shape', ({ value, numbers }) => {
+		const read = readExclusions(value, '353');
+		expect({ numbers: [...read.numbers].sort(), unreadable: read.unreadable }).toEqual({ numbers, unreadable: [] });
+	});
+
+	it('a row whose phone fields are empty while another field holds a number cannot be read, and its value is not shown', () => {
+		expect(unreadableOf([{ Phone: '', Mobile: '', Other: '087 100 0002' }])).toEqual([
+			'[0]: its phone fields (Phone, Mobile) are empty, but Other holds a number',
+		]);
+		expect(unreadableOf({ json: { phone: null, id: 3538710000021, ref: '0871000003' } })).toEqual([
+			'json: its phone fields (phone) are empty, but id, ref hold numbers',
+		]);
+		expect(numbersOf([{ Phone: '', Other: '087 100 0002' }])).toEqual([]);
+	});
+
+	it('reads rows with the Default Country Code: lost zeros and national forms of that country', () => {
+		expect(numbersOf([{ Phone: '', Mobile: 7911123456 }], '44')).toEqual(['447911123456', '7911123456']);
+		expect(numbersOf([{ 'Téléphone portable': '06 12 34 56 78' }], '33')).toEqual(['33612345678']);
+		expect(numbersOf('7911123456, 07911 123457', '44')).toEqual(['447911123456', '447911123457', '7911123456']);
 	});
 });

@@ -379,10 +379,165 @@ describe('suppressionForms: what an Exclude Numbers entry stands for', () => {
 
 	it('follows the Default Country Code for national entries and still catches the lost Irish 0', () => {
 		expect(suppressionForms('07911 123456', '44')).toEqual(['447911123456']);
-		expect(suppressionForms('871234567', '44')).toEqual(['871234567', '353871234567']);
+		expect(suppressionForms('871234567', '44')).toEqual(['871234567', '44871234567', '353871234567']);
 	});
 
 	it('reads nothing when the Default Country Code is not a country code', () => {
 		expect(suppressionForms('0871234567', 'IE')).toEqual([]);
+	});
+});
+
+describe('normaliseMsisdn: digits without +, 00 or a leading 0 under a Default Country Code other than Irish', () => {
+	it.each([
+		// Another country's number as written, nobody's at home: sent as written, as before.
+		{ input: '447911123456', code: '33', msisdn: '447911123456' },
+		{ input: '33612345678', code: '44', msisdn: '33612345678' },
+		{ input: '353871234567', code: '49', msisdn: '353871234567' },
+		// North America: the trunk 1 is also the country code.
+		{ input: '12024561111', code: '1', msisdn: '12024561111' },
+		{ input: '1 (202) 456-1111', code: '1', msisdn: '12024561111' },
+		// Countries without a trunk prefix: the number as written there, nobody's number as written.
+		{ input: '612 345 678', code: '34', msisdn: '34612345678' },
+		{ input: '912345678', code: '34', msisdn: '34912345678' },
+		{ input: '312 345 6789', code: '39', msisdn: '393123456789' },
+		{ input: '4155551234', code: '1', msisdn: '14155551234' },
+		{ input: '612 345 678', code: '48', msisdn: '48612345678' },
+	])('$input under $code → $msisdn', ({ input, code, msisdn }) => {
+		expect(normaliseMsisdn(input, code)).toEqual({ ok: true, input, msisdn });
+		expect(toMsisdn(input.replace(/\D/g, ''), code)).toBe(msisdn);
+	});
+
+	it.each([
+		{
+			input: '7911123456',
+			code: '44',
+			reason: 'ambiguous: 7911123456 as written (country code 7) or a UK number without its leading 0 (447911123456); write it with + and its country code',
+		},
+		{
+			input: '2079460018',
+			code: '44',
+			reason: 'ambiguous: 2079460018 as written (country code 20) or a UK number without its leading 0 (442079460018); write it with + and its country code',
+		},
+		{
+			input: '15112345678',
+			code: '49',
+			reason: 'ambiguous: 15112345678 as written (country code 1) or a German number without its leading 0 (4915112345678); write it with + and its country code',
+		},
+		{
+			input: '(202) 456-1111',
+			code: '1',
+			reason: 'ambiguous: 2024561111 as written (country code 20) or a North American number as written there (12024561111); write it with + and its country code',
+		},
+		{
+			input: '3612345678',
+			code: '39',
+			reason: 'ambiguous: 3612345678 as written (country code 36) or an Italian number as written there (393612345678); write it with + and its country code',
+		},
+		{
+			input: '22 123 45 67',
+			code: '48',
+			reason: 'ambiguous: 221234567 as written (country code 221) or a Polish number as written there (48221234567); write it with + and its country code',
+		},
+	])('$input under $code could be two numbers: refused naming both', ({ input, code, reason }) => {
+		expect(normaliseMsisdn(input, code)).toEqual({ ok: false, input, reason });
+		expect(toMsisdn(input.replace(/\D/g, ''), code)).toBeUndefined();
+	});
+
+	it.each([
+		{
+			input: '612345678',
+			code: '33',
+			reason: 'no country prefix: looks like a French number without its leading 0 (33612345678); write it with its 0, or with + and its country code',
+		},
+		{
+			input: '412345678',
+			code: '61',
+			reason: 'no country prefix: looks like an Australian number without its leading 0 (61412345678); write it with its 0, or with + and its country code',
+		},
+		{
+			input: '871234567',
+			code: '44',
+			reason: 'no country prefix: it starts with no country calling code (write it with + and its country code, or in national form)',
+		},
+		{
+			input: '3312345678',
+			code: '49',
+			reason: 'no country prefix: as written it is no French number (8 digits after 33 fit no French number)',
+		},
+		{ input: '35387123456', code: '44', reason: 'too short (8 digits after 353, Irish numbers starting 8 have 9 to 10)' },
+		{ input: '1234567', code: '44', reason: 'too short (7 digits, min 8)' },
+		// An Italian landline keeps its 0: without it, it is neither Italian nor, as written, Australian.
+		{ input: '612345678', code: '39', reason: 'no country prefix: as written it is no Australian number (7 digits after 61 fit no Australian number)' },
+	])('$input under $code is refused: $reason', ({ input, code, reason }) => {
+		expect(normaliseMsisdn(input, code)).toEqual({ ok: false, input, reason });
+		expect(toMsisdn(input, code)).toBeUndefined();
+	});
+
+	it('reads the Irish default as before: only an Irish mobile without its 0 is refused, other bare digits are international', () => {
+		expect(normaliseMsisdn('871234567', '353')).toMatchObject({ ok: false, reason: 'no country prefix: looks like an Irish mobile without its leading 0' });
+		expect(normaliseMsisdn('7911123456', '353')).toMatchObject({ ok: true, msisdn: '7911123456' });
+		expect(normaliseMsisdn('12345678', '353')).toMatchObject({ ok: true, msisdn: '12345678' });
+	});
+});
+
+describe("normaliseMsisdn: a national number must fit the Default Country Code's plan", () => {
+	it.each([
+		{ input: '07911 123456', code: '44', msisdn: '447911123456' },
+		{ input: '01 23 45 67 89', code: '33', msisdn: '33123456789' },
+		{ input: '0151 1234 5678', code: '49', msisdn: '4915112345678' },
+		{ input: '06 1234 5678', code: '39', msisdn: '390612345678' },
+		{ input: '0412 345 678', code: '61', msisdn: '61412345678' },
+	])('$input under $code → $msisdn', ({ input, code, msisdn }) => {
+		expect(normaliseMsisdn(input, code)).toEqual({ ok: true, input, msisdn });
+	});
+
+	it.each([
+		{ input: '07911 12345', code: '44', adjective: 'UK' },
+		{ input: '06 12 34 56 789', code: '33', adjective: 'French' },
+		{ input: '0412 345 67', code: '61', adjective: 'Australian' },
+	])('$input under $code fits no $adjective number', ({ input, code, adjective }) => {
+		expect(normaliseMsisdn(input, code)).toEqual({
+			ok: false,
+			input,
+			reason: `no country prefix: fits no ${adjective} number in national form (numbers of other countries need their country code)`,
+		});
+		expect(toMsisdn(input.replace(/\D/g, ''), code)).toBeUndefined();
+	});
+
+	it('checks only the length in countries nationalNumbers.ts does not cover', () => {
+		expect(normaliseMsisdn('067 123 4567', '380')).toMatchObject({ ok: true, msisdn: '380671234567' });
+		expect(normaliseMsisdn('0671234567890', '380')).toMatchObject({ ok: true, msisdn: '380671234567890' });
+	});
+});
+
+describe('suppressionForms: every number an entry may be, in every country', () => {
+	it.each([
+		{ entry: '7911123456', code: '44', forms: ['7911123456', '447911123456'], why: 'as written (+7) and a UK mobile that lost its 0' },
+		{ entry: '07911 123456', code: '44', forms: ['447911123456'], why: 'UK national form' },
+		{ entry: '2079460018', code: '44', forms: ['2079460018', '442079460018'], why: 'as written (+20) and a London number that lost its 0' },
+		{ entry: '06 12 34 56 78', code: '33', forms: ['33612345678'], why: 'French national form' },
+		{ entry: '6 12 34 56 78', code: '33', forms: ['612345678', '33612345678'], why: 'a French mobile that lost its 0' },
+		{ entry: '15112345678', code: '49', forms: ['15112345678', '4915112345678'], why: 'as written (+1) and a German mobile that lost its 0' },
+		{ entry: '612345678', code: '34', forms: ['34612345678', '612345678'], why: 'Spanish as written there, and as written' },
+		{ entry: '312 345 6789', code: '39', forms: ['393123456789', '3123456789', '3903123456789'], why: 'Italian mobile, as written, and an Italian 0… number' },
+		{ entry: '612345678', code: '39', forms: ['612345678', '390612345678'], why: 'an Italian landline that lost its 0 keeps it' },
+		{ entry: '(202) 456-1111', code: '1', forms: ['2024561111', '12024561111'], why: 'as written (+20) and a US number' },
+		{ entry: '447911123456', code: '33', forms: ['447911123456'], why: 'a UK number as written is no French number' },
+		{ entry: '+7 911 123 456', code: '44', forms: ['7911123456'], why: 'written with +: not a lost 0' },
+		{ entry: '871234567', code: '33', forms: ['871234567', '33871234567', '353871234567'], why: 'also the Irish mobile that lost its 0' },
+		{ entry: '07911 12345', code: '44', forms: [], why: 'no UK number: unreadable' },
+	])('$entry under $code → $forms ($why)', ({ entry, code, forms }) => {
+		expect(suppressionForms(entry, code)).toEqual(forms);
+	});
+
+	it('reads the Irish default as before, and a lost 0 of any Irish number, not only a mobile', () => {
+		expect(suppressionForms('871234567', '353')).toEqual(['353871234567']);
+		expect(suppressionForms('12345678', '353')).toEqual(['12345678', '35312345678']);
+		expect(suppressionForms('447911123456', '353')).toEqual(['447911123456']);
+	});
+
+	it('never stands for a number too short or too long for the provider', () => {
+		expect(suppressionForms('234567', '49')).toEqual(['49234567']);
+		expect(suppressionForms('23456', '49')).toEqual([]);
 	});
 });

@@ -217,3 +217,83 @@ describe('an Exclude Numbers entry it cannot read stops the run (Unreadable Excl
 		]);
 	});
 });
+
+describe('Exclude Numbers in every country: national forms and lost zeros follow the Default Country Code', () => {
+	const fixture = sharedFixture();
+
+	/** A campaign to `recipients` excluding `excludeNumbers`: what was texted, and each recipient's status. */
+	async function excluding(recipients: string, excludeNumbers: string, defaultCountryCode?: string) {
+		const f = fixture();
+		const options = { excludeNumbers, ...TRANSACTIONAL, ...(defaultCountryCode ? { defaultCountryCode } : {}) };
+		const result = await f.run({ ...SEND, recipients, options });
+		expect(result.error).toBeUndefined();
+		const [out] = jsonOf(result.items);
+		return {
+			texted: f.sim.campaigns.flatMap((c) => c.body.recipientInfo.map((r: Json) => r.msisdn)),
+			statuses: out.recipients.map((r: Json) => [r.msisdn, r.status]),
+		};
+	}
+
+	it.each([
+		{ shape: 'as text', excludeNumbers: '7911123456' },
+		{ shape: 'as a spreadsheet number', excludeNumbers: '={{ [7911123456] }}' },
+	])('Default Country Code 44: a UK mobile whose 0 a spreadsheet dropped (7911123456, $shape) is not texted', async ({ excludeNumbers }) => {
+		const { texted, statuses } = await excluding('+44 7911 123456, +44 7911 123457', excludeNumbers, '44');
+		expect(texted).toEqual(['447911123457']);
+		expect(statuses).toEqual([
+			['447911123456', 'excluded'],
+			['447911123457', 'accepted'],
+		]);
+	});
+
+	it('Default Country Code 44: 7911123456 could also be +7 911 123 456, and that number is excluded too', async () => {
+		const { texted, statuses } = await excluding('+7 911 123 456, +44 7911 123457', '7911123456', '44');
+		expect(texted).toEqual(['447911123457']);
+		expect(statuses[0]).toEqual(['7911123456', 'excluded']);
+	});
+
+	it.each([
+		{ shape: 'in national form', excludeNumbers: '06 12 34 56 78' },
+		{ shape: 'without its leading 0', excludeNumbers: '6 12 34 56 78' },
+		{ shape: 'as a spreadsheet number', excludeNumbers: '={{ 612345678 }}' },
+	])('Default Country Code 33: a French mobile $shape is not texted', async ({ excludeNumbers }) => {
+		const { texted, statuses } = await excluding('+33 6 12 34 56 78, +33 6 12 34 56 79', excludeNumbers, '33');
+		expect(texted).toEqual(['33612345679']);
+		expect(statuses).toEqual([
+			['33612345678', 'excluded'],
+			['33612345679', 'accepted'],
+		]);
+	});
+
+	it('Default Country Code 39: an Italian mobile as Italians write it (312 345 6789) is not texted', async () => {
+		const { texted } = await excluding('+39 312 345 6789, +39 312 345 6780', '312 345 6789', '39');
+		expect(texted).toEqual(['393123456780']);
+	});
+
+	it.each([
+		{ row: { Phone: '', MobilePhone: '087 100 0002' } },
+		{ row: { Phone: '', 'Mobile Phone Number': '087 100 0002' } },
+		{ row: { Tel: '', 'Mobile No.': '087 100 0002', Cell: null } },
+		{ row: { phone: '', Cellular: '087 100 0002', 'Work Telephone': '' } },
+	])('a CRM row with an empty phone field and a number in another ($row) excludes the number', async ({ row }) => {
+		const { texted, statuses } = await excluding(RECIPIENTS, expressionOf([row]));
+		expect(texted).toEqual(['353871000001', '353871000003']);
+		expect(statuses[1]).toEqual(['353871000002', 'excluded']);
+	});
+
+	it("every phone field of a CRM row is excluded: the contact's phone and mobile", async () => {
+		const { texted } = await excluding(RECIPIENTS, expressionOf([{ Telephone: '087 100 0001', 'Mobile Phone Number': '087 100 0002' }]));
+		expect(texted).toEqual(['353871000003']);
+	});
+
+	it('a row whose phone fields are empty while another field holds a number stops the run before anything is posted', async () => {
+		const f = fixture();
+		const excludeNumbers = expressionOf([{ Phone: '', Mobile: '', Other: '087 100 0002' }]);
+		const result = await f.run({ ...SEND, recipients: RECIPIENTS, options: { excludeNumbers, ...TRANSACTIONAL } });
+		expect(result.error?.message).toBe(
+			'Exclude Numbers: 1 entry cannot be read as a phone number and would exclude no one — [0]: its phone fields ' +
+				'(Phone, Mobile) are empty, but Other holds a number. Fix it, or set Unreadable Exclusions to Warn to send anyway (item 0)',
+		);
+		expect(f.sim.count('POST', CAMPAIGN)).toBe(0);
+	});
+});

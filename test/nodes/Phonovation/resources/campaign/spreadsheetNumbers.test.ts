@@ -51,3 +51,76 @@ describe('spreadsheet numbers as recipients', () => {
 		expect(f.sim.count('POST', CAMPAIGN)).toBe(0);
 	});
 });
+
+describe('spreadsheet numbers that lost their leading 0, under any Default Country Code', () => {
+	const fixture = sharedFixture();
+
+	/** Rows to `={{ $json.phone }}` with this Default Country Code: what was texted, and each row's recipient. */
+	async function sending(phones: unknown[], defaultCountryCode: string, invalidNumbers = 'skip') {
+		const f = fixture();
+		const rows = phones.map((phone) => ({ json: { phone } as Json }));
+		const options = { ...TRANSACTIONAL, defaultCountryCode, invalidNumbers };
+		const result = await f.run({ ...SEND, recipients: '={{ $json.phone }}', options }, rows);
+		return {
+			f,
+			result,
+			texted: f.sim.campaigns.flatMap((c) => c.body.recipientInfo.map((r: Json) => r.msisdn)),
+			recipients: jsonOf(result.items).map((o) => o.recipients?.[0]),
+		};
+	}
+
+	it('Default Country Code 44: 7911123456 could be +7… or a UK mobile, so it is refused naming both, never guessed', async () => {
+		const { result, texted, recipients } = await sending([7911123456, '07911 123457'], '44');
+		expect(result.error).toBeUndefined();
+		expect(texted).toEqual(['447911123457']);
+		expect(recipients[0]).toMatchObject({
+			input: '7911123456',
+			msisdn: null,
+			status: 'invalid',
+			reason:
+				'ambiguous: 7911123456 as written (country code 7) or a UK number without its leading 0 (447911123456); ' +
+				'write it with + and its country code',
+		});
+	});
+
+	it('Default Country Code 33: a French mobile without its 0 is refused with its reading, not sent to Australia', async () => {
+		const { texted, recipients } = await sending([612345678, '06 12 34 56 79'], '33');
+		expect(texted).toEqual(['33612345679']);
+		expect(recipients[0]).toMatchObject({
+			input: '612345678',
+			status: 'invalid',
+			reason: 'no country prefix: looks like a French number without its leading 0 (33612345678); write it with its 0, or with + and its country code',
+		});
+	});
+
+	it('Default Country Code 44: digits that start with no country calling code are refused, not sent as they are', async () => {
+		const { texted, recipients } = await sending([871234567, '447911123456'], '44');
+		expect(texted).toEqual(['447911123456']);
+		expect(recipients[0]).toMatchObject({
+			input: '871234567',
+			status: 'invalid',
+			reason: 'no country prefix: it starts with no country calling code (write it with + and its country code, or in national form)',
+		});
+	});
+
+	it('Default Country Code 39: an Italian mobile as Italians write it is texted as Italian, not as a Dutch number', async () => {
+		const { texted, recipients } = await sending(['312 345 6789', 3123456780], '39');
+		expect(texted).toEqual(['393123456789', '393123456780']);
+		expect(recipients.map((r) => r.status)).toEqual(['accepted', 'accepted']);
+	});
+
+	it('with Invalid Numbers = Fail, an ambiguous number stops the run before anything is posted', async () => {
+		const { f, result } = await sending([7911123456], '44', 'fail');
+		expect(result.error?.message).toBe(
+			'Recipients: Invalid number "7911123456": ambiguous: 7911123456 as written (country code 7) or a UK number without ' +
+				'its leading 0 (447911123456); write it with + and its country code (item 0)',
+		);
+		expect(f.sim.count('POST', CAMPAIGN)).toBe(0);
+	});
+
+	it('the Irish default reads as before: an Irish mobile without its 0 is refused, bare international digits are sent', async () => {
+		const { texted, recipients } = await sending([871234567, 447911123456, '0871234567'], '353');
+		expect(texted).toEqual(['447911123456', '353871234567']);
+		expect(recipients[0]).toMatchObject({ status: 'invalid', reason: 'no country prefix: looks like an Irish mobile without its leading 0' });
+	});
+});
