@@ -15,13 +15,14 @@ export async function eachItem(
 		try {
 			out.push(...(await run(itemIndex)));
 		} catch (error) {
-			if (!ctx.continueOnFail()) {
-				throw error instanceof NodeApiError || error instanceof NodeOperationError
-					? error
-					: new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
-			}
+			if (!ctx.continueOnFail()) throw asNodeError(ctx, error, itemIndex);
 			out.push({ json: { error: (error as Error).message }, pairedItem: { item: itemIndex } });
 		}
 	}
 	return out;
+}
+
+/** An error as n8n shows it: ours as they are, anything else wrapped. */
+export function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex?: number): NodeApiError | NodeOperationError {
+	return error instanceof NodeApiError || error instanceof NodeOperationError ? error : new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
 }

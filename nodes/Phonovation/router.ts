@@ -1,6 +1,7 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { asNodeError } from './eachItem';
 import * as campaign from './resources/campaign';
 import * as conversation from './resources/conversation';
 import * as legacyMessage from './resources/legacyMessage';
@@ -29,5 +30,20 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 			description: 'Nothing was sent.',
 		});
 	}
-	return [await run.execute.call(this, this.getInputData())];
+	const items = this.getInputData();
+	try {
+		return [await run.execute.call(this, items)];
+	} catch (error) {
+		if (!this.continueOnFail()) throw asNodeError(this, error);
+		// n8n would pass the input items through as if they had succeeded: each gets the error instead.
+		return [items.map((_, itemIndex) => errorItemFor(error as Error, itemIndex))];
+	}
+}
+
+/** An input item that the whole run's error stopped: its message, and the recipients already accepted if any. */
+function errorItemFor(error: Error, itemIndex: number): INodeExecutionData {
+	const accepted = (error as Partial<NodeOperationError>).context?.acceptedRecipients;
+	const json: IDataObject = { error: error.message };
+	if (Array.isArray(accepted)) json.details = { acceptedRecipients: accepted as string[] };
+	return { json, pairedItem: { item: itemIndex } };
 }

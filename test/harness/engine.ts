@@ -1,6 +1,7 @@
 import { ExecutionLifecycleHooks, LoadOptionsContext, WorkflowExecute } from 'n8n-core';
 import type {
 	ICredentialType,
+	IExecuteContextData,
 	ILoadOptionsFunctions,
 	INode,
 	INodePropertyOptions,
@@ -31,6 +32,16 @@ export interface EngineOptions {
  * with daylight saving time.
  */
 export const DEFAULT_TEST_TIMEZONE = 'Europe/Dublin';
+
+/** How an execution is run: as a Retry of an earlier one, and with a way to stop it. */
+export interface ExecutionOptions {
+	/** The node contexts an earlier execution saved (`run.data.executionData.contextData`). */
+	contextData?: IExecuteContextData;
+	/** How the execution was started; `retry` for a Retry from the executions list. */
+	mode?: WorkflowExecuteMode;
+	/** Called once the execution runs, with what the Stop button does. */
+	onStarted?: (stop: () => void) => void;
+}
 
 export interface NodeRunResult {
 	/** Items on the node's first output, as the next node would receive them. */
@@ -120,6 +131,7 @@ export class Engine {
 		startNode: INode,
 		items: INodeExecutionData[],
 		mode: WorkflowExecuteMode = 'manual',
+		execution: ExecutionOptions = {},
 	): Promise<IRun> {
 		const workflow = this.workflow(nodes, connections);
 		const workflowData = {
@@ -143,10 +155,15 @@ export class Engine {
 				nodeExecutionStack: [
 					{ node: startNode, data: { main: [items.length ? items : [{ json: {} }]] }, source: null },
 				],
+				// A Retry of an execution hands the saved node contexts back (ExecutionService.retry).
+				...(execution.contextData ? { contextData: structuredClone(execution.contextData) } : {}),
 			},
 		});
 		const execute = new WorkflowExecute(additionalDataFor(this.credentials, hooks), mode, runExecutionData);
-		await execute.processRunExecutionData(workflow);
+		const running = execute.processRunExecutionData(workflow);
+		// The Stop button: n8n cancels the running promise, which aborts the execution's signal.
+		execution.onStarted?.(() => running.cancel());
+		await running.catch(() => undefined);
 		return await finished;
 	}
 
@@ -155,8 +172,9 @@ export class Engine {
 		node: INode,
 		items: INodeExecutionData[],
 		mode: WorkflowExecuteMode = 'manual',
+		execution: ExecutionOptions = {},
 	): Promise<NodeRunResult> {
-		const run = await this.runWorkflow([node], {}, node, items, mode);
+		const run = await this.runWorkflow([node], {}, node, items, mode, execution);
 		const task = run.data.resultData.runData[node.name]?.[0];
 		const outputs = (task?.data?.main ?? []).map((output) => output ?? []);
 		return { items: outputs[0] ?? [], outputs, error: task?.error, run };

@@ -81,3 +81,23 @@ export function quietHoursEndIn(moment: Date, quiet: QuietHours, zones: readonly
 	}
 	return latest;
 }
+
+const MINUTES_PER_DAY = 24 * 60;
+
+/**
+ * Whether some minute of the day is outside Quiet Hours in every one of `zones` (at their UTC
+ * offsets around `moment`). With none, no send time can be found: recipients in Ireland, Japan and
+ * the US under 21:00-08:00 are always quiet somewhere.
+ */
+export function hasOpenWindow(moment: Date, quiet: QuietHours, zones: readonly string[]): boolean {
+	const quietAt = new Uint8Array(MINUTES_PER_DAY);
+	const overnight = quiet.start > quiet.end;
+	for (const zone of zones) {
+		const offset = DateTime.fromJSDate(moment, { zone }).offset;
+		for (let utc = 0; utc < MINUTES_PER_DAY; utc++) {
+			const local = (((utc + offset) % MINUTES_PER_DAY) + MINUTES_PER_DAY) % MINUTES_PER_DAY;
+			if (overnight ? local >= quiet.start || local < quiet.end : local >= quiet.start && local < quiet.end) quietAt[utc] = 1;
+		}
+	}
+	return quietAt.includes(0);
+}

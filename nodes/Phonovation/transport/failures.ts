@@ -2,6 +2,7 @@ import type { IExecuteFunctions, ILoadOptionsFunctions, JsonObject } from 'n8n-w
 import { NodeApiError } from 'n8n-workflow';
 
 import { isLoginFailure } from '../../shared/loginFailure';
+import { mayHaveBeenProcessed } from './processed';
 
 type Context = IExecuteFunctions | ILoadOptionsFunctions;
 
@@ -108,6 +109,7 @@ function messageFor(what: string, failure: FailedExchange): string {
 		const retryAfter = status === 429 && failure.retryAfter ? ` (Retry-After: ${failure.retryAfter} s)` : '';
 		return `Phonovation answered HTTP ${status} to ${what}${text ? `: ${text}` : ''}${retryAfter}`;
 	}
+	if (failure.code === 'ERR_CANCELED') return `The execution was stopped while waiting for Phonovation's answer to ${what}`;
 	if (isTimeout(failure)) return `Phonovation did not answer ${what} in time`;
 	if (failure.code) {
 		return `Could not reach Phonovation for ${what}: ${NETWORK_WORDS[failure.code] ?? 'the request failed before an answer arrived'}`;
@@ -128,8 +130,8 @@ function hintFor(status: number | undefined): string | undefined {
 function descriptionFor(failure: FailedExchange): string | undefined {
 	const { status, code } = failure;
 	const hint = hintFor(status);
-	// 503 says the service was unavailable, so nothing was processed; any other server error may come after processing.
-	const unknownOutcome = (!status && code) || (status !== undefined && status >= 500 && status !== 503);
+	// A redirect's hint already says what to check.
+	const unknownOutcome = !isRedirect(status) && (status !== undefined || code !== undefined) && mayHaveBeenProcessed(failure);
 	const parts = [
 		hint ? `${hint[0].toUpperCase()}${hint.slice(1)}.` : undefined,
 		!status && code ? `Network error ${code}.` : undefined,

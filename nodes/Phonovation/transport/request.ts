@@ -25,6 +25,8 @@ export interface ApiRequest {
 	body?: IDataObject | Buffer;
 	timeoutMs?: number;
 	itemIndex?: number;
+	/** The execution's cancel signal: the Stop button or a workflow Timeout aborts the request. */
+	abortSignal?: AbortSignal;
 }
 
 /** The full URL of a campaign-API path for these credentials; an unsafe Base URL is an error before any request. */
@@ -49,6 +51,7 @@ export async function apiExchange<T>(ctx: Context, request: ApiRequest): Promise
 		disableFollowRedirect: true,
 		sendCredentialsOnCrossOriginRedirect: false,
 	};
+	if (request.abortSignal) options.abortSignal = request.abortSignal;
 	if (request.body) {
 		options.body = request.body;
 		options.headers!['Content-Type'] = 'application/json';

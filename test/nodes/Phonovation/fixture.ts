@@ -2,7 +2,7 @@ import type { INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { PhonovationApi } from '../../../credentials/PhonovationApi.credentials';
 import { Phonovation } from '../../../nodes/Phonovation/Phonovation.node';
-import { Engine, type NodeRunResult } from '../../harness/engine';
+import { Engine, type ExecutionOptions, type NodeRunResult } from '../../harness/engine';
 import { simulatorCredentialData, startSimulator, type Simulator, type SimulatorConfig } from '../../simulator';
 
 export const NODE_TYPE = 'n8n-nodes-phonovation.phonovation';
@@ -11,7 +11,7 @@ export interface PhonovationFixture {
 	sim: Simulator;
 	engine: Engine;
 	/** Runs the Phonovation node with these parameters on these input items in the real engine. */
-	run(parameters: INodeParameters, items?: INodeExecutionData[], node?: Partial<INode>): Promise<NodeRunResult>;
+	run(parameters: INodeParameters, items?: INodeExecutionData[], node?: Partial<INode>, execution?: ExecutionOptions): Promise<NodeRunResult>;
 	node(parameters: INodeParameters, node?: Partial<INode>): INode;
 	/** Simulator state cleared and the stored token dropped: the next request logs in. */
 	reset(): void;
@@ -41,7 +41,7 @@ export async function phonovationFixture(config: Partial<SimulatorConfig> = {}):
 		sim,
 		engine,
 		node,
-		run: async (parameters, items = [{ json: {} }], extra = {}) => await engine.runNode(node(parameters, extra), items),
+		run: async (parameters, items = [{ json: {} }], extra = {}, execution = {}) => await engine.runNode(node(parameters, extra), items, execution.mode ?? 'manual', execution),
 		reset: () => {
 			sim.reset();
 			storeCredential();

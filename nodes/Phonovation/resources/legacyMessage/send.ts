@@ -5,8 +5,10 @@ import { secureEndpoint, shown } from '../../../shared/endpoints';
 import { normaliseMsisdn, splitRecipients } from '../../domain/phoneNumbers';
 import { DEFAULT_COUNTRY_CODE, LIMITS, legacySettingsSchema, parseCountryCode, violationsOf } from '../../domain/rules';
 import { providerError } from '../../transport/failures';
+import { mayHaveBeenProcessed, provesRefusal } from '../../transport/processed';
 import { CREDENTIAL, isFailure, plainRequest, type PlainResponse } from '../../transport/request';
 import { eachItem } from '../../eachItem';
+import { refuseBlindRetry } from '../../retriedBlind';
 import { SentLedger } from './sentLedger';
 
 const show = { show: { resource: ['legacyMessage'], operation: ['send'] } };
@@ -113,6 +115,11 @@ function statusLines(body: unknown, secret: string): { code: string; message: st
 	return { code: lines[0] ?? '', message: lines.slice(1).filter(Boolean).join(' ') };
 }
 
+/** A 200 in the gateway's own format: a numeric status code on its first line. */
+function legacyAnswer(response: PlainResponse): boolean {
+	return response.status === 200 && /^\d+$/.test(String(response.body ?? '').split(/\r?\n/, 1)[0].trim());
+}
+
 /** The provider's status line when it accepted the message; otherwise an error with its words, password masked. */
 function accepted(ctx: IExecuteFunctions, response: PlainResponse, password: string, itemIndex: number) {
 	const { code, message } = statusLines(response.body, password);
@@ -120,7 +127,16 @@ function accepted(ctx: IExecuteFunctions, response: PlainResponse, password: str
 		const text = [code, message].filter(Boolean).join(' ').slice(0, 300);
 		throw new NodeApiError(ctx.getNode(), { httpCode: String(response.status), message: text }, {
 			message: `Phonovation's legacy API answered HTTP ${response.status}${text ? `: ${text}` : ''}`,
-			description: 'The legacy API answers HTTP 200 even when it refuses a message, so whether this one was sent is unknown: check before sending it again.',
+			description: provesRefusal(response.status, response.body)
+				? 'The request was refused, so the message was not sent; a retry may send it.'
+				: 'The legacy API answers HTTP 200 even when it refuses a message, so whether this one was sent is unknown; it is not posted again. Check before sending it again.',
+			itemIndex,
+		});
+	}
+	if (!legacyAnswer(response)) {
+		throw new NodeApiError(ctx.getNode(), { httpCode: '200', message: 'not a legacy status line' }, {
+			message: "Phonovation's legacy API answered HTTP 200 without its status line",
+			description: 'Whether the message was sent is unknown, so it is not posted again: check before sending it again.',
 			itemIndex,
 		});
 	}
@@ -177,6 +193,10 @@ async function sendOne(
 	}
 	if (earlier) return [{ json: { ...earlier, note: NOT_AGAIN }, pairedItem: { item: itemIndex } }];
 
+	const signal = ctx.getExecutionCancelSignal();
+	if (signal?.aborted) fail(ctx, 'The execution was stopped; nothing more was sent', itemIndex);
+	// Written ahead: an execution stopped, timed out or ended before the answer finds it unconfirmed.
+	ledger.record(key, { unknown: true });
 	const response = await plainRequest(ctx, {
 		method: 'POST',
 		url,
@@ -184,16 +204,15 @@ async function sendOne(
 		body: form.toString(),
 		json: false,
 		disableFollowRedirect: true,
+		...(signal ? { abortSignal: signal } : {}),
 	});
 	if (isFailure(response)) {
-		if (response.status === undefined && response.code !== 'ECONNREFUSED') ledger.record(key, { unknown: true });
+		if (!mayHaveBeenProcessed(response)) ledger.forget(key);
 		throw providerError(ctx, 'the legacy send', response, itemIndex);
 	}
 
-	// A redirect or a server error (but 503) may come after the message was sent: never post it again.
-	if ((response.status >= 300 && response.status < 400) || (response.status >= 500 && response.status !== 503)) {
-		ledger.record(key, { unknown: true });
-	}
+	// Only a 4xx or the gateway's own status line proves what happened; anything else may come after the message went.
+	if (provesRefusal(response.status, response.body) || legacyAnswer(response)) ledger.forget(key);
 	refuseRedirect(ctx, response, url, itemIndex);
 	const { code, message: said } = accepted(ctx, response, password, itemIndex);
 	const { to, from, notifyId } = message;
@@ -222,6 +241,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	const invalid = messages.find((item) => !item.ok);
 	if (invalid && !invalid.ok && !this.continueOnFail()) throw invalid.error;
 	const ledger = new SentLedger(this.getContext('node'), this.getWorkflowDataProxy(0).$runIndex);
+	refuseBlindRetry(this, ledger.started);
 	return await eachItem(this, items, async (itemIndex) => {
 		const item = messages[itemIndex];
 		if (!item.ok) throw item.error;

@@ -9,8 +9,12 @@ import type { IContextObject, IDataObject } from 'n8n-workflow';
 export class SentLedger {
 	private readonly sends: Record<string, IDataObject>;
 
+	/** Whether this node's record for this run existed before this attempt (an attempt or a failed execution before it). */
+	readonly started: boolean;
+
 	constructor(nodeContext: IContextObject, runIndex: number) {
 		const runs = (nodeContext.phonovationLegacySends ??= {}) as Record<string, Record<string, IDataObject>>;
+		this.started = runs[runIndex] !== undefined;
 		this.sends = runs[runIndex] ??= {};
 	}
 
@@ -26,5 +30,10 @@ export class SentLedger {
 
 	record(key: string, outcome: IDataObject): void {
 		this.sends[key] = outcome;
+	}
+
+	/** Removes a record written ahead of a request that was then provably refused. */
+	forget(key: string): void {
+		delete this.sends[key];
 	}
 }

@@ -1,5 +1,5 @@
 import type { QuietHours } from '../../../../nodes/Phonovation/domain/quietHours';
-import { parseQuietHours, quietHoursEnd, quietHoursEndIn } from '../../../../nodes/Phonovation/domain/quietHours';
+import { hasOpenWindow, parseQuietHours, quietHoursEnd, quietHoursEndIn } from '../../../../nodes/Phonovation/domain/quietHours';
 
 const DUBLIN = 'Europe/Dublin';
 
@@ -132,5 +132,32 @@ describe('quiet hours across the recipients\' time zones', () => {
 		expect(quietHoursEndIn(new Date('2030-01-15T12:00:00Z'), night!, ['Europe/Dublin', 'Europe/Paris'])).toBeNull();
 		// Noon in Dublin is 21:00 in Tokyo, quiet until 23:00 UTC, when Dublin is quiet until 08:00 (17:00 in Tokyo).
 		expect(quietHoursEndIn(new Date('2030-01-15T12:00:00Z'), night!, ['Europe/Dublin', 'Asia/Tokyo'])?.toUTC().toISO()).toBe('2030-01-16T08:00:00.000Z');
+	});
+});
+
+describe('whether any time of day is outside Quiet Hours in every zone', () => {
+	const night = (window: string) => {
+		const parsed = parseQuietHours(window, 'Europe/Dublin');
+		return parsed.ok && parsed.quietHours ? parsed.quietHours : undefined;
+	};
+	const winter = new Date('2030-01-15T12:00:00Z');
+
+	it('Dublin and Tokyo under 21:00-08:00 share 08:00-12:00 UTC; with New York added none is left', () => {
+		expect(hasOpenWindow(winter, night('21:00-08:00')!, ['Europe/Dublin', 'Asia/Tokyo'])).toBe(true);
+		expect(hasOpenWindow(winter, night('21:00-08:00')!, ['Europe/Dublin', 'Asia/Tokyo', 'America/New_York'])).toBe(false);
+	});
+
+	it('one zone always has a window; a short window leaves room across the world', () => {
+		expect(hasOpenWindow(winter, night('21:00-08:00')!, ['Asia/Tokyo'])).toBe(true);
+		// 23:00-06:00 leaves 11:00-14:00 and 21:00-23:00 UTC awake in all three.
+		expect(hasOpenWindow(winter, night('23:00-06:00')!, ['Europe/Dublin', 'Asia/Tokyo', 'America/New_York'])).toBe(true);
+	});
+
+	it('counts to the minute, with half-hour zones: under 00:00-23:30 each zone is open half an hour', () => {
+		// Open 23:30-24:00 Dublin (23:30 UTC) and 23:30-24:00 Kolkata (18:00 UTC): never both.
+		expect(hasOpenWindow(winter, night('00:00-23:30')!, ['Asia/Kolkata'])).toBe(true);
+		expect(hasOpenWindow(winter, night('00:00-23:30')!, ['Europe/Dublin', 'Asia/Kolkata'])).toBe(false);
+		// Kathmandu (+05:45) opens 18:15-18:45 UTC, overlapping Kolkata's 18:00-18:30.
+		expect(hasOpenWindow(winter, night('00:00-23:30')!, ['Asia/Kathmandu', 'Asia/Kolkata'])).toBe(true);
 	});
 });

@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { FailedExchange } from '../../../transport/failures';
 import { providerError } from '../../../transport/failures';
-import { apiExchange } from '../../../transport/request';
+import { apiExchange, type Exchange } from '../../../transport/request';
+import { confirmsAcceptance, isOwnRefusal, mayHaveBeenProcessed } from '../../../transport/processed';
 import type { QuietHours } from '../../../domain/quietHours';
 import { sendAtWhenPosted } from '../../../domain/compliance';
 import { Ledger, type Recorded } from './ledger';
@@ -96,58 +96,111 @@ function dryRun(url: string, plan: CampaignPlan): Delivery {
 
 const UNCONFIRMED_ADVICE = "check the provider's report before sending these numbers again";
 
-/** The one server error that says the request was not processed: the service was unavailable. */
-const NOT_PROCESSED = 503;
+/** The provider's `errors` as strings, whatever it sent: strings, `{ msisdn, error }` objects, nulls. */
+export function errorStrings(errors: unknown): string[] {
+	if (!Array.isArray(errors)) return typeof errors === 'string' && errors ? [errors] : [];
+	const out: string[] = [];
+	for (const error of errors) {
+		if (error === null || error === undefined || error === '') continue;
+		if (typeof error === 'string') out.push(error);
+		else if (typeof error === 'object') out.push(Object.values(error as object).filter((v) => v !== null && v !== undefined && v !== '').map(String).join(': '));
+		else out.push(String(error));
+	}
+	return out;
+}
+
+const messageOf = (message: unknown): string | null => (message === null || message === undefined || message === '' ? null : String(message));
 
 /**
- * Whether the request may have been processed: any server error but 503 (a 500 or a proxy's
- * 520–524 can come after the provider queued the campaign), a redirect (never followed; a 303 is
- * what a server answers after processing a POST), a timeout, a dropped connection. Only answers
- * that prove a refusal before processing (4xx, 503, a refused connection or login) are not.
+ * Reads the provider's 2xx answer to a posted batch: only `success: true` confirms it. Anything
+ * else, `success: false` included, may come after processing, so it is unconfirmed.
  */
-export function outcomeUnknown(failure: FailedExchange): boolean {
-	if (failure.status !== undefined) return failure.status < 400 || (failure.status >= 500 && failure.status !== NOT_PROCESSED);
-	return !failure.loginFailed && failure.code !== 'ECONNREFUSED';
-}
-
-/** Reads the provider's answer to a posted batch. */
 function answerOutcome(ctx: IExecuteFunctions, answer: unknown, where: string, itemIndex: number): BatchOutcome {
-	const response = answer as CampaignResponse | undefined;
-	if (!response || typeof response !== 'object' || typeof response.success !== 'boolean') {
-		// An error from the first attempt on, as after a retry: the text may not have gone.
-		const reason = `the provider answered without a readable confirmation${where}; ${UNCONFIRMED_ADVICE}`;
-		return { state: 'unconfirmed', reason, failure: new NodeOperationError(ctx.getNode(), `Phonovation did not confirm the campaign${where}: ${reason}`, { itemIndex }) };
+	if (confirmsAcceptance(answer)) {
+		const response = answer as CampaignResponse;
+		return { state: 'accepted', message: messageOf(response.message), errors: errorStrings(response.errors) };
 	}
-	if (response.success) return { state: 'accepted', message: response.message ?? null, errors: response.errors ?? [] };
-	const said = [response.message, ...(response.errors ?? [])].filter(Boolean).join('; ');
-	const failure = new NodeOperationError(
-		ctx.getNode(),
-		`Phonovation did not accept the campaign${where}: ${said || 'success was not true'}`,
-		{ itemIndex },
-	);
-	return { state: 'failed', failure };
+	const said = isOwnRefusal(answer)
+		? [messageOf((answer as CampaignResponse).message), ...errorStrings((answer as CampaignResponse).errors)].filter(Boolean).join('; ')
+		: '';
+	const what = said ? `the provider answered success: false with HTTP 2xx (${said})` : 'the provider answered without a readable confirmation';
+	// An error from the first attempt on, as after a retry: the text may have gone.
+	const reason = `${what}${where}; ${UNCONFIRMED_ADVICE}`;
+	return { state: 'unconfirmed', reason, failure: new NodeOperationError(ctx.getNode(), `Phonovation did not confirm the campaign${where}: ${reason}`, { itemIndex }) };
 }
 
-/** Posts one batch, waiting out and repeating 429s (the provider processed nothing). */
+/**
+ * The record of a batch written before its request goes, as unconfirmed, and replaced by what the
+ * answer says; a proven refusal removes it. n8n saves the node context when an execution is
+ * stopped or times out, without waiting for the node.
+ */
+class WriteAhead {
+	private key?: string;
+
+	constructor(
+		private readonly ledger: Ledger,
+		private readonly who: () => string,
+	) {}
+
+	ahead(body: Buffer): void {
+		const reason = 'posted, but no answer was recorded (the execution was stopped, timed out or ended while waiting for it)';
+		this.key = this.ledger.record({ state: 'unconfirmed', reason: `${reason}; ${UNCONFIRMED_ADVICE}`, body: Ledger.fingerprint(body), who: this.who() });
+	}
+
+	/** The provider answered: its record, or none for a proven refusal. */
+	settle(record: (Recorded & { body: string; who: string }) | undefined): void {
+		if (record) this.ledger.record(record);
+		else if (this.key) this.ledger.forget(this.key);
+		this.key = undefined;
+	}
+
+	refused(): void {
+		this.settle(undefined);
+	}
+}
+
+/** A batch as posted: its outcome, the body that went (if any) and the settings it went with. */
+interface Posted {
+	outcome: BatchOutcome;
+	body?: Buffer;
+	settings?: CampaignSettings;
+}
+
+/**
+ * Posts one batch, waiting out and repeating 429s (the provider processed nothing). The time rules
+ * are judged, and the body built, only once the request has its slot, and again after each 429
+ * pause: a request that waited is never posted on an earlier moment's verdict.
+ */
 async function postBatch(
 	run: DeliveryContext,
 	plan: CampaignPlan,
-	batch: { index: number; body: Buffer },
+	index: number,
+	bodyFor: (settings: CampaignSettings) => Buffer,
+	written: WriteAhead,
 	delivery: Delivery,
-): Promise<BatchOutcome> {
-	const where = batchLabel(batch.index, plan.batchCount);
+): Promise<Posted> {
+	const where = batchLabel(index, plan.batchCount);
 	const itemIndex = plan.items[0].itemIndex;
-	const { body } = batch;
 	for (let attempt = 0; ; attempt++) {
 		const slot = await run.pacer.acquire(attempt > 0);
-		// Another campaign failed while this one waited for a slot (or out a 429): send nothing more.
-		if (run.stop.requested) {
+		// Another campaign failed (or the run was stopped) while this one waited: send nothing more.
+		if (run.stop.requested || run.ctx.getExecutionCancelSignal?.()?.aborted) {
 			run.pacer.release(slot, false);
-			return { state: 'not attempted' };
+			return { outcome: { state: 'not attempted' } };
 		}
+		const timing = settingsAt(run, plan, index);
+		if (!timing.ok) {
+			run.pacer.release(slot, false);
+			return { outcome: { state: 'failed', failure: timing.error } };
+		}
+		const { settings } = timing;
+		const body = bodyFor(settings);
 		delivery.requests++;
-		let exchange: Awaited<ReturnType<typeof apiExchange<unknown>>> | undefined;
+		let exchange: Exchange<unknown> | undefined;
 		try {
+			// Written ahead: if the execution is stopped, times out or crashes before the answer, a
+			// Retry finds this request unconfirmed instead of posting it again.
+			written.ahead(body);
 			exchange = await apiExchange<unknown>(run.ctx, {
 				method: 'POST',
 				path: CAMPAIGN_PATH,
@@ -155,25 +208,27 @@ async function postBatch(
 				body,
 				timeoutMs: plan.settings.timeoutMs,
 				itemIndex,
+				abortSignal: run.ctx.getExecutionCancelSignal?.(),
 			});
 		} finally {
 			run.pacer.release(slot, exchange?.ok === true || (exchange !== undefined && exchange.failure.status !== 429));
 		}
-		if (exchange.ok) return answerOutcome(run.ctx, exchange.body, where, itemIndex);
+		if (exchange.ok) return { outcome: answerOutcome(run.ctx, exchange.body, where, itemIndex), body, settings };
 		const { failure } = exchange;
 		const wait = failure.status === 429 ? waitAfterTooMany(failure.retryAfter, new Date()) : null;
 		if (wait !== null && attempt < TOO_MANY_REQUESTS.maxRetries) {
 			// Refused before processing: safe to repeat once everyone has waited.
+			written.refused();
 			delivery.retriedAfter429++;
 			run.pacer.tooMany(wait);
 			continue;
 		}
 		const error = providerError(run.ctx, `the campaign${where}`, failure, itemIndex);
-		if (outcomeUnknown(failure)) {
+		if (mayHaveBeenProcessed(failure)) {
 			const reason = `${error.message}; the request may have reached the provider: ${UNCONFIRMED_ADVICE}`;
-			return { state: 'unconfirmed', reason, failure: error };
+			return { outcome: { state: 'unconfirmed', reason, failure: error }, body, settings };
 		}
-		return { state: 'failed', failure: error };
+		return { outcome: { state: 'failed', failure: error }, body, settings };
 	}
 }
 
@@ -340,27 +395,25 @@ function replayKnown(run: DeliveryContext, plan: CampaignPlan, known: Map<number
 	return outcomes;
 }
 
-/**
- * The campaign's settings as the clock now leaves them (Quiet Hours and Send At judged at this
- * moment), or undefined when the batch must not be posted: then the campaign has failed.
- */
-function settingsWhenPosted(run: DeliveryContext, plan: CampaignPlan, index: number, delivery: Delivery): CampaignSettings | undefined {
+/** The campaign's settings as the clock leaves them now (Quiet Hours and Send At judged at this moment), or why the batch must not go. */
+function settingsAt(run: DeliveryContext, plan: CampaignPlan, index: number): { ok: true; settings: CampaignSettings } | { ok: false; error: Error } {
 	const { settings } = plan;
 	const timing = sendAtWhenPosted({ scheduled: settings.scheduled === true, sendAt: settings.sendAt, quietHours: settings.quietHours ?? null }, new Date());
 	if (!timing.ok) {
 		const error = new NodeOperationError(run.ctx.getNode(), `Send At: ${timing.message}${batchLabel(index, plan.batchCount)}`, {
 			itemIndex: plan.items[0].itemIndex,
 		});
-		delivery.batches[index] = { state: 'failed', failure: error };
-		delivery.failure = { error, batch: index };
-		return undefined;
+		return { ok: false, error };
 	}
-	// A Send planned inside the window already says so; one that entered it while going out is new.
-	if (timing.movedInto && timing.sendAt && timing.sendAt !== settings.sendAt) {
-		const moved = (delivery.movedIntoQuietHours ??= { quietHours: timing.movedInto, requests: 0, sendAt: timing.sendAt });
-		moved.requests++;
-	}
-	return timing.sendAt === settings.sendAt ? settings : { ...settings, sendAt: timing.sendAt };
+	return { ok: true, settings: timing.sendAt === settings.sendAt ? settings : { ...settings, sendAt: timing.sendAt } };
+}
+
+/** A Send planned inside Quiet Hours already says so; one that entered them while going out is counted here. */
+function noteMovedIntoQuietHours(plan: CampaignPlan, posted: CampaignSettings, delivery: Delivery): void {
+	const { quietHours, sendAt } = plan.settings;
+	if (plan.settings.scheduled || !quietHours || !posted.sendAt || posted.sendAt === sendAt) return;
+	const moved = (delivery.movedIntoQuietHours ??= { quietHours, requests: 0, sendAt: posted.sendAt });
+	moved.requests++;
 }
 
 /**
@@ -388,9 +441,14 @@ export async function deliver(run: DeliveryContext, plan: CampaignPlan): Promise
 	for (let index = 0; index < plan.batchCount; index++) {
 		if (run.stop.requested) break;
 		const batch = plan.batch(index);
-		const settings = settingsWhenPosted(run, plan, index, delivery);
-		if (!settings) break;
-		const whole = requestBody(settings, { columns, entries: batch });
+		// The record is looked up with the body as the clock leaves it now; what goes is built when its slot is taken.
+		const now = settingsAt(run, plan, index);
+		if (!now.ok) {
+			delivery.batches[index] = { state: 'failed', failure: now.error };
+			delivery.failure = { error: now.error, batch: index };
+			break;
+		}
+		const whole = requestBody(now.settings, { columns, entries: batch });
 		const fingerprint = Ledger.fingerprint(whole);
 		const { known, fresh, textedForOthers } = earlierOf(run, columns, batch, fingerprint);
 		lookedUp[index] = true;
@@ -400,11 +458,14 @@ export async function deliver(run: DeliveryContext, plan: CampaignPlan): Promise
 			delivery.batches[index] = replays.values().next().value ?? { state: 'not attempted' };
 			continue;
 		}
-		const all = fresh === batch;
-		const body = all ? whole : requestBody(settings, { columns, entries: fresh });
-		const outcome = await postBatch(run, plan, { index, body }, delivery);
-		const record = recorded(outcome, all ? fingerprint : Ledger.fingerprint(body), () => whoOf(columns, fresh, duplicates));
-		if (record) run.ledger.record(record);
+		const bodyFor = (settings: CampaignSettings) =>
+			settings === now.settings && fresh === batch ? whole : requestBody(settings, { columns, entries: fresh });
+		let who: string | undefined;
+		const whoOfFresh = () => (who ??= whoOf(columns, fresh, duplicates));
+		const written = new WriteAhead(run.ledger, whoOfFresh);
+		const { outcome, body, settings } = await postBatch(run, plan, index, bodyFor, written, delivery);
+		written.settle(body && recorded(outcome, body === whole ? fingerprint : Ledger.fingerprint(body), whoOfFresh));
+		if (settings && body) noteMovedIntoQuietHours(plan, settings, delivery);
 		delivery.batches[index] = outcome;
 		const failure = outcome.state === 'failed' || outcome.state === 'unconfirmed' ? outcome.failure : undefined;
 		if (failure) {

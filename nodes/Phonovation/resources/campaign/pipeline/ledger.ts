@@ -33,7 +33,11 @@ export class Ledger {
 	 */
 	readonly retrying: boolean;
 
+	/** Whether this node's record for this run existed before this attempt (an attempt or a failed execution before it). */
+	readonly started: boolean;
+
 	constructor(nodeContext: IContextObject, runIndex: number) {
+		this.started = (nodeContext.phonovationFacts as Record<string, unknown> | undefined)?.[runIndex] !== undefined;
 		const runs = (nodeContext.phonovationBatches ??= {}) as Record<string, Record<string, Recorded>>;
 		this.batches = runs[runIndex] ??= {};
 		const facts = (nodeContext.phonovationFacts ??= {}) as Record<string, IContextObject>;
@@ -108,8 +112,28 @@ export class Ledger {
 	}
 
 	/** Records a posted batch with who it texted (no recipient is in two batches of one run, so that names it). */
-	record(outcome: Recorded & { body: string; who: string }): void {
-		this.batches[`who:${createHash('sha256').update(outcome.who).digest('base64')}`] = outcome;
+	record(outcome: Recorded & { body: string; who: string }): string {
+		const key = `who:${createHash('sha256').update(outcome.who).digest('base64')}`;
+		this.batches[key] = outcome;
 		if (this.byRecipient) for (const who of outcome.who.split('\n')) this.byRecipient.set(who, outcome);
+		return key;
+	}
+
+	/** Every number a batch of this run was accepted for, each once (for an error that must name them). */
+	acceptedNumbers(): string[] {
+		const numbers = new Set<string>();
+		for (const record of Object.values(this.batches)) {
+			if (record.state !== 'accepted') continue;
+			for (const who of record.who?.split('\n') ?? []) if (!who.startsWith('d')) numbers.add(who.slice(who.indexOf(':') + 1));
+		}
+		return [...numbers];
+	}
+
+	/** Removes a record written ahead of a request the provider then provably refused. */
+	forget(key: string): void {
+		const record = this.batches[key];
+		if (!record) return;
+		delete this.batches[key];
+		if (this.byRecipient) for (const who of record.who?.split('\n') ?? []) if (this.byRecipient.get(who) === record) this.byRecipient.delete(who);
 	}
 }

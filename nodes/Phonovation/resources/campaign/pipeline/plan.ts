@@ -12,11 +12,11 @@ import {
 	violationsOf,
 } from '../../../domain/rules';
 import { zoneOfNumber } from '../../../domain/countryZones';
-import type { QuietHours } from '../../../domain/quietHours';
+import { hasOpenWindow, type QuietHours } from '../../../domain/quietHours';
 import { toSendAt } from '../../../domain/sendAt';
 import { asText } from '../../../../shared/values';
 import type { Findings } from '../../../domain/compliance';
-import { movedOutOfQuietHours, quietHoursOf, sendAtOutsideQuietHours, textToSend } from '../../../domain/compliance';
+import { labelOf, movedOutOfQuietHours, quietHoursOf, sendAtOutsideQuietHours, textToSend } from '../../../domain/compliance';
 import type { CampaignOptions, ItemParameters } from './readParameters';
 import type { EntryOwner, PlannedRecipient, Skip } from './recipients';
 import { CampaignRecipients, NumberColumns, NumberSet } from './recipients';
@@ -425,6 +425,7 @@ function settle(items: ItemRequest[], context: PlanContext): CampaignPlan {
 		});
 	}
 	const timing = inRecipientsZones({ sendAt, quietHours }, numbers, order, context);
+	if (timing.violation && sendable.length > 0) violations.push({ field: 'quietHours', message: timing.violation, itemIndex: sendable[0].itemIndex });
 	const settings = { from, text, campaignName, dryRun, batchSize, timeoutMs, scheduled, ...timing.settings };
 	const recipients = new CampaignRecipients(numbers, skips, order);
 	const planned = sendable.map((item, i) => new PlannedItem(item.itemIndex, item.settings.failOnInvalid, sendableOwners[i], recipients));
@@ -448,7 +449,7 @@ function inRecipientsZones(
 	numbers: NumberColumns,
 	order: Int32Array,
 	context: PlanContext,
-): { settings: { sendAt: string | null; quietHours?: QuietHours | null }; warnings: string[] } {
+): { settings: { sendAt: string | null; quietHours?: QuietHours | null }; warnings: string[]; violation?: string } {
 	const quiet = timing.quietHours;
 	if (!quiet?.byRecipient || order.length === 0) return { settings: timing, warnings: [] };
 	const zones = new Set<string>();
@@ -464,6 +465,10 @@ function inRecipientsZones(
 		warnings.push(`Quiet Hours: ${unplaced} recipient(s) are in a country with no single time zone, so their Quiet Hours are judged in the workflow's (${quiet.zone}); set Quiet Hours Time Zone to choose one`);
 	}
 	const judged = { ...quiet, zones: [...zones] };
+	if (!hasOpenWindow(context.now, judged, judged.zones)) {
+		const violation = `${labelOf(judged)} leave no time of day outside Quiet Hours in all of them, so no send time can be found; nothing was sent. Split the recipients by region or set Quiet Hours Time Zone`;
+		return { settings: { sendAt: timing.sendAt, quietHours: judged }, warnings, violation };
+	}
 	const sendAt = movedOutOfQuietHours({ sendAt: timing.sendAt, now: context.now }, judged, judged.zones, { warnings });
 	return { settings: { sendAt, quietHours: judged }, warnings };
 }

@@ -1,8 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { parsePacing } from '../../../domain/rules';
 import { apiUrl } from '../../../transport/request';
+import { asNodeError } from '../../../eachItem';
+import { refuseBlindRetry } from '../../../retriedBlind';
 
 import { applyVerdict, checkSenders } from './checkSenders';
 import type { DeliveryContext } from './deliver';
@@ -37,6 +39,23 @@ async function deliveryContext(
 }
 
 /**
+ * Runs what posts and reports; an unexpected error there (a bug, an answer nobody foresaw) still
+ * names every recipient the provider had accepted, so nobody re-runs the campaign blind.
+ */
+async function afterAcceptance<T>(ctx: IExecuteFunctions, ledger: Ledger, work: () => Promise<T>): Promise<T> {
+	try {
+		return await work();
+	} catch (error) {
+		const accepted = ledger.acceptedNumbers();
+		if (accepted.length === 0) throw asNodeError(ctx, error);
+		const failure = new NodeOperationError(ctx.getNode(), `The campaign could not be reported: ${(error as Error).message}`, {
+			description: 'Nothing is posted again by a retry of this execution.',
+		});
+		throw stoppingError(failure, accepted);
+	}
+}
+
+/**
  * Send or schedule, over all input items: read parameters → plan (normalise, group, dedupe,
  * validate) → check senders → deliver the campaigns side by side → report per item.
  */
@@ -49,6 +68,9 @@ export async function runCampaigns(
 ): Promise<INodeExecutionData[]> {
 	const scheduled = operation === 'schedule';
 	const ledger = new Ledger(ctx.getContext('node'), ctx.getWorkflowDataProxy(0).$runIndex);
+	refuseBlindRetry(ctx, ledger.started);
+	// Retry On Fail calls the node again after a Stop or a Timeout: nothing more may go.
+	if (ctx.getExecutionCancelSignal()?.aborted) throw new NodeOperationError(ctx.getNode(), 'The execution was stopped; nothing more was sent');
 	const parameters = readParameters(ctx, items, scheduled, fixed);
 	// Planned as at the first attempt, so what it posted is reported rather than refused; each
 	// request is judged against the clock again as it is posted (deliver).
@@ -65,11 +87,13 @@ export async function runCampaigns(
 
 	const sending = [...plans.keys()].filter((i) => plans[i].violations.length === 0 && plans[i].items.length > 0);
 	const stopOnFailure = !ctx.continueOnFail();
-	const deliveries = await deliverAll(run, sending.map((i) => plans[i]), { workers: run.workers, stopOnFailure });
-	const reports = sending.map((index, i) => ({
-		delivery: deliveries[i],
-		report: deliveries[i] && reportCampaign(operation, plans[index], deliveries[i], verdicts.get(planned[index])?.warnings ?? []),
-	}));
+	const reports = await afterAcceptance(ctx, ledger, async () => {
+		const deliveries = await deliverAll(run, sending.map((i) => plans[i]), { workers: run.workers, stopOnFailure });
+		return sending.map((index, i) => ({
+			delivery: deliveries[i],
+			report: deliveries[i] && reportCampaign(operation, plans[index], deliveries[i], verdicts.get(planned[index])?.warnings ?? []),
+		}));
+	});
 	const failed = reports.find((r) => r.delivery?.failure)?.delivery;
 	if (failed?.failure && stopOnFailure) {
 		throw stoppingError(failed.failure.error, reports.flatMap((r) => r.report?.accepted ?? []));

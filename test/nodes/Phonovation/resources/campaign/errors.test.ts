@@ -53,10 +53,10 @@ describe('campaign errors from the provider', () => {
 		expect(f.sim.count('POST', CAMPAIGN)).toBe(2);
 	});
 
-	it('a 200 with success:false is an error', async () => {
+	it('a 200 with success:false is an error that keeps the provider\'s words and says the text may have gone', async () => {
 		f.sim.injectFault(CAMPAIGN, { kind: 'status', status: 200, body: { success: false, message: 'No credits available', errors: [] } });
 		const result = await f.run({ ...SEND, recipients: '0871234567' });
-		expect(result.error?.message).toMatch(/did not accept the campaign: No credits available/);
+		expect(result.error?.message).toMatch(/did not confirm the campaign: the provider answered success: false with HTTP 2xx \(No credits available\)/);
 	});
 
 	it('a wrong password is a clear credential error and nothing is sent', async () => {

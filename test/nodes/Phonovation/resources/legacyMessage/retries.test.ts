@@ -10,10 +10,10 @@ describe('legacy send never bills an item twice', () => {
 	const fixture = sharedFixture({ senders: [{ name: 'Acme', type: 0 }] });
 	const people = itemsOf(3, (i) => ({ phone: `087123450${i}`, name: `P${i}` }));
 
-	it('Retry On Fail after item 3 of 3 fails posts only item 3 again', async () => {
+	it('Retry On Fail after item 3 of 3 is refused (429) posts only item 3 again', async () => {
 		const f = fixture();
 		f.sim.injectFault(LEGACY_PATH, { kind: 'delay', ms: 0 }, 2);
-		f.sim.injectFault(LEGACY_PATH, { kind: 'status', status: 503, body: 'busy' });
+		f.sim.injectFault(LEGACY_PATH, { kind: 'status', status: 429, body: 'busy' });
 		const result = await f.run(LEGACY, people, RETRY_ON_FAIL);
 		expect(result.error).toBeUndefined();
 		expect(f.sim.legacySends.map((s) => s.form.text)).toEqual(['Hello P0', 'Hello P1', 'Hello P2']);
@@ -21,6 +21,18 @@ describe('legacy send never bills an item twice', () => {
 		expect(out.map((o) => o.to)).toEqual(['353871234500', '353871234501', '353871234502']);
 		expect(out[0].note).toMatch(/not posted again/);
 		expect(out[2].note).toBeUndefined();
+	});
+
+	it.each([
+		['a proxy\'s 503 page', { kind: 'answer', status: 503, body: 'upstream reset before headers' }],
+		['a 200 that is not the gateway\'s status line', { kind: 'answer', status: 200, body: '<html>maintenance</html>' }],
+	] as const)('%s after the message went: Retry On Fail does not post it again', async (_name, fault) => {
+		const f = fixture();
+		f.sim.injectFault(LEGACY_PATH, fault);
+		const result = await f.run(LEGACY, people.slice(0, 1), RETRY_ON_FAIL);
+		expect(result.error?.message).toMatch(/not posted again.*\(item 0\)/);
+		expect(f.sim.count('POST', LEGACY_PATH)).toBe(1);
+		expect(f.sim.legacySends).toHaveLength(1);
 	});
 
 	it('a send that got no answer is not posted again on retry, and says why', async () => {

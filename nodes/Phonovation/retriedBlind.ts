@@ -1,0 +1,22 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+/**
+ * A Retry of an execution (Executions → Retry) that finds no record of this node's earlier run.
+ * n8n 2.41 keeps the node's record when an execution fails, but not when it was stopped (the
+ * saved execution is written back as it was before the node ran) or when n8n crashed while the
+ * node was sending. Posting then could text everyone a second time, so nothing is posted: a
+ * workflow started anew sends as usual. `started`: this node's record for this run existed.
+ */
+export function refuseBlindRetry(ctx: IExecuteFunctions, started: boolean): void {
+	if (started || ctx.getMode() !== 'retry') return;
+	// n8n marks the node a crash stopped at as executed, with an empty run.
+	const crashedHere = ctx.getWorkflowDataProxy(0).$(ctx.getNode().name).isExecuted === true;
+	const why = crashedHere
+		? 'the execution it retries crashed while this node was running, and n8n kept no record of what it had sent'
+		: 'n8n kept no record of what this node sent in the execution it retries (it keeps none when an execution was stopped or crashed)';
+	throw new NodeOperationError(ctx.getNode(), `Nothing was sent: this is a Retry of an execution, and ${why}`, {
+		description:
+			"A paid message must never be posted twice, so this node does not guess. Check Phonovation's report for what was sent; to send, start the workflow again instead of retrying this execution.",
+	});
+}

@@ -1,0 +1,68 @@
+import type { FailedExchange } from './failures';
+
+/**
+ * The one rule for "may the provider have processed this request?", used by every paid send
+ * (campaigns, Send and Wait, the legacy send). A request may be repeated only when the answer
+ * proves a refusal; anything else is `unconfirmed`: recorded, never posted again, an error.
+ *
+ * What we assume of the provider (its docs list 200, 201, 400, 401, 422, 429 and 500; bodies of
+ * the errors are not shown): a 4xx is its own refusal before processing, 429 being its rate limit.
+ * A 5xx, a 3xx, a timeout or a dropped connection can come after processing: a 500 is an internal
+ * error at an unknown point, and 502/503/504 are usually a proxy's page sent after the request
+ * reached the API. A 503 counts as a refusal only when its body is the provider's own JSON saying
+ * `success: false`. A connection that never opened (refused, no DNS answer, a failed TLS
+ * handshake) never carried the request.
+ */
+
+/** Codes of a connection that never opened: nothing of the request left this machine. */
+const NEVER_OPENED = new Set([
+	'ECONNREFUSED',
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'EAI_FAIL',
+	'EAI_NONAME',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+	// TLS: the handshake failed, so no HTTP request was written.
+	'DEPTH_ZERO_SELF_SIGNED_CERT',
+	'SELF_SIGNED_CERT_IN_CHAIN',
+	'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+	'UNABLE_TO_GET_ISSUER_CERT',
+	'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+	'CERT_HAS_EXPIRED',
+	'CERT_NOT_YET_VALID',
+	'CERT_REVOKED',
+	'CERT_UNTRUSTED',
+	'CERT_REJECTED',
+	'ERR_TLS_CERT_ALTNAME_INVALID',
+	'EPROTO',
+]);
+
+/** A connection that provably never carried the request. */
+export function neverOpened(code: string | undefined): boolean {
+	return code !== undefined && (NEVER_OPENED.has(code) || code.startsWith('ERR_SSL_'));
+}
+
+/** The provider's own JSON answer that it did not accept the request (service spec: every campaign error says `success: false`). */
+export function isOwnRefusal(body: unknown): boolean {
+	return typeof body === 'object' && body !== null && (body as { success?: unknown }).success === false;
+}
+
+/** An HTTP status (with its body) that proves the provider refused the request before processing it. */
+export function provesRefusal(status: number, body: unknown): boolean {
+	if (status >= 400 && status < 500) return true;
+	return status === 503 && isOwnRefusal(body);
+}
+
+/** Whether a failed exchange may have been processed: false only when it provably was not. */
+export function mayHaveBeenProcessed(failure: FailedExchange): boolean {
+	// The credential's login was refused: the request itself was never sent.
+	if (failure.loginFailed) return false;
+	if (failure.status !== undefined) return !provesRefusal(failure.status, failure.body);
+	return !neverOpened(failure.code);
+}
+
+/** A 2xx answer confirms acceptance only with the provider's `success: true`. */
+export function confirmsAcceptance(body: unknown): boolean {
+	return typeof body === 'object' && body !== null && (body as { success?: unknown }).success === true;
+}
