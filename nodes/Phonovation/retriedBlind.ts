@@ -8,8 +8,12 @@ import { NodeOperationError } from 'n8n-workflow';
  * node was sending. Posting then could text everyone a second time, so nothing is posted: a
  * workflow started anew sends as usual. `started`: this node's record for this run existed.
  */
-export function refuseBlindRetry(ctx: IExecuteFunctions, started: boolean): void {
-	if (started || ctx.getMode() !== 'retry') return;
+export function refuseBlindRetry(ctx: IExecuteFunctions, started: boolean, runIndex: number): void {
+	// Once refused, refused on every later attempt too: Retry On Fail would otherwise find the
+	// record this attempt began and send.
+	const refused = (ctx.getContext('node').phonovationBlindRetry ??= {}) as Record<string, boolean>;
+	if (!refused[runIndex] && (started || ctx.getMode() !== 'retry')) return;
+	refused[runIndex] = true;
 	// n8n marks the node a crash stopped at as executed, with an empty run.
 	const crashedHere = ctx.getWorkflowDataProxy(0).$(ctx.getNode().name).isExecuted === true;
 	const why = crashedHere

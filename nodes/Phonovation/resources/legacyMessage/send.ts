@@ -240,8 +240,9 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	const messages = items.map((_, itemIndex) => checked(this, itemIndex));
 	const invalid = messages.find((item) => !item.ok);
 	if (invalid && !invalid.ok && !this.continueOnFail()) throw invalid.error;
-	const ledger = new SentLedger(this.getContext('node'), this.getWorkflowDataProxy(0).$runIndex);
-	refuseBlindRetry(this, ledger.started);
+	const runIndex = this.getWorkflowDataProxy(0).$runIndex;
+	const ledger = new SentLedger(this.getContext('node'), runIndex);
+	refuseBlindRetry(this, ledger.started, runIndex);
 	return await eachItem(this, items, async (itemIndex) => {
 		const item = messages[itemIndex];
 		if (!item.ok) throw item.error;

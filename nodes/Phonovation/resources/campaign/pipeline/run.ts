@@ -67,8 +67,9 @@ export async function runCampaigns(
 	fixed: CampaignOptions = {},
 ): Promise<INodeExecutionData[]> {
 	const scheduled = operation === 'schedule';
-	const ledger = new Ledger(ctx.getContext('node'), ctx.getWorkflowDataProxy(0).$runIndex);
-	refuseBlindRetry(ctx, ledger.started);
+	const runIndex = ctx.getWorkflowDataProxy(0).$runIndex;
+	const ledger = new Ledger(ctx.getContext('node'), runIndex);
+	refuseBlindRetry(ctx, ledger.started, runIndex);
 	// Retry On Fail calls the node again after a Stop or a Timeout: nothing more may go.
 	if (ctx.getExecutionCancelSignal()?.aborted) throw new NodeOperationError(ctx.getNode(), 'The execution was stopped; nothing more was sent');
 	const parameters = readParameters(ctx, items, scheduled, fixed);

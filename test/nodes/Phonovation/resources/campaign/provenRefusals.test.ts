@@ -191,7 +191,7 @@ describe('Stop, Timeout and a Retry that finds no record', () => {
 		const stopped = await f.run(SEND, personalised(3), {}, { onStarted: (stop) => setTimeout(stop, 1000) });
 		expect(stopped.run.status).toBe('canceled');
 		// The provider still processes what reached it.
-		await until(() => f.sim.campaigns.length === 3, 10_000);
+		await until(() => f.sim.campaigns.length === 3);
 		const retried = await f.run(SEND, personalised(3), { onError: 'continueRegularOutput' }, { contextData: contextOf(stopped) });
 		expect(f.sim.count('POST', CAMPAIGN)).toBe(3);
 		expect(statusesOf(retried.items)).toEqual([['unconfirmed'], ['unconfirmed'], ['unconfirmed']]);
@@ -200,8 +200,13 @@ describe('Stop, Timeout and a Retry that finds no record', () => {
 
 	it('a Retry of an execution whose record of this node is missing (stopped or crashed in real n8n): nothing is posted, the error says why', async () => {
 		const f = fixture();
-		const result = await f.run(SEND, personalised(2), {}, { mode: 'retry' });
+		// Retry On Fail on top must not find the record the first attempt began and send.
+		const result = await f.run(SEND, personalised(2), RETRY_ON_FAIL, { mode: 'retry' });
 		expect(result.error?.message).toMatch(/^Nothing was sent: this is a Retry of an execution, and n8n kept no record/);
+		expect(f.sim.count('POST', CAMPAIGN)).toBe(0);
+		// Nor a Retry of that execution.
+		const again = await f.run(SEND, personalised(2), RETRY_ON_FAIL, { mode: 'retry', contextData: contextOf(result) });
+		expect(again.error?.message).toMatch(/^Nothing was sent: this is a Retry/);
 		expect(f.sim.count('POST', CAMPAIGN)).toBe(0);
 	});
 
