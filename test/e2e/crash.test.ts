@@ -1,0 +1,192 @@
+import { randomUUID } from 'node:crypto';
+
+import { fetch } from 'undici';
+
+import { type Simulator, startSimulator } from '../simulator';
+import { type CredentialRef, credentialCreator, logExcerpt, SIMULATOR_CREDENTIAL_NAME, useSharedEnvironment, withCredential } from './support/environment';
+import { ensureN8nInstalled } from './support/install';
+import { type Execution, N8nClient, nodeOutput, type WorkflowJson } from './support/n8n-client';
+import { packPackage } from './support/pack';
+import { pollUntil } from './support/poll';
+import { type RestartableN8n, startRestartableN8n } from './support/restartable-n8n';
+import { chain, code, phonovation } from './support/workflow-builder';
+
+const CAMPAIGN = '/api/v2/Campaign';
+/** How long the provider holds each campaign request: n8n is killed while all three wait. */
+const HOLD_MS = 8_000;
+type Json = Record<string, any>;
+type Node = WorkflowJson['nodes'][number];
+
+interface CrashEnvironment {
+	n8n: RestartableN8n;
+	/** Logged in as the owner; a new session after each restart. */
+	client: N8nClient;
+	sim: Simulator;
+	credential: CredentialRef;
+	/** kill -9 of n8n and its task runner, then `n8n start` on the same user folder, port and key. */
+	crashAndRestart(env?: Record<string, string>): Promise<{ killedAt: number; readyAt: number }>;
+	stop(): Promise<void>;
+}
+
+async function startCrashEnvironment(log: (line: string) => void): Promise<CrashEnvironment> {
+	const install = await ensureN8nInstalled({ log });
+	const packageTarball = await packPackage({ log });
+	const sim = await startSimulator({});
+	let n8n: RestartableN8n | undefined;
+	try {
+		n8n = await startRestartableN8n({ install, packageTarball });
+		const running = n8n;
+		const client = await N8nClient.forOwner(n8n.url);
+		const credential = await credentialCreator(client, sim)(SIMULATOR_CREDENTIAL_NAME);
+		const env: CrashEnvironment = {
+			n8n: running,
+			client,
+			sim,
+			credential,
+			crashAndRestart: async (extraEnv) => {
+				await running.kill();
+				const killedAt = Date.now();
+				await running.start(extraEnv);
+				env.client = await N8nClient.forOwner(running.url);
+				return { killedAt, readyAt: Date.now() };
+			},
+			stop: async () => {
+				await running.stop();
+				await sim.stop();
+			},
+		};
+		return env;
+	} catch (error) {
+		await n8n?.stop();
+		await sim.stop();
+		throw error;
+	}
+}
+
+const personalised = (n: number) => Array.from({ length: n }, (_, i) => ({ phone: `08712345${10 + i}`, text: `Hi person ${i}` }));
+const itemsCode = (items: unknown[]) => `return ${JSON.stringify(items)}.map((json) => ({ json }));`;
+const texts = (sim: Simulator) => sim.campaigns.map((c) => c.body.text as string).sort();
+
+/** The error of the node's last run in an execution (a Retry appends its run after the crashed one n8n removed). */
+function lastNodeError(execution: Execution, nodeName: string) {
+	return execution.data.resultData.runData[nodeName]?.at(-1)?.error;
+}
+
+function show(label: string, execution: Execution): void {
+	const runs = execution.data.resultData.runData.Send ?? [];
+	const summary = {
+		id: execution.id,
+		mode: execution.mode,
+		status: execution.status,
+		runError: execution.data.resultData.error?.message,
+		sendRuns: runs.map((run) => ({ error: run.error?.message, description: run.error?.description })),
+		rowsItems: nodeOutput(execution, 'Rows'),
+		sendItems: nodeOutput(execution, 'Send', 0, Math.max(0, runs.length - 1)),
+	};
+	process.stderr.write(`[e2e crash] ${label}: ${JSON.stringify(summary, null, 2)}\n`);
+}
+
+/** A published Webhook → three personalised rows → Phonovation Campaign Send (each row its own campaign request). */
+async function publishCampaignWorkflow(env: CrashEnvironment, name: string) {
+	const path = `crash-${randomUUID()}`;
+	const webhook: Node = {
+		id: randomUUID(),
+		name: 'Webhook',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2,
+		position: [0, 0],
+		webhookId: randomUUID(),
+		parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
+	};
+	const send = phonovation('Send', {
+		resource: 'campaign',
+		operation: 'send',
+		from: 'Phonovation',
+		text: '={{ $json.text }}',
+		recipients: '={{ $json.phone }}',
+		options: { messageType: 'transactional' },
+	});
+	const workflow = withCredential(chain(name, [webhook, code('Rows', itemsCode(personalised(3))), send]), env.credential);
+	const stored = await env.client.createWorkflow(workflow);
+	const workflowId = String(stored.id);
+	const url = env.n8n.webhookUrl(path);
+	await env.client.publishWorkflow(workflowId);
+	await env.client.waitForWebhook(url);
+	return { workflowId, url };
+}
+
+/**
+ * The scenario: three campaign requests held by the provider, n8n killed (-9) while the node waits
+ * for them, n8n started again, the crashed execution retried from the executions list.
+ */
+async function crashThenRetry(env: CrashEnvironment, name: string, { n8nEnv = {}, progressSaved = false }: { n8nEnv?: Record<string, string>; progressSaved?: boolean } = {}) {
+	const t0 = Date.now();
+	const { workflowId, url } = await publishCampaignWorkflow(env, name);
+	try {
+		env.sim.reset();
+		env.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: HOLD_MS }, 3);
+		const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+		await response.arrayBuffer();
+		expect(response.status).toBe(200);
+		await pollUntil(() => (env.sim.campaignExchanges.length === 3 ? true : undefined), 'three campaign requests at the provider', 20_000, 25);
+		// The execution n8n is running, as the executions list shows it.
+		const running = await pollUntil(async () => (await env.client.executions(workflowId))[0], 'the running execution', 10_000);
+		expect(running.status).toBe('running');
+		expect(env.sim.campaigns).toHaveLength(0);
+
+		const { killedAt, readyAt } = await env.crashAndRestart(n8nEnv);
+		const crashed = await env.client.waitForExecution(String(running.id), 30_000);
+		show('The execution after the restart', crashed);
+		expect(crashed.status).toBe('crashed');
+		expect(lastNodeError(crashed, 'Send')?.message).toMatch(/Execution stopped at this node/);
+		// With progress saved, the rows the Send node was given survive; without, n8n rebuilds the runs from its event log.
+		if (progressSaved) expect(nodeOutput(crashed, 'Rows')).toEqual(personalised(3));
+		else expect(nodeOutput(crashed, 'Rows')).not.toEqual(personalised(3));
+
+		// The provider processed the three requests it held, though n8n never heard back.
+		await pollUntil(() => (env.sim.campaigns.length === 3 ? true : undefined), 'the provider processing the held requests', HOLD_MS + 10_000);
+		expect(env.sim.count('POST', CAMPAIGN)).toBe(3);
+		expect(texts(env.sim)).toEqual(['Hi person 0', 'Hi person 1', 'Hi person 2']);
+
+		// Executions → the crashed execution → Retry → "Retry with original workflow".
+		const answer = await env.client.call<{ id: string; status: string }>('POST', `/rest/executions/${running.id}/retry`, { loadWorkflow: false });
+		process.stderr.write(`[e2e crash] n8n answered the Retry: ${JSON.stringify({ id: answer?.id, status: answer?.status })}\n`);
+		const retried = await env.client.waitForExecution(String(answer.id), 60_000);
+		show('The Retry of the crashed execution', retried);
+		expect(retried.mode).toBe('retry');
+		expect(env.sim.count('POST', CAMPAIGN)).toBe(3);
+		expect(texts(env.sim)).toEqual(['Hi person 0', 'Hi person 1', 'Hi person 2']);
+		expect(retried.status).toBe('error');
+		expect(lastNodeError(retried, 'Send')?.message).toMatch(
+			/^Nothing was sent: this is a Retry of an execution, and the execution it retries crashed while this node was running/,
+		);
+		process.stderr.write(
+			`[e2e crash] ${name}: n8n down ${((readyAt - killedAt) / 1000).toFixed(1)} s, scenario ${((Date.now() - t0) / 1000).toFixed(1)} s\n`,
+		);
+	} finally {
+		await env.client.unpublishWorkflow(workflowId).catch(() => undefined);
+	}
+}
+
+/** Never bill twice: n8n killed mid-campaign, restarted on the same database, then a Retry. */
+describe('a single-process n8n killed while the Phonovation node posts a campaign, restarted, then retried', () => {
+	const suite = useSharedEnvironment(startCrashEnvironment, (env) => `n8n log (last lines):\n${logExcerpt(env.n8n.logTail(200))}`);
+
+	suite.it(
+		'kill -9 with three campaigns in flight, restart on the same user folder: the execution is crashed and its Retry posts nothing again',
+		async (env) => await crashThenRetry(env, 'Crashed mid-campaign'),
+		150_000,
+	);
+
+	suite.it(
+		'the same with EXECUTIONS_DATA_SAVE_ON_PROGRESS=true: the Retry posts nothing again',
+		async (env) => {
+			const saveOnProgress = { EXECUTIONS_DATA_SAVE_ON_PROGRESS: 'true' };
+			await env.n8n.shutdown();
+			await env.n8n.start(saveOnProgress);
+			env.client = await N8nClient.forOwner(env.n8n.url);
+			await crashThenRetry(env, 'Crashed mid-campaign, progress saved', { n8nEnv: saveOnProgress, progressSaved: true });
+		},
+		150_000,
+	);
+});
