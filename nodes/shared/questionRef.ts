@@ -5,7 +5,8 @@ import { createHmac, timingSafeEqual } from 'crypto';
  * asked it, and only from the number it was asked of: `<executionId>.<MAC>`, the MAC an
  * HMAC-SHA256 keyed with the Relay Secret over the execution, the asking node and the number, cut
  * to 15 characters (90 bits). The provider echoes it, unsigned, in the reply (at most 30
- * characters, spec §2.2). Two questions of one run (two nodes) get different references.
+ * characters, docs/provider-api.md#notify-id). Two questions of one run (two nodes) get
+ * different references.
  */
 const MAC_LENGTH = 15;
 const NOTIFY_ID_LIMIT = 30;

@@ -44,7 +44,7 @@ describe('PhonovationApi credential', () => {
 		const form = credential.properties
 			.filter((p) => p.type !== 'hidden')
 			.map((p) => [p.displayName, p.required === true, p.default, p.typeOptions?.password === true]);
-		// The provider's documented hosts (spec: provider facts §1) are the defaults.
+		// The provider's documented hosts (docs/provider-api.md#hosts-and-versions) are the defaults.
 		expect(form).toEqual([
 			['Username', true, '', false],
 			['Password', true, '', true],

@@ -60,7 +60,7 @@ describe('simulator: POST /api/v2/Campaign', () => {
 		expect(sim.count('POST', '/api/v2/Campaign')).toBe(2);
 	});
 
-	it('answers 401 with the spec body when the token is missing, invalid or expired, and records nothing', async () => {
+	it('answers 401 with the documented body when the token is missing, invalid or expired, and records nothing', async () => {
 		const withAuth = (authorization?: string) =>
 			call(`${sim.url}/api/v2/Campaign`, { headers: authorization ? { authorization } : {}, json: campaign() });
 		sim.clock.freeze();
@@ -74,7 +74,7 @@ describe('simulator: POST /api/v2/Campaign', () => {
 		expect(sim.campaigns).toEqual([]);
 	});
 
-	it('answers 415 with the spec body for any content type but application/json', async () => {
+	it('answers 415 with the documented body for any content type but application/json', async () => {
 		for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'text/json']) {
 			const response = await call(`${sim.url}/api/v2/Campaign`, {
 				headers: { authorization: `Bearer ${token}`, 'content-type': type },

@@ -1,7 +1,7 @@
 import { checkMsisdn } from './msisdn';
 import type { Sender } from './config';
 
-/** Limits of the campaign request (service spec §2 and §8, provider facts §3). */
+/** Limits of the campaign request (docs/provider-api.md#campaign-request, docs/provider-api.md#limits). */
 export const LIMITS = {
 	text: 2000,
 	from: 20,

@@ -12,7 +12,7 @@ const HANDSET = '353871234567';
 const md5 = (text: string) => createHash('md5').update(text, 'utf8').digest('hex');
 
 /**
- * Replies linked to what was sent (service spec §2.2 and §6.2): without an explicit notifyId, a
+ * Replies linked to what was sent (docs/provider-api.md#notify-id): without an explicit notifyId, a
  * reply carries the notifyId of the last message out to its sender. Everything over real HTTP on
  * 127.0.0.1, as a test running the simulator in another process would drive it.
  */

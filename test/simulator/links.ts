@@ -1,7 +1,7 @@
 import { checkMsisdn } from './msisdn';
 
 /**
- * Reply linking, as the provider does it (service spec §2.2 and §6.2, provider facts §9 and §11):
+ * Reply linking, as the provider does it (docs/provider-api.md#notify-id, docs/provider-api.md#inbound-message):
  * a reply carries in `SMS-NotifyId` the notifyId of the last message that went out to its
  * `SMS-From`, and is addressed (`SMS-To`) to the number that message came from.
  */

@@ -2,7 +2,7 @@ import { COUNTRY_CALLING_CODES } from './countryCodes';
 import { fitsPlan, fitsWithoutZero, NATIONAL_NUMBERINGS, withArticle } from './nationalNumbers';
 import { DEFAULT_COUNTRY_CODE, IRISH_COUNTRY_CODE, LIMITS, parseCountryCode } from './rules';
 
-/** Service spec §2.2 / §8: a recipient's msisdn is at most 20 characters. */
+/** A recipient's msisdn is at most 20 characters (docs/provider-api.md#msisdn-rules). */
 export const MAX_MSISDN_LENGTH = LIMITS.msisdn;
 const MIN_MSISDN_LENGTH = 8;
 
@@ -246,7 +246,8 @@ function problemOf(msisdn: string, writtenNationally: boolean, country: string):
 }
 
 /**
- * Spec §2.2: invisible marks go first; spaces, dashes, dots, brackets and a leading + or 00 are
+ * The provider's rules are in docs/provider-api.md#msisdn-rules. Invisible marks go first; spaces,
+ * dashes, dots, brackets and a leading + or 00 are
  * stripped; a 0 after the country code is the trunk 0 and is dropped (+33 06… → 336…, +353 (0)87… →
  * 35387…); national form 0… takes defaultCountryCode (Irish by default: 087 123 4567 → 353871234567)
  * and must fit that country's plan where nationalNumbers.ts knows it; Irish numbers must fit the

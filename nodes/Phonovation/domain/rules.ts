@@ -3,12 +3,12 @@ import { z } from 'zod';
 import { COUNTRY_CALLING_CODES } from './countryCodes';
 
 /**
- * Provider limits (service spec §2 and §8; recipient ceiling from the provider's sending guide).
+ * Provider limits (docs/provider-api.md#limits; recipient ceiling from the provider's sending guide).
  * The UI descriptions, the campaign path and the legacy send all read them from here.
  */
 export const LIMITS = {
 	text: 2000,
-	/** The legacy API's Text: 0–160 characters (provider knowledge base, provider facts §12a). */
+	/** The legacy API's Text: 0–160 characters (provider knowledge base, docs/provider-api.md#legacy-api). */
 	legacyText: 160,
 	from: 20,
 	campaignName: 30,
@@ -142,7 +142,7 @@ export const legacySettingsSchema = z.object({
 			LEGACY_SENDER,
 			'is not a legacy sender ID: up to 11 letters and digits without spaces, or a number',
 		),
-	/** Checked as sent: each line break already turned into one `¬` (provider facts §12a). */
+	/** Checked as sent: each line break already turned into one `¬` (docs/provider-api.md#legacy-api). */
 	text: required('Text', LIMITS.legacyText),
 	notifyId: limited('Notify ID', LIMITS.notifyId),
 });

@@ -11,7 +11,8 @@ import type { FailedExchange } from './failures';
  * error at an unknown point, and 502/503/504 are usually a proxy's page sent after the request
  * reached the API. A 503 counts as a refusal only when its body is the provider's own JSON saying
  * `success: false`. A connection that never opened (refused, no DNS answer, a failed TLS
- * handshake) never carried the request.
+ * handshake) never carried the request. The provider's side of this:
+ * docs/provider-api.md#what-we-assume.
  */
 
 /** Codes of a connection that never opened: nothing of the request left this machine. */
@@ -43,7 +44,7 @@ export function neverOpened(code: string | undefined): boolean {
 	return code !== undefined && (NEVER_OPENED.has(code) || code.startsWith('ERR_SSL_'));
 }
 
-/** The provider's own JSON answer that it did not accept the request (service spec: every campaign error says `success: false`). */
+/** The provider's own JSON answer that it did not accept the request (every campaign error says `success: false`: docs/provider-api.md#campaign-response). */
 export function isOwnRefusal(body: unknown): boolean {
 	return typeof body === 'object' && body !== null && (body as { success?: unknown }).success === false;
 }

@@ -146,7 +146,7 @@ interface Disagreement {
 const KEPT: Disagreement[] = [
 	{
 		name: 'provider minimum of 8 digits',
-		why: 'the provider takes 8 to 20 digits (service spec §2.2), so short German numbers such as +49 30 12345 are refused',
+		why: 'the provider takes at most 20 digits and we refuse fewer than 8 (docs/provider-api.md#msisdn-rules), so short German numbers such as +49 30 12345 are refused',
 		applies: (_s, ours, oracle) => oracle.ok && !ours.ok && (oracle.msisdn ?? '').length < 8,
 	},
 	{
@@ -176,7 +176,7 @@ const KEPT: Disagreement[] = [
 	{
 		name: "digits that are no number of the default country are read as written",
 		why:
-			'spec §2.2: bare digits carry their country code, so a Spanish, Polish or Italian number written there with ' +
+			'docs/provider-api.md#msisdn-rules: bare digits carry their country code, so a Spanish, Polish or Italian number written there with ' +
 			'a digit too few or too many, no number of that country, is read as international digits (7800 0000 as +7…)',
 		applies: (s, ours, oracle) =>
 			s.form === 'national' && trunkPrefixOf(s.country) === '' && ours.ok && !oracle.ok &&

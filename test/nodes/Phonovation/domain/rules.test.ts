@@ -10,7 +10,7 @@ import {
 
 const valid = { from: 'Phonovation', text: 'Hello', campaignName: 'Spring', batchSize: 1000 };
 
-describe('campaign rules (spec §2 and §8)', () => {
+describe('campaign rules (docs/provider-api.md#limits)', () => {
 	it('accepts values at every limit', () => {
 		expect(
 			violationsOf(campaignSettingsSchema, {

@@ -8,7 +8,7 @@ import {
 	verifyReceiptSignature,
 } from '../../../../nodes/PhonovationTrigger/verification/signature';
 
-// Vectors from the provider's documentation, checked independently (provider-facts §10).
+// Vectors from the provider's documentation, checked independently (docs/provider-api.md#verification).
 const DOC_RECEIPT_DIGEST = '9db038748b3088971d913616c13e769b'; // md5('321354' + 'true' + 'Password1')
 const DOC_INBOUND_DIGEST = 'a579847a5d498d4d1c0cd96690b9e0c0'; // md5('353871111111' + 'Test reply' + 'Password1')
 

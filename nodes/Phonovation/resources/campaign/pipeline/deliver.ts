@@ -13,7 +13,7 @@ import type { CampaignRecipients } from './recipients';
 import { batchLabel, ByteWriter, CAMPAIGN_PATH, requestBody } from './requestBody';
 import { TOO_MANY_REQUESTS, waitAfterTooMany } from './tooManyRequests';
 
-/** The provider's CampaignResponse (service spec §2.3). */
+/** The provider's CampaignResponse (docs/provider-api.md#campaign-response). */
 export interface CampaignResponse {
 	success?: boolean;
 	message?: string | null;

@@ -55,7 +55,7 @@ describe('legacyMessage.send', () => {
 		expect(f.sim.requests).toHaveLength(0);
 	});
 
-	describe('Text (provider facts §12a: 0–160 characters, line breaks as ¬)', () => {
+	describe('Text (docs/provider-api.md#legacy-api: 0–160 characters, line breaks as ¬)', () => {
 		it('sends CRLF, LF and CR each as one ¬', async () => {
 			const result = await f.run({ ...LEGACY, to: '0871234567', text: 'Line 1\r\nLine 2\nLine 3\rEnd\n\n' });
 			expect(result.error).toBeUndefined();

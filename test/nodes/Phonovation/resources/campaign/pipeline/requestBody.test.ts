@@ -13,7 +13,7 @@ const SETTINGS: CampaignSettings = {
 
 const recipient = (msisdn: string, notifyId: string | null): PlannedRecipient => ({ input: msisdn, msisdn, notifyId });
 
-/** The body as the service spec describes it, serialised by JSON.stringify: the oracle. */
+/** The body as docs/provider-api.md#campaign-request describes it, serialised by JSON.stringify: the oracle. */
 function expected(settings: CampaignSettings, batch: PlannedRecipient[]): string {
 	const body: Record<string, unknown> = { text: settings.text, from: settings.from };
 	if (settings.campaignName) body.campaignName = settings.campaignName;
@@ -22,7 +22,7 @@ function expected(settings: CampaignSettings, batch: PlannedRecipient[]): string
 	return JSON.stringify(body);
 }
 
-describe('the campaign request body (spec §2.2)', () => {
+describe('the campaign request body (docs/provider-api.md#msisdn-rules)', () => {
 	it('posts to the V2 Campaign endpoint', () => {
 		expect(CAMPAIGN_PATH).toBe('/api/v2/Campaign');
 	});
