@@ -9,10 +9,19 @@ import { NodeOperationError } from 'n8n-workflow';
  * workflow started anew sends as usual. `started`: this node's record for this run existed.
  */
 export function refuseBlindRetry(ctx: IExecuteFunctions, started: boolean, runIndex: number): void {
+	const context = ctx.getContext('node');
 	// Once refused, refused on every later attempt too: Retry On Fail would otherwise find the
 	// record this attempt began and send.
-	const refused = (ctx.getContext('node').phonovationBlindRetry ??= {}) as Record<string, boolean>;
-	if (!refused[runIndex] && (started || ctx.getMode() !== 'retry')) return;
+	const refused = (context.phonovationBlindRetry ??= {}) as Record<string, boolean>;
+	/** The execution each run of this node last ran in. */
+	const ranIn = (context.phonovationRuns ??= {}) as Record<string, string>;
+	const executionId = ctx.getExecutionId();
+	// A loop's next run inside this very execution continues what it recorded: not blind.
+	const continuing = runIndex > 0 && ranIn[runIndex - 1] === executionId;
+	if (!refused[runIndex] && (started || ranIn[runIndex] !== undefined || continuing || ctx.getMode() !== 'retry')) {
+		ranIn[runIndex] = executionId;
+		return;
+	}
 	refused[runIndex] = true;
 	// n8n marks the node a crash stopped at as executed, with an empty run.
 	const crashedHere = ctx.getWorkflowDataProxy(0).$(ctx.getNode().name).isExecuted === true;
@@ -21,6 +30,6 @@ export function refuseBlindRetry(ctx: IExecuteFunctions, started: boolean, runIn
 		: 'n8n kept no record of what this node sent in the execution it retries (it keeps none when an execution was stopped or crashed)';
 	throw new NodeOperationError(ctx.getNode(), `Nothing was sent: this is a Retry of an execution, and ${why}`, {
 		description:
-			"A paid message must never be posted twice, so this node does not guess. Check Phonovation's report for what was sent; to send, start the workflow again instead of retrying this execution.",
+			"A paid message must never be posted twice, so this node does not guess. Check Phonovation's report for what was sent. To send what is missing, start the workflow again instead of retrying this execution, and mind that this runs every step again: other nodes and earlier runs of a loop may send again too.",
 	});
 }

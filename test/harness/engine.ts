@@ -37,6 +37,8 @@ export const DEFAULT_TEST_TIMEZONE = 'Europe/Dublin';
 export interface ExecutionOptions {
 	/** The node contexts an earlier execution saved (`run.data.executionData.contextData`). */
 	contextData?: IExecuteContextData;
+	/** Its id (a Retry of an execution is a new execution with a new id). */
+	executionId?: string;
 	/** How the execution was started; `retry` for a Retry from the executions list. */
 	mode?: WorkflowExecuteMode;
 	/** Called once the execution runs, with what the Stop button does. */
@@ -57,12 +59,13 @@ export interface NodeRunResult {
 export function additionalDataFor(
 	credentialsHelper: InMemoryCredentialsHelper,
 	hooks?: ExecutionLifecycleHooks,
+	executionId = 'test-execution',
 ): IWorkflowExecuteAdditionalData {
 	const base = 'http://127.0.0.1:5678';
 	return {
 		credentialsHelper,
 		hooks,
-		executionId: 'test-execution',
+		executionId,
 		currentNodeExecutionIndex: 0,
 		currentNodeParameters: undefined,
 		evalLlmMockHandler: undefined,
@@ -146,7 +149,8 @@ export class Engine {
 			isArchived: false,
 			activeVersionId: null,
 		} as unknown as IWorkflowBase;
-		const hooks = new ExecutionLifecycleHooks(mode, 'test-execution', workflowData);
+		const executionId = execution.executionId ?? 'test-execution';
+		const hooks = new ExecutionLifecycleHooks(mode, executionId, workflowData);
 		const finished = new Promise<IRun>((resolve) =>
 			hooks.addHandler('workflowExecuteAfter', (run) => resolve(run)),
 		);
@@ -159,7 +163,7 @@ export class Engine {
 				...(execution.contextData ? { contextData: structuredClone(execution.contextData) } : {}),
 			},
 		});
-		const execute = new WorkflowExecute(additionalDataFor(this.credentials, hooks), mode, runExecutionData);
+		const execute = new WorkflowExecute(additionalDataFor(this.credentials, hooks, executionId), mode, runExecutionData);
 		const running = execute.processRunExecutionData(workflow);
 		// The Stop button: n8n cancels the running promise, which aborts the execution's signal.
 		execution.onStarted?.(() => running.cancel());

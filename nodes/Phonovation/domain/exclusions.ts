@@ -32,7 +32,7 @@ const PHONE_KEYS = new Set(PHONE_FIELDS.map(fieldKey));
  * (`Cell`, `mobilenumber`, `TelNo`, `Telefon`). Whole words only: `Hotel`, `Title`, `Telegram`
  * and `Cancellation` are no phone fields.
  */
-const PHONE_WORD = /phone|msisdn|^(?:mobiles?|mobil|cell|cell?ulare?|tel|telefon[eo]?)(?:no|nr|num|number|nummer|numero)?$/;
+const PHONE_WORD = /phone|msisdn|whatsapp|^(?:mobiles?|mobil|mobiel|movil|celular|cell|cell?ulare?|tel|telefon[eo]?|handy|gsm|portable)(?:no|nr|num|number|nummer|numero)?$/;
 
 /** `Mobile Phone Number`, `mobile_phone`, `MobilePhone`, `MSISDNNumber`, `phone2` → its lower-case words, accents dropped. */
 function wordsOf(name: string): string[] {
@@ -45,7 +45,17 @@ function wordsOf(name: string): string[] {
 	return separated.toLowerCase().split(/[^a-z0-9]+/);
 }
 
-export const isPhoneField = (name: string) => PHONE_KEYS.has(fieldKey(name)) || wordsOf(name).some((word) => PHONE_WORD.test(word));
+const phoneFieldNames = new Map<string, boolean>();
+
+/** Whether a field's name says phone; remembered by name, as 100,000 rows repeat the same few names. */
+export function isPhoneField(name: string): boolean {
+	let phone = phoneFieldNames.get(name);
+	if (phone === undefined) {
+		phone = PHONE_KEYS.has(fieldKey(name)) || wordsOf(name).some((word) => PHONE_WORD.test(word));
+		if (phoneFieldNames.size < 10_000) phoneFieldNames.set(name, phone);
+	}
+	return phone;
+}
 
 /** An entry that excludes no one, shown without any value that is not a number someone wrote. */
 export interface UnreadableExclusion {
@@ -74,6 +84,9 @@ const TEL_URI = /^tel:/i;
 /** RFC 3966 parameters after a tel: URI (`;ext=12`, `;phone-context=…`): they are no separate entries. */
 // No colon inside the number part: `tel:tel:tel:…` must not make each `tel:` rescan the rest (quadratic).
 const TEL_PARAMETERS = /(tel:[^,;\s:]*)((?:;[^,;\s=]+=[^,;\s]*)+)/gi;
+
+/** `2030-01-01`, `2030-01-01T09:00:00Z`: a row's date, not a phone number. */
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 
 const cut = (text: string) => (text.length > SHOWN_LENGTH ? `${text.slice(0, SHOWN_LENGTH)}…` : text);
 
@@ -141,8 +154,16 @@ class Reader {
 	private phoneFields(object: Record<string, unknown>, phoneKeys: string[], at: string, depth: number): void {
 		const before = { read: this.entriesRead, unreadable: this.list.unreadable.length };
 		for (const key of phoneKeys) this.value(object[key], path(at, key), true, depth + 1);
-		if (this.entriesRead > before.read || this.list.unreadable.length > before.unreadable) return;
 		const holdingNumbers = Object.keys(object).filter((key) => !phoneKeys.includes(key) && this.isNumber(object[key]));
+		if (this.entriesRead > before.read || this.list.unreadable.length > before.unreadable) {
+			// A number in a field not named as a phone (`Contact Number`, `Handy`) may be the opt-out
+			// too: excluding a stranger costs little.
+			for (const key of holdingNumbers) {
+				const value = object[key];
+				this.add(this.forms(typeof value === 'number' ? numberAsWritten(value) : String(value).trim()));
+			}
+			return;
+		}
 		if (holdingNumbers.length === 0) return;
 		const named = (keys: string[]) => keys.slice(0, SHOWN_KEYS).map((key) => cut(key)).join(', ') + (keys.length > SHOWN_KEYS ? ', …' : '');
 		this.list.unreadable.push({
@@ -151,10 +172,10 @@ class Reader {
 		});
 	}
 
-	/** A text or number value read as at least one phone number. */
+	/** A text or number value read as at least one phone number (a date such as 2030-01-01 is none). */
 	private isNumber(value: unknown): boolean {
 		if (typeof value === 'number') return this.forms(numberAsWritten(value)).length > 0;
-		return typeof value === 'string' && this.forms(value.trim()).length > 0;
+		return typeof value === 'string' && !ISO_DATE.test(value.trim()) && this.forms(value.trim()).length > 0;
 	}
 
 	/** Text: split at commas, semicolons and line breaks, then at spaces where each part is a number. */

@@ -12,6 +12,10 @@ export interface FailedExchange {
 	body?: unknown;
 	retryAfter?: string;
 	code?: string;
+	/** The message of the error that carried `code` (n8n may reword the outer one); never shown. */
+	detail?: string;
+	/** The system call that failed (`connect`, `getaddrinfo`, `write`…), where the error says. */
+	syscall?: string;
 	message: string;
 	/** The credential's login failed: repeating the call would fail the same way. */
 	loginFailed?: boolean;
@@ -58,11 +62,43 @@ export function describeFailure(error: unknown): FailedExchange {
 		if (failure.status === undefined && layer.httpCode && /^\d{3}$/.test(String(layer.httpCode))) {
 			failure.status = Number(layer.httpCode);
 		}
-		if (typeof layer.code === 'string' && failure.code === undefined) failure.code = layer.code;
+		if (typeof layer.code === 'string' && failure.code === undefined) {
+			failure.code = layer.code;
+			if (typeof layer.message === 'string') failure.detail = layer.message;
+		}
+		if (typeof layer.syscall === 'string' && failure.syscall === undefined) failure.syscall = layer.syscall;
 	}
 	if (isLoginFailure(error)) failure.loginFailed = true;
 	return failure;
 }
+
+/** A value of the provider's as text: nested objects and arrays flattened, empty parts left out. */
+function flatText(value: unknown, depth = 0): string {
+	if (value === null || value === undefined) return '';
+	if (typeof value !== 'object') return String(value);
+	if (depth > 3) return '';
+	const parts = Array.isArray(value) ? value : Object.values(value as object);
+	return parts
+		.map((part) => flatText(part, depth + 1))
+		.filter((part) => part !== '')
+		.join(': ');
+}
+
+/**
+ * The provider's `errors` as strings, whatever it sent: strings, `{ msisdn, error }` objects (nested
+ * ones too), nulls; a lone string is one error.
+ */
+export function errorStrings(errors: unknown): string[] {
+	if (!Array.isArray(errors)) return typeof errors === 'string' && errors ? [errors] : [];
+	const out: string[] = [];
+	for (const error of errors) {
+		const text = typeof error === 'string' ? error : flatText(error);
+		if (text !== '') out.push(text);
+	}
+	return out;
+}
+
+const LISTED_ERRORS = 20;
 
 /** The provider's own words from a CampaignResponse-shaped (or any) error body. */
 export function providerText(body: unknown): string {
@@ -71,7 +107,11 @@ export function providerText(body: unknown): string {
 	const b = body as { message?: unknown; errors?: unknown; error?: unknown; error_description?: unknown };
 	const parts: string[] = [];
 	if (typeof b.message === 'string' && b.message) parts.push(b.message);
-	if (Array.isArray(b.errors) && b.errors.length) parts.push(b.errors.map(String).join('; '));
+	const errors = errorStrings(b.errors);
+	if (errors.length) {
+		const more = errors.length > LISTED_ERRORS ? `; and ${errors.length - LISTED_ERRORS} more` : '';
+		parts.push(errors.slice(0, LISTED_ERRORS).join('; ').slice(0, 500) + more);
+	}
 	if (typeof b.error === 'string') parts.push(b.error);
 	if (typeof b.error_description === 'string') parts.push(b.error_description);
 	return parts.length ? parts.join(': ') : JSON.stringify(body).slice(0, 500);

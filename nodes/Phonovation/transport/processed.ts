@@ -15,16 +15,17 @@ import type { FailedExchange } from './failures';
  * docs/provider-api.md#what-we-assume.
  */
 
-/** Codes of a connection that never opened: nothing of the request left this machine. */
-const NEVER_OPENED = new Set([
-	'ECONNREFUSED',
-	'ENOTFOUND',
-	'EAI_AGAIN',
-	'EAI_FAIL',
-	'EAI_NONAME',
-	'EHOSTUNREACH',
-	'ENETUNREACH',
-	// TLS: the handshake failed, so no HTTP request was written.
+/** Codes only a connection that never opened gives: the name did not resolve, or nobody listened. */
+const NEVER_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME']);
+
+/** Unreachable: before the request only when the connect call itself failed (not a later ICMP on an open socket). */
+const UNREACHABLE = new Set(['EHOSTUNREACH', 'ENETUNREACH']);
+
+/**
+ * A failed TLS handshake: no HTTP byte is written before it completes. Certificate checks, and the
+ * handshake's own alerts; not record errors that can come later on an open connection.
+ */
+const HANDSHAKE = new Set([
 	'DEPTH_ZERO_SELF_SIGNED_CERT',
 	'SELF_SIGNED_CERT_IN_CHAIN',
 	'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
@@ -36,12 +37,23 @@ const NEVER_OPENED = new Set([
 	'CERT_UNTRUSTED',
 	'CERT_REJECTED',
 	'ERR_TLS_CERT_ALTNAME_INVALID',
-	'EPROTO',
+	'ERR_SSL_WRONG_VERSION_NUMBER',
+	'ERR_SSL_UNSUPPORTED_PROTOCOL',
+	'ERR_SSL_NO_PROTOCOLS_AVAILABLE',
+	'ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION',
+	'ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE',
 ]);
 
+/** OpenSSL's EPROTO is a handshake failure only when it says so (a server that speaks no TLS: "wrong version number"). */
+const HANDSHAKE_WORDS = /wrong version number|handshake|unsupported protocol|no protocols available/i;
+
 /** A connection that provably never carried the request. */
-export function neverOpened(code: string | undefined): boolean {
-	return code !== undefined && (NEVER_OPENED.has(code) || code.startsWith('ERR_SSL_'));
+export function neverOpened(failure: Pick<FailedExchange, 'code' | 'syscall' | 'message' | 'detail'>): boolean {
+	const { code } = failure;
+	if (code === undefined) return false;
+	if (NEVER_CONNECTED.has(code) || HANDSHAKE.has(code)) return true;
+	if (UNREACHABLE.has(code)) return failure.syscall === 'connect';
+	return code === 'EPROTO' && HANDSHAKE_WORDS.test(`${failure.detail ?? ''} ${failure.message}`);
 }
 
 /** The provider's own JSON answer that it did not accept the request (every campaign error says `success: false`: docs/provider-api.md#campaign-response). */
@@ -51,6 +63,8 @@ export function isOwnRefusal(body: unknown): boolean {
 
 /** An HTTP status (with its body) that proves the provider refused the request before processing it. */
 export function provesRefusal(status: number, body: unknown): boolean {
+	// Whatever the status, a body saying it was accepted is taken at its word.
+	if (confirmsAcceptance(body)) return false;
 	if (status >= 400 && status < 500) return true;
 	return status === 503 && isOwnRefusal(body);
 }
@@ -60,7 +74,7 @@ export function mayHaveBeenProcessed(failure: FailedExchange): boolean {
 	// The credential's login was refused: the request itself was never sent.
 	if (failure.loginFailed) return false;
 	if (failure.status !== undefined) return !provesRefusal(failure.status, failure.body);
-	return !neverOpened(failure.code);
+	return !neverOpened(failure);
 }
 
 /** A 2xx answer confirms acceptance only with the provider's `success: true`. */

@@ -164,7 +164,7 @@ function refuseRedirect(ctx: IExecuteFunctions, response: PlainResponse, url: st
 }
 
 /** `sendmessage.aspx`: form-encoded, always HTTP 200; the body's first line is the status code. */
-const NOT_AGAIN = 'sent in an earlier attempt of this execution (Retry On Fail or a retried execution); not posted again';
+const NOT_AGAIN = 'sent in an earlier attempt of this execution (Retry On Fail or a retried execution); not posted again, even where its text or settings now differ';
 
 async function sendOne(
 	ctx: IExecuteFunctions,
@@ -186,10 +186,10 @@ async function sendOne(
 		from: message.from,
 	});
 	if (message.notifyId) form.set('notify_id', message.notifyId);
-	const key = SentLedger.key(itemIndex, form);
+	const key = SentLedger.key(itemIndex, message.to);
 	const earlier = ledger.get(key);
 	if (earlier?.unknown) {
-		fail(ctx, `The legacy send got no answer in an earlier attempt of this execution, so it may have been sent; it is not posted again. Check the provider before sending again`, itemIndex);
+		fail(ctx, `The legacy send could not be confirmed in an earlier attempt of this execution, so it may have been sent; it is not posted again. Check the provider before sending again`, itemIndex);
 	}
 	if (earlier) return [{ json: { ...earlier, note: NOT_AGAIN }, pairedItem: { item: itemIndex } }];
 
@@ -211,8 +211,9 @@ async function sendOne(
 		throw providerError(ctx, 'the legacy send', response, itemIndex);
 	}
 
-	// Only a 4xx or the gateway's own status line proves what happened; anything else may come after the message went.
-	if (provesRefusal(response.status, response.body) || legacyAnswer(response)) ledger.forget(key);
+	// Only a 4xx (or a 503 with the provider's own JSON refusal) proves nothing went. A status line
+	// other than 0 is the gateway's failure, like a campaign's success: false: it may follow sending.
+	if (provesRefusal(response.status, response.body)) ledger.forget(key);
 	refuseRedirect(ctx, response, url, itemIndex);
 	const { code, message: said } = accepted(ctx, response, password, itemIndex);
 	const { to, from, notifyId } = message;
@@ -237,12 +238,13 @@ function checked(ctx: IExecuteFunctions, itemIndex: number): Checked {
  * invalid item becomes an error item and the others are sent.
  */
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	const messages = items.map((_, itemIndex) => checked(this, itemIndex));
-	const invalid = messages.find((item) => !item.ok);
-	if (invalid && !invalid.ok && !this.continueOnFail()) throw invalid.error;
+	// First, so a run that stops on an invalid item still leaves its record: a Retry then sends.
 	const runIndex = this.getWorkflowDataProxy(0).$runIndex;
 	const ledger = new SentLedger(this.getContext('node'), runIndex);
 	refuseBlindRetry(this, ledger.started, runIndex);
+	const messages = items.map((_, itemIndex) => checked(this, itemIndex));
+	const invalid = messages.find((item) => !item.ok);
+	if (invalid && !invalid.ok && !this.continueOnFail()) throw invalid.error;
 	return await eachItem(this, items, async (itemIndex) => {
 		const item = messages[itemIndex];
 		if (!item.ok) throw item.error;

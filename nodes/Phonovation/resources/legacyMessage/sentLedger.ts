@@ -1,8 +1,7 @@
-import { createHash } from 'crypto';
 import type { IContextObject, IDataObject } from 'n8n-workflow';
 
 /**
- * Legacy sends made in this execution, by input item and request (the password left out), kept in
+ * Legacy sends made in this execution, by input item and number, kept in
  * n8n's node context like the campaign ledger: Retry On Fail and an execution Retry never post an
  * item's message again. `unknown`: the request may have reached the provider (no answer).
  */
@@ -18,10 +17,12 @@ export class SentLedger {
 		this.sends = runs[runIndex] ??= {};
 	}
 
-	static key(itemIndex: number, form: URLSearchParams): string {
-		const safe = new URLSearchParams(form);
-		safe.delete('password');
-		return createHash('sha256').update(`${itemIndex}\n${safe.toString()}`).digest('base64');
+	/**
+	 * An item's send, by its item and number only: a text holding `{{ $now }}` or a Notify ID of
+	 * `{{ $execution.id }}` gives another form on every attempt, and must not make it new.
+	 */
+	static key(itemIndex: number, to: string): string {
+		return `${itemIndex}:${to}`;
 	}
 
 	get(key: string): IDataObject | undefined {

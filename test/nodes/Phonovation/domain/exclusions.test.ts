@@ -179,9 +179,18 @@ describe('readExclusions: CRM rows', () => {
 		{ shape: 'an empty Phone beside a Mobile Phone Number', value: [{ Phone: '', 'Mobile Phone Number': '087 100 0002' }], numbers: ['353871000002'] },
 		{ shape: 'an empty Tel beside a Mobile No.', value: { Tel: '', 'Mobile No.': '087 100 0002', Cell: null }, numbers: ['353871000002'] },
 		{
-			shape: "a contact's phone and mobile, both",
+			shape: "a contact's phone and mobile, both (and a number in another field: excluding a stranger costs little)",
 			value: { json: { Telephone: '01 234 5678', mobile_phone: '087 100 0002', Fax: '01 234 5679', Name: 'Aoife' } },
-			numbers: ['35312345678', '353871000002'],
+			numbers: ['35312345678', '35312345679', '353871000002'],
+		},
+		{
+			shape: 'a mobile in a field not named as a phone beside a landline (Handy, Contact Number, WhatsApp)',
+			value: [
+				{ Phone: '01 676 1234', Handy: '087 123 4510' },
+				{ Name: 'B', Phone: '01 676 1235', 'Contact Number': '087 123 4511' },
+				{ phone: '016761236', WhatsApp: '+353871234512' },
+			],
+			numbers: ['35316761234', '35316761235', '35316761236', '353871234510', '353871234511', '353871234512'],
 		},
 		{ shape: 'phone fields all empty, no other number: no one, like an empty line', value: [{ Phone: '', Mobile: null, Name: 'Aoife' }], numbers: [] },
 		{ shape: 'phone fields empty but another is unreadable text', value: [{ Phone: ' ', Notes: 'unsubscribed 2030' }], numbers: [] },

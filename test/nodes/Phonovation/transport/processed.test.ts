@@ -20,16 +20,32 @@ describe('may the provider have processed this request?', () => {
 		expect(mayHaveBeenProcessed({ status, message: '' })).toBe(true);
 	});
 
-	it.each(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'ERR_TLS_CERT_ALTNAME_INVALID', 'ERR_SSL_WRONG_VERSION_NUMBER', 'EPROTO'])(
+	it.each(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'ERR_TLS_CERT_ALTNAME_INVALID', 'ERR_SSL_WRONG_VERSION_NUMBER'])(
 		'a connection that never opened (%s) never carried the request',
 		(code) => {
-			expect(neverOpened(code)).toBe(true);
+			expect(neverOpened({ code, message: '' })).toBe(true);
 			expect(mayHaveBeenProcessed({ code, message: '' })).toBe(false);
 		},
 	);
 
+	it('an unreachable host proves nothing was sent only when the connect call failed', () => {
+		expect(mayHaveBeenProcessed({ code: 'EHOSTUNREACH', syscall: 'connect', message: '' })).toBe(false);
+		expect(mayHaveBeenProcessed({ code: 'EHOSTUNREACH', syscall: 'read', message: '' })).toBe(true);
+		expect(mayHaveBeenProcessed({ code: 'ENETUNREACH', message: '' })).toBe(true);
+	});
+
+	it('EPROTO is a failed handshake only when OpenSSL says so, not a broken record on an open connection', () => {
+		expect(mayHaveBeenProcessed({ code: 'EPROTO', message: 'x', detail: 'write EPROTO …:wrong version number:…' })).toBe(false);
+		expect(mayHaveBeenProcessed({ code: 'EPROTO', message: 'read EPROTO …:decryption failed or bad record mac:…' })).toBe(true);
+		expect(mayHaveBeenProcessed({ code: 'ERR_SSL_DECRYPTION_FAILED_OR_BAD_RECORD_MAC', message: '' })).toBe(true);
+	});
+
 	it.each(['ECONNRESET', 'ETIMEDOUT', 'ECONNABORTED', 'ERR_CANCELED', 'EPIPE', undefined])('%s (or nothing known) may have carried it', (code) => {
 		expect(mayHaveBeenProcessed({ code, message: 'socket hang up' })).toBe(true);
+	});
+
+	it('a body saying success: true is never a refusal, whatever the status', () => {
+		expect(mayHaveBeenProcessed({ status: 409, body: { success: true, message: 'Campaign queued' }, message: '' })).toBe(true);
 	});
 
 	it('a refused login never sent the request', () => {

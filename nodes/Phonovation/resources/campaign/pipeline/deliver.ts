@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { providerError } from '../../../transport/failures';
+import { errorStrings, providerError } from '../../../transport/failures';
 import { apiExchange, type Exchange } from '../../../transport/request';
 import { confirmsAcceptance, isOwnRefusal, mayHaveBeenProcessed } from '../../../transport/processed';
 import type { QuietHours } from '../../../domain/quietHours';
@@ -96,19 +96,6 @@ function dryRun(url: string, plan: CampaignPlan): Delivery {
 
 const UNCONFIRMED_ADVICE = "check the provider's report before sending these numbers again";
 
-/** The provider's `errors` as strings, whatever it sent: strings, `{ msisdn, error }` objects, nulls. */
-export function errorStrings(errors: unknown): string[] {
-	if (!Array.isArray(errors)) return typeof errors === 'string' && errors ? [errors] : [];
-	const out: string[] = [];
-	for (const error of errors) {
-		if (error === null || error === undefined || error === '') continue;
-		if (typeof error === 'string') out.push(error);
-		else if (typeof error === 'object') out.push(Object.values(error as object).filter((v) => v !== null && v !== undefined && v !== '').map(String).join(': '));
-		else out.push(String(error));
-	}
-	return out;
-}
-
 const messageOf = (message: unknown): string | null => (message === null || message === undefined || message === '' ? null : String(message));
 
 /**
@@ -142,14 +129,14 @@ class WriteAhead {
 		private readonly who: () => string,
 	) {}
 
-	ahead(body: Buffer): void {
+	ahead(fingerprint: string): void {
 		const reason = 'posted, but no answer was recorded (the execution was stopped, timed out or ended while waiting for it)';
-		this.key = this.ledger.record({ state: 'unconfirmed', reason: `${reason}; ${UNCONFIRMED_ADVICE}`, body: Ledger.fingerprint(body), who: this.who() });
+		this.key = this.ledger.record({ state: 'unconfirmed', reason: `${reason}; ${UNCONFIRMED_ADVICE}`, body: fingerprint, who: this.who() }, this.key);
 	}
 
 	/** The provider answered: its record, or none for a proven refusal. */
 	settle(record: (Recorded & { body: string; who: string }) | undefined): void {
-		if (record) this.ledger.record(record);
+		if (record) this.ledger.record(record, this.key);
 		else if (this.key) this.ledger.forget(this.key);
 		this.key = undefined;
 	}
@@ -159,10 +146,10 @@ class WriteAhead {
 	}
 }
 
-/** A batch as posted: its outcome, the body that went (if any) and the settings it went with. */
+/** A batch as posted: its outcome, the fingerprint of the body that went (if any) and the settings it went with. */
 interface Posted {
 	outcome: BatchOutcome;
-	body?: Buffer;
+	posted?: string;
 	settings?: CampaignSettings;
 }
 
@@ -175,7 +162,7 @@ async function postBatch(
 	run: DeliveryContext,
 	plan: CampaignPlan,
 	index: number,
-	bodyFor: (settings: CampaignSettings) => Buffer,
+	bodyFor: (settings: CampaignSettings) => { body: Buffer; fingerprint: string },
 	written: WriteAhead,
 	delivery: Delivery,
 ): Promise<Posted> {
@@ -194,13 +181,13 @@ async function postBatch(
 			return { outcome: { state: 'failed', failure: timing.error } };
 		}
 		const { settings } = timing;
-		const body = bodyFor(settings);
+		const { body, fingerprint } = bodyFor(settings);
 		delivery.requests++;
 		let exchange: Exchange<unknown> | undefined;
 		try {
 			// Written ahead: if the execution is stopped, times out or crashes before the answer, a
 			// Retry finds this request unconfirmed instead of posting it again.
-			written.ahead(body);
+			written.ahead(fingerprint);
 			exchange = await apiExchange<unknown>(run.ctx, {
 				method: 'POST',
 				path: CAMPAIGN_PATH,
@@ -213,7 +200,7 @@ async function postBatch(
 		} finally {
 			run.pacer.release(slot, exchange?.ok === true || (exchange !== undefined && exchange.failure.status !== 429));
 		}
-		if (exchange.ok) return { outcome: answerOutcome(run.ctx, exchange.body, where, itemIndex), body, settings };
+		if (exchange.ok) return { outcome: answerOutcome(run.ctx, exchange.body, where, itemIndex), posted: fingerprint, settings };
 		const { failure } = exchange;
 		const wait = failure.status === 429 ? waitAfterTooMany(failure.retryAfter, new Date()) : null;
 		if (wait !== null && attempt < TOO_MANY_REQUESTS.maxRetries) {
@@ -226,9 +213,9 @@ async function postBatch(
 		const error = providerError(run.ctx, `the campaign${where}`, failure, itemIndex);
 		if (mayHaveBeenProcessed(failure)) {
 			const reason = `${error.message}; the request may have reached the provider: ${UNCONFIRMED_ADVICE}`;
-			return { outcome: { state: 'unconfirmed', reason, failure: error }, body, settings };
+			return { outcome: { state: 'unconfirmed', reason, failure: error }, posted: fingerprint, settings };
 		}
-		return { outcome: { state: 'failed', failure: error }, body, settings };
+		return { outcome: { state: 'failed', failure: error }, posted: fingerprint, settings };
 	}
 }
 
@@ -458,14 +445,17 @@ export async function deliver(run: DeliveryContext, plan: CampaignPlan): Promise
 			delivery.batches[index] = replays.values().next().value ?? { state: 'not attempted' };
 			continue;
 		}
-		const bodyFor = (settings: CampaignSettings) =>
-			settings === now.settings && fresh === batch ? whole : requestBody(settings, { columns, entries: fresh });
+		const bodyFor = (settings: CampaignSettings) => {
+			if (settings === now.settings && fresh === batch) return { body: whole, fingerprint };
+			const body = requestBody(settings, { columns, entries: fresh });
+			return { body, fingerprint: Ledger.fingerprint(body) };
+		};
 		let who: string | undefined;
 		const whoOfFresh = () => (who ??= whoOf(columns, fresh, duplicates));
 		const written = new WriteAhead(run.ledger, whoOfFresh);
-		const { outcome, body, settings } = await postBatch(run, plan, index, bodyFor, written, delivery);
-		written.settle(body && recorded(outcome, body === whole ? fingerprint : Ledger.fingerprint(body), whoOfFresh));
-		if (settings && body) noteMovedIntoQuietHours(plan, settings, delivery);
+		const { outcome, posted, settings } = await postBatch(run, plan, index, bodyFor, written, delivery);
+		written.settle(posted === undefined ? undefined : recorded(outcome, posted, whoOfFresh));
+		if (settings && posted) noteMovedIntoQuietHours(plan, settings, delivery);
 		delivery.batches[index] = outcome;
 		const failure = outcome.state === 'failed' || outcome.state === 'unconfirmed' ? outcome.failure : undefined;
 		if (failure) {

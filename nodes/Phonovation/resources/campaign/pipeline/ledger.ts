@@ -112,8 +112,8 @@ export class Ledger {
 	}
 
 	/** Records a posted batch with who it texted (no recipient is in two batches of one run, so that names it). */
-	record(outcome: Recorded & { body: string; who: string }): string {
-		const key = `who:${createHash('sha256').update(outcome.who).digest('base64')}`;
+	/** `key`: what an earlier `record` of the same recipients returned (saves hashing them again). */
+	record(outcome: Recorded & { body: string; who: string }, key = `who:${createHash('sha256').update(outcome.who).digest('base64')}`): string {
 		this.batches[key] = outcome;
 		if (this.byRecipient) for (const who of outcome.who.split('\n')) this.byRecipient.set(who, outcome);
 		return key;

@@ -70,7 +70,8 @@ function numbersNamedIn(message: string, sent: Set<string | null>, sentList: rea
 
 /** The sent number `written` stands for, if exactly one. */
 function sentNumberOf(written: string, sent: Set<string | null>, sentList: readonly (string | null)[]): string | undefined {
-	const digits = written.replace(/\D/g, '');
+	// A trunk 0 written by habit after the country code (`+353 (0)87…`) and a spreadsheet's `.0` are no digits.
+	const digits = written.replace(/\(0\)/g, '').replace(/\.0+$/, '').replace(/\D/g, '');
 	if (digits.length < 6) return undefined;
 	const international = digits.startsWith('00') ? digits.slice(2) : digits;
 	if (sent.has(international)) return international;

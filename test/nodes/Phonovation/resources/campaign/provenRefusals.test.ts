@@ -1,10 +1,14 @@
 import { DateTime } from 'luxon';
-import type { IExecuteContextData, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteContextData, INode, INodeExecutionData } from 'n8n-workflow';
 
-import { DEFAULT_TEST_TIMEZONE } from '../../../../harness/engine';
+import { PhonovationApi } from '../../../../../credentials/PhonovationApi.credentials';
+import { Phonovation } from '../../../../../nodes/Phonovation/Phonovation.node';
+import { LoopGate } from '../../../../harness/loop-node';
+
+import { DEFAULT_TEST_TIMEZONE, Engine } from '../../../../harness/engine';
 import { simulatorCredentialData } from '../../../../simulator';
 import { until } from '../../../../simulator/test-helpers';
-import { itemsOf, sharedFixture, type PhonovationFixture } from '../../fixture';
+import { itemsOf, NODE_TYPE, sharedFixture, type PhonovationFixture } from '../../fixture';
 
 /**
  * Only the provider's own refusal is a refusal (issue 31): what may have been processed is
@@ -95,14 +99,20 @@ describe('only the provider\'s own refusal is a refusal', () => {
 
 	it('provider errors as objects in an accepted answer: the accepted are reported, the named number refused, no TypeError', async () => {
 		const f = fixture();
-		const answer = { success: true, message: 'Campaign queued', errors: [{ msisdn: '353871234511', error: 'Blacklisted' }, null, 42] };
+		const answer = {
+			success: true,
+			message: 'Campaign queued',
+			errors: [{ msisdn: '353871234511', error: 'Blacklisted' }, null, 42, '+353 (0)87 123 4512 opted out', { recipient: { msisdn: 353871234513.0 }, reason: 'Barred' }],
+		};
 		f.sim.injectFault(CAMPAIGN, { kind: 'answer', status: 200, body: JSON.stringify(answer) });
-		const result = await f.run({ ...SEND, text: 'Sale', recipients: '0871234510, 0871234511' }, [{ json: {} }]);
+		const result = await f.run({ ...SEND, text: 'Sale', recipients: '0871234510, 0871234511, 0871234512, 0871234513' }, [{ json: {} }]);
 		expect(result.error).toBeUndefined();
 		const [report] = jsonOf(result.items);
 		expect(report.recipients.map((r: Json) => [r.msisdn, r.status])).toEqual([
 			['353871234510', 'accepted'],
 			['353871234511', 'rejected by provider'],
+			['353871234512', 'rejected by provider'],
+			['353871234513', 'rejected by provider'],
 		]);
 		expect(JSON.stringify(report)).toContain('Blacklisted');
 	});
@@ -208,6 +218,28 @@ describe('Stop, Timeout and a Retry that finds no record', () => {
 		const again = await f.run(SEND, personalised(2), RETRY_ON_FAIL, { mode: 'retry', contextData: contextOf(result) });
 		expect(again.error?.message).toMatch(/^Nothing was sent: this is a Retry/);
 		expect(f.sim.count('POST', CAMPAIGN)).toBe(0);
+	});
+
+	it('a loop retried after its second run failed: the first is replayed, the rest go once, the guard does not stop the loop', async () => {
+		const f = fixture();
+		const engine = new Engine({ nodeTypes: { [NODE_TYPE]: new Phonovation(), 'test.loopGate': new LoopGate() }, credentialTypes: [new PhonovationApi()] });
+		engine.credentials.set('cred-1', f.engine.credentials.stored('cred-1'));
+		const send = f.node({ ...SEND, recipients: '0871234510', text: '={{ "Round " + $runIndex }}' });
+		const gate: INode = { id: 'gate', name: 'Loop Gate', type: 'test.loopGate', typeVersion: 1, position: [200, 0], parameters: { times: 3 } };
+		const connections = {
+			[send.name]: { main: [[{ node: gate.name, type: 'main' as const, index: 0 }]] },
+			[gate.name]: { main: [[{ node: send.name, type: 'main' as const, index: 0 }], []] },
+		};
+		f.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: 0 });
+		f.sim.injectFault(CAMPAIGN, { kind: 'status', status: 400 });
+		const failed = await engine.runWorkflow([send, gate], connections, send, [{ json: {} }], 'manual', { executionId: 'first' });
+		expect(failed.data.resultData.error?.message).toMatch(/HTTP 400/);
+		const retried = await engine.runWorkflow([send, gate], connections, send, [{ json: {} }], 'retry', {
+			executionId: 'retry',
+			contextData: failed.data.executionData!.contextData!,
+		});
+		expect(retried.data.resultData.error).toBeUndefined();
+		expect(processedTexts(f)).toEqual(['Round 0', 'Round 1', 'Round 2']);
 	});
 
 	it('a Retry of an execution that failed in this node before posting anything sends', async () => {

@@ -35,11 +35,40 @@ describe('legacy send never bills an item twice', () => {
 		expect(f.sim.legacySends).toHaveLength(1);
 	});
 
+	it('a text holding {{ $now }} with a 502 after the message went: Retry On Fail does not post it again', async () => {
+		const f = fixture();
+		f.sim.injectFault(LEGACY_PATH, { kind: 'answer', status: 502, body: 'Bad Gateway' });
+		const result = await f.run({ ...LEGACY, text: '=Your code, sent {{ $now.toISO() }}' }, people.slice(0, 1), RETRY_ON_FAIL);
+		expect(result.error?.message).toMatch(/not posted again.*\(item 0\)/);
+		expect(f.sim.legacySends).toHaveLength(1);
+	});
+
+	it('a status line other than 0 may follow sending, like a campaign\'s success: false: not posted again', async () => {
+		const f = fixture();
+		f.sim.injectFault(LEGACY_PATH, { kind: 'answer', status: 200, body: '99\nTemporary error, message queued' });
+		const result = await f.run(LEGACY, people.slice(0, 1), RETRY_ON_FAIL);
+		expect(result.error?.message).toMatch(/could not be confirmed in an earlier attempt .* not posted again.*\(item 0\)/);
+		expect(f.sim.legacySends).toHaveLength(1);
+	});
+
+	it('an item refused before sending (text too long) leaves a record: a Retry of the execution sends the rest', async () => {
+		const f = fixture();
+		const items = [...people.slice(0, 1), { json: { phone: '0871234509', name: 'x'.repeat(200) } }];
+		const failed = await f.run(LEGACY, items);
+		expect(failed.error?.message).toMatch(/Text is too long/);
+		const retried = await f.run(LEGACY, items, { onError: 'continueRegularOutput' }, {
+			mode: 'retry',
+			contextData: failed.run.data.executionData!.contextData!,
+		});
+		expect(retried.items.map((i) => (i.json.error ? 'error' : i.json.to))).toEqual(['353871234500', 'error']);
+		expect(f.sim.legacySends).toHaveLength(1);
+	});
+
 	it('a send that got no answer is not posted again on retry, and says why', async () => {
 		const f = fixture();
 		f.sim.injectFault(LEGACY_PATH, { kind: 'reset' });
 		const result = await f.run(LEGACY, people.slice(0, 1), RETRY_ON_FAIL);
-		expect(result.error?.message).toMatch(/no answer in an earlier attempt .* not posted again.*\(item 0\)/);
+		expect(result.error?.message).toMatch(/could not be confirmed in an earlier attempt .* not posted again.*\(item 0\)/);
 		expect(f.sim.count('POST', LEGACY_PATH)).toBe(1);
 	});
 });
