@@ -1,12 +1,30 @@
 /** A failure to inject into the next request(s) of one path, before normal handling. */
 export type Fault =
-	| { kind: 'status'; status: number; retryAfter?: number; body?: unknown }
+	/**
+	 * Answered at once with this status, before anything is processed: a campaign-shaped JSON body
+	 * by default; a string body goes as `contentType` (text/plain unless given), e.g. a proxy's HTML page.
+	 */
+	| { kind: 'status'; status: number; retryAfter?: number; body?: unknown; contentType?: string }
 	| { kind: 'delay'; ms: number }
 	| { kind: 'reset' }
-	/** The request is handled as usual (a campaign is recorded), then answered with this instead. */
-	| { kind: 'answer'; status: number; body: string }
+	/**
+	 * The request is handled as usual (a campaign is recorded), then answered with this instead, as
+	 * `contentType` (text/plain unless given): a 200 `{"success":false}` as application/json, a
+	 * proxy's 502/503/504 HTML page after the API processed the request.
+	 */
+	| { kind: 'answer'; status: number; body: string; contentType?: string }
+	/**
+	 * The request is handled as usual; when the provider accepts it (`success: true`), its `errors` are
+	 * rewritten in a shape the provider does not show (docs/provider-api.md#campaign-response):
+	 * `objects` (`{ msisdn, error }` for each), `mixed`
+	 * (strings, objects, a `null` and an object naming no number), or `null` (`null` instead of `[]`).
+	 */
+	| { kind: 'errorsAs'; shape: ErrorsShape }
 	/** The provider's clock jumps forward as this request arrives, then it is handled as usual. */
 	| { kind: 'advanceClock'; seconds: number };
+
+export const ERRORS_SHAPES = ['objects', 'mixed', 'null'] as const;
+export type ErrorsShape = (typeof ERRORS_SHAPES)[number];
 
 export interface PendingFault {
 	path: string;
@@ -59,6 +77,7 @@ function validateFault(fault: Fault): void {
 		if (retryAfter !== undefined && !(typeof retryAfter === 'number' && retryAfter >= 0)) {
 			throw new Error('retryAfter must be a number of seconds');
 		}
+		validateContentType(fault);
 		return;
 	}
 	if (kind === 'delay') {
@@ -72,6 +91,12 @@ function validateFault(fault: Fault): void {
 		if (!Number.isInteger(status) || (status as number) < 200 || (status as number) > 599 || typeof body !== 'string') {
 			throw new Error('an answer fault needs an integer status between 200 and 599 and a string body');
 		}
+		validateContentType(fault);
+		return;
+	}
+	if (kind === 'errorsAs') {
+		const { shape } = fault as { shape: unknown };
+		if (!(ERRORS_SHAPES as readonly unknown[]).includes(shape)) throw new Error(`an errorsAs fault needs a shape: ${ERRORS_SHAPES.join(', ')}`);
 		return;
 	}
 	if (kind === 'advanceClock') {
@@ -79,5 +104,12 @@ function validateFault(fault: Fault): void {
 		if (!(typeof seconds === 'number' && seconds > 0)) throw new Error('an advanceClock fault needs seconds > 0');
 		return;
 	}
-	throw new Error('fault.kind must be status, delay, reset, answer or advanceClock');
+	throw new Error('fault.kind must be status, delay, reset, answer, errorsAs or advanceClock');
+}
+
+function validateContentType(fault: Fault): void {
+	const { contentType } = fault as { contentType?: unknown };
+	if (contentType !== undefined && !(typeof contentType === 'string' && /^[\w.+-]+\/[\w.+-]+(\s*;.*)?$/.test(contentType))) {
+		throw new Error('contentType must be a media type such as text/html');
+	}
 }

@@ -6,7 +6,7 @@ import type { AcceptedRecipient } from './campaign';
 import { SimulatorClock } from './clock';
 import { resolveConfig, type SimulatorConfig } from './config';
 import { handleControl } from './control';
-import { type Fault, FaultQueue, type PendingFault, routeKey } from './faults';
+import { type ErrorsShape, type Fault, FaultQueue, type PendingFault, routeKey } from './faults';
 import { BodyTooLarge, type Exchange, json, readBody, type Reply, SimulatorError, text } from './http';
 import { TokenIssuer } from './jwt';
 import { legacyOutbound } from './legacy';
@@ -43,6 +43,31 @@ export interface RecordedCampaign {
 	accepted: Array<{ msisdn: string; notifyId?: string }>;
 	/** What the response listed in `errors`. */
 	errors: string[];
+}
+
+/**
+ * One campaign request as it reached the provider, whatever became of it: when it arrived (before
+ * any fault), its body, whether it was processed, and what was answered when. The request a
+ * connection that never opened (DNS, TLS, refused) never arrives, so it is not here.
+ */
+export interface CampaignExchange {
+	/** The request's sequence number, as in `timeline`. */
+	seq: number;
+	/** Epoch ms, simulator clock: when the request arrived, before any fault held it. */
+	arrivedAt: number;
+	/** The JSON body as received (parsed); undefined when it was not JSON. */
+	body: any;
+	/** The campaign it recorded (`campaigns[].id`), when it was processed. */
+	campaignId?: number;
+	/** The answer's status; 0 when a `reset` fault dropped the connection; undefined while open. */
+	status?: number;
+	/** Epoch ms, simulator clock: when it was answered (or dropped). */
+	answeredAt?: number;
+	/** The answer's body and media type, exactly as sent. */
+	answer?: string;
+	contentType?: string;
+	/** The fault it met, if any. */
+	fault?: Fault['kind'];
 }
 
 export interface RecordedLegacySend {
@@ -90,6 +115,8 @@ export interface Simulator {
 	url: string;
 	config: SimulatorConfig;
 	campaigns: RecordedCampaign[];
+	/** Every campaign request that reached the provider, in arrival order, with its answer. */
+	campaignExchanges: CampaignExchange[];
 	legacySends: RecordedLegacySend[];
 	/** Every provider request answered, in order (control routes under /_sim/ excluded). */
 	requests: RecordedRequest[];
@@ -147,6 +174,8 @@ class PhonovationSimulator implements Simulator {
 	url = '';
 
 	readonly campaigns: RecordedCampaign[] = [];
+
+	readonly campaignExchanges: CampaignExchange[] = [];
 
 	readonly legacySends: RecordedLegacySend[] = [];
 
@@ -215,6 +244,7 @@ class PhonovationSimulator implements Simulator {
 
 	reset(): void {
 		this.campaigns.length = 0;
+		this.campaignExchanges.length = 0;
 		this.legacySends.length = 0;
 		this.requests.length = 0;
 		this.timeline.length = 0;
@@ -379,10 +409,16 @@ class PhonovationSimulator implements Simulator {
 		const method = (req.method ?? 'GET').toUpperCase();
 		const isControl = routeKey(path).startsWith('/_sim/');
 		const seq = ++this.sequence;
+		const arrivedAt = this.simClock.now();
 		if (!isControl) this.timeline.push({ event: '+', seq, path });
+		let campaignExchange: CampaignExchange | undefined;
 		const finish = (reply: Reply) => {
 			if (!isControl) this.requests.push({ method, path, status: reply.status });
 			if (!isControl) this.timeline.push({ event: '-', seq, path, status: reply.status });
+			if (campaignExchange) {
+				Object.assign(campaignExchange, { status: reply.status, answeredAt: this.simClock.now(), answer: reply.body });
+				campaignExchange.contentType = reply.headers['Content-Type'];
+			}
 			this.log(`${method} ${path} ${reply.status} ${Date.now() - started}ms`);
 			if (!res.destroyed) {
 				res.writeHead(reply.status, reply.headers);
@@ -402,15 +438,18 @@ class PhonovationSimulator implements Simulator {
 			if (isControl) return finish(await handleControl(exchange, this));
 			this.received.push({ method, route: exchange.route });
 			if (method === 'POST' && exchange.route === CAMPAIGN_ROUTE) {
+				this.campaignExchanges.push((campaignExchange = { seq, arrivedAt, body: parsedOrUndefined(body) }));
 				const limit = this.config.campaignLimit;
 				if (limit && this.campaignsInFlight >= limit.max) return finish(faultReply({ kind: 'status', status: 429, retryAfter: limit.retryAfter }));
 				this.campaignsInFlight++;
 				res.once('close', () => this.campaignsInFlight--);
 			}
 			const fault = this.faults.take(exchange.route);
+			if (campaignExchange && fault) campaignExchange.fault = fault.kind;
 			if (fault?.kind === 'reset') {
 				this.requests.push({ method, path, status: 0 });
 				this.timeline.push({ event: '-', seq, path, status: 0 });
+				if (campaignExchange) Object.assign(campaignExchange, { status: 0, answeredAt: this.simClock.now() });
 				this.log(`${method} ${path} reset`);
 				req.socket.destroy();
 				return;
@@ -418,8 +457,11 @@ class PhonovationSimulator implements Simulator {
 			if (fault?.kind === 'delay') await this.sleep(fault.ms);
 			if (fault?.kind === 'advanceClock') this.simClock.advance(fault.seconds);
 			if (fault?.kind === 'status') return finish(faultReply(fault));
+			const processedBefore = this.campaigns.length;
 			const reply = this.route(exchange);
-			finish(fault?.kind === 'answer' ? text(fault.status, fault.body, {}) : reply);
+			if (campaignExchange && this.campaigns.length > processedBefore) campaignExchange.campaignId = this.campaigns[this.campaigns.length - 1].id;
+			if (fault?.kind === 'answer') return finish(withContentType(text(fault.status, fault.body, {}), fault.contentType));
+			finish(fault?.kind === 'errorsAs' ? withErrorsAs(reply, fault.shape) : reply);
 		} catch (error) {
 			if (error instanceof SimulatorError) return finish(json(error.status, { error: error.message }));
 			finish(json(500, { error: 'Simulator error', detail: (error as Error).message }));
@@ -457,10 +499,46 @@ class PhonovationSimulator implements Simulator {
 function faultReply(fault: Extract<Fault, { kind: 'status' }>): Reply {
 	const headers: Record<string, string> =
 		fault.retryAfter !== undefined ? { 'Retry-After': String(fault.retryAfter) } : {};
-	if (typeof fault.body === 'string') return text(fault.status, fault.body, headers);
+	if (typeof fault.body === 'string') return withContentType(text(fault.status, fault.body, headers), fault.contentType);
 	const reason = STATUS_CODES[fault.status] ?? 'Error';
 	const body = fault.body ?? { success: false, message: reason, errors: [`${fault.status} ${reason}`] };
 	return json(fault.status, body, headers);
+}
+
+/** A reply sent as another media type (text/plain stays when none is given). */
+function withContentType(reply: Reply, contentType: string | undefined): Reply {
+	return contentType ? { ...reply, headers: { ...reply.headers, 'Content-Type': contentType } } : reply;
+}
+
+function parsedOrUndefined(body: Buffer): unknown {
+	try {
+		return JSON.parse(body.toString('utf8'));
+	} catch {
+		return undefined;
+	}
+}
+
+/** `Invalid MSISDN: 35312345678` → `{ msisdn: '35312345678', error: 'Invalid MSISDN' }`. */
+function errorObject(message: string): { msisdn: string | null; error: string } {
+	const match = /^(.*?):\s*(\d+)$/.exec(message);
+	return match ? { msisdn: match[2], error: match[1] } : { msisdn: null, error: message };
+}
+
+/** A JSON campaign answer with its `errors` in a shape the provider does not show (docs/provider-api.md#campaign-response; errorsAs fault). */
+function withErrorsAs(reply: Reply, shape: ErrorsShape): Reply {
+	let answer: { errors?: unknown } & Record<string, unknown>;
+	try {
+		answer = JSON.parse(reply.body);
+	} catch {
+		return reply;
+	}
+	// Only an accepted answer: a refusal keeps the provider's own words.
+	if (!answer || typeof answer !== 'object' || answer.success !== true || !Array.isArray(answer.errors)) return reply;
+	const errors = answer.errors as string[];
+	if (shape === 'objects') answer.errors = errors.map(errorObject);
+	else if (shape === 'null') answer.errors = errors.length === 0 ? null : errors;
+	else answer.errors = [...errors.map((e, i) => (i % 2 === 0 ? errorObject(e) : e)), null, { code: 17, error: 'Throttled, some messages delayed' }];
+	return { ...reply, body: JSON.stringify(answer) };
 }
 
 function withoutQuery(url: string): string {
