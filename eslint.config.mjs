@@ -4,6 +4,12 @@ import js from '@eslint/js';
 import { n8nCommunityNodesPlugin } from '@n8n/eslint-plugin-community-nodes';
 import n8nNodesBase from 'eslint-plugin-n8n-nodes-base';
 import tseslint from 'typescript-eslint';
+import { register } from 'tsx/cjs/api';
+
+// lint/plugin.ts: rules of the newest @n8n/eslint-plugin-community-nodes that the pinned release
+// lacks, ported locally as `@local/community-nodes/<upstream name>` (tsx loads the TypeScript).
+const { localPlugin } = register({ namespace: 'local-lint-rules' }).require('./lint/plugin.ts', import.meta.url);
+const local = localPlugin.configs.recommended;
 
 const community = n8nCommunityNodesPlugin.configs.recommended;
 
@@ -11,7 +17,7 @@ export default tseslint.config(
 	{ ignores: ['dist/**', 'node_modules/**', 'test/**', '.stryker-tmp/**', 'reports/**', '**/*.js', '**/*.cjs', '**/*.mjs'] },
 	{
 		files: ['nodes/**/*.ts', 'credentials/**/*.ts'],
-		extends: [js.configs.recommended, tseslint.configs.recommended, community],
+		extends: [js.configs.recommended, tseslint.configs.recommended, community, local],
 		plugins: { 'n8n-nodes-base': n8nNodesBase },
 		rules: {
 			'prefer-spread': 'off',
@@ -23,6 +29,15 @@ export default tseslint.config(
 		extends: [community],
 		plugins: { 'n8n-nodes-base': n8nNodesBase },
 		rules: { ...n8nNodesBase.configs.community.rules },
+		languageOptions: {
+			parser: tseslint.parser,
+			parserOptions: { extraFileExtensions: ['.json'] },
+		},
+	},
+	{
+		// Codex files: the local codex rules (valid-node-categories, no-logic-or-flow-nodes, ...) read them.
+		files: ['nodes/**/*.node.json'],
+		extends: [local],
 		languageOptions: {
 			parser: tseslint.parser,
 			parserOptions: { extraFileExtensions: ['.json'] },

@@ -17,7 +17,8 @@ import { legacyMessageDescription } from './resources/legacyMessage';
 import { senderDescription } from './resources/sender';
 import { fetchSenders, senderTypeLabel } from './resources/sender/senders';
 import { serviceDescription } from './resources/service';
-import { route } from './router';
+import { asNodeError } from './eachItem';
+import { errorItemFor, selectedOperation } from './router';
 
 /**
  * Send and Wait for Reply: the waiting run's resume URL ($execution.resumeUrl) reaches webhook().
@@ -83,6 +84,13 @@ export class Phonovation implements INodeType {
 	}
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await route.call(this);
+		const operation = selectedOperation.call(this);
+		const items = this.getInputData();
+		try {
+			return [await operation.execute.call(this, items)];
+		} catch (error) {
+			if (!this.continueOnFail()) throw asNodeError(this, error);
+			return [items.map((_, itemIndex) => errorItemFor(error as Error, itemIndex))];
+		}
 	}
 }

@@ -1,7 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { asNodeError } from './eachItem';
 import * as campaign from './resources/campaign';
 import * as conversation from './resources/conversation';
 import * as legacyMessage from './resources/legacyMessage';
@@ -20,8 +19,8 @@ const RESOURCES = new Map<string, Map<string, Operation>>(
 	]),
 );
 
-/** Runs the selected operation; one it does not know is an error before anything is sent. */
-export async function route(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+/** The selected operation; one it does not know is an error before anything is sent. */
+export function selectedOperation(this: IExecuteFunctions): Operation {
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0, '') as string;
 	const run = RESOURCES.get(resource)?.get(operation);
@@ -30,18 +29,14 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 			description: 'Nothing was sent.',
 		});
 	}
-	const items = this.getInputData();
-	try {
-		return [await run.execute.call(this, items)];
-	} catch (error) {
-		if (!this.continueOnFail()) throw asNodeError(this, error);
-		// n8n would pass the input items through as if they had succeeded: each gets the error instead.
-		return [items.map((_, itemIndex) => errorItemFor(error as Error, itemIndex))];
-	}
+	return run;
 }
 
-/** An input item that the whole run's error stopped: its message, and the recipients already accepted if any. */
-function errorItemFor(error: Error, itemIndex: number): INodeExecutionData {
+/**
+ * An input item that an error of the whole run stopped, under Continue On Fail (n8n would pass the
+ * input items on as if they had succeeded): its message, and the recipients already accepted if any.
+ */
+export function errorItemFor(error: Error, itemIndex: number): INodeExecutionData {
 	const accepted = (error as Partial<NodeOperationError>).context?.acceptedRecipients;
 	const json: IDataObject = { error: error.message };
 	if (Array.isArray(accepted)) json.details = { acceptedRecipients: accepted as string[] };
