@@ -84,13 +84,12 @@ export class Phonovation implements INodeType {
 	}
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const operation = selectedOperation.call(this);
 		const items = this.getInputData();
 		try {
-			return [await operation.execute.call(this, items)];
+			return [await selectedOperation.call(this).execute.call(this, items)];
 		} catch (error) {
 			if (!this.continueOnFail()) throw asNodeError(this, error);
-			return [items.map((_, itemIndex) => errorItemFor(error as Error, itemIndex))];
+			return [items.map((_, itemIndex) => errorItemFor(error, itemIndex))];
 		}
 	}
 }

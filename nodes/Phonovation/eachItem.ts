@@ -16,7 +16,7 @@ export async function eachItem(
 			out.push(...(await run(itemIndex)));
 		} catch (error) {
 			if (!ctx.continueOnFail()) throw asNodeError(ctx, error, itemIndex);
-			out.push({ json: { error: (error as Error).message }, pairedItem: { item: itemIndex } });
+			out.push({ json: { error: error instanceof Error ? error.message : String(error ?? 'Unknown error') }, pairedItem: { item: itemIndex } });
 		}
 	}
 	return out;

@@ -36,9 +36,9 @@ export function selectedOperation(this: IExecuteFunctions): Operation {
  * An input item that an error of the whole run stopped, under Continue On Fail (n8n would pass the
  * input items on as if they had succeeded): its message, and the recipients already accepted if any.
  */
-export function errorItemFor(error: Error, itemIndex: number): INodeExecutionData {
-	const accepted = (error as Partial<NodeOperationError>).context?.acceptedRecipients;
-	const json: IDataObject = { error: error.message };
+export function errorItemFor(error: unknown, itemIndex: number): INodeExecutionData {
+	const accepted = (error as Partial<NodeOperationError> | null | undefined)?.context?.acceptedRecipients;
+	const json: IDataObject = { error: error instanceof Error ? error.message : String(error ?? 'Unknown error') };
 	if (Array.isArray(accepted)) json.details = { acceptedRecipients: accepted as string[] };
 	return { json, pairedItem: { item: itemIndex } };
 }

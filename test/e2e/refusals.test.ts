@@ -347,7 +347,7 @@ describe('refusals, suppression and time rules in n8n', () => {
 			expect(texts(env)).toEqual(['Hi person 0', 'Hi person 1', 'Hi person 2']);
 			expect(retried.status).toBe('error');
 			// The node's own error (n8n also keeps the stopped run's "cancelled manually" as the run's error).
-			expect(nodeError(retried, 'Send')?.message).toMatch(/^Nothing was sent: this is a Retry of an execution, and n8n kept no record/);
+			expect(nodeError(retried, 'Send')?.message).toMatch(/^Nothing was sent: this is a Retry of an execution, and this node has no record of this run/);
 		} finally {
 			await flow.stop();
 		}

@@ -32,7 +32,7 @@ const PHONE_KEYS = new Set(PHONE_FIELDS.map(fieldKey));
  * (`Cell`, `mobilenumber`, `TelNo`, `Telefon`). Whole words only: `Hotel`, `Title`, `Telegram`
  * and `Cancellation` are no phone fields.
  */
-const PHONE_WORD = /phone|msisdn|whatsapp|^(?:mobiles?|mobil|mobiel|movil|celular|cell|cell?ulare?|tel|telefon[eo]?|handy|gsm|portable)(?:no|nr|num|number|nummer|numero)?$/;
+const PHONE_WORD = /phone|msisdn|^(?:mobiles?|mobil|mobiel|movil|celular|cell|cell?ulare?|tel|telefon[eo]?)(?:no|nr|num|number|nummer|numero)?$/;
 
 /** `Mobile Phone Number`, `mobile_phone`, `MobilePhone`, `MSISDNNumber`, `phone2` → its lower-case words, accents dropped. */
 function wordsOf(name: string): string[] {
@@ -84,6 +84,9 @@ const TEL_URI = /^tel:/i;
 /** RFC 3966 parameters after a tel: URI (`;ext=12`, `;phone-context=…`): they are no separate entries. */
 // No colon inside the number part: `tel:tel:tel:…` must not make each `tel:` rescan the rest (quadratic).
 const TEL_PARAMETERS = /(tel:[^,;\s:]*)((?:;[^,;\s=]+=[^,;\s]*)+)/gi;
+
+/** Text that starts the way a phone number is written: `+`, `00` or a trunk `0`, then digits. */
+const WRITTEN_AS_PHONE = /^\s*(?:\+|0)[\d\s().-]*\d/;
 
 /** `2030-01-01`, `2030-01-01T09:00:00Z`: a row's date, not a phone number. */
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/;
@@ -154,16 +157,18 @@ class Reader {
 	private phoneFields(object: Record<string, unknown>, phoneKeys: string[], at: string, depth: number): void {
 		const before = { read: this.entriesRead, unreadable: this.list.unreadable.length };
 		for (const key of phoneKeys) this.value(object[key], path(at, key), true, depth + 1);
-		const holdingNumbers = Object.keys(object).filter((key) => !phoneKeys.includes(key) && this.isNumber(object[key]));
 		if (this.entriesRead > before.read || this.list.unreadable.length > before.unreadable) {
-			// A number in a field not named as a phone (`Contact Number`, `Handy`) may be the opt-out
-			// too: excluding a stranger costs little.
-			for (const key of holdingNumbers) {
+			// A number written as one (`+353…`, `0087…`, `087…`) in a field not named as a phone
+			// (`Contact Number`, `WhatsApp`, `Handy`) may be the opt-out too: excluding it costs little.
+			// Bare digits there are more likely an id than a phone.
+			for (const key of Object.keys(object)) {
 				const value = object[key];
-				this.add(this.forms(typeof value === 'number' ? numberAsWritten(value) : String(value).trim()));
+				if (phoneKeys.includes(key) || typeof value !== 'string' || !WRITTEN_AS_PHONE.test(value)) continue;
+				this.add(this.forms(value.trim()));
 			}
 			return;
 		}
+		const holdingNumbers = Object.keys(object).filter((key) => !phoneKeys.includes(key) && this.isNumber(object[key]));
 		if (holdingNumbers.length === 0) return;
 		const named = (keys: string[]) => keys.slice(0, SHOWN_KEYS).map((key) => cut(key)).join(', ') + (keys.length > SHOWN_KEYS ? ', …' : '');
 		this.list.unreadable.push({

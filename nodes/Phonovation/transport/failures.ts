@@ -89,7 +89,10 @@ function flatText(value: unknown, depth = 0): string {
  * ones too), nulls; a lone string is one error.
  */
 export function errorStrings(errors: unknown): string[] {
-	if (!Array.isArray(errors)) return typeof errors === 'string' && errors ? [errors] : [];
+	if (!Array.isArray(errors)) {
+		const one = typeof errors === 'string' ? errors : flatText(errors);
+		return one ? [one] : [];
+	}
 	const out: string[] = [];
 	for (const error of errors) {
 		const text = typeof error === 'string' ? error : flatText(error);
@@ -106,14 +109,14 @@ export function providerText(body: unknown): string {
 	if (typeof body === 'string') return body.trim().slice(0, 500);
 	const b = body as { message?: unknown; errors?: unknown; error?: unknown; error_description?: unknown };
 	const parts: string[] = [];
-	if (typeof b.message === 'string' && b.message) parts.push(b.message);
+	if (typeof b.message === 'string' && b.message) parts.push(b.message.slice(0, 500));
 	const errors = errorStrings(b.errors);
 	if (errors.length) {
 		const more = errors.length > LISTED_ERRORS ? `; and ${errors.length - LISTED_ERRORS} more` : '';
 		parts.push(errors.slice(0, LISTED_ERRORS).join('; ').slice(0, 500) + more);
 	}
-	if (typeof b.error === 'string') parts.push(b.error);
-	if (typeof b.error_description === 'string') parts.push(b.error_description);
+	if (typeof b.error === 'string') parts.push(b.error.slice(0, 500));
+	if (typeof b.error_description === 'string') parts.push(b.error_description.slice(0, 500));
 	return parts.length ? parts.join(': ') : JSON.stringify(body).slice(0, 500);
 }
 

@@ -143,6 +143,7 @@ function accepted(ctx: IExecuteFunctions, response: PlainResponse, password: str
 	if (code !== '0') {
 		throw new NodeApiError(ctx.getNode(), { code, message }, {
 			message: `Phonovation's legacy API refused the message (status ${code || 'missing'}): ${message || 'no message'}`,
+			description: 'A status other than 0 may still come after the message went, so it is not posted again by a retry: check before sending it again.',
 			itemIndex,
 		});
 	}

@@ -179,8 +179,8 @@ describe('readExclusions: CRM rows', () => {
 		{ shape: 'an empty Phone beside a Mobile Phone Number', value: [{ Phone: '', 'Mobile Phone Number': '087 100 0002' }], numbers: ['353871000002'] },
 		{ shape: 'an empty Tel beside a Mobile No.', value: { Tel: '', 'Mobile No.': '087 100 0002', Cell: null }, numbers: ['353871000002'] },
 		{
-			shape: "a contact's phone and mobile, both (and a number in another field: excluding a stranger costs little)",
-			value: { json: { Telephone: '01 234 5678', mobile_phone: '087 100 0002', Fax: '01 234 5679', Name: 'Aoife' } },
+			shape: "a contact's phone and mobile, both (and a number written as one in another field: excluding a stranger costs little)",
+			value: { json: { Telephone: '01 234 5678', mobile_phone: '087 100 0002', Fax: '01 234 5679', Name: 'Aoife', customerId: 871234568, whatsappOptIn: true } },
 			numbers: ['35312345678', '35312345679', '353871000002'],
 		},
 		{

@@ -20,3 +20,10 @@ describe("the provider's words", () => {
 		expect(text).not.toContain('[object Object]');
 	});
 });
+
+describe('long provider words are cut', () => {
+	it('a 1 MB message and a lone error object', () => {
+		expect(providerText({ success: false, message: 'x'.repeat(1_000_000) }).length).toBeLessThanOrEqual(500);
+		expect(errorStrings({ msisdn: '353871234511', error: 'Blacklisted' })).toEqual(['353871234511: Blacklisted']);
+	});
+});

@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { errorStrings, providerError } from '../../../transport/failures';
 import { apiExchange, type Exchange } from '../../../transport/request';
-import { confirmsAcceptance, isOwnRefusal, mayHaveBeenProcessed } from '../../../transport/processed';
+import { confirmsAcceptance, isOwnRefusal, mayHaveBeenProcessed, provesRefusal } from '../../../transport/processed';
 import type { QuietHours } from '../../../domain/quietHours';
 import { sendAtWhenPosted } from '../../../domain/compliance';
 import { Ledger, type Recorded } from './ledger';
@@ -110,7 +110,7 @@ function answerOutcome(ctx: IExecuteFunctions, answer: unknown, where: string, i
 	const said = isOwnRefusal(answer)
 		? [messageOf((answer as CampaignResponse).message), ...errorStrings((answer as CampaignResponse).errors)].filter(Boolean).join('; ')
 		: '';
-	const what = said ? `the provider answered success: false with HTTP 2xx (${said})` : 'the provider answered without a readable confirmation';
+	const what = said ? `the provider answered success: false with HTTP 2xx (${said.slice(0, 500)})` : 'the provider answered without a readable confirmation';
 	// An error from the first attempt on, as after a retry: the text may have gone.
 	const reason = `${what}${where}; ${UNCONFIRMED_ADVICE}`;
 	return { state: 'unconfirmed', reason, failure: new NodeOperationError(ctx.getNode(), `Phonovation did not confirm the campaign${where}: ${reason}`, { itemIndex }) };
@@ -202,7 +202,7 @@ async function postBatch(
 		}
 		if (exchange.ok) return { outcome: answerOutcome(run.ctx, exchange.body, where, itemIndex), posted: fingerprint, settings };
 		const { failure } = exchange;
-		const wait = failure.status === 429 ? waitAfterTooMany(failure.retryAfter, new Date()) : null;
+		const wait = failure.status === 429 && provesRefusal(429, failure.body) ? waitAfterTooMany(failure.retryAfter, new Date()) : null;
 		if (wait !== null && attempt < TOO_MANY_REQUESTS.maxRetries) {
 			// Refused before processing: safe to repeat once everyone has waited.
 			written.refused();

@@ -134,6 +134,14 @@ describe('Continue On Fail never passes an input item through as a success', () 
 		expect(f.sim.count('POST', CAMPAIGN)).toBe(0);
 	});
 
+	it('a 429 whose body says success: true was accepted: not posted again, reported unconfirmed', async () => {
+		const f = fixture();
+		f.sim.injectFault(CAMPAIGN, { kind: 'answer', status: 429, body: JSON.stringify({ success: true, message: 'Campaign queued', errors: [] }) });
+		const result = await f.run(SEND, personalised(1), { onError: 'continueRegularOutput' });
+		expect(f.sim.count('POST', CAMPAIGN)).toBe(1);
+		expect(statusesOf(result.items)).toEqual([['unconfirmed']]);
+	});
+
 	it('an unsafe Base URL (plain HTTP to another host): every input item becomes an error item, nothing is sent', async () => {
 		const f = fixture();
 		f.engine.credentials.set('cred-1', { ...simulatorCredentialData(f.sim), accessToken: '', baseUrl: 'http://sms.example.com' });
@@ -212,7 +220,7 @@ describe('Stop, Timeout and a Retry that finds no record', () => {
 		const f = fixture();
 		// Retry On Fail on top must not find the record the first attempt began and send.
 		const result = await f.run(SEND, personalised(2), RETRY_ON_FAIL, { mode: 'retry' });
-		expect(result.error?.message).toMatch(/^Nothing was sent: this is a Retry of an execution, and n8n kept no record/);
+		expect(result.error?.message).toMatch(/^Nothing was sent: this is a Retry of an execution, and this node has no record of this run/);
 		expect(f.sim.count('POST', CAMPAIGN)).toBe(0);
 		// Nor a Retry of that execution.
 		const again = await f.run(SEND, personalised(2), RETRY_ON_FAIL, { mode: 'retry', contextData: contextOf(result) });
