@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 
-import { AST_NODE_TYPES, ESLintUtils, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, ESLintUtils, TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { parse } from '@typescript-eslint/typescript-estree';
 
 /** Rule ids are `@local/community-nodes/<upstream name>`; docs point at the upstream rule's page. */
@@ -102,6 +102,108 @@ export function findNodeDescriptionObject(node: TSESTree.ClassDeclaration): TSES
 	return null;
 }
 
+/** The `description` class field's initializer when it is a plain object literal (no unwrapping, no constructor). */
+export function findDescriptionFieldObject(node: TSESTree.ClassDeclaration): TSESTree.ObjectExpression | null {
+	const value = findClassProperty(node, 'description')?.value;
+	return value?.type === AST_NODE_TYPES.ObjectExpression ? value : null;
+}
+
+/**
+ * Which `description` a rule reads: `field` is the class field's plain object literal only
+ * ({@link findDescriptionFieldObject}); `resolved` also unwraps type assertions and reads the
+ * constructor's `this.description = {...}` ({@link findNodeDescriptionObject}).
+ */
+export type DescriptionLookup = 'field' | 'resolved';
+
+function createClassVisitor(
+	context: { readonly filename: string },
+	extension: string,
+	isKind: (node: TSESTree.ClassDeclaration) => boolean,
+	check: (node: TSESTree.ClassDeclaration) => void,
+): TSESLint.RuleListener {
+	if (!isFileType(context.filename, extension)) return {};
+	return {
+		ClassDeclaration(node) {
+			if (isKind(node)) check(node);
+		},
+	};
+}
+
+/** Rule listener for `.node.ts` files that calls `check` with every node-type class. */
+export function createNodeClassVisitor(
+	context: { readonly filename: string },
+	check: (node: TSESTree.ClassDeclaration) => void,
+): TSESLint.RuleListener {
+	return createClassVisitor(context, '.node.ts', isNodeTypeClass, check);
+}
+
+/** Rule listener for `.node.ts` files that calls `check` with the description object of every node-type class. */
+export function createNodeDescriptionVisitor(
+	context: { readonly filename: string },
+	lookup: DescriptionLookup,
+	check: (description: TSESTree.ObjectExpression, node: TSESTree.ClassDeclaration) => void,
+): TSESLint.RuleListener {
+	return createNodeClassVisitor(context, (node) => {
+		const description = lookup === 'field' ? findDescriptionFieldObject(node) : findNodeDescriptionObject(node);
+		if (description) check(description, node);
+	});
+}
+
+/** Rule listener for `.credentials.ts` files that calls `check` with every credential-type class. */
+export function createCredentialClassVisitor(
+	context: { readonly filename: string },
+	check: (node: TSESTree.ClassDeclaration) => void,
+): TSESLint.RuleListener {
+	return createClassVisitor(context, '.credentials.ts', isCredentialTypeClass, check);
+}
+
+/**
+ * Calls `visit` with every object literal inside the `description` class field's initializer,
+ * whatever wraps it (the constructor is not read).
+ */
+export function forEachObjectInDescriptionField(
+	node: TSESTree.ClassDeclaration,
+	visit: (object: TSESTree.ObjectExpression) => void,
+): void {
+	const description = findClassProperty(node, 'description')?.value;
+	if (!description) return;
+	walk(description, (child) => {
+		if (child.type === AST_NODE_TYPES.ObjectExpression) visit(child);
+	});
+}
+
+/** The object literal elements of an array literal (holes, spreads and other expressions skipped). */
+export function getObjectElements(array: TSESTree.ArrayExpression | null | undefined): TSESTree.ObjectExpression[] {
+	return (array?.elements ?? []).filter(
+		(element): element is TSESTree.ObjectExpression => element?.type === AST_NODE_TYPES.ObjectExpression,
+	);
+}
+
+/** The node's top-level parameters: the object literals of the description's `properties` array. */
+export function getTopLevelParameters(description: TSESTree.ObjectExpression): TSESTree.ObjectExpression[] {
+	return getObjectElements(findArrayLiteralProperty(description, 'properties'));
+}
+
+/** Top-level parameters whose `type` is one of `types` and whose `options` is an array literal. */
+export function findOptionParameters(
+	description: TSESTree.ObjectExpression,
+	types: readonly string[],
+): { parameter: TSESTree.ObjectExpression; options: TSESTree.ArrayExpression }[] {
+	const found: { parameter: TSESTree.ObjectExpression; options: TSESTree.ArrayExpression }[] = [];
+	for (const parameter of getTopLevelParameters(description)) {
+		const type = getStringProperty(parameter, 'type');
+		if (type === null || !types.includes(type)) continue;
+		const options = findArrayLiteralProperty(parameter, 'options');
+		if (options) found.push({ parameter, options });
+	}
+	return found;
+}
+
+/** A parameter's literal `displayName` for messages, else 'unknown'. */
+export function getParameterDisplayName(parameter: TSESTree.ObjectExpression): string {
+	return getStringProperty(parameter, 'displayName') ?? 'unknown';
+}
+
 /**
  * A property of an object literal by key: `name: ...` or `'name': ...` (the newer upstream helper
  * accepts both, which is what lets the codex rules read .node.json files).
@@ -135,6 +237,34 @@ export function findArrayLiteralProperty(
 	return property?.value.type === AST_NODE_TYPES.ArrayExpression ? property.value : null;
 }
 
+export function findObjectLiteralProperty(
+	obj: TSESTree.ObjectExpression,
+	name: string,
+): TSESTree.ObjectExpression | null {
+	const property = findObjectProperty(obj, name);
+	return property?.value.type === AST_NODE_TYPES.ObjectExpression ? property.value : null;
+}
+
+/** The string literal value of property `name` of an object literal, else null. */
+export function getStringProperty(obj: TSESTree.ObjectExpression, name: string): string | null {
+	return getStringLiteralValue(findObjectProperty(obj, name)?.value);
+}
+
+/** The boolean literal value of property `name` of an object literal, else null. */
+export function getBooleanProperty(obj: TSESTree.ObjectExpression, name: string): boolean | null {
+	return getBooleanLiteralValue(findObjectProperty(obj, name)?.value);
+}
+
+/** Property `name`'s value node together with its string literal value, when it is a string literal. */
+export function findStringProperty(
+	obj: TSESTree.ObjectExpression,
+	name: string,
+): { node: TSESTree.Property['value']; value: string } | null {
+	const node = findObjectProperty(obj, name)?.value;
+	const value = getStringLiteralValue(node);
+	return node && value !== null ? { node, value } : null;
+}
+
 export function getLiteralValue(node: TSESTree.Node | null | undefined): string | number | boolean | null {
 	if (node?.type !== AST_NODE_TYPES.Literal) return null;
 	const { value } = node;
@@ -158,6 +288,14 @@ export function getPropertyKeyName(
 	if (node.key.type === AST_NODE_TYPES.Identifier && !node.computed) return node.key.name;
 	if (node.key.type === AST_NODE_TYPES.Literal && typeof node.key.value === 'string') return node.key.value;
 	return null;
+}
+
+/** `name` completed to end with `Api` (`xAp` → `xApi`, `xA` → `xApi`, else `xApi` appended). */
+export function withApiSuffix(name: string): string {
+	if (name.endsWith('Api')) return name;
+	if (name.endsWith('Ap')) return `${name}i`;
+	if (name.endsWith('A')) return `${name}pi`;
+	return `${name}Api`;
 }
 
 /** In a JSON file parsed as a program, the root object is the sole expression statement. */

@@ -1,12 +1,5 @@
 /** Port of upstream `cred-class-name-field-conventions`: a credential's `name` starts lowercase and ends with `Api`. */
-import { createRule, findClassProperty, getStringLiteralValue, isCredentialTypeClass, isFileType } from '../utils';
-
-function withApiSuffix(name: string): string {
-	if (name.endsWith('Api')) return name;
-	if (name.endsWith('Ap')) return `${name}i`;
-	if (name.endsWith('A')) return `${name}pi`;
-	return `${name}Api`;
-}
+import { createCredentialClassVisitor, createRule, findClassProperty, getStringLiteralValue, withApiSuffix } from '../utils';
 
 export const credClassNameFieldConventions = createRule({
 	name: 'cred-class-name-field-conventions',
@@ -22,23 +15,18 @@ export const credClassNameFieldConventions = createRule({
 	},
 	defaultOptions: [],
 	create(context) {
-		if (!isFileType(context.filename, '.credentials.ts')) return {};
-		return {
-			ClassDeclaration(node) {
-				if (!isCredentialTypeClass(node)) return;
-				const valueNode = findClassProperty(node, 'name')?.value;
-				const value = getStringLiteralValue(valueNode);
-				if (!valueNode || value === null) return;
-				const lowercaseStart = !/^[A-Z]/.test(value);
-				const apiEnd = value.endsWith('Api');
-				const fixed = `'${withApiSuffix(value.charAt(0).toLowerCase() + value.slice(1))}'`;
-				if (!lowercaseStart) {
-					context.report({ node: valueNode, messageId: 'uppercaseFirstChar', data: { value }, fix: (f) => f.replaceText(valueNode, fixed) });
-				}
-				if (!apiEnd) {
-					context.report({ node: valueNode, messageId: 'missingSuffix', data: { value }, fix: (f) => f.replaceText(valueNode, fixed) });
-				}
-			},
-		};
+		return createCredentialClassVisitor(context, (node) => {
+			const valueNode = findClassProperty(node, 'name')?.value;
+			const value = getStringLiteralValue(valueNode);
+			if (!valueNode || value === null) return;
+			const fixed = `'${withApiSuffix(value.charAt(0).toLowerCase() + value.slice(1))}'`;
+			const problems = [
+				{ messageId: 'uppercaseFirstChar' as const, failed: /^[A-Z]/.test(value) },
+				{ messageId: 'missingSuffix' as const, failed: !value.endsWith('Api') },
+			];
+			for (const { messageId, failed } of problems) {
+				if (failed) context.report({ node: valueNode, messageId, data: { value }, fix: (f) => f.replaceText(valueNode, fixed) });
+			}
+		});
 	},
 });

@@ -1,5 +1,5 @@
 /** Port of upstream `cred-class-name-suffix`: a credential class name ends with `Api`. */
-import { createRule, isCredentialTypeClass, isFileType } from '../utils';
+import { createCredentialClassVisitor, createRule, withApiSuffix } from '../utils';
 
 export const credClassNameSuffix = createRule({
 	name: 'cred-class-name-suffix',
@@ -12,15 +12,10 @@ export const credClassNameSuffix = createRule({
 	},
 	defaultOptions: [],
 	create(context) {
-		if (!isFileType(context.filename, '.credentials.ts')) return {};
-		return {
-			ClassDeclaration(node) {
-				const id = node.id;
-				if (!isCredentialTypeClass(node) || !id || id.name.endsWith('Api')) return;
-				const name = id.name;
-				const fixed = name.endsWith('Ap') ? `${name}i` : name.endsWith('A') ? `${name}pi` : `${name}Api`;
-				context.report({ node: id, messageId: 'missingSuffix', data: { name }, fix: (f) => f.replaceText(id, fixed) });
-			},
-		};
+		return createCredentialClassVisitor(context, ({ id }) => {
+			if (!id || id.name.endsWith('Api')) return;
+			const fixed = withApiSuffix(id.name);
+			context.report({ node: id, messageId: 'missingSuffix', data: { name: id.name }, fix: (f) => f.replaceText(id, fixed) });
+		});
 	},
 });

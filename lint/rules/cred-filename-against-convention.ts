@@ -1,7 +1,7 @@
 /** Port of upstream `cred-filename-against-convention`: `<ClassName>.credentials.ts`. */
 import * as path from 'node:path';
 
-import { createRule, isCredentialTypeClass, isFileType } from '../utils';
+import { createCredentialClassVisitor, createRule } from '../utils';
 
 export const credFilenameAgainstConvention = createRule({
 	name: 'cred-filename-against-convention',
@@ -15,19 +15,13 @@ export const credFilenameAgainstConvention = createRule({
 	},
 	defaultOptions: [],
 	create(context) {
-		if (!isFileType(context.filename, '.credentials.ts')) return {};
-		return {
-			ClassDeclaration(node) {
-				if (!isCredentialTypeClass(node) || !node.id) return;
-				const className = node.id.name;
-				if (path.basename(context.filename, '.credentials.ts') !== className) {
-					context.report({
-						node: node.id,
-						messageId: 'renameFile',
-						data: { className, expected: `${className}.credentials.ts` },
-					});
-				}
-			},
-		};
+		return createCredentialClassVisitor(context, ({ id }) => {
+			if (!id || path.basename(context.filename, '.credentials.ts') === id.name) return;
+			context.report({
+				node: id,
+				messageId: 'renameFile',
+				data: { className: id.name, expected: `${id.name}.credentials.ts` },
+			});
+		});
 	},
 });

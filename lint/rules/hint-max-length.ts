@@ -1,7 +1,7 @@
 /** Port of upstream `hint-max-length`: a `hint` anywhere in the node description is at most 120 characters. */
 import { AST_NODE_TYPES, TSESTree } from '@typescript-eslint/utils';
 
-import { createRule, findNodeDescriptionObject, getPropertyKeyName, getStringLiteralValue, isFileType, isNodeTypeClass } from '../utils';
+import { createNodeDescriptionVisitor, createRule, getPropertyKeyName, getStringLiteralValue } from '../utils';
 
 const MAX_HINT_LENGTH = 120;
 
@@ -18,7 +18,6 @@ export const hintMaxLength = createRule({
 	},
 	defaultOptions: [],
 	create(context) {
-		if (!isFileType(context.filename, '.node.ts')) return {};
 		const visit = (node: TSESTree.Node): void => {
 			if (node.type === AST_NODE_TYPES.ObjectExpression) {
 				for (const property of node.properties) {
@@ -39,12 +38,6 @@ export const hintMaxLength = createRule({
 				for (const element of node.elements) if (element) visit(element);
 			}
 		};
-		return {
-			ClassDeclaration(node) {
-				if (!isNodeTypeClass(node)) return;
-				const description = findNodeDescriptionObject(node);
-				if (description) visit(description);
-			},
-		};
+		return createNodeDescriptionVisitor(context, 'resolved', visit);
 	},
 });

@@ -1,7 +1,12 @@
 /** Port of upstream `no-asterisk-in-option-names`: no `*` in the `name` of any option in the node description. */
-import { AST_NODE_TYPES } from '@typescript-eslint/utils';
-
-import { createRule, findClassProperty, findObjectProperty, getStringLiteralValue, isFileType, isNodeTypeClass, walk } from '../utils';
+import {
+	createNodeClassVisitor,
+	createRule,
+	findArrayLiteralProperty,
+	findStringProperty,
+	forEachObjectInDescriptionField,
+	getObjectElements,
+} from '../utils';
 
 export const noAsteriskInOptionNames = createRule({
 	name: 'no-asterisk-in-option-names',
@@ -18,38 +23,28 @@ export const noAsteriskInOptionNames = createRule({
 	},
 	defaultOptions: [],
 	create(context) {
-		if (!isFileType(context.filename, '.node.ts')) return {};
-		return {
-			ClassDeclaration(node) {
-				if (!isNodeTypeClass(node)) return;
-				const description = findClassProperty(node, 'description')?.value;
-				if (!description) return;
-				walk(description, (child) => {
-					if (child.type !== AST_NODE_TYPES.ObjectExpression) return;
-					const options = findObjectProperty(child, 'options')?.value;
-					if (options?.type !== AST_NODE_TYPES.ArrayExpression) return;
-					for (const option of options.elements) {
-						if (option?.type !== AST_NODE_TYPES.ObjectExpression) continue;
-						const valueNode = findObjectProperty(option, 'name')?.value;
-						const name = getStringLiteralValue(valueNode);
-						if (!valueNode || name === null || !name.includes('*')) continue;
-						context.report({
-							node: valueNode,
-							messageId: 'asteriskInOptionName',
-							data: { name },
-							suggest: [
-								{
-									messageId: 'replaceAsterisk',
-									fix: (fixer) => {
-										const quote = context.sourceCode.getText(valueNode).charAt(0) || "'";
-										return fixer.replaceText(valueNode, `${quote}${name.replaceAll('*', '[All]')}${quote}`);
-									},
+		return createNodeClassVisitor(context, (node) =>
+			forEachObjectInDescriptionField(node, (object) => {
+				for (const option of getObjectElements(findArrayLiteralProperty(object, 'options'))) {
+					const found = findStringProperty(option, 'name');
+					if (!found?.value.includes('*')) continue;
+					const { node: valueNode, value: name } = found;
+					context.report({
+						node: valueNode,
+						messageId: 'asteriskInOptionName',
+						data: { name },
+						suggest: [
+							{
+								messageId: 'replaceAsterisk',
+								fix: (fixer) => {
+									const quote = context.sourceCode.getText(valueNode).charAt(0) || "'";
+									return fixer.replaceText(valueNode, `${quote}${name.replaceAll('*', '[All]')}${quote}`);
 								},
-							],
-						});
-					}
-				});
-			},
-		};
+							},
+						],
+					});
+				}
+			}),
+		);
 	},
 });

@@ -1,7 +1,5 @@
 /** Port of upstream `node-class-description-name-camelcase`: `description.name` matches /^[a-z][a-zA-Z0-9]*$/. */
-import { AST_NODE_TYPES } from '@typescript-eslint/utils';
-
-import { createRule, findClassProperty, findObjectProperty, getStringLiteralValue, isFileType, isNodeTypeClass } from '../utils';
+import { createNodeDescriptionVisitor, createRule, findStringProperty } from '../utils';
 
 const CAMEL_CASE = /^[a-z][a-zA-Z0-9]*$/;
 
@@ -28,26 +26,20 @@ export const nodeClassDescriptionNameCamelcase = createRule({
 	},
 	defaultOptions: [],
 	create(context) {
-		if (!isFileType(context.filename, '.node.ts')) return {};
-		return {
-			ClassDeclaration(node) {
-				if (!isNodeTypeClass(node)) return;
-				const description = findClassProperty(node, 'description')?.value;
-				if (description?.type !== AST_NODE_TYPES.ObjectExpression) return;
-				const valueNode = findObjectProperty(description, 'name')?.value;
-				const value = getStringLiteralValue(valueNode);
-				if (!valueNode || value === null || CAMEL_CASE.test(value)) return;
-				const fixed = toCamelCase(value);
-				const canFix = fixed !== value && CAMEL_CASE.test(fixed);
-				context.report({
-					node: valueNode,
-					messageId: 'notCamelCase',
-					data: { value },
-					fix: canFix
-						? (fixer) => fixer.replaceText(valueNode, quoted(fixed, context.sourceCode.getText(valueNode).charAt(0)))
-						: null,
-				});
-			},
-		};
+		return createNodeDescriptionVisitor(context, 'field', (description) => {
+			const name = findStringProperty(description, 'name');
+			if (!name || CAMEL_CASE.test(name.value)) return;
+			const { node: valueNode, value } = name;
+			const fixed = toCamelCase(value);
+			const canFix = fixed !== value && CAMEL_CASE.test(fixed);
+			context.report({
+				node: valueNode,
+				messageId: 'notCamelCase',
+				data: { value },
+				fix: canFix
+					? (fixer) => fixer.replaceText(valueNode, quoted(fixed, context.sourceCode.getText(valueNode).charAt(0)))
+					: null,
+			});
+		});
 	},
 });

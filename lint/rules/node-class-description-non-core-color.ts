@@ -1,7 +1,13 @@
 /** Port of upstream `node-class-description-non-core-color`: not n8n's core color #ff6d5a (description.color / defaults.color). */
-import { AST_NODE_TYPES, TSESTree } from '@typescript-eslint/utils';
+import { TSESTree } from '@typescript-eslint/utils';
 
-import { createRule, findClassProperty, findObjectProperty, getStringLiteralValue, isFileType, isNodeTypeClass } from '../utils';
+import {
+	createNodeDescriptionVisitor,
+	createRule,
+	findObjectLiteralProperty,
+	findObjectProperty,
+	getStringLiteralValue,
+} from '../utils';
 
 const N8N_CORE_COLOR = '#ff6d5a';
 
@@ -18,27 +24,15 @@ export const nodeClassDescriptionNonCoreColor = createRule({
 	},
 	defaultOptions: [],
 	create(context) {
-		if (!isFileType(context.filename, '.node.ts')) return {};
-		return {
-			ClassDeclaration(node) {
-				if (!isNodeTypeClass(node)) return;
-				const description = findClassProperty(node, 'description')?.value;
-				if (description?.type !== AST_NODE_TYPES.ObjectExpression) return;
-				const colors: TSESTree.Property[] = [];
-				const top = findObjectProperty(description, 'color');
-				if (top) colors.push(top);
-				const defaults = findObjectProperty(description, 'defaults')?.value;
-				if (defaults?.type === AST_NODE_TYPES.ObjectExpression) {
-					const color = findObjectProperty(defaults, 'color');
-					if (color) colors.push(color);
+		return createNodeDescriptionVisitor(context, 'field', (description) => {
+			const defaults = findObjectLiteralProperty(description, 'defaults');
+			const colors = [findObjectProperty(description, 'color'), defaults && findObjectProperty(defaults, 'color')];
+			for (const property of colors.filter((p): p is TSESTree.Property => p !== null)) {
+				const color = getStringLiteralValue(property.value);
+				if (color?.toLowerCase() === N8N_CORE_COLOR) {
+					context.report({ node: property.value, messageId: 'coreColor', data: { color } });
 				}
-				for (const property of colors) {
-					const color = getStringLiteralValue(property.value);
-					if (color?.toLowerCase() === N8N_CORE_COLOR) {
-						context.report({ node: property.value, messageId: 'coreColor', data: { color } });
-					}
-				}
-			},
-		};
+			}
+		});
 	},
 });

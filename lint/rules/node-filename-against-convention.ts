@@ -4,9 +4,7 @@
  */
 import * as path from 'node:path';
 
-import { AST_NODE_TYPES } from '@typescript-eslint/utils';
-
-import { createRule, findClassProperty, findObjectProperty, getStringLiteralValue, isFileType, isNodeTypeClass } from '../utils';
+import { createNodeDescriptionVisitor, createRule, findStringProperty } from '../utils';
 
 export const nodeFilenameAgainstConvention = createRule({
 	name: 'node-filename-against-convention',
@@ -18,21 +16,14 @@ export const nodeFilenameAgainstConvention = createRule({
 	},
 	defaultOptions: [],
 	create(context) {
-		if (!isFileType(context.filename, '.node.ts')) return {};
-		return {
-			ClassDeclaration(node) {
-				if (!isNodeTypeClass(node)) return;
-				const description = findClassProperty(node, 'description')?.value;
-				if (description?.type !== AST_NODE_TYPES.ObjectExpression) return;
-				const nameNode = findObjectProperty(description, 'name')?.value;
-				const name = getStringLiteralValue(nameNode);
-				if (!nameNode || !name) return;
-				const expected = name.charAt(0).toUpperCase() + name.slice(1);
-				const actual = path.basename(context.filename, '.node.ts').replace(/V\d+$/, '');
-				if (actual !== expected) {
-					context.report({ node: nameNode, messageId: 'renameFile', data: { expected: `${expected}.node.ts` } });
-				}
-			},
-		};
+		return createNodeDescriptionVisitor(context, 'field', (description) => {
+			const name = findStringProperty(description, 'name');
+			if (!name?.value) return;
+			const expected = name.value.charAt(0).toUpperCase() + name.value.slice(1);
+			const actual = path.basename(context.filename, '.node.ts').replace(/V\d+$/, '');
+			if (actual !== expected) {
+				context.report({ node: name.node, messageId: 'renameFile', data: { expected: `${expected}.node.ts` } });
+			}
+		});
 	},
 });

@@ -4,17 +4,13 @@
  * (resource/operation/authentication), containers and display-only types are exempt, and so are
  * spread elements (not analysed) and a non-literal `required`.
  */
-import { AST_NODE_TYPES } from '@typescript-eslint/utils';
-
 import {
+	createNodeDescriptionVisitor,
 	createRule,
-	findArrayLiteralProperty,
-	findNodeDescriptionObject,
 	findObjectProperty,
 	getBooleanLiteralValue,
-	getStringLiteralValue,
-	isFileType,
-	isNodeTypeClass,
+	getStringProperty,
+	getTopLevelParameters,
 } from '../utils';
 
 const CONTAINER_TYPES = new Set(['collection', 'fixedCollection']);
@@ -37,24 +33,17 @@ export const nonRequiredFieldsInCollection = createRule({
 	},
 	defaultOptions: [],
 	create(context) {
-		if (!isFileType(context.filename, '.node.ts')) return {};
-		return {
-			ClassDeclaration(node) {
-				if (!isNodeTypeClass(node)) return;
-				const description = findNodeDescriptionObject(node);
-				const properties = description && findArrayLiteralProperty(description, 'properties');
-				for (const element of properties?.elements ?? []) {
-					if (element?.type !== AST_NODE_TYPES.ObjectExpression) continue;
-					const name = getStringLiteralValue(findObjectProperty(element, 'name')?.value);
-					if (!name || SELECTOR_NAMES.has(name)) continue;
-					const type = getStringLiteralValue(findObjectProperty(element, 'type')?.value);
-					if (type && (CONTAINER_TYPES.has(type) || NON_INPUT_TYPES.has(type))) continue;
-					const required = findObjectProperty(element, 'required');
-					// A non-literal `required` cannot be known here: treat it as required.
-					if (required && getBooleanLiteralValue(required.value) !== false) continue;
-					context.report({ node: element, messageId: 'nonRequiredFieldAtTopLevel', data: { field: name } });
-				}
-			},
-		};
+		return createNodeDescriptionVisitor(context, 'resolved', (description) => {
+			for (const element of getTopLevelParameters(description)) {
+				const name = getStringProperty(element, 'name');
+				if (!name || SELECTOR_NAMES.has(name)) continue;
+				const type = getStringProperty(element, 'type');
+				if (type && (CONTAINER_TYPES.has(type) || NON_INPUT_TYPES.has(type))) continue;
+				const required = findObjectProperty(element, 'required');
+				// A non-literal `required` cannot be known here: treat it as required.
+				if (required && getBooleanLiteralValue(required.value) !== false) continue;
+				context.report({ node: element, messageId: 'nonRequiredFieldAtTopLevel', data: { field: name } });
+			}
+		});
 	},
 });

@@ -1,15 +1,10 @@
 /** Port of upstream `open-ended-node-fields`: a top-level `json` parameter must be required. */
-import { AST_NODE_TYPES } from '@typescript-eslint/utils';
-
 import {
+	createNodeDescriptionVisitor,
 	createRule,
-	findArrayLiteralProperty,
-	findNodeDescriptionObject,
-	findObjectProperty,
-	getBooleanLiteralValue,
-	getStringLiteralValue,
-	isFileType,
-	isNodeTypeClass,
+	getBooleanProperty,
+	getStringProperty,
+	getTopLevelParameters,
 } from '../utils';
 
 export const openEndedNodeFields = createRule({
@@ -25,19 +20,12 @@ export const openEndedNodeFields = createRule({
 	},
 	defaultOptions: [],
 	create(context) {
-		if (!isFileType(context.filename, '.node.ts')) return {};
-		return {
-			ClassDeclaration(node) {
-				if (!isNodeTypeClass(node)) return;
-				const description = findNodeDescriptionObject(node);
-				const properties = description && findArrayLiteralProperty(description, 'properties');
-				for (const property of properties?.elements ?? []) {
-					if (property?.type !== AST_NODE_TYPES.ObjectExpression) continue;
-					if (getStringLiteralValue(findObjectProperty(property, 'type')?.value) !== 'json') continue;
-					if (getBooleanLiteralValue(findObjectProperty(property, 'required')?.value) === true) continue;
-					context.report({ node: property, messageId: 'optionalJson' });
-				}
-			},
-		};
+		return createNodeDescriptionVisitor(context, 'resolved', (description) => {
+			for (const property of getTopLevelParameters(description)) {
+				if (getStringProperty(property, 'type') !== 'json') continue;
+				if (getBooleanProperty(property, 'required') === true) continue;
+				context.report({ node: property, messageId: 'optionalJson' });
+			}
+		});
 	},
 });

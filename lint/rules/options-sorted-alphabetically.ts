@@ -4,7 +4,13 @@
  */
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { createRule, findClassProperty, findObjectProperty, getStringLiteralValue, isFileType, isNodeTypeClass } from '../utils';
+import {
+	createNodeDescriptionVisitor,
+	createRule,
+	findOptionParameters,
+	getParameterDisplayName,
+	getStringProperty,
+} from '../utils';
 
 export const optionsSortedAlphabetically = createRule({
 	name: 'options-sorted-alphabetically',
@@ -19,45 +25,27 @@ export const optionsSortedAlphabetically = createRule({
 	},
 	defaultOptions: [],
 	create(context) {
-		if (!isFileType(context.filename, '.node.ts')) return {};
-		return {
-			ClassDeclaration(node) {
-				if (!isNodeTypeClass(node)) return;
-				const description = findClassProperty(node, 'description')?.value;
-				if (description?.type !== AST_NODE_TYPES.ObjectExpression) return;
-				const properties = findObjectProperty(description, 'properties')?.value;
-				if (properties?.type !== AST_NODE_TYPES.ArrayExpression) return;
-				for (const parameter of properties.elements) {
-					if (parameter?.type !== AST_NODE_TYPES.ObjectExpression) continue;
-					if (getStringLiteralValue(findObjectProperty(parameter, 'type')?.value) !== 'options') continue;
-					const options = findObjectProperty(parameter, 'options')?.value;
-					if (options?.type !== AST_NODE_TYPES.ArrayExpression) continue;
-					const names: string[] = [];
-					let dynamic = false;
-					for (const option of options.elements) {
-						const name =
-							option?.type === AST_NODE_TYPES.ObjectExpression
-								? getStringLiteralValue(findObjectProperty(option, 'name')?.value)
-								: null;
-						if (name === null) {
-							dynamic = true;
-							break;
-						}
-						names.push(name);
+		return createNodeDescriptionVisitor(context, 'field', (description) => {
+			for (const { parameter, options } of findOptionParameters(description, ['options'])) {
+				const names: string[] = [];
+				let dynamic = false;
+				for (const option of options.elements) {
+					const name = option?.type === AST_NODE_TYPES.ObjectExpression ? getStringProperty(option, 'name') : null;
+					if (name === null) {
+						dynamic = true;
+						break;
 					}
-					if (dynamic || names.length <= 1) continue;
-					const sorted = [...names].sort((a, b) => a.localeCompare(b, undefined, { sensitivity: 'base' }));
-					if (names.every((name, i) => name === sorted[i])) continue;
-					context.report({
-						node: options,
-						messageId: 'optionsNotSorted',
-						data: {
-							displayName: getStringLiteralValue(findObjectProperty(parameter, 'displayName')?.value) ?? 'unknown',
-							expectedOrder: sorted.join(', '),
-						},
-					});
+					names.push(name);
 				}
-			},
-		};
+				if (dynamic || names.length <= 1) continue;
+				const sorted = [...names].sort((a, b) => a.localeCompare(b, undefined, { sensitivity: 'base' }));
+				if (names.every((name, i) => name === sorted[i])) continue;
+				context.report({
+					node: options,
+					messageId: 'optionsNotSorted',
+					data: { displayName: getParameterDisplayName(parameter), expectedOrder: sorted.join(', ') },
+				});
+			}
+		});
 	},
 });

@@ -2,9 +2,15 @@
  * Port of upstream `require-param-default`: every object in the node description that has a
  * string `name` and a known parameter `type` must declare `default`.
  */
-import { AST_NODE_TYPES, TSESTree } from '@typescript-eslint/utils';
+import { TSESTree } from '@typescript-eslint/utils';
 
-import { createRule, findClassProperty, findObjectProperty, getStringLiteralValue, isFileType, isNodeTypeClass, walk } from '../utils';
+import {
+	createNodeClassVisitor,
+	createRule,
+	findObjectProperty,
+	forEachObjectInDescriptionField,
+	getStringProperty,
+} from '../utils';
 
 const PARAMETER_TYPES = new Set([
 	'boolean',
@@ -33,10 +39,8 @@ const PARAMETER_TYPES = new Set([
 ]);
 
 function isParameter(node: TSESTree.ObjectExpression): boolean {
-	const type = getStringLiteralValue(findObjectProperty(node, 'type')?.value);
-	return (
-		getStringLiteralValue(findObjectProperty(node, 'name')?.value) !== null && type !== null && PARAMETER_TYPES.has(type)
-	);
+	const type = getStringProperty(node, 'type');
+	return getStringProperty(node, 'name') !== null && type !== null && PARAMETER_TYPES.has(type);
 }
 
 export const requireParamDefault = createRule({
@@ -52,19 +56,13 @@ export const requireParamDefault = createRule({
 	},
 	defaultOptions: [],
 	create(context) {
-		if (!isFileType(context.filename, '.node.ts')) return {};
-		return {
-			ClassDeclaration(node) {
-				if (!isNodeTypeClass(node)) return;
-				const description = findClassProperty(node, 'description')?.value;
-				if (!description) return;
-				walk(description, (child) => {
-					if (child.type === AST_NODE_TYPES.ObjectExpression && isParameter(child) && !findObjectProperty(child, 'default')) {
-						const name = getStringLiteralValue(findObjectProperty(child, 'name')?.value) ?? '';
-						context.report({ node: child, messageId: 'missingDefault', data: { name } });
-					}
-				});
-			},
-		};
+		return createNodeClassVisitor(context, (node) =>
+			forEachObjectInDescriptionField(node, (object) => {
+				if (isParameter(object) && !findObjectProperty(object, 'default')) {
+					const name = getStringProperty(object, 'name') ?? '';
+					context.report({ node: object, messageId: 'missingDefault', data: { name } });
+				}
+			}),
+		);
 	},
 });

@@ -6,15 +6,14 @@
 import { AST_NODE_TYPES, ASTUtils, TSESLint, TSESTree } from '@typescript-eslint/utils';
 
 import {
+	createNodeDescriptionVisitor,
 	createRule,
 	findArrayLiteralProperty,
-	findNodeDescriptionObject,
 	findObjectProperty,
 	getLiteralValue,
 	getPropertyKeyName,
-	getStringLiteralValue,
-	isFileType,
-	isNodeTypeClass,
+	getStringProperty,
+	getTopLevelParameters,
 } from '../utils';
 
 type Variable = NonNullable<ReturnType<typeof ASTUtils.findVariable>>;
@@ -108,11 +107,9 @@ function showConditions(entry: Element, sourceCode: TSESLint.SourceCode): Map<st
 /** Names of the node's top-level `multiOptions` parameters (several values can be selected at once). */
 function multiOptionNames(description: TSESTree.ObjectExpression): Set<string> {
 	const names = new Set<string>();
-	for (const element of findArrayLiteralProperty(description, 'properties')?.elements ?? []) {
-		if (element?.type !== AST_NODE_TYPES.ObjectExpression) continue;
-		const type = findObjectProperty(element, 'type');
-		const name = getStringLiteralValue(findObjectProperty(element, 'name')?.value);
-		if (name !== null && getStringLiteralValue(type?.value) === 'multiOptions') names.add(name);
+	for (const element of getTopLevelParameters(description)) {
+		const name = getStringProperty(element, 'name');
+		if (name !== null && getStringProperty(element, 'type') === 'multiOptions') names.add(name);
 	}
 	return names;
 }
@@ -140,24 +137,19 @@ export const singleCredentialPerNode = createRule({
 	},
 	defaultOptions: [],
 	create(context) {
-		if (!isFileType(context.filename, '.node.ts')) return {};
-		return {
-			ClassDeclaration(node) {
-				if (!isNodeTypeClass(node)) return;
-				const description = findNodeDescriptionObject(node);
-				const credentials = description && findArrayLiteralProperty(description, 'credentials');
-				if (!description || !credentials || credentials.elements.length < 2) return;
-				const multi = multiOptionNames(description);
-				const entries = credentials.elements;
-				for (let i = 0; i < entries.length - 1; i++) {
-					for (let j = i + 1; j < entries.length; j++) {
-						if (!mutuallyExclusive(entries[i] ?? null, entries[j] ?? null, multi, context.sourceCode)) {
-							context.report({ node: credentials, messageId: 'multipleCredentials' });
-							return;
-						}
+		return createNodeDescriptionVisitor(context, 'resolved', (description) => {
+			const credentials = findArrayLiteralProperty(description, 'credentials');
+			if (!credentials || credentials.elements.length < 2) return;
+			const multi = multiOptionNames(description);
+			const entries = credentials.elements;
+			for (let i = 0; i < entries.length - 1; i++) {
+				for (let j = i + 1; j < entries.length; j++) {
+					if (!mutuallyExclusive(entries[i] ?? null, entries[j] ?? null, multi, context.sourceCode)) {
+						context.report({ node: credentials, messageId: 'multipleCredentials' });
+						return;
 					}
 				}
-			},
-		};
+			}
+		});
 	},
 });

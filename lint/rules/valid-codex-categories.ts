@@ -9,7 +9,8 @@ import { KNOWN_CODEX_CATEGORIES, KNOWN_CODEX_SUBCATEGORIES } from '../codex';
 import {
 	createRule,
 	findArrayLiteralProperty,
-	findClassProperty,
+	findDescriptionFieldObject,
+	findObjectLiteralProperty,
 	findObjectProperty,
 	getStringLiteralValue,
 	isNodeTypeClass,
@@ -101,10 +102,9 @@ export const validCodexCategories = createRule({
 		return {
 			ClassDeclaration(node) {
 				if (!isNodeTypeClass(node)) return;
-				const description = findClassProperty(node, 'description')?.value;
-				if (description?.type !== AST_NODE_TYPES.ObjectExpression) return;
-				const codex = findObjectProperty(description, 'codex')?.value;
-				if (codex?.type !== AST_NODE_TYPES.ObjectExpression) return;
+				const description = findDescriptionFieldObject(node);
+				const codex = description && findObjectLiteralProperty(description, 'codex');
+				if (!description || !codex) return;
 
 				const categories = findArrayLiteralProperty(codex, 'categories');
 				if (categories) checkValues(categories, KNOWN_CODEX_CATEGORIES, 'unknownCategory');

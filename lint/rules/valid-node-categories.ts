@@ -6,11 +6,11 @@
 import { AST_NODE_TYPES, TSESTree } from '@typescript-eslint/utils';
 
 import {
+	createNodeDescriptionVisitor,
 	createRule,
-	findNodeDescriptionObject,
+	findObjectLiteralProperty,
 	findObjectProperty,
 	getTopLevelObjectInJson,
-	isNodeTypeClass,
 } from '../utils';
 
 const CATEGORIES = new Set([
@@ -136,13 +136,9 @@ export const validNodeCategories = createRule({
 				},
 			};
 		}
-		return {
-			ClassDeclaration(node) {
-				if (!isNodeTypeClass(node)) return;
-				const description = findNodeDescriptionObject(node);
-				const codex = description && findObjectProperty(description, 'codex');
-				if (codex?.value.type === AST_NODE_TYPES.ObjectExpression) checkCodex(codex.value);
-			},
-		};
+		return createNodeDescriptionVisitor(context, 'resolved', (description) => {
+			const codex = findObjectLiteralProperty(description, 'codex');
+			if (codex) checkCodex(codex);
+		});
 	},
 });
