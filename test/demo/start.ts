@@ -3,7 +3,15 @@
  * simulator on 127.0.0.1:8787 and a real n8n 2.41 on 127.0.0.1:5678 with the package installed
  * as a community package, a ready credential and the example workflows, then waits for Ctrl-C.
  * Everything lives in a temporary n8n user folder that is removed on exit.
+ *
+ * Nothing outlives it (see lifeline.ts): Ctrl-C, SIGTERM or SIGHUP stop n8n and the simulator
+ * (a second one kills n8n at once); so does the death of npm or of any process between npm and
+ * this one; and n8n stops itself if this process dies without stopping it (SIGKILL).
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
 import { DEFAULT_CLI_PORT, DEFAULT_CONFIG, type Simulator, startSimulator } from '../simulator';
 import {
 	productionWebhookUrl,
@@ -18,6 +26,7 @@ import { N8nClient, OWNER } from '../e2e/support/n8n-client';
 import { type N8nProcess, startN8n } from '../e2e/support/n8n-process';
 import { packPackage } from '../e2e/support/pack';
 import { freePort, isPortFree } from '../e2e/support/ports';
+import { n8nWatchdogEnv, readPid, signalGroup, watchLifeline } from './lifeline';
 
 const PREFERRED_N8N_PORT = 5678;
 /** The numeric longcode the demo's appointment confirmation asks from (one the simulator approves). */
@@ -26,6 +35,7 @@ const DEMO_LONGCODE = DEFAULT_CONFIG.senders.find((sender) => sender.type === 2)
 /** The example (in examples/) the demo publishes, so the simulator's replies reach it. */
 const AUTO_RESPONDER = { name: 'reply-auto-responder', trigger: 'On Reply or Opt-Out' };
 
+const sleep = (ms: number) => new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), ms));
 const say = (line = '') => process.stdout.write(`${line}\n`);
 const step = (line: string) => say(`▸ ${line}`);
 
@@ -36,7 +46,7 @@ async function choosePort(preferred: number, what: string): Promise<number> {
 	return port;
 }
 
-function instructions(n8nUrl: string, sim: Simulator, relayUrl: string, logFile: string): string {
+function instructions(n8nUrl: string, sim: Simulator, relayUrl: string, logFile: string, n8nPid: number | undefined): string {
 	const replyFlag = sim.url.endsWith(`:${DEFAULT_CLI_PORT}`) ? '' : ` --url ${sim.url}`;
 	return `
 ────────────────────────────────────────────────────────────────────────────
@@ -63,16 +73,89 @@ function instructions(n8nUrl: string, sim: Simulator, relayUrl: string, logFile:
  Deliver scheduled campaigns now:       curl -s -X POST ${sim.url}/_sim/deliver -d '{}'
  The simulator relays replies to:       ${relayUrl}
  n8n's log:                             ${logFile}
+ n8n's process id:                      ${n8nPid ?? 'unknown'}
 
  Ctrl-C stops n8n and the simulator (nothing is kept).
 ────────────────────────────────────────────────────────────────────────────
 `;
 }
 
+/** A repeat of the stop signal within this window is the same request (tsx passes a signal on again when the demo is slow to acknowledge it), not a second Ctrl-C. */
+const REPEAT_WINDOW_MS = 100;
+
 async function main(): Promise<void> {
 	if (Number(process.versions.node.split('.')[0]) < 24) {
 		throw new Error(`n8n 2.41 needs Node 24 or newer; this is Node ${process.versions.node}. See the README ("Node 24").`);
 	}
+
+	// Set up before anything starts, so that every way of stopping finds it.
+	let folder: string | undefined;
+	let pidFile: string | undefined;
+	let sim: Simulator | undefined;
+	let n8n: N8nProcess | undefined;
+	let starting: Promise<N8nProcess> | undefined;
+	let stoppingSince: number | undefined;
+	const n8nPid = () => (pidFile ? readPid(pidFile) : undefined);
+	const keep = process.env.PHONOVATION_E2E_KEEP === '1';
+	/** Once n8n's group is gone (a process still shutting down may still write into the folder). */
+	const removeFolder = async () => {
+		const pid = n8nPid();
+		for (const deadline = Date.now() + 5_000; pid !== undefined && signalGroup(pid, 0) && Date.now() < deadline; ) await sleep(100);
+		try {
+			// Not rmSync: tsx SIGKILLs a child that leaves a signal unacknowledged for 60 ms (a second Ctrl-C).
+			if (folder && !keep) await rm(folder, { recursive: true, force: true, maxRetries: 3 });
+		} catch (error) {
+			say(`Could not remove ${folder}: ${(error as Error).message}`);
+		}
+	};
+	/**
+	 * n8n.stop() once n8n is up. While it is starting, npm first installs the package into the
+	 * folder (a child process out of our reach: removing the folder under it would not stop it), so
+	 * wait for n8n to spawn and write its pid, then SIGTERM its group, which makes the start fail.
+	 */
+	const stopN8n = async () => {
+		if (n8n) return await n8n.stop();
+		if (!starting) return;
+		let settled = false;
+		const started = starting.catch(() => undefined);
+		void started.finally(() => (settled = true));
+		let pid = n8nPid();
+		for (const deadline = Date.now() + 60_000; !settled && pid === undefined && Date.now() < deadline; pid = n8nPid()) await sleep(100);
+		if (pid !== undefined) signalGroup(pid, 'SIGTERM');
+		const up = await Promise.race([started, sleep(25_000)]);
+		if (up) await up.stop();
+		else if (pid !== undefined) signalGroup(pid, 'SIGKILL');
+	};
+	const stop = async (code: number, why = '') => {
+		if (stoppingSince !== undefined) return;
+		stoppingSince = Date.now();
+		say(`\nStopping n8n and the simulator${why}…`);
+		await stopN8n();
+		await sim?.stop();
+		await removeFolder();
+		say('Stopped.');
+		process.exit(code);
+	};
+	let forcing = false;
+	// SIGHUP: the terminal was closed. A second signal while stopping does not wait for n8n.
+	const onSignal = async (signal: NodeJS.Signals) => {
+		if (stoppingSince === undefined) return void stop(0);
+		if (forcing || Date.now() - stoppingSince < REPEAT_WINDOW_MS) return;
+		forcing = true;
+		say(`${signal} again: killing n8n now.`);
+		const pid = n8nPid();
+		if (pid !== undefined) signalGroup(pid, 'SIGKILL');
+		await removeFolder();
+		say('Stopped.');
+		process.exit(1);
+	};
+	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, (name) => void onSignal(name));
+	// npm does not pass every stop on to us (see lifeline.ts): its death, or tsx's, is a stop too.
+	watchLifeline((why) => void stop(0, ` (${why})`));
+	// Once the terminal is gone, writing to it fails; stopping must go on regardless.
+	process.stdout.on('error', () => undefined);
+	process.stderr.on('error', () => undefined);
+
 	say('n8n-nodes-phonovation demo');
 	const install = await ensureN8nInstalled({ log: step });
 	step(`n8n ${install.version} ready (${install.dir})`);
@@ -85,32 +168,31 @@ async function main(): Promise<void> {
 	const autoResponder = loadExample(AUTO_RESPONDER.name);
 	const relayUrl = productionWebhookUrl(`http://127.0.0.1:${n8nPort}`, autoResponder, AUTO_RESPONDER.trigger);
 
-	let sim: Simulator | undefined;
-	let n8n: N8nProcess | undefined;
-	let stopping = false;
-	const stop = async (code: number) => {
-		if (stopping) return;
-		stopping = true;
-		say('\nStopping n8n and the simulator…');
-		await n8n?.stop();
-		await sim?.stop();
-		say('Stopped.');
-		process.exit(code);
-	};
-	process.on('SIGINT', () => void stop(0));
-	process.on('SIGTERM', () => void stop(0));
-
 	try {
+		// The demo's own folder (not startN8n's), so that it is known, and removed, from the moment n8n starts.
+		folder = await mkdtemp(path.join(tmpdir(), 'n8n-phonovation-demo-'));
+		pidFile = path.join(folder, 'n8n.pid');
 		sim = await startSimulator(
 			{ port: simPort, relayUrl },
 			{ log: (line) => say(`  [simulator] ${line}`) },
 		);
 		step(`Simulator listening on ${sim.url}`);
 		step(`Starting n8n on ${n8nUrl} (about 15 seconds)…`);
-		n8n = await startN8n({ install, packageTarball: tarball, port: n8nPort, publicHost: 'localhost' });
-		const running = n8n;
+		starting = startN8n({
+			install,
+			packageTarball: tarball,
+			port: n8nPort,
+			publicHost: 'localhost',
+			userFolder: folder,
+			// n8n runs in its own process group, out of reach of signals to ours: it watches this process itself.
+			env: n8nWatchdogEnv(pidFile, keep ? undefined : folder),
+		});
+		const running = await starting;
+		// Stopped while it started: stop() has it.
+		if (stoppingSince !== undefined) return;
+		n8n = running;
 		void running.exited.then(() => {
-			if (stopping) return;
+			if (stoppingSince !== undefined) return;
 			say(`n8n stopped unexpectedly. Its last lines:\n${running.logTail(40)}`);
 			void stop(1);
 		});
@@ -132,8 +214,10 @@ async function main(): Promise<void> {
 				await client.waitForWebhook(relayUrl);
 			}
 		}
-		say(instructions(n8nUrl, sim, relayUrl, running.logFile));
+		say(instructions(n8nUrl, sim, relayUrl, running.logFile, n8nPid()));
 	} catch (error) {
+		// Stopping while n8n starts makes the start fail: stop() is already on it.
+		if (stoppingSince !== undefined) return;
 		say(`\nThe demo could not start: ${(error as Error).message}`);
 		await stop(1);
 	}

@@ -9,6 +9,8 @@ import { ensureN8nInstalled } from './support/install';
 import { N8nClient } from './support/n8n-client';
 import { packPackage } from './support/pack';
 import { REPO_ROOT } from './support/paths';
+import { isPortFree } from './support/ports';
+import { groupMembers } from './support/processes';
 import { runCommand } from './support/run-command';
 
 const TSX = path.join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
@@ -55,5 +57,8 @@ describe('the npm start demo', () => {
 		expect(demo.output()).toContain('Stopped.');
 		expect(existsSync(path.dirname(logFile))).toBe(false);
 		await expect(fetch(`${n8nUrl}/healthz`)).rejects.toThrow();
+		// n8n's whole process group (it and its task runner) and the simulator went with it.
+		expect(groupMembers(demo.n8nPid)).toEqual([]);
+		expect(await isPortFree(Number(new URL(simUrl).port))).toBe(true);
 	}, 240_000);
 });
