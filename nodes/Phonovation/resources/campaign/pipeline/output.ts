@@ -82,7 +82,7 @@ function itemAlone(plan: CampaignPlan, rejected: RejectedItem): CampaignPlan {
 		else if (numbers.msisdns[entry] !== null && seen.addOrFind(entry) >= 0) skips.set(entry, REPEATED);
 	}
 	const recipients = new CampaignRecipients(numbers, skips, NOTHING_SENT);
-	const item = new PlannedItem(rejected.itemIndex, false, owner, recipients);
+	const item = new PlannedItem(rejected.itemIndex, false, owner);
 	return plan.with({ items: [item], recipients, batchCount: 0, violations: [], rejected: [] });
 }
 

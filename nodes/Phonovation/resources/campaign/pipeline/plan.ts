@@ -18,7 +18,7 @@ import { asText } from '../../../../shared/values';
 import type { Findings } from '../../../domain/compliance';
 import { labelOf, movedOutOfQuietHours, quietHoursOf, sendAtOutsideQuietHours, textToSend } from '../../../domain/compliance';
 import type { CampaignOptions, ItemParameters } from './readParameters';
-import type { EntryOwner, PlannedRecipient, Skip } from './recipients';
+import type { EntryOwner, Skip } from './recipients';
 import { CampaignRecipients, NumberColumns, NumberSet } from './recipients';
 import type { Suppression } from './suppression';
 import { SuppressionCache } from './suppression';
@@ -47,7 +47,6 @@ export class PlannedItem {
 		/** Invalid Numbers = Fail: a number this item cannot send is an error, not a skip. */
 		readonly failOnInvalid: boolean,
 		readonly owner: EntryOwner,
-		private readonly columns: CampaignRecipients,
 	) {}
 
 	/** Its entries in the campaign's columns: `first` to `end - 1`. */
@@ -59,12 +58,6 @@ export class PlannedItem {
 		return this.owner.first + this.owner.inputs.length;
 	}
 
-	/** Its numbers as records: built on each call, for tests and small lists only. */
-	get recipients(): PlannedRecipient[] {
-		const records: PlannedRecipient[] = [];
-		for (let entry = this.first; entry < this.end; entry++) records.push(this.columns.recipient(entry));
-		return records;
-	}
 }
 
 /** An item that broke a rule of its own; with Continue On Fail the rest of its campaign still goes out. */
@@ -121,15 +114,6 @@ export class CampaignPlan implements PlanFields {
 		return this.recipients.batch(index, this.settings.batchSize);
 	}
 
-	/** Recipients to send, in order, as records: built on each read, for tests and small lists only. */
-	get toSend(): PlannedRecipient[] {
-		return Array.from(this.recipients.order, (entry) => this.recipients.recipient(entry));
-	}
-
-	/** The batches as records: built on each read, for tests and small lists only. */
-	get batches(): PlannedRecipient[][] {
-		return Array.from({ length: this.batchCount }, (_, index) => Array.from(this.batch(index), (entry) => this.recipients.recipient(entry)));
-	}
 }
 
 export interface PlanContext {
@@ -428,7 +412,7 @@ function settle(items: ItemRequest[], context: PlanContext): CampaignPlan {
 	if (timing.violation && sendable.length > 0) violations.push({ field: 'quietHours', message: timing.violation, itemIndex: sendable[0].itemIndex });
 	const settings = { from, text, campaignName, dryRun, batchSize, timeoutMs, scheduled, ...timing.settings };
 	const recipients = new CampaignRecipients(numbers, skips, order);
-	const planned = sendable.map((item, i) => new PlannedItem(item.itemIndex, item.settings.failOnInvalid, sendableOwners[i], recipients));
+	const planned = sendable.map((item, i) => new PlannedItem(item.itemIndex, item.settings.failOnInvalid, sendableOwners[i]));
 	return new CampaignPlan({
 		settings,
 		items: planned,
@@ -502,12 +486,11 @@ export function withSkipped(plan: CampaignPlan, leaveOut: (msisdn: string) => bo
 	if (!skips) return plan;
 	const kept = left.slice(0, count);
 	const recipients = new CampaignRecipients(numbers, skips, kept);
-	const items = plan.items.map((item) => new PlannedItem(item.itemIndex, item.failOnInvalid, item.owner, recipients));
 	const violations = [...plan.violations];
 	if (kept.length === 0) {
-		violations.push({ field: 'recipients', message: `No recipient left to send to: ${skip.reason}`, itemIndex: items[0].itemIndex });
+		violations.push({ field: 'recipients', message: `No recipient left to send to: ${skip.reason}`, itemIndex: plan.items[0].itemIndex });
 	}
-	return plan.with({ items, recipients, violations, batchCount: batchCountOf(kept.length, plan.settings.batchSize, violations) });
+	return plan.with({ recipients, violations, batchCount: batchCountOf(kept.length, plan.settings.batchSize, violations) });
 }
 
 /**
