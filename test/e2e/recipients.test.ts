@@ -99,7 +99,7 @@ describe('recipients in n8n', () => {
 		expect((nodeOutput(execution, 'Send', 0) as Json[]).map((o) => o.recipients[0].status)).toEqual(['accepted', 'accepted']);
 		const errors = nodeOutput(execution, 'Send', 1) as Json[];
 		expect(errors).toHaveLength(1);
-		expect(errors[0].error).toBe('Notify ID: Notify ID is too long: 31 characters, the limit is 30 (item 1)');
+		expect(errors[0].error).toBe('Notify ID is too long: 31 characters, the limit is 30 (item 1)');
 	});
 
 	suite.it('a dry run flags a sender the account has not approved, and posts no campaign', async (env) => {

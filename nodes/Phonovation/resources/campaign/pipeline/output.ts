@@ -14,13 +14,18 @@ import { type CampaignReport, reportCampaign } from './report';
 
 export type CampaignOperation = 'send' | 'schedule';
 
+/** `Text: Text is too long…` says its field twice: a message that starts with its label is not labelled again. */
+function labelled(label: string, message: string): string {
+	return message.startsWith(`${label} `) || message.startsWith(`${label}:`) ? message : `${label}: ${message}`;
+}
+
 export function violationError(ctx: IExecuteFunctions, violations: ItemViolation[], scope = 'campaign', retried = false): NodeOperationError {
 	const [first, ...rest] = violations;
 	const label = FIELD_LABELS[first.field] ?? first.field;
 	const listed = rest.slice(0, 5).map((v) => `${v.message} (item ${v.itemIndex})`);
 	if (rest.length > 5) listed.push(`and ${rest.length - 5} more`);
 	const more = listed.length ? ` Also: ${listed.join('; ')}.` : '';
-	return new NodeOperationError(ctx.getNode(), `${label}: ${first.message} (item ${first.itemIndex})`, {
+	return new NodeOperationError(ctx.getNode(), `${labelled(label, first.message)} (item ${first.itemIndex})`, {
 		itemIndex: first.itemIndex,
 		description: `Nothing was sent for this ${scope}${retried ? ' on this attempt' : ''}.${more}`,
 	});

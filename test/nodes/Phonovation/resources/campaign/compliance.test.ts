@@ -67,7 +67,7 @@ describe('compliance: opt-out wording and quiet hours', () => {
 				text: 'a'.repeat(1980),
 				options: { optOutText: FOOTER },
 			});
-			expect(result.error?.message).toBe('Text: Text is too long: 2010 characters, the limit is 2000 (with the Opt-Out Text) (item 0)');
+			expect(result.error?.message).toBe('Text is too long: 2010 characters, the limit is 2000 (with the Opt-Out Text) (item 0)');
 			expect(f.sim.count('POST', '/api/v2/Campaign')).toBe(0);
 		});
 	});
@@ -241,10 +241,10 @@ describe('compliance: opt-out wording and quiet hours', () => {
 		});
 
 		it.each([
-			[{ quietHours: '9pm-8am' }, 'Quiet Hours: Quiet Hours "9pm-8am" is not a window such as 21:00-08:00 (24-hour clock) (item 0)'],
+			[{ quietHours: '9pm-8am' }, 'Quiet Hours "9pm-8am" is not a window such as 21:00-08:00 (24-hour clock) (item 0)'],
 			[
 				{ quietHours: '21:00-08:00', quietHoursTimeZone: 'Dublin' },
-				'Quiet Hours Time Zone: Quiet Hours Time Zone "Dublin" is not a time zone; use a name such as Europe/Dublin (item 0)',
+				'Quiet Hours Time Zone "Dublin" is not a time zone; use a name such as Europe/Dublin (item 0)',
 			],
 		])('refuses %j before sending', async (options, message) => {
 			const f = fixture();

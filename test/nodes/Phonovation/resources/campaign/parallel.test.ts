@@ -114,7 +114,7 @@ describe('personalised campaigns go out in parallel', () => {
 	it('a Parallel Requests value out of range is an error naming the option, before anything is sent', async () => {
 		const f = fixture();
 		const result = await f.run({ ...SEND, options: { parallelRequests: 0 } }, people(2));
-		expect(result.error?.message).toBe('Parallel Requests: Parallel Requests must be a whole number from 1 to 1000 (got 0) (item 0)');
+		expect(result.error?.message).toBe('Parallel Requests must be a whole number from 1 to 1000 (got 0) (item 0)');
 		expect(f.sim.count('POST', CAMPAIGN)).toBe(0);
 	});
 });

@@ -20,7 +20,7 @@ describe('one bad row never blocks the rest (Continue On Fail per item)', () => 
 			],
 		]);
 		const out = jsonOf(result.items);
-		expect(out[1]).toEqual({ error: 'Notify ID: Notify ID is too long: 31 characters, the limit is 30 (item 1)' });
+		expect(out[1]).toEqual({ error: 'Notify ID is too long: 31 characters, the limit is 30 (item 1)' });
 		expect(result.items[1].error?.description).toMatch(/Nothing was sent for this item/);
 		expect([out[0].recipients[0].status, out[2].recipients[0].status]).toEqual(['accepted', 'accepted']);
 		expect(result.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
@@ -29,7 +29,7 @@ describe('one bad row never blocks the rest (Continue On Fail per item)', () => 
 	it('without Continue On Fail, nothing is sent when any row is invalid', async () => {
 		const f = fixture();
 		const result = await f.run(parameters, rows);
-		expect(result.error?.message).toBe('Notify ID: Notify ID is too long: 31 characters, the limit is 30 (item 1)');
+		expect(result.error?.message).toBe('Notify ID is too long: 31 characters, the limit is 30 (item 1)');
 		expect(f.sim.count('POST', '/api/v2/Campaign')).toBe(0);
 	});
 });
@@ -40,7 +40,7 @@ describe('dry run checks what a real send checks', () => {
 	it('flags a sender the account has not approved, without any campaign request', async () => {
 		const f = fixture();
 		const result = await f.run({ ...SEND, from: 'NotOurs', recipients: '0871234567', options: { dryRun: true } });
-		expect(result.error?.message).toMatch(/^Sender: Sender ID "NotOurs" is not approved on this account/);
+		expect(result.error?.message).toMatch(/^Sender ID "NotOurs" is not approved on this account/);
 		expect(f.sim.count('POST', '/api/v2/Campaign')).toBe(0);
 		expect(f.sim.count('GET', '/api/v2/senderlist')).toBe(1);
 	});

@@ -384,7 +384,7 @@ describe('a retry plans what the first attempt planned', () => {
 			const options = { messageType: 'transactional', notifyId: onRetry("'x'.repeat(31)", "'ok'") };
 			const result = await f.run({ ...SEND, recipients: '0871234510', text: 'Sale', options }, [{ json: {} }], RETRY_ON_FAIL);
 			expect(f.sim.campaigns).toHaveLength(1);
-			expect(result.error?.message).toBe('Notify ID: Notify ID is too long: 31 characters, the limit is 30 (item 0)');
+			expect(result.error?.message).toBe('Notify ID is too long: 31 characters, the limit is 30 (item 0)');
 			expect((result.error as { description?: string }).description).toMatch(
 				/^Nothing was sent for this campaign on this attempt\. An earlier attempt of this execution could not confirm 1 recipient\(s\) \(353871234510\): they may have been texted/,
 			);

@@ -74,8 +74,8 @@ describe('campaign.schedule', () => {
 	});
 
 	it.each([
-		['in the past', '2020-01-01T10:00:00Z', /Send At: Send At 2020-01-01T10:00Z is in the past .*\(item 0\)/],
-		['malformed', 'next tuesday-ish', /Send At: Send At "next tuesday-ish" is not a date-time.*\(item 0\)/],
+		['in the past', '2020-01-01T10:00:00Z', /Send At 2020-01-01T10:00Z is in the past .*\(item 0\)/],
+		['malformed', 'next tuesday-ish', /Send At "next tuesday-ish" is not a date-time.*\(item 0\)/],
 	])('refuses a send time %s and sends nothing', async (_name, sendAt, message) => {
 		const result = await f.run({ ...SCHEDULE, recipients: '0871234567', sendAt });
 		expect(result.error?.message).toMatch(message);

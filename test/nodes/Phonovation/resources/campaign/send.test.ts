@@ -105,15 +105,15 @@ describe('campaign.send in the real engine against the simulator', () => {
 	});
 
 	it.each([
-		['empty text', { text: '={{ $json.missing ?? "" }}' }, /Text: Text is empty \(item 0\)/],
-		['text over 2000', { text: 'x'.repeat(2001) }, /Text: Text is too long: 2001 characters, the limit is 2000 \(item 0\)/],
-		['sender over 20', { from: 'S'.repeat(21) }, /Sender: Sender ID is too long: 21 characters, the limit is 20 \(item 0\)/],
+		['empty text', { text: '={{ $json.missing ?? "" }}' }, /Text is empty \(item 0\)/],
+		['text over 2000', { text: 'x'.repeat(2001) }, /Text is too long: 2001 characters, the limit is 2000 \(item 0\)/],
+		['sender over 20', { from: 'S'.repeat(21) }, /Sender ID is too long: 21 characters, the limit is 20 \(item 0\)/],
 		[
 			'campaign name over 30',
 			{ options: { campaignName: 'N'.repeat(31) } },
 			/Campaign Name: Campaign name is too long: 31 characters, the limit is 30 \(item 0\)/,
 		],
-		['notify id over 30', { options: { notifyId: 'n'.repeat(31) } }, /Notify ID: Notify ID is too long: 31 characters, the limit is 30 \(item 0\)/],
+		['notify id over 30', { options: { notifyId: 'n'.repeat(31) } }, /Notify ID is too long: 31 characters, the limit is 30 \(item 0\)/],
 		['no valid recipient', { recipients: 'not-a-number' }, /Recipients: No valid recipient left/],
 		['batch size over the ceiling', { options: { batchSize: 400001 } }, /Batch Size: .*at most 400000/],
 	])('refuses %s before sending anything', async (_name, change, message) => {
