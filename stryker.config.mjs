@@ -7,8 +7,8 @@ const PURE_PIPELINE = ['plan', 'recipients', 'requestBody', 'plainField', 'suppr
 
 const TRIGGER = 'nodes/PhonovationTrigger';
 // The trigger's pure modules (request reading, signatures, event classifiers and item builders).
-const PURE_TRIGGER = ['request/*.ts', 'verification/signature.ts', 'verification/recipe.ts', 'events/**/*.ts'];
-const PURE_TRIGGER_TESTS = ['parsing.test.ts', 'request/*.test.ts', 'verification/*.test.ts', 'events/**/*.test.ts'];
+const PURE_TRIGGER = ['incoming/*.ts', 'verification/signature.ts', 'verification/recipe.ts', 'events/**/*.ts'];
+const PURE_TRIGGER_TESTS = ['parsing.test.ts', 'incoming/*.test.ts', 'verification/*.test.ts', 'events/**/*.test.ts'];
 
 const GROUPS = {
 	domain: {

@@ -20,8 +20,8 @@ import type { TriggerSettings } from './handler';
 import { handleRelay } from './handler';
 import type { TriggerOptions } from './parameters';
 import { readTriggerParameters } from './parameters';
-import { configurationLog, requestCausedLog } from './request/log';
-import { REFUSAL_TEXT, RelayRejection } from './request/rejection';
+import { configurationLog, requestCausedLog } from './incoming/log';
+import { REFUSAL_TEXT, RelayRejection } from './incoming/rejection';
 import { secretsLoader } from './verification/secrets';
 
 function settingsOf(events: RelayEvent[], options: TriggerOptions): TriggerSettings {

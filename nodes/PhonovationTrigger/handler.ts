@@ -8,8 +8,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { ClassifySettings, FilterSettings, RelayEvent } from './events';
 import { classify } from './events';
-import type { RelayHttpRequest } from './request/readBody';
-import { readRelayBody } from './request/readBody';
+import type { RelayHttpRequest } from './incoming/readBody';
+import { readRelayBody } from './incoming/readBody';
 import type { RelayAccess, VerifiedRelay, VerifySettings } from './verification/verifyRelay';
 import { verifyRelay } from './verification/verifyRelay';
 

@@ -5,8 +5,8 @@
 
 import type { IDataObject } from 'n8n-workflow';
 
-import type { FormFields } from '../request/formBody';
-import { badRequest } from '../request/rejection';
+import type { FormFields } from '../incoming/formBody';
+import { badRequest } from '../incoming/rejection';
 
 import type { RelayEventModule } from './event';
 import { orNull, required } from './fields/formValues';

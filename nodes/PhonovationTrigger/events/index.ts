@@ -6,7 +6,7 @@
 
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { badRequest } from '../request/rejection';
+import { badRequest } from '../incoming/rejection';
 import type { VerifiedRelay } from '../verification/verifyRelay';
 
 import { deliveryReceipt } from './deliveryReceipt';

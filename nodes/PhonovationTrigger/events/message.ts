@@ -7,8 +7,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { OPT_OUT_SHORTCODE } from '../../shared/optOutWords';
-import type { FormFields } from '../request/formBody';
-import { badRequest } from '../request/rejection';
+import type { FormFields } from '../incoming/formBody';
+import { badRequest } from '../incoming/rejection';
 
 import { orNull, required } from './fields/formValues';
 import { firstWord, NO_KEYWORD } from './fields/keywords';

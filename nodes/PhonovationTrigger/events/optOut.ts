@@ -4,7 +4,7 @@
  */
 
 import { stopWordOf } from '../../shared/optOutWords';
-import type { FormFields } from '../request/formBody';
+import type { FormFields } from '../incoming/formBody';
 
 import type { ClassifySettings, RelayEventModule } from './event';
 import { sentToShortcode, signedMessageItem } from './message';

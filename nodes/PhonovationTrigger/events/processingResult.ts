@@ -5,8 +5,8 @@
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { jsonField } from '../request/jsonBody';
-import { badRequest } from '../request/rejection';
+import { jsonField } from '../incoming/jsonBody';
+import { badRequest } from '../incoming/rejection';
 
 import type { RelayEventModule } from './event';
 import { relayKeyOf } from './fields/relayKey';

@@ -3,8 +3,8 @@
  * over NotifyId + Success, a message (inbound or opt-out) over From + Content.
  */
 
-import type { FormFields } from '../request/formBody';
-import { badRequest } from '../request/rejection';
+import type { FormFields } from '../incoming/formBody';
+import { badRequest } from '../incoming/rejection';
 
 export type FormRecipe = 'receipt' | 'message';
 

@@ -5,7 +5,7 @@
 
 import type { ICredentialDataDecryptedObject, IWebhookFunctions } from 'n8n-workflow';
 
-import { requestCausedLog } from '../request/log';
+import { requestCausedLog } from '../incoming/log';
 
 /** The secrets relays are checked against; `undefined` when not set. */
 export interface TriggerSecrets {

@@ -6,9 +6,9 @@
 
 import type { IDataObject } from 'n8n-workflow';
 
-import type { FormFields } from '../request/formBody';
-import type { RelayBody } from '../request/readBody';
-import { notConfigured, unauthorized } from '../request/rejection';
+import type { FormFields } from '../incoming/formBody';
+import type { RelayBody } from '../incoming/readBody';
+import { notConfigured, unauthorized } from '../incoming/rejection';
 
 import type { FormRecipe } from './recipe';
 import { formRecipeOf } from './recipe';

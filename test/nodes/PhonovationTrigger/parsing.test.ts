@@ -2,9 +2,9 @@ import { firstWord, keywordMatches, parseKeywords } from '../../../nodes/Phonova
 import { networkOf } from '../../../nodes/PhonovationTrigger/events/fields/network';
 import { finishedAtOf, gatewayTimestamp } from '../../../nodes/PhonovationTrigger/events/fields/timestamps';
 import { assertProcessingResult } from '../../../nodes/PhonovationTrigger/events/processingResult';
-import { parseFormBody } from '../../../nodes/PhonovationTrigger/request/formBody';
-import { jsonField } from '../../../nodes/PhonovationTrigger/request/jsonBody';
-import { readRelayBody } from '../../../nodes/PhonovationTrigger/request/readBody';
+import { parseFormBody } from '../../../nodes/PhonovationTrigger/incoming/formBody';
+import { jsonField } from '../../../nodes/PhonovationTrigger/incoming/jsonBody';
+import { readRelayBody } from '../../../nodes/PhonovationTrigger/incoming/readBody';
 import { formRecipeOf } from '../../../nodes/PhonovationTrigger/verification/recipe';
 import { rejectionOf } from './support';
 

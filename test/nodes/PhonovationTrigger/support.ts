@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { classify } from '../../../nodes/PhonovationTrigger/events';
-import type { FormFields } from '../../../nodes/PhonovationTrigger/request/formBody';
-import { RelayRejection } from '../../../nodes/PhonovationTrigger/request/rejection';
+import type { FormFields } from '../../../nodes/PhonovationTrigger/incoming/formBody';
+import { RelayRejection } from '../../../nodes/PhonovationTrigger/incoming/rejection';
 
 /** The RelayRejection `run` throws, or undefined when it throws none. */
 export function rejectionOf(run: () => unknown): RelayRejection | undefined {

@@ -1,7 +1,7 @@
 /** A form relay's values as items carry them: a field that must be there, and empty as null. */
 
-import type { FormFields } from '../../request/formBody';
-import { badRequest } from '../../request/rejection';
+import type { FormFields } from '../../incoming/formBody';
+import { badRequest } from '../../incoming/rejection';
 
 export function required(fields: FormFields, name: string): string {
 	const value = fields.get(name);

@@ -5,7 +5,7 @@
 
 import { DateTime } from 'luxon';
 
-import { badRequest } from '../../request/rejection';
+import { badRequest } from '../../incoming/rejection';
 
 interface Parts {
 	year: number;

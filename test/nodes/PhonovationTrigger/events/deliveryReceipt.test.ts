@@ -1,6 +1,6 @@
 import { receiptItem } from '../../../../nodes/PhonovationTrigger/events/deliveryReceipt';
 import { relayKeyOf } from '../../../../nodes/PhonovationTrigger/events/fields/relayKey';
-import { parseFormBody } from '../../../../nodes/PhonovationTrigger/request/formBody';
+import { parseFormBody } from '../../../../nodes/PhonovationTrigger/incoming/formBody';
 import { rejectionOf } from '../support';
 
 const form = (fields: Record<string, string>) => parseFormBody(new URLSearchParams(fields).toString());

@@ -1,5 +1,5 @@
 import { EVENTS } from '../../../../nodes/PhonovationTrigger/events';
-import { parseFormBody } from '../../../../nodes/PhonovationTrigger/request/formBody';
+import { parseFormBody } from '../../../../nodes/PhonovationTrigger/incoming/formBody';
 import type { VerifiedRelay } from '../../../../nodes/PhonovationTrigger/verification/verifyRelay';
 
 const form = (fields: Record<string, string>) => parseFormBody(new URLSearchParams(fields).toString());

@@ -1,7 +1,7 @@
 import { relayKeyOf } from '../../../../nodes/PhonovationTrigger/events/fields/relayKey';
 import { SHORTCODE_TEXT_HINT } from '../../../../nodes/PhonovationTrigger/events/inbound';
 import { SUPPRESSION_HINT } from '../../../../nodes/PhonovationTrigger/events/optOut';
-import { parseFormBody } from '../../../../nodes/PhonovationTrigger/request/formBody';
+import { parseFormBody } from '../../../../nodes/PhonovationTrigger/incoming/formBody';
 import { messageItem, rejectionOf } from '../support';
 
 const form = (fields: Record<string, string>) => parseFormBody(new URLSearchParams(fields).toString());

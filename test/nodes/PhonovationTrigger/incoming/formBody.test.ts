@@ -1,4 +1,4 @@
-import { formFieldsFromObject, MAX_FIELDS, parseFormBody } from '../../../../nodes/PhonovationTrigger/request/formBody';
+import { formFieldsFromObject, MAX_FIELDS, parseFormBody } from '../../../../nodes/PhonovationTrigger/incoming/formBody';
 import { rejectionOf } from '../support';
 
 describe('form fields', () => {

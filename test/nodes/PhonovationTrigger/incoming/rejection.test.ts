@@ -1,4 +1,4 @@
-import { badRequest, notConfigured, REFUSAL_TEXT, RelayRejection, unauthorized } from '../../../../nodes/PhonovationTrigger/request/rejection';
+import { badRequest, notConfigured, REFUSAL_TEXT, RelayRejection, unauthorized } from '../../../../nodes/PhonovationTrigger/incoming/rejection';
 
 describe('relay refusals', () => {
 	it('say only a fixed text per status', () => {

@@ -1,4 +1,4 @@
-import { LOG_LINES_PER_WINDOW, LOG_WINDOW_MS, rateLimitedLog } from '../../../../nodes/PhonovationTrigger/request/log';
+import { LOG_LINES_PER_WINDOW, LOG_WINDOW_MS, rateLimitedLog } from '../../../../nodes/PhonovationTrigger/incoming/log';
 
 describe('log lines caused by requests', () => {
 	it(`writes at most ${LOG_LINES_PER_WINDOW} a minute, then says how many it left out`, () => {

@@ -1,4 +1,4 @@
-import { readRelayBody } from '../../../../nodes/PhonovationTrigger/request/readBody';
+import { readRelayBody } from '../../../../nodes/PhonovationTrigger/incoming/readBody';
 import { rejectionOf } from '../support';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
