@@ -72,7 +72,7 @@ describe('recipients in n8n', () => {
 		});
 		expect(execution.status).toBe('error');
 		expect(nodeError(execution, 'Send')?.message).toBe(
-			'Default Country Code: "35" is not a country calling code (ITU-T E.164), e.g. 353 for Ireland or 44 for the UK (item 0)',
+			'Default Country Code "35" is not a country calling code (ITU-T E.164), e.g. 353 for Ireland or 44 for the UK (item 0)',
 		);
 		expect(env.sim.count('POST', CAMPAIGN)).toBe(0);
 	});

@@ -47,16 +47,13 @@ export interface Moment {
 }
 
 /**
- * The send time after Quiet Hours: a moment inside them (now for a Send, Send At for a Schedule)
- * moves to the end of the window, in UTC, with a warning that says so.
+ * The send time after Quiet Hours named in a time zone: a moment inside them (now for a Send,
+ * Send At for a Schedule) moves to the end of the window, in UTC, with a warning that says so.
+ * Quiet Hours in each recipient's zone are judged once the campaign's recipients are known.
  */
-export function sendAtOutsideQuietHours(options: ComplianceOptions, moment: Moment, found: Findings): string | null {
-	const parsed = parseQuietHours(options.quietHours, asText(options.quietHoursTimeZone).trim() || moment.zone);
-	if (!parsed.ok) found.violations.push(parsed.violation);
-	if (!parsed.ok || !parsed.quietHours) return moment.sendAt;
-	// In each recipient's own zone: judged once the campaign's recipients are known.
-	if (asText(options.quietHoursTimeZone).trim() === '') return moment.sendAt;
-	return movedOutOfQuietHours(moment, parsed.quietHours, [parsed.quietHours.zone], found);
+export function sendAtOutsideQuietHours(quiet: QuietHours | null, moment: Pick<Moment, 'sendAt' | 'now'>, found: Pick<Findings, 'warnings'>): string | null {
+	if (!quiet || quiet.byRecipient) return moment.sendAt;
+	return movedOutOfQuietHours(moment, quiet, [quiet.zone], found);
 }
 
 /** A moment inside Quiet Hours in any of `zones` moves to when they have ended in all, with a warning. */
@@ -85,12 +82,13 @@ export function labelOf(quiet: QuietHours, zones: readonly string[] = quiet.zone
 }
 
 /**
- * The Quiet Hours an item's options set, or null (none, or a violation already reported). With
- * no Quiet Hours Time Zone they are judged in each recipient's zone, the workflow's as fallback.
+ * The Quiet Hours an item's options set, or null (none, or a mistake, added to `found`). With no
+ * Quiet Hours Time Zone they are judged in each recipient's zone, the workflow's as fallback.
  */
-export function quietHoursOf(options: ComplianceOptions, zone: string): QuietHours | null {
+export function quietHoursOf(options: ComplianceOptions, zone: string, found: Pick<Findings, 'violations'>): QuietHours | null {
 	const named = asText(options.quietHoursTimeZone).trim();
 	const parsed = parseQuietHours(options.quietHours, named || zone);
+	if (!parsed.ok) found.violations.push(parsed.violation);
 	if (!parsed.ok || !parsed.quietHours) return null;
 	return named ? parsed.quietHours : { ...parsed.quietHours, byRecipient: true };
 }

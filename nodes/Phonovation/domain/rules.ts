@@ -33,37 +33,6 @@ export const DEFAULT_TIMEOUT_MS = 120_000;
 export const DEFAULT_PARALLEL_REQUESTS = 256;
 export const MAX_PARALLEL_REQUESTS = 1000;
 
-/** How the node paces its campaign requests: the ceiling, and whether it adapts below it. */
-export interface Pacing {
-	ceiling: number;
-	adaptive: boolean;
-}
-
-/**
- * Parallel Requests as a whole number from 1 to MAX_PARALLEL_REQUESTS, and Adaptive Parallel
- * Requests read as a spreadsheet writes it (on unless set off), or a violation naming the option.
- */
-export function parsePacing(parallelRequests: unknown, adaptive: unknown): { ok: true; value: Pacing } | { ok: false; violation: RuleViolation } {
-	const ceiling = parseParallelRequests(parallelRequests);
-	if (!ceiling.ok) return ceiling;
-	if (adaptive === undefined || adaptive === null || adaptive === '' || typeof adaptive === 'boolean') {
-		return { ok: true, value: { ceiling: ceiling.value, adaptive: adaptive !== false } };
-	}
-	const word = String(adaptive).trim().toLowerCase();
-	if (YES.has(word) || NO.has(word)) return { ok: true, value: { ceiling: ceiling.value, adaptive: YES.has(word) } };
-	const message = `Adaptive Parallel Requests must be true or false, got "${word.slice(0, 20)}"`;
-	return { ok: false, violation: { field: 'adaptiveParallelRequests', message } };
-}
-
-/** The Parallel Requests option as a whole number from 1 to MAX_PARALLEL_REQUESTS, or a violation. */
-export function parseParallelRequests(value: unknown): { ok: true; value: number } | { ok: false; violation: RuleViolation } {
-	if (value === undefined || value === null || value === '') return { ok: true, value: DEFAULT_PARALLEL_REQUESTS };
-	const n = Number(value);
-	if (Number.isInteger(n) && n >= 1 && n <= MAX_PARALLEL_REQUESTS) return { ok: true, value: n };
-	const message = `Parallel Requests must be a whole number from 1 to ${MAX_PARALLEL_REQUESTS} (got ${String(value)})`;
-	return { ok: false, violation: { field: 'parallelRequests', message } };
-}
-
 /** A problem found before anything is sent: which parameter, and what is wrong with it. */
 export interface RuleViolation {
 	field: string;
@@ -77,18 +46,12 @@ const COUNTRY_CODE = /^(?:\+|00)?(\d+)$/;
  * The Default Country Code option as digits, or a violation naming the option. Only a country's
  * calling code will do (ITU-T E.164): `35` would send every 087… number to +358 87… in Finland.
  */
-export function parseCountryCode(value: unknown): { ok: true; code: string } | { ok: false; violation: RuleViolation } {
+export function parseCountryCode(value: unknown): { ok: true; code: string } | { ok: false; problem: string } {
 	const text = String(value ?? '').trim();
 	if (text === '') return { ok: true, code: DEFAULT_COUNTRY_CODE };
 	const match = COUNTRY_CODE.exec(text);
 	if (match && COUNTRY_CALLING_CODES.has(match[1])) return { ok: true, code: match[1] };
-	return {
-		ok: false,
-		violation: {
-			field: 'defaultCountryCode',
-			message: `"${shownCode(text)}" is not a country calling code (ITU-T E.164), e.g. 353 for Ireland or 44 for the UK`,
-		},
-	};
+	return { ok: false, problem: `"${shownCode(text)}" is not a country calling code (ITU-T E.164), e.g. 353 for Ireland or 44 for the UK` };
 }
 
 /** What the user typed, cut short: the option is read per item and may hold anything. */
@@ -114,22 +77,11 @@ function required(what: string, limit: number) {
 	});
 }
 
-/** What one campaign request carries apart from its recipients. */
+/** What one campaign request carries apart from its recipients and options (options.ts reads those). */
 export const campaignSettingsSchema = z.object({
 	from: required('Sender ID', LIMITS.from),
 	text: required('Text', LIMITS.text),
-	campaignName: limited('Campaign name', LIMITS.campaignName).optional(),
-	batchSize: z
-		.number({ invalid_type_error: 'Batch size must be a number' })
-		.int('Batch size must be a whole number')
-		.min(1, 'Batch size must be at least 1')
-		.max(
-			LIMITS.recipientsPerRequest,
-			`Batch size is too large: the provider accepts at most ${LIMITS.recipientsPerRequest} recipients per request`,
-		),
 });
-
-export const notifyIdSchema = limited('Notify ID', LIMITS.notifyId);
 
 /** Legacy sender IDs: alphanumeric up to 11 characters, or a numeric long/short code. */
 const LEGACY_SENDER = /^(?:[A-Za-z0-9]{1,11}|\d{1,16})$/;
@@ -157,30 +109,14 @@ export function violationsOf(schema: z.ZodTypeAny, value: unknown): RuleViolatio
 	}));
 }
 
-const batchSizeSchema = campaignSettingsSchema.pick({ batchSize: true });
-
-/** An item's own Batch Size and Request Timeout, checked: a value from a spreadsheet may be anything. */
-export function requestSettingViolations(batchSize: number, timeoutMs: number): RuleViolation[] {
-	const violations = violationsOf(batchSizeSchema, { batchSize });
-	if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-		violations.push({ field: 'timeout', message: 'Request Timeout must be a number of milliseconds above 0' });
-	}
-	return violations;
-}
-
 const YES = new Set(['true', '1', 'yes', 'y', 'on']);
 const NO = new Set(['false', '0', 'no', 'n', 'off', '']);
 
-/**
- * Dry Run as a spreadsheet may write it ("TRUE", "1", "yes"): read as the boolean it means, never
- * as false by default, since a dry run taken for a real one spends credits. Anything else is a
- * violation (and counts as a dry run, so nothing can go out).
- */
-export function parseDryRun(value: unknown, violations: RuleViolation[]): boolean {
-	if (value === null || value === undefined || typeof value === 'boolean') return value === true;
-	const word = String(value).trim().toLowerCase();
+/** A yes/no value as a spreadsheet may write it ("TRUE", "1", "yes", "off"); undefined when it is neither. */
+export function readYesNo(value: unknown): boolean | undefined {
+	if (typeof value === 'boolean') return value;
+	const word = String(value ?? '').trim().toLowerCase();
 	if (YES.has(word)) return true;
 	if (NO.has(word)) return false;
-	violations.push({ field: 'dryRun', message: `Dry Run must be true or false, got "${word.slice(0, 20)}"` });
-	return true;
+	return undefined;
 }

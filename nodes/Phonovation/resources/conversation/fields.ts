@@ -5,6 +5,12 @@ import { DEFAULT_COUNTRY_CODE } from '../../domain/rules';
 import { senderField } from '../campaign/fields';
 import { DEFAULT_NO_WORDS, DEFAULT_YES_WORDS } from '../../../shared/approvalWords';
 
+/**
+ * The fields the campaign pipeline texts the question from (runCampaigns): To is stored as
+ * `recipients` and Message as `text`, the names saved workflows have.
+ */
+export const QUESTION_PARAMETERS = { from: senderField.name, text: 'text', recipients: 'recipients' } as const;
+
 const sendAndWaitFields: INodeProperties[] = [
 	{
 		...senderField,
@@ -13,7 +19,7 @@ const sendAndWaitFields: INodeProperties[] = [
 	},
 	{
 		displayName: 'To',
-		name: 'recipients',
+		name: QUESTION_PARAMETERS.recipients,
 		type: 'string',
 		required: true,
 		default: '',
@@ -22,7 +28,7 @@ const sendAndWaitFields: INodeProperties[] = [
 	},
 	{
 		displayName: 'Message',
-		name: 'text',
+		name: QUESTION_PARAMETERS.text,
 		type: 'string',
 		typeOptions: { rows: 3 },
 		required: true,

@@ -7,6 +7,7 @@ import { askingExecution } from '../../../shared/questionRef';
 import { asText } from '../../../shared/values';
 import { approvalWordsOf, type ConversationOptions } from './answers';
 import { type DeliveredReply, provenReply } from './replyProof';
+import { QUESTION_PARAMETERS } from './fields';
 
 /** Answered to the caller (Deliver Reply); the run stays waiting. */
 function stillWaiting(ctx: IWebhookFunctions, status: number, reason: string): IWebhookResponseData {
@@ -22,7 +23,7 @@ const asInternational = (msisdn: string) => (/^\d+$/.test(msisdn) ? `+${msisdn}`
 /** What the paused item says of its question (sendAndWait wrote it; hidden parameters read it back). */
 function askedQuestion(ctx: IWebhookFunctions, countryCode: string) {
 	const saved = asText(ctx.getNodeParameter('askedTo', ''));
-	const to = saved ? normaliseMsisdn(asInternational(saved), countryCode) : normaliseMsisdn(asText(ctx.getNodeParameter('recipients', '')), countryCode);
+	const to = saved ? normaliseMsisdn(asInternational(saved), countryCode) : normaliseMsisdn(asText(ctx.getNodeParameter(QUESTION_PARAMETERS.recipients, '')), countryCode);
 	return {
 		msisdn: to.ok ? to.msisdn : null,
 		askedAt: Date.parse(asText(ctx.getNodeParameter('askedAt', ''))),

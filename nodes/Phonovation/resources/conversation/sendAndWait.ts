@@ -8,7 +8,7 @@ import { fitsQuestionRef, questionRef } from '../../../shared/questionRef';
 import { asText } from '../../../shared/values';
 import { runCampaigns } from '../campaign/pipeline/run';
 import { approvalWordsOf, type ConversationOptions } from './answers';
-import { sendAndWaitDescription } from './fields';
+import { QUESTION_PARAMETERS, sendAndWaitDescription } from './fields';
 
 export const description = sendAndWaitDescription;
 
@@ -24,8 +24,8 @@ function notAsked(ctx: IExecuteFunctions, message: string): NodeOperationError {
 /** The question's number, checked before anything is sent. */
 function questionedNumber(ctx: IExecuteFunctions, options: ConversationOptions): string {
 	const country = parseCountryCode(options.defaultCountryCode);
-	if (!country.ok) throw notAsked(ctx, `Default Country Code: ${country.violation.message}`);
-	const to = asText(ctx.getNodeParameter('recipients', 0, '')).trim();
+	if (!country.ok) throw notAsked(ctx, `Default Country Code ${country.problem}`);
+	const to = asText(ctx.getNodeParameter(QUESTION_PARAMETERS.recipients, 0, '')).trim();
 	const number = normaliseMsisdn(to, country.code);
 	if (!number.ok) throw notAsked(ctx, `To: "${to}" is not a phone number: ${number.reason}`);
 	return number.msisdn;
@@ -70,7 +70,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		);
 	}
 	const options = this.getNodeParameter('options', 0, {}) as ConversationOptions;
-	const from = asText(this.getNodeParameter('from', 0, '')).trim();
+	const from = asText(this.getNodeParameter(QUESTION_PARAMETERS.from, 0, '')).trim();
 	if (!LONGCODE.test(from)) throw notAsked(this, `Sender: "${from}" cannot receive replies; choose a numeric longcode of your account`);
 	const msisdn = questionedNumber(this, options);
 	if (this.getNodeParameter('responseType', 0, 'approval') === 'approval') {
@@ -91,7 +91,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	const notifyId = questionRef({ executionId, nodeId: this.getNode().id, msisdn }, secret)!;
 
 	// The campaign pipeline sends it: sender check, Exclude Numbers, retry record, unknown outcomes.
-	const [sent] = await runCampaigns(this, items, 'send', { notifyId, messageType: 'transactional' });
+	const [sent] = await runCampaigns(this, items, 'send', { ...QUESTION_PARAMETERS, fixed: { notifyId, messageType: 'transactional' } });
 	if (sent.json.error !== undefined) return [sent];
 	if (sent.json.status !== 'accepted') {
 		// Excluded, refused by the provider…: nobody was asked, so there is nothing to wait for.

@@ -98,7 +98,7 @@ function readMessage(ctx: IExecuteFunctions, itemIndex: number): LegacyMessage {
 	// The schema's messages start with the field's name: "Text is too long: 161 characters, the limit is 160".
 	if (violation) fail(ctx, violation.message, itemIndex);
 	const country = parseCountryCode(options.defaultCountryCode);
-	if (!country.ok) fail(ctx, `Default Country Code: ${country.violation.message}`, itemIndex);
+	if (!country.ok) fail(ctx, `Default Country Code ${country.problem}`, itemIndex);
 	if (toList.length !== 1) {
 		fail(ctx, `To must hold exactly one number (got ${toList.length}); use the Campaign resource for many recipients`, itemIndex);
 	}

@@ -1,54 +1,41 @@
-import {
-	campaignSettingsSchema,
-	LIMITS,
-	notifyIdSchema,
-	parseCountryCode,
-	parsePacing,
-	parseParallelRequests,
-	violationsOf,
-} from '../../../../nodes/Phonovation/domain/rules';
-
-const valid = { from: 'Phonovation', text: 'Hello', campaignName: 'Spring', batchSize: 1000 };
+import { campaignSettingsSchema, LIMITS, parseCountryCode, readYesNo, violationsOf } from '../../../../nodes/Phonovation/domain/rules';
 
 describe('campaign rules (docs/provider-api.md#limits)', () => {
-	it('accepts values at every limit', () => {
-		expect(
-			violationsOf(campaignSettingsSchema, {
-				from: 'F'.repeat(LIMITS.from),
-				text: 't'.repeat(LIMITS.text),
-				campaignName: 'c'.repeat(LIMITS.campaignName),
-				batchSize: LIMITS.recipientsPerRequest,
-			}),
-		).toEqual([]);
-		expect(violationsOf(notifyIdSchema, 'n'.repeat(LIMITS.notifyId))).toEqual([]);
+	it('accepts sender and text at their limits', () => {
+		expect(violationsOf(campaignSettingsSchema, { from: 'F'.repeat(LIMITS.from), text: 't'.repeat(LIMITS.text) })).toEqual([]);
 	});
 
 	it('names the field and the limit one past each limit', () => {
-		expect(
-			violationsOf(campaignSettingsSchema, {
-				from: 'F'.repeat(21),
-				text: 't'.repeat(2001),
-				campaignName: 'c'.repeat(31),
-				batchSize: 400_001,
-			}),
-		).toEqual([
+		expect(violationsOf(campaignSettingsSchema, { from: 'F'.repeat(21), text: 't'.repeat(2001) })).toEqual([
 			{ field: 'from', message: 'Sender ID is too long: 21 characters, the limit is 20' },
 			{ field: 'text', message: 'Text is too long: 2001 characters, the limit is 2000' },
-			{ field: 'campaignName', message: 'Campaign name is too long: 31 characters, the limit is 30' },
-			{ field: 'batchSize', message: 'Batch size is too large: the provider accepts at most 400000 recipients per request' },
-		]);
-		expect(violationsOf(notifyIdSchema, 'n'.repeat(31))).toEqual([
-			{ field: '', message: 'Notify ID is too long: 31 characters, the limit is 30' },
 		]);
 	});
 
-	it('refuses blank text and sender, and a fractional or zero batch size', () => {
-		expect(violationsOf(campaignSettingsSchema, { ...valid, text: '   ', from: '' }).map((v) => v.message)).toEqual([
-			'Sender ID is empty',
-			'Text is empty',
-		]);
-		expect(violationsOf(campaignSettingsSchema, { ...valid, batchSize: 0 })[0].message).toMatch(/at least 1/);
-		expect(violationsOf(campaignSettingsSchema, { ...valid, batchSize: 2.5 })[0].message).toMatch(/whole number/);
+	it('refuses blank text and sender', () => {
+		expect(violationsOf(campaignSettingsSchema, { text: '   ', from: '' }).map((v) => v.message)).toEqual(['Sender ID is empty', 'Text is empty']);
+	});
+});
+
+describe('yes and no as a spreadsheet writes them', () => {
+	it.each([
+		[true, true],
+		[false, false],
+		['TRUE', true],
+		[' yes ', true],
+		['On', true],
+		[1, true],
+		['0', false],
+		['off', false],
+		['N', false],
+		['', false],
+		[null, false],
+	])('%p reads as %p', (input, value) => {
+		expect(readYesNo(input)).toBe(value);
+	});
+
+	it.each([['sometimes'], ['2'], ['tru'], [{}]])('%p is neither', (input) => {
+		expect(readYesNo(input)).toBeUndefined();
 	});
 });
 
@@ -71,10 +58,7 @@ describe('Default Country Code', () => {
 		(input) => {
 			expect(parseCountryCode(input)).toEqual({
 				ok: false,
-				violation: {
-					field: 'defaultCountryCode',
-					message: `"${input.trim()}" is not a country calling code (ITU-T E.164), e.g. 353 for Ireland or 44 for the UK`,
-				},
+				problem: `"${input.trim()}" is not a country calling code (ITU-T E.164), e.g. 353 for Ireland or 44 for the UK`,
 			});
 		},
 	);
@@ -85,53 +69,8 @@ describe('Default Country Code', () => {
 
 	it('shows at most 20 characters of what was typed', () => {
 		const result = parseCountryCode('x'.repeat(500));
-		expect(result.ok ? '' : result.violation.message).toBe(
+		expect(result.ok ? '' : result.problem).toBe(
 			`"${'x'.repeat(20)}…" is not a country calling code (ITU-T E.164), e.g. 353 for Ireland or 44 for the UK`,
 		);
-	});
-});
-
-describe('Parallel Requests (docs: 1 to 1000, default 256)', () => {
-	it.each([
-		[undefined, 256],
-		[null, 256],
-		['', 256],
-		[1, 1],
-		[1000, 1000],
-		['8', 8],
-	])('%p means %p requests in flight at most', (input, value) => {
-		expect(parseParallelRequests(input)).toEqual({ ok: true, value });
-	});
-
-	it.each([[0], [1001], [2.5], ['many'], [-1]])('%p is refused, naming the option and the range', (input) => {
-		expect(parseParallelRequests(input)).toEqual({
-			ok: false,
-			violation: {
-				field: 'parallelRequests',
-				message: `Parallel Requests must be a whole number from 1 to 1000 (got ${input})`,
-			},
-		});
-	});
-});
-
-describe('Adaptive Parallel Requests (on unless set off, read as a spreadsheet writes it)', () => {
-	it.each([
-		[undefined, true],
-		[true, true],
-		[false, false],
-		['FALSE', false],
-		['off', false],
-		[0, false],
-		['yes', true],
-	])('%p means adaptive: %p', (input, adaptive) => {
-		expect(parsePacing(16, input)).toEqual({ ok: true, value: { ceiling: 16, adaptive } });
-	});
-
-	it('anything else is refused, naming the option; a bad ceiling is named first', () => {
-		expect(parsePacing(16, 'sometimes')).toEqual({
-			ok: false,
-			violation: { field: 'adaptiveParallelRequests', message: 'Adaptive Parallel Requests must be true or false, got "sometimes"' },
-		});
-		expect(parsePacing(0, 'sometimes')).toMatchObject({ ok: false, violation: { field: 'parallelRequests' } });
 	});
 });

@@ -410,7 +410,7 @@ function noteMovedIntoQuietHours(plan: CampaignPlan, posted: CampaignSettings, d
  * attempt does not, as its later batches were never posted, but the campaign stays an error.
  */
 export async function deliver(run: DeliveryContext, plan: CampaignPlan): Promise<Delivery> {
-	if (plan.settings.dryRun) {
+	if (plan.settings.options.dryRun) {
 		// A retry switched to Dry Run still reports what an earlier attempt texted, from the record.
 		const rehearsal = dryRun(run.campaignUrl, plan);
 		replayUnposted(run, plan, rehearsal);

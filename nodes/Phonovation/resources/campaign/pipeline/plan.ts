@@ -1,37 +1,30 @@
 import { describeUnreadable } from '../../../domain/exclusions';
 import { normaliseMsisdn, recipientEntries, toMsisdn } from '../../../domain/phoneNumbers';
 import type { RuleViolation } from '../../../domain/rules';
-import {
-	campaignSettingsSchema,
-	DEFAULT_TIMEOUT_MS,
-	LIMITS,
-	notifyIdSchema,
-	parseCountryCode,
-	parseDryRun,
-	requestSettingViolations,
-	violationsOf,
-} from '../../../domain/rules';
+import { campaignSettingsSchema, violationsOf } from '../../../domain/rules';
+import { analyseText } from '../../../domain/gsmSegments';
 import { zoneOfNumber } from '../../../domain/countryZones';
 import { hasOpenWindow, type QuietHours } from '../../../domain/quietHours';
 import { toSendAt } from '../../../domain/sendAt';
 import { asText } from '../../../../shared/values';
 import type { Findings } from '../../../domain/compliance';
 import { labelOf, movedOutOfQuietHours, quietHoursOf, sendAtOutsideQuietHours, textToSend } from '../../../domain/compliance';
-import type { CampaignOptions, ItemParameters } from './readParameters';
+import { CAMPAIGN_KEY_OPTIONS, CAMPAIGN_KEY_WORDING, type CampaignOptions, type OptionValues, readOption, readOptions } from '../options';
+import type { ItemParameters } from './readParameters';
 import type { EntryOwner, Skip } from './recipients';
 import { CampaignRecipients, NumberColumns, NumberSet } from './recipients';
 import type { Suppression } from './suppression';
 import { SuppressionCache } from './suppression';
 
-export type { PlannedRecipient, Skip } from './recipients';
+export type { Skip } from './recipients';
 
 /** What a campaign request carries besides its recipients (the first item's values win). */
 export interface CampaignSettings {
 	from: string;
 	text: string;
-	campaignName: string;
 	sendAt: string | null;
-	dryRun: boolean;
+	/** The options of the campaign's first item, read (options.ts). */
+	options: OptionValues;
 	batchSize: number;
 	timeoutMs: number;
 	/** A Schedule (Send At is the user's) rather than a Send; judged again when each request is posted. */
@@ -135,21 +128,25 @@ interface ItemRequest {
 }
 
 function checkedNotifyId(value: unknown, violations: RuleViolation[]): string | null {
-	const notifyId = asText(value).trim();
-	// The schema only runs when the cheap check fails: it is read for every one of 100,000 items.
-	if (notifyId.length > LIMITS.notifyId) {
-		for (const v of violationsOf(notifyIdSchema, notifyId)) violations.push({ field: 'notifyId', message: v.message });
-	}
-	return notifyId || null;
+	return readOption('notifyId', value, violations) || null;
 }
 
 /** Send At checked (Schedule), then moved out of Quiet Hours; a Send's moment is now. */
-function checkedSendAt(item: ItemParameters, context: PlanContext, found: Findings): string | null {
-	if (!context.scheduled) return sendAtOutsideQuietHours(item.options, { sendAt: null, ...context }, found);
+function checkedSendAt(item: ItemParameters, quiet: QuietHours | null, context: PlanContext, found: Findings): string | null {
+	if (!context.scheduled) return sendAtOutsideQuietHours(quiet, { sendAt: null, now: context.now }, found);
 	const result = toSendAt(item.sendAt, context.zone, context.now);
-	if (result.ok) return sendAtOutsideQuietHours(item.options, { sendAt: result.sendAt, ...context }, found);
+	if (result.ok) return sendAtOutsideQuietHours(quiet, { sendAt: result.sendAt, now: context.now }, found);
 	found.violations.push({ field: 'sendAt', message: result.message });
 	return null;
+}
+
+/** Max Parts per Text: a text billed as more parts than the user allows is not sent. */
+function partsWithin(text: string, maxParts: number, withFooter: boolean, violations: RuleViolation[]): void {
+	if (maxParts === 0) return;
+	const parts = analyseText(text).segments;
+	if (parts <= maxParts) return;
+	const footer = withFooter ? ' with the Opt-Out Text' : '';
+	violations.push({ field: 'maxParts', message: `Max Parts per Text is ${maxParts}, and the text${footer} is ${parts} parts long` });
 }
 
 /** The first few unreadable entries, each with where it sits and why: `"unsubscribed": contains letters; …`. */
@@ -234,31 +231,29 @@ interface RowSettings extends CampaignSettings {
 }
 
 function rowSettings(item: ItemParameters, context: PlanContext, suppressions: SuppressionCache): RowSettings {
-	const { options } = item;
-	const before: RuleViolation[] = [];
+	const { values: options, violations: before } = readOptions(item.options);
 	const found: Findings = { violations: before, warnings: [] };
 	const userText = asText(item.text);
 	const text = textToSend(userText, options, found);
-	const country = parseCountryCode(options.defaultCountryCode);
-	if (!country.ok) before.push(country.violation);
-	const countryCode = country.ok ? country.code : '';
-	const suppression = country.ok ? suppressions.get(options.excludeNumbers, countryCode) : undefined;
+	partsWithin(text, options.maxParts, text !== userText, before);
+	const countryCode = options.defaultCountryCode ?? '';
+	const suppression = countryCode ? suppressions.get(options.excludeNumbers, countryCode) : undefined;
 	// Anything but Warn fails: an entry that excludes no one may be an opted-out number.
 	if (suppression && suppression.unreadable.length > 0 && options.unreadableExclusions !== 'warn') {
 		before.push({ field: 'excludeNumbers', message: unreadableExclusionsError(suppression) });
 	}
 	const after: RuleViolation[] = [];
-	const sendAt = checkedSendAt(item, context, { violations: after, warnings: found.warnings });
+	const quietHours = quietHoursOf(options, context.zone, { violations: after });
+	const sendAt = checkedSendAt(item, quietHours, context, { violations: after, warnings: found.warnings });
 	return {
 		from: asText(item.from).trim(),
 		text,
-		campaignName: asText(options.campaignName).trim(),
 		sendAt,
-		dryRun: parseDryRun(options.dryRun, before),
-		batchSize: Number(options.batchSize ?? LIMITS.recipientsPerRequest),
-		timeoutMs: Number(options.timeout ?? DEFAULT_TIMEOUT_MS),
+		options,
+		batchSize: options.batchSize,
+		timeoutMs: options.timeout,
 		scheduled: context.scheduled,
-		quietHours: quietHoursOf(options, context.zone),
+		quietHours,
 		countryCode,
 		suppression,
 		failOnInvalid: options.invalidNumbers === 'fail',
@@ -350,18 +345,11 @@ function dedupe(numbers: NumberColumns, sendable: readonly EntryOwner[], skips: 
 
 /**
  * Items whose requests would be the same are one campaign, so a number they share is texted once:
- * Batch Size and Request Timeout change no request body. Each item's own values are checked (one
- * that is not valid sets the item apart); the first item to be sent gives the campaign its values,
+ * Batch Size and Request Timeout change no request body. Each item's own values were checked with
+ * its options (one that is not valid sets the item apart); the first item to be sent gives the campaign its values,
  * and a warning names the items whose values differ. Returns that item's settings and the warnings.
  */
 function sharedRequestSettings(items: ItemRequest[]): { source: RowSettings; warnings: string[] } {
-	const checked = new Map<RowSettings, RuleViolation[]>();
-	for (let i = 0; i < items.length; i++) {
-		const item = items[i];
-		let own = checked.get(item.settings);
-		if (!own) checked.set(item.settings, (own = requestSettingViolations(item.settings.batchSize, item.settings.timeoutMs)));
-		item.violations.push(...own);
-	}
 	const sendable = items.filter((item) => item.violations.length === 0);
 	const first = sendable[0] ?? items[0];
 	const { batchSize, timeoutMs } = first.settings;
@@ -372,7 +360,7 @@ function sharedRequestSettings(items: ItemRequest[]): { source: RowSettings; war
 		if (item.settings.timeoutMs !== timeoutMs) differing.timeoutMs.push(item.itemIndex);
 	}
 	const named = (label: string, itemIndexes: number[], value: string) =>
-		`${label} differs on item(s) ${itemIndexes.slice(0, 5).join(', ')}${itemIndexes.length > 5 ? '…' : ''}; their campaign (same sender, text, send time, campaign name and Quiet Hours) used item ${first.itemIndex}'s ${value}, so that no number is texted twice`;
+		`${label} differs on item(s) ${itemIndexes.slice(0, 5).join(', ')}${itemIndexes.length > 5 ? '…' : ''}; their campaign (same ${CAMPAIGN_KEY_WORDING}) used item ${first.itemIndex}'s ${value}, so that no number is texted twice`;
 	const warnings = [
 		...(differing.batchSize.length ? [named('Batch Size', differing.batchSize, String(batchSize))] : []),
 		...(differing.timeoutMs.length ? [named('Request Timeout', differing.timeoutMs, `${timeoutMs} ms`)] : []),
@@ -385,14 +373,9 @@ function settle(items: ItemRequest[], context: PlanContext): CampaignPlan {
 	const { numbers, skips } = readNumbers(items);
 	const shared = sharedRequestSettings(items);
 	const [first] = items;
-	const { from, text, campaignName, sendAt, dryRun, scheduled, quietHours } = first.settings;
+	const { from, text, sendAt, options, scheduled, quietHours } = first.settings;
 	const { batchSize, timeoutMs } = shared.source;
-	const violations: ItemViolation[] = violationsOf(campaignSettingsSchema, {
-		from,
-		text,
-		campaignName: campaignName || undefined,
-		batchSize: 1,
-	}).map((v) => ({ ...v, itemIndex: first.itemIndex, message: withFooterNoted(v, first) }));
+	const violations: ItemViolation[] = violationsOf(campaignSettingsSchema, { from, text }).map((v) => ({ ...v, itemIndex: first.itemIndex, message: withFooterNoted(v, first) }));
 	const owners = numbers.owners;
 	const rejected: RejectedItem[] = [];
 	items.forEach((i, o) => {
@@ -410,7 +393,7 @@ function settle(items: ItemRequest[], context: PlanContext): CampaignPlan {
 	}
 	const timing = inRecipientsZones({ sendAt, quietHours }, numbers, order, context);
 	if (timing.violation && sendable.length > 0) violations.push({ field: 'quietHours', message: timing.violation, itemIndex: sendable[0].itemIndex });
-	const settings = { from, text, campaignName, dryRun, batchSize, timeoutMs, scheduled, ...timing.settings };
+	const settings = { from, text, options, batchSize, timeoutMs, scheduled, ...timing.settings };
 	const recipients = new CampaignRecipients(numbers, skips, order);
 	const planned = sendable.map((item, i) => new PlannedItem(item.itemIndex, item.settings.failOnInvalid, sendableOwners[i]));
 	return new CampaignPlan({
@@ -493,15 +476,17 @@ export function withSkipped(plan: CampaignPlan, leaveOut: (msisdn: string) => bo
 	return plan.with({ recipients, violations, batchCount: batchCountOf(kept.length, plan.settings.batchSize, violations) });
 }
 
-/**
- * What items must agree on to be one campaign: what their requests carry (Quiet Hours decide a
- * Send's time), and Dry Run. Batch Size and Request Timeout are not part of it: see sharedRequestSettings.
- */
-const CAMPAIGN_KEY = ['from', 'text', 'sendAt', 'campaignName', 'dryRun', 'quietHours'] as const;
+/** What items must agree on to be one campaign: what their requests carry, and the options flagged so (options.ts). */
+const campaignKeyOf = (settings: CampaignSettings): unknown[] => [
+	settings.from,
+	settings.text,
+	settings.sendAt,
+	...CAMPAIGN_KEY_OPTIONS.map((name) => settings.options[name]),
+];
 
 /**
- * Reads and checks every item, then groups items whose sender, text, send time, campaign name,
- * Quiet Hours and dry-run flag agree into one campaign, in order of first appearance.
+ * Reads and checks every item, then groups items whose sender, text, send time and campaign-key
+ * options (CAMPAIGN_KEY_WORDING) agree into one campaign, in order of first appearance.
  */
 export function planCampaigns(items: ItemParameters[], context: PlanContext): CampaignPlan[] {
 	const groups = new Map<string, ItemRequest[]>();
@@ -514,7 +499,7 @@ export function planCampaigns(items: ItemParameters[], context: PlanContext): Ca
 			previous.group.push(item);
 			continue;
 		}
-		const key = JSON.stringify(CAMPAIGN_KEY.map((field) => item.settings[field]));
+		const key = JSON.stringify(campaignKeyOf(item.settings));
 		let group = groups.get(key);
 		if (group) group.push(item);
 		else groups.set(key, (group = [item]));
@@ -525,6 +510,7 @@ export function planCampaigns(items: ItemParameters[], context: PlanContext): Ca
 
 function sameCampaign(x: ItemRequest, y: ItemRequest): boolean {
 	if (x.settings === y.settings) return true;
-	for (const field of CAMPAIGN_KEY) if (!Object.is(x.settings[field], y.settings[field])) return false;
-	return true;
+	const a = campaignKeyOf(x.settings);
+	const b = campaignKeyOf(y.settings);
+	return a.every((value, i) => Object.is(value, b[i]));
 }

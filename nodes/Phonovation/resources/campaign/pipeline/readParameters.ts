@@ -2,31 +2,23 @@ import type { IExecuteFunctions, INodeExecutionData, INodeParameters } from 'n8n
 
 import type { RuleViolation } from '../../../domain/rules';
 import { hasExpression } from '../../../../shared/values';
-import { OPTION_NAMES } from '../fields';
+import { type CampaignOptions, OPTION_NAMES } from '../options';
 import { plainFieldPath, readField } from './plainField';
 
-/** Parameters where `{{ $json.field }}` is read straight from the item (see plainField.ts). */
-const FAST_PATH = new Set(['recipients', 'text', 'options.notifyId']);
-
-/** The campaign options as the user set them; unchecked. Their names are the option fields' (fields.ts). */
-export interface CampaignOptions {
-	batchSize?: unknown;
-	campaignName?: unknown;
-	defaultCountryCode?: unknown;
-	dryRun?: unknown;
-	excludeNumbers?: unknown;
-	invalidNumbers?: unknown;
-	notifyId?: unknown;
-	parallelRequests?: unknown;
-	adaptiveParallelRequests?: unknown;
-	timeout?: unknown;
-	optOutText?: unknown;
-	messageType?: unknown;
-	missingOptOut?: unknown;
-	quietHours?: unknown;
-	quietHoursTimeZone?: unknown;
-	unreadableExclusions?: unknown;
+/**
+ * Which node parameters hold a campaign's sender, text and numbers (Send and Wait's are its
+ * own fields), and the options the operation sets itself whatever the node says (a question's
+ * Notify ID).
+ */
+export interface CampaignParameters {
+	from: string;
+	text: string;
+	recipients: string;
+	fixed?: CampaignOptions;
 }
+
+/** Send's and Schedule's fields (fields.ts). */
+export const CAMPAIGN_PARAMETERS: CampaignParameters = { from: 'from', text: 'text', recipients: 'recipients' };
 
 /** One input item's campaign parameters as n8n resolved them, before any checking. */
 export interface ItemParameters {
@@ -65,15 +57,20 @@ class ParameterReader {
 	/** Paths of parameters that are one plain `$json` field, by parameter name. */
 	private readonly plainFields = new Map<string, string[] | null>();
 
+	/** Parameters where `{{ $json.field }}` is read straight from the item (see plainField.ts). */
+	private readonly fastPath: Set<string>;
+
 	constructor(
 		private readonly ctx: IExecuteFunctions,
 		private readonly items: INodeExecutionData[],
+		source: CampaignParameters,
 	) {
 		this.raw = ctx.getNode().parameters;
+		this.fastPath = new Set([source.recipients, source.text, 'options.notifyId']);
 	}
 
 	private plainField(name: string): string[] | null {
-		if (!this.plainFields.has(name)) this.plainFields.set(name, FAST_PATH.has(name) ? plainFieldPath(this.rawValue(name)) : null);
+		if (!this.plainFields.has(name)) this.plainFields.set(name, this.fastPath.has(name) ? plainFieldPath(this.rawValue(name)) : null);
 		return this.plainFields.get(name)!;
 	}
 
@@ -107,7 +104,7 @@ class ParameterReader {
 }
 
 /** Option names with their parameter paths, made once: 15 new strings per item add up at 100,000 items. */
-const OPTION_PATHS = OPTION_NAMES.map((name) => [name as keyof CampaignOptions, `options.${name}`] as const);
+const OPTION_PATHS = OPTION_NAMES.map((name) => [name, `options.${name}`] as const);
 
 /** Each option read on its own, so a constant one is read once and only changing ones per item. */
 function readOptions(reader: ParameterReader, itemIndex: number, unreadable: RuleViolation[]): CampaignOptions {
@@ -127,17 +124,18 @@ export function readParameters(
 	ctx: IExecuteFunctions,
 	input: INodeExecutionData[],
 	scheduled: boolean,
-	fixed: CampaignOptions = {},
+	source: CampaignParameters = CAMPAIGN_PARAMETERS,
 ): ItemParameters[] {
-	const reader = new ParameterReader(ctx, input);
+	const reader = new ParameterReader(ctx, input, source);
+	const fixed = source.fixed ?? {};
 	const items: ItemParameters[] = new Array(input.length);
 	for (let itemIndex = 0; itemIndex < input.length; itemIndex++) {
 		const unreadable: RuleViolation[] = [];
 		items[itemIndex] = {
 			itemIndex,
-			from: reader.read('from', itemIndex, '', unreadable),
-			text: reader.read('text', itemIndex, '', unreadable),
-			recipients: reader.read('recipients', itemIndex, '', unreadable),
+			from: reader.read(source.from, itemIndex, '', unreadable),
+			text: reader.read(source.text, itemIndex, '', unreadable),
+			recipients: reader.read(source.recipients, itemIndex, '', unreadable),
 			sendAt: scheduled ? reader.read('sendAt', itemIndex, '', unreadable) : undefined,
 			// Made for this item alone, so the fixed options are set on it rather than on a copy.
 			options: Object.assign(readOptions(reader, itemIndex, unreadable), fixed),

@@ -12,16 +12,6 @@ export interface Skip {
 	reason: string;
 }
 
-/** One number of one input item, as a record (built on demand, for tests and small lists). */
-export interface PlannedRecipient {
-	readonly input: string;
-	readonly msisdn: string | null;
-	readonly notifyId: string | null;
-	readonly skip?: Skip;
-	/** Index in the campaign's send order; its batch is `position / batchSize`. */
-	readonly position?: number;
-}
-
 /** An input item of a campaign: its numbers are the entries `first` to `first + inputs.length - 1`. */
 export interface EntryOwner {
 	readonly itemIndex: number;
@@ -106,19 +96,6 @@ export class CampaignRecipients {
 		return this.order.subarray(index * size, Math.min((index + 1) * size, this.order.length));
 	}
 
-	/** One entry as a record: only for lists small enough to afford an object per number. */
-	recipient(entry: number): PlannedRecipient {
-		const record: { -readonly [K in keyof PlannedRecipient]: PlannedRecipient[K] } = {
-			input: this.input(entry),
-			msisdn: this.msisdn(entry),
-			notifyId: this.notifyId(entry),
-		};
-		const skip = this.skip(entry);
-		if (skip) record.skip = skip;
-		const position = this.position(entry);
-		if (position !== undefined) record.position = position;
-		return record;
-	}
 }
 
 /** FNV-1a over a number's characters: the numbers are digits, so no allocation is needed to hash them. */

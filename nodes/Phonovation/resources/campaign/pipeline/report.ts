@@ -2,7 +2,8 @@ import type { TextAnalysis } from '../../../domain/gsmSegments';
 import { analyseText } from '../../../domain/gsmSegments';
 import type { BatchOutcome, Delivery } from './deliver';
 import { labelOf } from '../../../domain/compliance';
-import type { CampaignPlan, PlannedItem } from './plan';
+import { REPORT_OPTIONS } from '../options';
+import type { CampaignPlan, CampaignSettings, PlannedItem } from './plan';
 import { batchLabel } from './requestBody';
 
 /**
@@ -217,7 +218,7 @@ function itemOutcome(item: PlannedItem, plan: CampaignPlan, delivery: Delivery, 
 	if (size === 1) return singleOutcome(item, plan, delivery, errors);
 	const counts = emptyCounts();
 	const compact = size > COMPACT_ABOVE;
-	const { dryRun } = plan.settings;
+	const { dryRun } = plan.settings.options;
 	const numbers = compact ? { acceptedNumbers: dryRun ? [] : presized(size), dryRunNumbers: dryRun ? presized(size) : [] } : undefined;
 	const listed = { acceptedNumbers: 0, dryRunNumbers: 0 };
 	const recipients: RecipientReport[] = [];
@@ -240,16 +241,26 @@ function itemOutcome(item: PlannedItem, plan: CampaignPlan, delivery: Delivery, 
 	return { item, recipients, numbers, accepted, counts };
 }
 
+/** The options flagged to be shown (options.ts), an empty one as null. */
+function reportedOptions(settings: CampaignSettings): Json {
+	const shown: Json = {};
+	for (const name of REPORT_OPTIONS) {
+		const value = settings.options[name];
+		shown[name] = value === '' || value === undefined ? null : value;
+	}
+	return shown;
+}
+
 /** What every item of one campaign reports the same way (one object, shared by its items). */
 function campaignSummary(plan: CampaignPlan, delivery: Delivery, credits: number, errors: ProviderErrors): Json {
 	const { settings } = plan;
 	return {
 		from: settings.from,
-		campaignName: settings.campaignName || null,
+		...reportedOptions(settings),
 		sendAt: settings.sendAt,
 		...(settings.quietHours ? { quietHours: labelOf(settings.quietHours) } : {}),
 		recipients: plan.recipients.sending,
-		requests: settings.dryRun ? (delivery.dryRunRequests?.length ?? 0) : delivery.requests,
+		requests: settings.options.dryRun ? (delivery.dryRunRequests?.length ?? 0) : delivery.requests,
 		estimatedCredits: credits,
 		// Kept once here, not copied into every item: they name no recipient.
 		providerErrors: errors.general,
@@ -365,7 +376,7 @@ function itemJson(outcome: ItemOutcome, shared: Shared): Json {
 	const response = shared.objects.responseOf(itemErrors);
 	const { warnings, summary: campaign, text, operation } = shared;
 	const success = !delivery.failure;
-	const { dryRun } = plan.settings;
+	const { dryRun } = plan.settings.options;
 	const { recipients, numbers } = outcome;
 	// The item's own result first; what the whole campaign shares after it. Written out in full
 	// for each shape: no object per item to spread (100,000 rows).
@@ -381,7 +392,7 @@ function itemJson(outcome: ItemOutcome, shared: Shared): Json {
 		json = { status: ownStatus(outcome), recipients, counts, warnings, campaign, text, response, operation, success, dryRun };
 	}
 	// The exact bodies are shown once per campaign, on its first item.
-	if (plan.settings.dryRun && outcome.item === plan.items[0]) json.requests = delivery.dryRunRequests;
+	if (plan.settings.options.dryRun && outcome.item === plan.items[0]) json.requests = delivery.dryRunRequests;
 	return json;
 }
 
@@ -404,7 +415,7 @@ export function reportCampaign(operation: string, plan: CampaignPlan, delivery: 
 		summary: campaignSummary(plan, delivery, credits, errors),
 		text: { ...analysis, estimatedCredits: credits },
 		warnings: [...plan.warnings, ...warnings, ...deliveryWarnings(delivery, unconfirmed)],
-		objects: new SharedObjects(plan.settings.dryRun ? null : { success: !delivery.failure, message: errors.message, errors: [] }),
+		objects: new SharedObjects(plan.settings.options.dryRun ? null : { success: !delivery.failure, message: errors.message, errors: [] }),
 	};
 	return {
 		accepted: acceptedNumbers(outcomes),

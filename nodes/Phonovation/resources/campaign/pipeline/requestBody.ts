@@ -1,17 +1,11 @@
+import { BODY_OPTIONS } from '../options';
 import type { CampaignSettings } from './plan';
-import type { CampaignRecipients, PlannedRecipient } from './recipients';
+import type { CampaignRecipients } from './recipients';
 
-/** The recipients of one request: records (small lists, tests) or entries of a campaign's columns. */
-export type BatchRecipients = readonly PlannedRecipient[] | { readonly columns: CampaignRecipients; readonly entries: Int32Array };
-
-/** Reads a batch's numbers and Notify IDs by index, whichever form it has. */
-function readerOf(batch: BatchRecipients) {
-	if (Array.isArray(batch)) {
-		const records = batch as readonly PlannedRecipient[];
-		return { length: records.length, msisdn: (i: number) => records[i].msisdn!, notifyId: (i: number) => records[i].notifyId };
-	}
-	const { columns, entries } = batch as { columns: CampaignRecipients; entries: Int32Array };
-	return { length: entries.length, msisdn: (i: number) => columns.msisdn(entries[i])!, notifyId: (i: number) => columns.notifyId(entries[i]) };
+/** The recipients of one request: entries of a campaign's columns, in send order. */
+export interface BatchRecipients {
+	readonly columns: CampaignRecipients;
+	readonly entries: Int32Array;
 }
 
 export const CAMPAIGN_PATH = '/api/v2/Campaign';
@@ -80,20 +74,23 @@ export class ByteWriter {
  * several copies of the body at once.
  */
 export function requestBody(settings: CampaignSettings, batch: BatchRecipients): Buffer {
-	const head: Record<string, string> = { text: settings.text, from: settings.from };
-	if (settings.campaignName) head.campaignName = settings.campaignName;
+	const head: Record<string, unknown> = { text: settings.text, from: settings.from };
+	for (const name of BODY_OPTIONS) {
+		const value = settings.options[name];
+		if (value !== '' && value !== null && value !== undefined) head[name] = value;
+	}
 	if (settings.sendAt) head.sendAt = settings.sendAt;
-	const recipients = readerOf(batch);
-	const out = new ByteWriter(recipients.length * 48 + 4096);
+	const { columns, entries } = batch;
+	const out = new ByteWriter(entries.length * 48 + 4096);
 	out.write(`${JSON.stringify(head).slice(0, -1)},"recipientInfo":[`);
 	// Recipients of one item share their Notify ID: its JSON is written once per distinct value.
 	let notifyId: string | null = null;
 	let notifyIdJson = '';
-	for (let i = 0; i < recipients.length; i++) {
+	for (let i = 0; i < entries.length; i++) {
 		out.ascii(i ? ',{"msisdn":"' : '{"msisdn":"');
 		// Normalised numbers are digits only.
-		out.ascii(recipients.msisdn(i));
-		const own = recipients.notifyId(i);
+		out.ascii(columns.msisdn(entries[i])!);
+		const own = columns.notifyId(entries[i]);
 		if (own && own === notifyId) {
 			out.write(notifyIdJson);
 		} else if (own && !needsEscaping(own)) {

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import { parsePacing } from '../../../domain/rules';
+import type { RuleViolation } from '../../../domain/rules';
 import { apiUrl } from '../../../transport/request';
 import { asNodeError } from '../../../eachItem';
 import { refuseBlindRetry } from '../../../retriedBlind';
@@ -13,7 +13,8 @@ import { Ledger } from './ledger';
 import { type CampaignOperation, ruleStopError, stoppedReports, stoppingError, violationError, writeStopped, writeReports } from './output';
 import { Pacer } from './pacer';
 import { planCampaigns } from './plan';
-import { type CampaignOptions, type ItemParameters, readParameters } from './readParameters';
+import { readOption } from '../options';
+import { CAMPAIGN_PARAMETERS, type CampaignParameters, type ItemParameters, readParameters } from './readParameters';
 import { reportCampaign } from './report';
 import { CAMPAIGN_PATH } from './requestBody';
 
@@ -25,16 +26,19 @@ async function deliveryContext(
 	parameters: ItemParameters[],
 	ledger: Ledger,
 ): Promise<DeliveryContext & { workers: number }> {
-	const options = parameters[0]?.options;
-	const pacing = parsePacing(options?.parallelRequests, options?.adaptiveParallelRequests);
-	if (!pacing.ok) throw violationError(ctx, [{ ...pacing.violation, itemIndex: 0 }], 'run');
+	// Read from the first item: one pace for the whole run.
+	const options = parameters[0]?.options ?? {};
+	const violations: RuleViolation[] = [];
+	const ceiling = readOption('parallelRequests', options.parallelRequests, violations);
+	const adaptive = readOption('adaptiveParallelRequests', options.adaptiveParallelRequests, violations);
+	if (violations.length > 0) throw violationError(ctx, [{ ...violations[0], itemIndex: 0 }], 'run');
 	return {
 		ctx,
 		ledger,
-		pacer: new Pacer(pacing.value, { now: () => Date.now(), sleep }),
+		pacer: new Pacer({ ceiling, adaptive }, { now: () => Date.now(), sleep }),
 		stop: { requested: false },
 		campaignUrl: await apiUrl(ctx, CAMPAIGN_PATH),
-		workers: pacing.value.ceiling,
+		workers: ceiling,
 	};
 }
 
@@ -63,8 +67,8 @@ export async function runCampaigns(
 	ctx: IExecuteFunctions,
 	items: INodeExecutionData[],
 	operation: CampaignOperation,
-	/** Options the operation sets itself, whatever the node's parameters say (a question's Notify ID). */
-	fixed: CampaignOptions = {},
+	/** Which node parameters hold the sender, text and numbers, and options the operation sets itself. */
+	source: CampaignParameters = CAMPAIGN_PARAMETERS,
 ): Promise<INodeExecutionData[]> {
 	const scheduled = operation === 'schedule';
 	const runIndex = ctx.getWorkflowDataProxy(0).$runIndex;
@@ -72,7 +76,7 @@ export async function runCampaigns(
 	refuseBlindRetry(ctx, ledger.started, runIndex);
 	// Retry On Fail calls the node again after a Stop or a Timeout: nothing more may go.
 	if (ctx.getExecutionCancelSignal()?.aborted) throw new NodeOperationError(ctx.getNode(), 'The execution was stopped; nothing more was sent');
-	const parameters = readParameters(ctx, items, scheduled, fixed);
+	const parameters = readParameters(ctx, items, scheduled, source);
 	// Planned as at the first attempt, so what it posted is reported rather than refused; each
 	// request is judged against the clock again as it is posted (deliver).
 	const planned = planCampaigns(parameters, { scheduled, now: ledger.firstPlanned(new Date()), zone: ctx.getTimezone() });

@@ -92,7 +92,7 @@ describe('duplicates and per-item settings', () => {
 		const [, second] = jsonOf(result.items);
 		expect(second.recipients.map((r: { status: string }) => r.status)).toEqual(['duplicate', 'accepted']);
 		expect(second.warnings).toContain(
-			"Batch Size differs on item(s) 1; their campaign (same sender, text, send time, campaign name and Quiet Hours) used item 0's 2, so that no number is texted twice",
+			"Batch Size differs on item(s) 1; their campaign (same Sender, Text, Send At, Campaign Name, Dry Run, Quiet Hours and Quiet Hours Time Zone) used item 0's 2, so that no number is texted twice",
 		);
 	});
 });

@@ -111,16 +111,31 @@ describe('campaign.send in the real engine against the simulator', () => {
 		[
 			'campaign name over 30',
 			{ options: { campaignName: 'N'.repeat(31) } },
-			/Campaign Name: Campaign name is too long: 31 characters, the limit is 30 \(item 0\)/,
+			/^Campaign Name is too long: 31 characters, the limit is 30 \(item 0\)/,
 		],
 		['notify id over 30', { options: { notifyId: 'n'.repeat(31) } }, /Notify ID is too long: 31 characters, the limit is 30 \(item 0\)/],
 		['no valid recipient', { recipients: 'not-a-number' }, /Recipients: No valid recipient left/],
-		['batch size over the ceiling', { options: { batchSize: 400001 } }, /Batch Size: .*at most 400000/],
+		['batch size over the ceiling', { options: { batchSize: 400001 } }, /^Batch Size must be a whole number from 1 to 400000 \(got 400001\)/],
 	])('refuses %s before sending anything', async (_name, change, message) => {
 		const result = await f.run({ ...SEND, text: 'Hello', recipients: '0871234567', ...change }, [{ json: {} }]);
 		expect(result.error?.message).toMatch(message);
 		expect(result.error?.description).toMatch(/Nothing was sent/);
 		expect(f.sim.count('POST', '/api/v2/Campaign')).toBe(0);
+	});
+
+	it('Max Parts per Text: a personalised row that would be billed as more parts is set apart before any credit is spent; the rest go', async () => {
+		// Row 1's name has an emoji: UCS-2, 70 characters a part, so 100 characters are 2 parts.
+		const items = [{ json: { name: 'Aoife' } }, { json: { name: 'Seán 🎉' } }, { json: { name: 'Conor' } }];
+		const text = `={{ "Hi " + $json.name + ", " + "your order is ready. ".repeat(4) }}`;
+		const parameters = { ...SEND, text, recipients: '={{ "08712345" + $itemIndex + "0" }}', options: { messageType: 'transactional', maxParts: 1 } };
+		const stopped = await f.run(parameters, items);
+		expect(stopped.error?.message).toBe('Max Parts per Text is 1, and the text is 2 parts long (item 1)');
+		expect(f.sim.count('POST', '/api/v2/Campaign')).toBe(0);
+
+		f.reset();
+		const result = await f.run(parameters, items, { onError: 'continueRegularOutput' });
+		expect(jsonOf(result.items).map((j) => j.error ?? j.status)).toEqual(['accepted', 'Max Parts per Text is 1, and the text is 2 parts long (item 1)', 'accepted']);
+		expect(f.sim.campaigns.flatMap((c) => c.body.recipientInfo.map((r: { msisdn: string }) => r.msisdn))).toEqual(['353871234500', '353871234520']);
 	});
 
 	it('names the offending item when a later item breaks a limit, and sends no campaign at all', async () => {

@@ -21,7 +21,7 @@ describe('Send and Wait for Reply: nothing is sent when the question cannot be a
 		['more than one item (n8n resumes one waiting node per execution)', {}, [{ json: {} }, { json: {} }], /asks one question per execution, and 2 items came in/],
 		['an alphanumeric sender, which cannot be answered', { from: 'Phonovation' }, [{ json: {} }], /^Sender: "Phonovation" cannot receive replies/],
 		['a number it cannot read', { recipients: 'call me' }, [{ json: {} }], /^To: "call me" is not a phone number/],
-		['Default Country Code 35', { options: { defaultCountryCode: '35' } }, [{ json: {} }], /^Default Country Code: "35" is not a country calling code/],
+		['Default Country Code 35', { options: { defaultCountryCode: '35' } }, [{ json: {} }], /^Default Country Code "35" is not a country calling code/],
 		['a word both yes and no', { options: { yesWords: 'YES, NO' } }, [{ json: {} }], /^Yes Words \/ No Words: "NO" is both a yes and a no word/],
 		['a stop word as an answer (CANCEL would opt the number out)', { options: { noWords: 'NO, CANCEL' } }, [{ json: {} }], /^Yes Words \/ No Words: "CANCEL" is a stop word/],
 		['a Limit Wait Time that is not a number of minutes', { options: { limitWaitTime: '={{ "ten" }}' } }, [{ json: {} }], /^Limit Wait Time: must be a number of minutes from 0/],

@@ -1,15 +1,16 @@
-import type { CampaignPlan, PlannedItem, PlannedRecipient } from '../../../../../../nodes/Phonovation/resources/campaign/pipeline/plan';
+import type { CampaignPlan, PlannedItem } from '../../../../../../nodes/Phonovation/resources/campaign/pipeline/plan';
 import { planCampaigns } from '../../../../../../nodes/Phonovation/resources/campaign/pipeline/plan';
 
 import { context, item } from './itemParameters';
+import { type RecipientRecord, recordOf } from './records';
 
 /** An item's numbers as records, read from its plan's columns. */
-const recipientsOf = (plan: CampaignPlan, item: PlannedItem): PlannedRecipient[] =>
-	Array.from({ length: item.end - item.first }, (_, i) => plan.recipients.recipient(item.first + i));
+const recipientsOf = (plan: CampaignPlan, item: PlannedItem): RecipientRecord[] =>
+	Array.from({ length: item.end - item.first }, (_, i) => recordOf(plan.recipients, item.first + i));
 /** The recipients to send, in order, as records. */
-const toSend = (plan: CampaignPlan) => Array.from(plan.recipients.order, (entry) => plan.recipients.recipient(entry));
+const toSend = (plan: CampaignPlan) => Array.from(plan.recipients.order, (entry) => recordOf(plan.recipients, entry));
 /** The batches as records. */
-const batchesOf = (plan: CampaignPlan) => Array.from({ length: plan.batchCount }, (_, index) => Array.from(plan.batch(index), (entry) => plan.recipients.recipient(entry)));
+const batchesOf = (plan: CampaignPlan) => Array.from({ length: plan.batchCount }, (_, index) => Array.from(plan.batch(index), (entry) => recordOf(plan.recipients, entry)));
 
 describe('planCampaigns (pure)', () => {
 	it('groups items by sender and text in order of first appearance, and numbers each sent recipient once', () => {
@@ -82,8 +83,8 @@ describe('planCampaigns (pure)', () => {
 		expect(toSend(plan).map((r) => r.msisdn)).toEqual(['353871000001', '353871000002', '353871000003', '353871000004']);
 		expect(recipientsOf(plan, plan.items[1]).map((r) => r.skip?.kind)).toEqual(['duplicate', undefined]);
 		expect(plan.warnings.filter((w) => w.includes(' differs '))).toEqual([
-			"Batch Size differs on item(s) 1; their campaign (same sender, text, send time, campaign name and Quiet Hours) used item 0's 2, so that no number is texted twice",
-			"Request Timeout differs on item(s) 2; their campaign (same sender, text, send time, campaign name and Quiet Hours) used item 0's 120000 ms, so that no number is texted twice",
+			"Batch Size differs on item(s) 1; their campaign (same Sender, Text, Send At, Campaign Name, Dry Run, Quiet Hours and Quiet Hours Time Zone) used item 0's 2, so that no number is texted twice",
+			"Request Timeout differs on item(s) 2; their campaign (same Sender, Text, Send At, Campaign Name, Dry Run, Quiet Hours and Quiet Hours Time Zone) used item 0's 120000 ms, so that no number is texted twice",
 		]);
 	});
 
@@ -92,7 +93,7 @@ describe('planCampaigns (pure)', () => {
 			[item(0, { recipients: '0871000001' }), item(1, { recipients: '0871000002', options: { batchSize: 0 } })],
 			context,
 		);
-		expect(plan.rejected).toMatchObject([{ itemIndex: 1, violations: [{ field: 'batchSize', message: 'Batch size must be at least 1' }] }]);
+		expect(plan.rejected).toMatchObject([{ itemIndex: 1, violations: [{ field: 'batchSize', message: 'Batch Size must be a whole number from 1 to 400000 (got 0)' }] }]);
 		expect(toSend(plan).map((r) => r.msisdn)).toEqual(['353871000001']);
 	});
 
@@ -106,7 +107,7 @@ describe('planCampaigns (pure)', () => {
 			],
 			context,
 		);
-		expect(plans.map((p) => [p.settings.dryRun, p.items.map((i) => i.itemIndex), p.rejected.map((r) => r.itemIndex)])).toEqual([
+		expect(plans.map((p) => [p.settings.options.dryRun, p.items.map((i) => i.itemIndex), p.rejected.map((r) => r.itemIndex)])).toEqual([
 			[true, [0, 1], [3]],
 			[false, [2], []],
 		]);
@@ -132,7 +133,7 @@ describe('planCampaigns (pure)', () => {
 			[2, ['timeout']],
 		]);
 		expect(plan.warnings.filter((w) => w.includes(' differs '))).toEqual([
-			"Batch Size differs on item(s) 4; their campaign (same sender, text, send time, campaign name and Quiet Hours) used item 3's 5, so that no number is texted twice",
+			"Batch Size differs on item(s) 4; their campaign (same Sender, Text, Send At, Campaign Name, Dry Run, Quiet Hours and Quiet Hours Time Zone) used item 3's 5, so that no number is texted twice",
 		]);
 	});
 
@@ -141,7 +142,7 @@ describe('planCampaigns (pure)', () => {
 			[item(0, { recipients: '0871000001', options: { dryRun: true } }), item(1, { recipients: '0871000001' })],
 			context,
 		);
-		expect(plans.map((p) => [p.settings.dryRun, toSend(p).map((r) => r.msisdn)])).toEqual([
+		expect(plans.map((p) => [p.settings.options.dryRun, toSend(p).map((r) => r.msisdn)])).toEqual([
 			[true, ['353871000001']],
 			[false, ['353871000001']],
 		]);
@@ -167,7 +168,7 @@ describe('planCampaigns (pure)', () => {
 	});
 
 	it('lists at most five unreadable entries and counts the rest', () => {
-		const options = { excludeNumbers: 'a, b, c, d, e, f, g', unreadableExclusions: 'anything but warn' };
+		const options = { excludeNumbers: 'a, b, c, d, e, f, g', unreadableExclusions: 'fail' };
 		const [plan] = planCampaigns([item(0, { recipients: '0871000001', options })], context);
 		expect(plan.rejected[0].violations[0].message).toBe(
 			'7 entries cannot be read as phone numbers and would exclude no one — "a": contains letters; "b": contains letters; ' +

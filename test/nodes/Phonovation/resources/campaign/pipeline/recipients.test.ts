@@ -8,7 +8,10 @@ import {
 } from '../../../../../../nodes/Phonovation/resources/campaign/pipeline/recipients';
 import { requestBody } from '../../../../../../nodes/Phonovation/resources/campaign/pipeline/requestBody';
 
+import { readOptions } from '../../../../../../nodes/Phonovation/resources/campaign/options';
+
 import { context, item } from './itemParameters';
+import { batchOf, recordOf } from './records';
 
 /** Two items: item 3 lists two numbers, item 5 three (one invalid). */
 function columns() {
@@ -30,8 +33,8 @@ describe('recipient columns', () => {
 		expect(recipients.sending).toBe(3);
 		expect(Array.from(recipients.batch(0, 2))).toEqual([2, 0]);
 		expect(Array.from(recipients.batch(1, 2))).toEqual([1]);
-		expect(recipients.recipient(3)).toEqual({ input: 'x', msisdn: null, notifyId: null, skip: { kind: 'invalid', reason: 'contains letters' } });
-		expect(recipients.recipient(0)).toEqual({ input: '0871000001', msisdn: '353871000001', notifyId: 'a', position: 1 });
+		expect(recordOf(recipients, 3)).toEqual({ input: 'x', msisdn: null, notifyId: null, skip: { kind: 'invalid', reason: 'contains letters' } });
+		expect(recordOf(recipients, 0)).toEqual({ input: '0871000001', msisdn: '353871000001', notifyId: 'a', position: 1 });
 	});
 
 	it('with nothing to send, no entry has a position', () => {
@@ -41,10 +44,10 @@ describe('recipient columns', () => {
 
 	it('write the same request body as the records they stand for', () => {
 		const recipients = new CampaignRecipients(columns(), new Map(), Int32Array.from([0, 1, 2]));
-		const settings = { from: 'Phonovation', text: 'Hi', campaignName: '', sendAt: null, dryRun: false, batchSize: 10, timeoutMs: 1000 };
-		const records = [0, 1, 2].map((entry) => recipients.recipient(entry));
+		const settings = { from: 'Phonovation', text: 'Hi', sendAt: null, options: readOptions({}).values, batchSize: 10, timeoutMs: 1000 };
+		const records = [0, 1, 2].map((entry) => recordOf(recipients, entry) as { msisdn: string; notifyId: string | null });
 		expect(requestBody(settings, { columns: recipients, entries: recipients.batch(0, 10) }).toString('utf8')).toBe(
-			requestBody(settings, records).toString('utf8'),
+			requestBody(settings, batchOf(records)).toString('utf8'),
 		);
 	});
 });

@@ -1,22 +1,31 @@
-import type { CampaignSettings, PlannedRecipient } from '../../../../../../nodes/Phonovation/resources/campaign/pipeline/plan';
-import { batchLabel, ByteWriter, CAMPAIGN_PATH, requestBody } from '../../../../../../nodes/Phonovation/resources/campaign/pipeline/requestBody';
+import { readOptions } from '../../../../../../nodes/Phonovation/resources/campaign/options';
+import type { CampaignSettings } from '../../../../../../nodes/Phonovation/resources/campaign/pipeline/plan';
+import { batchLabel, ByteWriter, CAMPAIGN_PATH, requestBody as bodyOfBatch } from '../../../../../../nodes/Phonovation/resources/campaign/pipeline/requestBody';
+
+import { batchOf } from './records';
 
 const SETTINGS: CampaignSettings = {
 	from: 'Phonovation',
 	text: 'Say "hi" \\ bye\n¬ 😀',
-	campaignName: 'Spring',
 	sendAt: '2026-03-01T09:00Z',
-	dryRun: false,
+	options: readOptions({ campaignName: 'Spring' }).values,
 	batchSize: 400_000,
 	timeoutMs: 30_000,
 };
 
-const recipient = (msisdn: string, notifyId: string | null): PlannedRecipient => ({ input: msisdn, msisdn, notifyId });
+interface Recipient {
+	msisdn: string;
+	notifyId: string | null;
+}
+
+const recipient = (msisdn: string, notifyId: string | null): Recipient => ({ msisdn, notifyId });
+
+const requestBody = (settings: CampaignSettings, batch: Recipient[]) => bodyOfBatch(settings, batchOf(batch));
 
 /** The body as docs/provider-api.md#campaign-request describes it, serialised by JSON.stringify: the oracle. */
-function expected(settings: CampaignSettings, batch: PlannedRecipient[]): string {
+function expected(settings: CampaignSettings, batch: Recipient[]): string {
 	const body: Record<string, unknown> = { text: settings.text, from: settings.from };
-	if (settings.campaignName) body.campaignName = settings.campaignName;
+	if (settings.options.campaignName) body.campaignName = settings.options.campaignName;
 	if (settings.sendAt) body.sendAt = settings.sendAt;
 	body.recipientInfo = batch.map((r) => (r.notifyId ? { msisdn: r.msisdn, notifyId: r.notifyId } : { msisdn: r.msisdn }));
 	return JSON.stringify(body);
@@ -34,7 +43,7 @@ describe('the campaign request body (docs/provider-api.md#msisdn-rules)', () => 
 	});
 
 	it('leaves out campaign name and send time when they are not set', () => {
-		const settings = { ...SETTINGS, campaignName: '', sendAt: null };
+		const settings = { ...SETTINGS, options: readOptions({}).values, sendAt: null };
 		const batch = [recipient('353871000000', null)];
 		expect(JSON.parse(requestBody(settings, batch).toString('utf8'))).toEqual({
 			text: SETTINGS.text,
