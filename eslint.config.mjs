@@ -8,13 +8,27 @@ import { register } from 'tsx/cjs/api';
 
 // lint/plugin.ts: rules of the newest @n8n/eslint-plugin-community-nodes that the pinned release
 // lacks, ported locally as `@local/community-nodes/<upstream name>` (tsx loads the TypeScript).
-const { localPlugin } = register({ namespace: 'local-lint-rules' }).require('./lint/plugin.ts', import.meta.url);
+const { localPlugin } = register({ namespace: 'local-lint-rules' }).require(
+	'./lint/plugin.ts',
+	import.meta.url,
+);
 const local = localPlugin.configs.recommended;
 
 const community = n8nCommunityNodesPlugin.configs.recommended;
 
 export default tseslint.config(
-	{ ignores: ['dist/**', 'node_modules/**', 'test/**', '.stryker-tmp/**', 'reports/**', '**/*.js', '**/*.cjs', '**/*.mjs'] },
+	{
+		ignores: [
+			'dist/**',
+			'node_modules/**',
+			'test/**',
+			'.stryker-tmp/**',
+			'reports/**',
+			'**/*.js',
+			'**/*.cjs',
+			'**/*.mjs',
+		],
+	},
 	{
 		files: ['nodes/**/*.ts', 'credentials/**/*.ts'],
 		extends: [js.configs.recommended, tseslint.configs.recommended, community, local],

@@ -5,13 +5,19 @@
  */
 const { projects } = require('./jest.config');
 
-const { displayName: _displayName, testPathIgnorePatterns, ...unit } = projects.find(
-	(project) => project.displayName === 'unit',
-);
+const {
+	displayName: _displayName,
+	testPathIgnorePatterns,
+	...unit
+} = projects.find((project) => project.displayName === 'unit');
 
 module.exports = {
 	...unit,
-	testPathIgnorePatterns: [...testPathIgnorePatterns, '<rootDir>/test/simulator/', '<rootDir>/test/bench/'],
+	testPathIgnorePatterns: [
+		...testPathIgnorePatterns,
+		'<rootDir>/test/simulator/',
+		'<rootDir>/test/bench/',
+	],
 	// Per mutant, run only the test files that hold a test covering it (see the two files).
 	setupFilesAfterEnv: ['<rootDir>/test/mutation/recordTestNames.cjs'],
 	testSequencer: '<rootDir>/test/mutation/testSequencer.cjs',

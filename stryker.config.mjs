@@ -3,12 +3,31 @@
 // to one group of modules and the tests written for them (the groups below); `--mutate` on the
 // command line narrows it further, e.g. `npm run test:mutation -- --mutate nodes/PhonovationTrigger/events/fields/keywords.ts`.
 const PIPELINE = 'nodes/Phonovation/resources/campaign/pipeline';
-const PURE_PIPELINE = ['plan', 'recipients', 'requestBody', 'plainField', 'suppression', 'pacer', 'ledger', 'tooManyRequests'];
+const PURE_PIPELINE = [
+	'plan',
+	'recipients',
+	'requestBody',
+	'plainField',
+	'suppression',
+	'pacer',
+	'ledger',
+	'tooManyRequests',
+];
 
 const TRIGGER = 'nodes/PhonovationTrigger';
 // The trigger's pure modules (request reading, signatures, event classifiers and item builders).
-const PURE_TRIGGER = ['incoming/*.ts', 'verification/signature.ts', 'verification/recipe.ts', 'events/**/*.ts'];
-const PURE_TRIGGER_TESTS = ['parsing.test.ts', 'incoming/*.test.ts', 'verification/*.test.ts', 'events/**/*.test.ts'];
+const PURE_TRIGGER = [
+	'incoming/*.ts',
+	'verification/signature.ts',
+	'verification/recipe.ts',
+	'events/**/*.ts',
+];
+const PURE_TRIGGER_TESTS = [
+	'parsing.test.ts',
+	'incoming/*.test.ts',
+	'verification/*.test.ts',
+	'events/**/*.test.ts',
+];
 
 const GROUPS = {
 	domain: {
@@ -29,7 +48,13 @@ const GROUPS = {
 	},
 	// Its webhook handling, through n8n's webhook context: over an hour on 2 cores.
 	'trigger-webhook': {
-		mutate: ['PhonovationTrigger.node', 'handler', 'verification/verifyRelay', 'verification/secrets', 'parameters'].map((name) => `${TRIGGER}/${name}.ts`),
+		mutate: [
+			'PhonovationTrigger.node',
+			'handler',
+			'verification/verifyRelay',
+			'verification/secrets',
+			'parameters',
+		].map((name) => `${TRIGGER}/${name}.ts`),
 		testFiles: [`test/${TRIGGER}/**/*.test.ts`],
 	},
 	credentials: {
@@ -40,7 +65,9 @@ const GROUPS = {
 
 const group = process.env.MUTATION_GROUP;
 if (group !== undefined && !(group in GROUPS)) {
-	throw new Error(`MUTATION_GROUP must be one of ${Object.keys(GROUPS).join(', ')} (got "${group}")`);
+	throw new Error(
+		`MUTATION_GROUP must be one of ${Object.keys(GROUPS).join(', ')} (got "${group}")`,
+	);
 }
 const report = group ? `reports/mutation/${group}` : 'reports/mutation/all';
 

@@ -21,7 +21,8 @@ interface TokenServerError {
 	response?: { status?: unknown; data?: unknown };
 }
 
-const isRedirect = (status: number | undefined) => status !== undefined && status >= 300 && status < 400;
+const isRedirect = (status: number | undefined) =>
+	status !== undefined && status >= 300 && status < 400;
 
 /** The token URL, once all three URL fields are safe: an unsafe one fails the login (and the Test button) before anything is sent. */
 function tokenUrl(credentials: ICredentialDataDecryptedObject): string {
@@ -58,7 +59,10 @@ export class PhonovationApi implements ICredentialType {
 
 	displayName = 'Phonovation API';
 
-	icon: Icon = { light: 'file:../icons/phonovation.svg', dark: 'file:../icons/phonovation.dark.svg' };
+	icon: Icon = {
+		light: 'file:../icons/phonovation.svg',
+		dark: 'file:../icons/phonovation.dark.svg',
+	};
 
 	documentationUrl = 'https://github.com/n8n-nodes-phonovation/n8n-nodes-phonovation#credentials';
 
@@ -118,7 +122,8 @@ export class PhonovationApi implements ICredentialType {
 			name: 'baseUrl',
 			type: 'string',
 			default: 'https://api.interactsms.com',
-			description: 'Campaign API host (without /api/v2). Change it only to use the local simulator.',
+			description:
+				'Campaign API host (without /api/v2). Change it only to use the local simulator.',
 		},
 		{
 			displayName: 'Legacy Base URL',
@@ -148,7 +153,10 @@ export class PhonovationApi implements ICredentialType {
 			response = (await this.helpers.httpRequest({
 				method: 'POST',
 				url,
-				headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+				headers: {
+					'Content-Type': 'application/x-www-form-urlencoded',
+					Accept: 'application/json',
+				},
 				body: new URLSearchParams({
 					grant_type: 'password',
 					client_id: TOKEN_CLIENT_ID,
@@ -179,7 +187,9 @@ export class PhonovationApi implements ICredentialType {
 			);
 		}
 		if (typeof response?.access_token !== 'string' || response.access_token === '') {
-			throw new LoginFailedError(`Phonovation's token server at ${where} answered without an access token.`);
+			throw new LoginFailedError(
+				`Phonovation's token server at ${where} answered without an access token.`,
+			);
 		}
 		return { accessToken: response.access_token };
 	}
@@ -189,8 +199,17 @@ export class PhonovationApi implements ICredentialType {
 	 * `=Bearer {{$credentials.accessToken}}` costs an expression evaluation each time (about a sixth
 	 * of the CPU of a personalised send, measured).
 	 */
-	async authenticate(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-		return { ...requestOptions, headers: { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.accessToken ?? '')}` } };
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		return {
+			...requestOptions,
+			headers: {
+				...requestOptions.headers,
+				Authorization: `Bearer ${String(credentials.accessToken ?? '')}`,
+			},
+		};
 	}
 
 	test: ICredentialTestRequest = {

@@ -26,7 +26,8 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 export function checkPackageJson(pkg: unknown): PackageProblem[] {
-	if (!isObject(pkg)) return [{ rule: 'require-mit-license', message: 'package.json must be a JSON object.' }];
+	if (!isObject(pkg))
+		return [{ rule: 'require-mit-license', message: 'package.json must be a JSON object.' }];
 	const problems: PackageProblem[] = [];
 
 	if (!('license' in pkg)) {
@@ -35,7 +36,10 @@ export function checkPackageJson(pkg: unknown): PackageProblem[] {
 			message: `The package.json must have a "license" field set to "${REQUIRED_LICENSE}".`,
 		});
 	} else if (pkg.license !== REQUIRED_LICENSE) {
-		problems.push({ rule: 'require-mit-license', message: `The "license" field must be "${REQUIRED_LICENSE}".` });
+		problems.push({
+			rule: 'require-mit-license',
+			message: `The "license" field must be "${REQUIRED_LICENSE}".`,
+		});
 	}
 
 	if (!('keywords' in pkg)) {
@@ -54,7 +58,8 @@ export function checkPackageJson(pkg: unknown): PackageProblem[] {
 	if (isObject(pkg.repository) && 'directory' in pkg.repository) {
 		problems.push({
 			rule: 'no-monorepo',
-			message: 'Community nodes must use a single-package repository. Monorepo packages are not supported.',
+			message:
+				'Community nodes must use a single-package repository. Monorepo packages are not supported.',
 		});
 	}
 	return problems;
@@ -67,7 +72,11 @@ export function checkPackageFile(file: string): PackageProblem[] {
 if (require.main === module) {
 	const file = path.resolve(process.argv[2] ?? path.join(__dirname, '..', 'package.json'));
 	const problems = checkPackageFile(file);
-	for (const { rule, message } of problems) console.error(`${path.relative(process.cwd(), file)}: ${rule}: ${message}`);
+	for (const { rule, message } of problems)
+		console.error(`${path.relative(process.cwd(), file)}: ${rule}: ${message}`);
 	if (problems.length > 0) process.exitCode = 1;
-	else console.log(`lint:package: ${path.relative(process.cwd(), file)} passes require-mit-license, require-community-node-keyword, no-monorepo`);
+	else
+		console.log(
+			`lint:package: ${path.relative(process.cwd(), file)} passes require-mit-license, require-community-node-keyword, no-monorepo`,
+		);
 }

@@ -68,7 +68,8 @@ export function createCodexObjectVisitor(
 ): TSESLint.RuleListener {
 	if (isFileType(context.filename, '.node.json')) {
 		const sibling = context.filename.replace(/\.node\.json$/, '.node.ts');
-		if (fileHasInlineDescriptionCodex(sibling) || fileImportsModule(sibling, AI_NODE_SDK)) return {};
+		if (fileHasInlineDescriptionCodex(sibling) || fileImportsModule(sibling, AI_NODE_SDK))
+			return {};
 		return {
 			ObjectExpression(node) {
 				const root = getTopLevelObjectInJson(node);
@@ -110,5 +111,7 @@ export function removeListItem(
 		return before ? fixer.removeRange([before.range[0], target.range[1]]) : fixer.remove(target);
 	}
 	const after = sourceCode.getTokenAfter(target);
-	return after ? fixer.removeRange([target.range[0], endPastBlanks(sourceCode, after.range[1])]) : fixer.remove(target);
+	return after
+		? fixer.removeRange([target.range[0], endPastBlanks(sourceCode, after.range[1])])
+		: fixer.remove(target);
 }

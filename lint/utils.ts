@@ -20,7 +20,8 @@ export function isFileType(filename: string, extension: string): boolean {
 
 function implementsInterface(node: TSESTree.ClassDeclaration, name: string): boolean {
 	return (node.implements ?? []).some(
-		(clause) => clause.expression.type === AST_NODE_TYPES.Identifier && clause.expression.name === name,
+		(clause) =>
+			clause.expression.type === AST_NODE_TYPES.Identifier && clause.expression.name === name,
 	);
 }
 
@@ -35,9 +36,14 @@ export function isCredentialTypeClass(node: TSESTree.ClassDeclaration): boolean 
 }
 
 /** `group` containing 'trigger', or (fallback) a class name ending in Trigger. */
-export function isTriggerNode(node: TSESTree.ClassDeclaration, description: TSESTree.ObjectExpression): boolean {
+export function isTriggerNode(
+	node: TSESTree.ClassDeclaration,
+	description: TSESTree.ObjectExpression,
+): boolean {
 	const group = findArrayLiteralProperty(description, 'group');
-	const inTriggerGroup = (group?.elements ?? []).some((element) => getStringLiteralValue(element) === 'trigger');
+	const inTriggerGroup = (group?.elements ?? []).some(
+		(element) => getStringLiteralValue(element) === 'trigger',
+	);
 	return inTriggerGroup || (node.id?.name.endsWith('Trigger') ?? false);
 }
 
@@ -77,7 +83,9 @@ function unwrapObject(node: TSESTree.Node | null | undefined): TSESTree.ObjectEx
  * The node's `description` object literal: the class field's initializer or, for versioned nodes,
  * the object assigned to `this.description` in the constructor.
  */
-export function findNodeDescriptionObject(node: TSESTree.ClassDeclaration): TSESTree.ObjectExpression | null {
+export function findNodeDescriptionObject(
+	node: TSESTree.ClassDeclaration,
+): TSESTree.ObjectExpression | null {
 	const fromField = unwrapObject(findClassProperty(node, 'description')?.value);
 	if (fromField) return fromField;
 
@@ -103,7 +111,9 @@ export function findNodeDescriptionObject(node: TSESTree.ClassDeclaration): TSES
 }
 
 /** The `description` class field's initializer when it is a plain object literal (no unwrapping, no constructor). */
-export function findDescriptionFieldObject(node: TSESTree.ClassDeclaration): TSESTree.ObjectExpression | null {
+export function findDescriptionFieldObject(
+	node: TSESTree.ClassDeclaration,
+): TSESTree.ObjectExpression | null {
 	const value = findClassProperty(node, 'description')?.value;
 	return value?.type === AST_NODE_TYPES.ObjectExpression ? value : null;
 }
@@ -144,7 +154,8 @@ export function createNodeDescriptionVisitor(
 	check: (description: TSESTree.ObjectExpression, node: TSESTree.ClassDeclaration) => void,
 ): TSESLint.RuleListener {
 	return createNodeClassVisitor(context, (node) => {
-		const description = lookup === 'field' ? findDescriptionFieldObject(node) : findNodeDescriptionObject(node);
+		const description =
+			lookup === 'field' ? findDescriptionFieldObject(node) : findNodeDescriptionObject(node);
 		if (description) check(description, node);
 	});
 }
@@ -173,14 +184,19 @@ export function forEachObjectInDescriptionField(
 }
 
 /** The object literal elements of an array literal (holes, spreads and other expressions skipped). */
-export function getObjectElements(array: TSESTree.ArrayExpression | null | undefined): TSESTree.ObjectExpression[] {
+export function getObjectElements(
+	array: TSESTree.ArrayExpression | null | undefined,
+): TSESTree.ObjectExpression[] {
 	return (array?.elements ?? []).filter(
-		(element): element is TSESTree.ObjectExpression => element?.type === AST_NODE_TYPES.ObjectExpression,
+		(element): element is TSESTree.ObjectExpression =>
+			element?.type === AST_NODE_TYPES.ObjectExpression,
 	);
 }
 
 /** The node's top-level parameters: the object literals of the description's `properties` array. */
-export function getTopLevelParameters(description: TSESTree.ObjectExpression): TSESTree.ObjectExpression[] {
+export function getTopLevelParameters(
+	description: TSESTree.ObjectExpression,
+): TSESTree.ObjectExpression[] {
 	return getObjectElements(findArrayLiteralProperty(description, 'properties'));
 }
 
@@ -208,15 +224,22 @@ export function getParameterDisplayName(parameter: TSESTree.ObjectExpression): s
  * A property of an object literal by key: `name: ...` or `'name': ...` (the newer upstream helper
  * accepts both, which is what lets the codex rules read .node.json files).
  */
-export function findObjectProperty(obj: TSESTree.ObjectExpression, name: string): TSESTree.Property | null {
+export function findObjectProperty(
+	obj: TSESTree.ObjectExpression,
+	name: string,
+): TSESTree.Property | null {
 	for (const property of obj.properties) {
-		if (property.type === AST_NODE_TYPES.Property && getPropertyKeyName(property) === name) return property;
+		if (property.type === AST_NODE_TYPES.Property && getPropertyKeyName(property) === name)
+			return property;
 	}
 	return null;
 }
 
 /** A property of an object literal whose key is the string literal `name` (JSON files). */
-export function findJsonProperty(obj: TSESTree.ObjectExpression, name: string): TSESTree.Property | null {
+export function findJsonProperty(
+	obj: TSESTree.ObjectExpression,
+	name: string,
+): TSESTree.Property | null {
 	for (const property of obj.properties) {
 		if (
 			property.type === AST_NODE_TYPES.Property &&
@@ -265,10 +288,14 @@ export function findStringProperty(
 	return node && value !== null ? { node, value } : null;
 }
 
-export function getLiteralValue(node: TSESTree.Node | null | undefined): string | number | boolean | null {
+export function getLiteralValue(
+	node: TSESTree.Node | null | undefined,
+): string | number | boolean | null {
 	if (node?.type !== AST_NODE_TYPES.Literal) return null;
 	const { value } = node;
-	return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? value : null;
+	return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+		? value
+		: null;
 }
 
 export function getStringLiteralValue(node: TSESTree.Node | null | undefined): string | null {
@@ -286,7 +313,8 @@ export function getPropertyKeyName(
 	node: TSESTree.Property | TSESTree.PropertyDefinition | TSESTree.MethodDefinition,
 ): string | null {
 	if (node.key.type === AST_NODE_TYPES.Identifier && !node.computed) return node.key.name;
-	if (node.key.type === AST_NODE_TYPES.Literal && typeof node.key.value === 'string') return node.key.value;
+	if (node.key.type === AST_NODE_TYPES.Literal && typeof node.key.value === 'string')
+		return node.key.value;
 	return null;
 }
 
@@ -299,7 +327,9 @@ export function withApiSuffix(name: string): string {
 }
 
 /** In a JSON file parsed as a program, the root object is the sole expression statement. */
-export function getTopLevelObjectInJson(node: TSESTree.ObjectExpression): TSESTree.ObjectExpression | null {
+export function getTopLevelObjectInJson(
+	node: TSESTree.ObjectExpression,
+): TSESTree.ObjectExpression | null {
 	return node.parent?.type === AST_NODE_TYPES.ExpressionStatement ? node : null;
 }
 
@@ -332,7 +362,11 @@ export function walk(node: TSESTree.Node, visit: (node: TSESTree.Node) => boolea
 		const child = (node as unknown as Record<string, unknown>)[key];
 		const children = Array.isArray(child) ? child : [child];
 		for (const item of children) {
-			if (item && typeof item === 'object' && typeof (item as { type?: unknown }).type === 'string') {
+			if (
+				item &&
+				typeof item === 'object' &&
+				typeof (item as { type?: unknown }).type === 'string'
+			) {
 				if (walk(item as TSESTree.Node, visit)) return true;
 			}
 		}
@@ -341,10 +375,18 @@ export function walk(node: TSESTree.Node, visit: (node: TSESTree.Node) => boolea
 }
 
 /** Whether the program imports (or requires) one of `modules`. */
-export function programImportsModule(program: TSESTree.Program, modules: readonly string[]): boolean {
+export function programImportsModule(
+	program: TSESTree.Program,
+	modules: readonly string[],
+): boolean {
 	return walk(program, (node) => {
-		if (node.type === AST_NODE_TYPES.ImportDeclaration || node.type === AST_NODE_TYPES.ExportAllDeclaration) {
-			return modules.some((name) => node.source.value === name || node.source.value.startsWith(`${name}/`));
+		if (
+			node.type === AST_NODE_TYPES.ImportDeclaration ||
+			node.type === AST_NODE_TYPES.ExportAllDeclaration
+		) {
+			return modules.some(
+				(name) => node.source.value === name || node.source.value.startsWith(`${name}/`),
+			);
 		}
 		if (
 			node.type === AST_NODE_TYPES.CallExpression &&
@@ -352,7 +394,9 @@ export function programImportsModule(program: TSESTree.Program, modules: readonl
 			node.callee.name === 'require'
 		) {
 			const name = getStringLiteralValue(node.arguments[0]);
-			return name !== null && modules.some((module) => name === module || name.startsWith(`${module}/`));
+			return (
+				name !== null && modules.some((module) => name === module || name.startsWith(`${module}/`))
+			);
 		}
 		return false;
 	});

@@ -1,11 +1,19 @@
 /** Port of upstream `cred-class-name-field-conventions`: a credential's `name` starts lowercase and ends with `Api`. */
-import { createCredentialClassVisitor, createRule, findClassProperty, getStringLiteralValue, withApiSuffix } from '../utils';
+import {
+	createCredentialClassVisitor,
+	createRule,
+	findClassProperty,
+	getStringLiteralValue,
+	withApiSuffix,
+} from '../utils';
 
 export const credClassNameFieldConventions = createRule({
 	name: 'cred-class-name-field-conventions',
 	meta: {
 		type: 'problem',
-		docs: { description: 'Credential `name` field must end with `Api` and start with a lowercase letter' },
+		docs: {
+			description: 'Credential `name` field must end with `Api` and start with a lowercase letter',
+		},
 		messages: {
 			missingSuffix: "Credential `name` field '{{value}}' must end with 'Api'",
 			uppercaseFirstChar: "Credential `name` field '{{value}}' must start with a lowercase letter",
@@ -25,7 +33,13 @@ export const credClassNameFieldConventions = createRule({
 				{ messageId: 'missingSuffix' as const, failed: !value.endsWith('Api') },
 			];
 			for (const { messageId, failed } of problems) {
-				if (failed) context.report({ node: valueNode, messageId, data: { value }, fix: (f) => f.replaceText(valueNode, fixed) });
+				if (failed)
+					context.report({
+						node: valueNode,
+						messageId,
+						data: { value },
+						fix: (f) => f.replaceText(valueNode, fixed),
+					});
 			}
 		});
 	},

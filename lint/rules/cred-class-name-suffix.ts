@@ -15,7 +15,12 @@ export const credClassNameSuffix = createRule({
 		return createCredentialClassVisitor(context, ({ id }) => {
 			if (!id || id.name.endsWith('Api')) return;
 			const fixed = withApiSuffix(id.name);
-			context.report({ node: id, messageId: 'missingSuffix', data: { name: id.name }, fix: (f) => f.replaceText(id, fixed) });
+			context.report({
+				node: id,
+				messageId: 'missingSuffix',
+				data: { name: id.name },
+				fix: (f) => f.replaceText(id, fixed),
+			});
 		});
 	},
 });

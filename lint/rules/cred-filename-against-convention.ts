@@ -9,7 +9,8 @@ export const credFilenameAgainstConvention = createRule({
 		type: 'problem',
 		docs: { description: 'Credential filename must match the credential class name' },
 		messages: {
-			renameFile: 'Credential filename must match the class name "{{className}}". Rename file to "{{expected}}".',
+			renameFile:
+				'Credential filename must match the class name "{{className}}". Rename file to "{{expected}}".',
 		},
 		schema: [],
 	},

@@ -1,7 +1,12 @@
 /** Port of upstream `hint-max-length`: a `hint` anywhere in the node description is at most 120 characters. */
 import { AST_NODE_TYPES, TSESTree } from '@typescript-eslint/utils';
 
-import { createNodeDescriptionVisitor, createRule, getPropertyKeyName, getStringLiteralValue } from '../utils';
+import {
+	createNodeDescriptionVisitor,
+	createRule,
+	getPropertyKeyName,
+	getStringLiteralValue,
+} from '../utils';
 
 const MAX_HINT_LENGTH = 120;
 

@@ -12,7 +12,8 @@ export const noAiCodexCategory = createRule({
 	meta: {
 		type: 'problem',
 		docs: {
-			description: 'Disallow the reserved "AI" codex category in community nodes that do not import the AI Node SDK',
+			description:
+				'Disallow the reserved "AI" codex category in community nodes that do not import the AI Node SDK',
 		},
 		messages: {
 			aiCategoryNotAllowed:

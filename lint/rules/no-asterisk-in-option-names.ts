@@ -38,7 +38,10 @@ export const noAsteriskInOptionNames = createRule({
 								messageId: 'replaceAsterisk',
 								fix: (fixer) => {
 									const quote = context.sourceCode.getText(valueNode).charAt(0) || "'";
-									return fixer.replaceText(valueNode, `${quote}${name.replaceAll('*', '[All]')}${quote}`);
+									return fixer.replaceText(
+										valueNode,
+										`${quote}${name.replaceAll('*', '[All]')}${quote}`,
+									);
 								},
 							},
 						],

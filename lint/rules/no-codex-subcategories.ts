@@ -10,7 +10,8 @@ export const noCodexSubcategories = createRule({
 	meta: {
 		type: 'problem',
 		docs: {
-			description: 'Disallow the codex.subcategories field in community nodes that do not import the AI Node SDK',
+			description:
+				'Disallow the codex.subcategories field in community nodes that do not import the AI Node SDK',
 		},
 		messages: {
 			subcategoriesNotAllowed:

@@ -17,7 +17,9 @@ export const noDuplicateParamOptions = createRule({
 	name: 'no-duplicate-param-options',
 	meta: {
 		type: 'problem',
-		docs: { description: 'Disallow duplicate option names or values within a single node parameter' },
+		docs: {
+			description: 'Disallow duplicate option names or values within a single node parameter',
+		},
 		messages: {
 			duplicateName: 'Duplicate option name "{{ value }}" in parameter "{{ displayName }}".',
 			duplicateValue: 'Duplicate option value "{{ value }}" in parameter "{{ displayName }}".',
@@ -27,7 +29,10 @@ export const noDuplicateParamOptions = createRule({
 	defaultOptions: [],
 	create(context) {
 		return createNodeDescriptionVisitor(context, 'field', (description) => {
-			for (const { parameter, options } of findOptionParameters(description, ['options', 'multiOptions'])) {
+			for (const { parameter, options } of findOptionParameters(description, [
+				'options',
+				'multiOptions',
+			])) {
 				const displayName = getParameterDisplayName(parameter);
 				const names = new Set<string>();
 				const values = new Set<string | number | boolean>();

@@ -6,23 +6,34 @@ import { AST_NODE_TYPES, TSESTree } from '@typescript-eslint/utils';
 
 import { createRule, getPropertyKeyName, getStringLiteralValue, isFileType } from '../utils';
 
-const CONFIGURABLE_ID_NAME = /^(?:partner|affiliate|reseller|account|tenant|customer|client)(?:[_-]?id)$/i;
+const CONFIGURABLE_ID_NAME =
+	/^(?:partner|affiliate|reseller|account|tenant|customer|client)(?:[_-]?id)$/i;
 
 export const noHardcodedIds = createRule({
 	name: 'no-hardcoded-ids',
 	meta: {
 		type: 'problem',
-		docs: { description: 'Disallow fixed partner and other account identifiers in community node source.' },
+		docs: {
+			description: 'Disallow fixed partner and other account identifiers in community node source.',
+		},
 		messages: {
-			hardcodedId: 'Hardcoded `{{ name }}`. Read this ID from a node parameter or credential so users can configure it.',
+			hardcodedId:
+				'Hardcoded `{{ name }}`. Read this ID from a node parameter or credential so users can configure it.',
 		},
 		schema: [],
 	},
 	defaultOptions: [],
 	create(context) {
-		if (!isFileType(context.filename, '.node.ts') && !isFileType(context.filename, '.node.js')) return {};
+		if (!isFileType(context.filename, '.node.ts') && !isFileType(context.filename, '.node.js'))
+			return {};
 		const check = (name: string | null, value: TSESTree.Node | null | undefined) => {
-			if (!name || !value || !CONFIGURABLE_ID_NAME.test(name) || getStringLiteralValue(value) === null) return;
+			if (
+				!name ||
+				!value ||
+				!CONFIGURABLE_ID_NAME.test(name) ||
+				getStringLiteralValue(value) === null
+			)
+				return;
 			context.report({ node: value, messageId: 'hardcodedId', data: { name } });
 		};
 		return {

@@ -21,7 +21,11 @@ export const noLogicOrFlowNodes = createRule({
 		if (!context.filename.endsWith('.node.json')) return {};
 		const check = (array: TSESTree.ArrayExpression) => {
 			for (const element of array.elements) {
-				if (element?.type === AST_NODE_TYPES.Literal && typeof element.value === 'string' && FORBIDDEN.has(element.value)) {
+				if (
+					element?.type === AST_NODE_TYPES.Literal &&
+					typeof element.value === 'string' &&
+					FORBIDDEN.has(element.value)
+				) {
 					context.report({ node: element, messageId: 'logicOrFlowNode' });
 				}
 			}
@@ -35,7 +39,10 @@ export const noLogicOrFlowNodes = createRule({
 				const subcategories = findJsonProperty(root, 'subcategories')?.value;
 				if (subcategories?.type !== AST_NODE_TYPES.ObjectExpression) return;
 				for (const property of subcategories.properties) {
-					if (property.type === AST_NODE_TYPES.Property && property.value.type === AST_NODE_TYPES.ArrayExpression) {
+					if (
+						property.type === AST_NODE_TYPES.Property &&
+						property.value.type === AST_NODE_TYPES.ArrayExpression
+					) {
 						check(property.value);
 					}
 				}

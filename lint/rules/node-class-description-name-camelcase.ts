@@ -6,12 +6,19 @@ const CAMEL_CASE = /^[a-z][a-zA-Z0-9]*$/;
 function toCamelCase(value: string): string {
 	const parts = value.split(/[^a-zA-Z0-9]+/).filter(Boolean);
 	if (parts.length === 0) return value;
-	const joined = parts.map((part, i) => (i === 0 ? part : part.charAt(0).toUpperCase() + part.slice(1))).join('');
+	const joined = parts
+		.map((part, i) => (i === 0 ? part : part.charAt(0).toUpperCase() + part.slice(1)))
+		.join('');
 	return joined.charAt(0).toLowerCase() + joined.slice(1);
 }
 
 function quoted(value: string, quote: string): string {
-	const escaped = value.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/\r/g, '\\r').split(quote).join(`\\${quote}`);
+	const escaped = value
+		.replace(/\\/g, '\\\\')
+		.replace(/\n/g, '\\n')
+		.replace(/\r/g, '\\r')
+		.split(quote)
+		.join(`\\${quote}`);
 	return `${quote}${escaped}${quote}`;
 }
 
@@ -37,7 +44,11 @@ export const nodeClassDescriptionNameCamelcase = createRule({
 				messageId: 'notCamelCase',
 				data: { value },
 				fix: canFix
-					? (fixer) => fixer.replaceText(valueNode, quoted(fixed, context.sourceCode.getText(valueNode).charAt(0)))
+					? (fixer) =>
+							fixer.replaceText(
+								valueNode,
+								quoted(fixed, context.sourceCode.getText(valueNode).charAt(0)),
+							)
 					: null,
 			});
 		});

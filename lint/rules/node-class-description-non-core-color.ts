@@ -26,7 +26,10 @@ export const nodeClassDescriptionNonCoreColor = createRule({
 	create(context) {
 		return createNodeDescriptionVisitor(context, 'field', (description) => {
 			const defaults = findObjectLiteralProperty(description, 'defaults');
-			const colors = [findObjectProperty(description, 'color'), defaults && findObjectProperty(defaults, 'color')];
+			const colors = [
+				findObjectProperty(description, 'color'),
+				defaults && findObjectProperty(defaults, 'color'),
+			];
 			for (const property of colors.filter((p): p is TSESTree.Property => p !== null)) {
 				const color = getStringLiteralValue(property.value);
 				if (color?.toLowerCase() === N8N_CORE_COLOR) {

@@ -11,7 +11,9 @@ export const nodeFilenameAgainstConvention = createRule({
 	meta: {
 		type: 'problem',
 		docs: { description: 'Node filename must match the node `description.name`' },
-		messages: { renameFile: 'Node filename must match `description.name`. Rename file to "{{expected}}".' },
+		messages: {
+			renameFile: 'Node filename must match `description.name`. Rename file to "{{expected}}".',
+		},
 		schema: [],
 	},
 	defaultOptions: [],
@@ -22,7 +24,11 @@ export const nodeFilenameAgainstConvention = createRule({
 			const expected = name.value.charAt(0).toUpperCase() + name.value.slice(1);
 			const actual = path.basename(context.filename, '.node.ts').replace(/V\d+$/, '');
 			if (actual !== expected) {
-				context.report({ node: name.node, messageId: 'renameFile', data: { expected: `${expected}.node.ts` } });
+				context.report({
+					node: name.node,
+					messageId: 'renameFile',
+					data: { expected: `${expected}.node.ts` },
+				});
 			}
 		});
 	},

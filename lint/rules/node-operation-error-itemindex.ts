@@ -7,7 +7,13 @@
  */
 import { AST_NODE_TYPES, TSESTree } from '@typescript-eslint/utils';
 
-import { createRule, findObjectProperty, isFileType, isNodeTypeClass, isThisMethodCall } from '../utils';
+import {
+	createRule,
+	findObjectProperty,
+	isFileType,
+	isNodeTypeClass,
+	isThisMethodCall,
+} from '../utils';
 
 const ITEM_ERRORS = new Set(['NodeOperationError', 'NodeApiError']);
 
@@ -38,7 +44,10 @@ export const nodeOperationErrorItemindex = createRule({
 	name: 'node-operation-error-itemindex',
 	meta: {
 		type: 'problem',
-		docs: { description: 'Require { itemIndex } in NodeOperationError / NodeApiError options inside item loops' },
+		docs: {
+			description:
+				'Require { itemIndex } in NodeOperationError / NodeApiError options inside item loops',
+		},
 		messages: {
 			missingItemIndex:
 				'`new {{ errorClass }}(...)` inside an item loop must include `{ itemIndex }` as the third argument so n8n can associate the error with the failing item.',
@@ -107,9 +116,14 @@ export const nodeOperationErrorItemindex = createRule({
 			'ForOfStatement:exit': leaveLoop,
 			NewExpression(node) {
 				if (itemLoops.size === 0) return;
-				if (node.callee.type !== AST_NODE_TYPES.Identifier || !ITEM_ERRORS.has(node.callee.name)) return;
+				if (node.callee.type !== AST_NODE_TYPES.Identifier || !ITEM_ERRORS.has(node.callee.name))
+					return;
 				if (!hasItemIndex(node)) {
-					context.report({ node, messageId: 'missingItemIndex', data: { errorClass: node.callee.name } });
+					context.report({
+						node,
+						messageId: 'missingItemIndex',
+						data: { errorClass: node.callee.name },
+					});
 				}
 			},
 		};

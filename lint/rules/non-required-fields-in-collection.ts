@@ -42,7 +42,11 @@ export const nonRequiredFieldsInCollection = createRule({
 				const required = findObjectProperty(element, 'required');
 				// A non-literal `required` cannot be known here: treat it as required.
 				if (required && getBooleanLiteralValue(required.value) !== false) continue;
-				context.report({ node: element, messageId: 'nonRequiredFieldAtTopLevel', data: { field: name } });
+				context.report({
+					node: element,
+					messageId: 'nonRequiredFieldAtTopLevel',
+					data: { field: name },
+				});
 			}
 		});
 	},

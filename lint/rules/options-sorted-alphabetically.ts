@@ -30,7 +30,10 @@ export const optionsSortedAlphabetically = createRule({
 				const names: string[] = [];
 				let dynamic = false;
 				for (const option of options.elements) {
-					const name = option?.type === AST_NODE_TYPES.ObjectExpression ? getStringProperty(option, 'name') : null;
+					const name =
+						option?.type === AST_NODE_TYPES.ObjectExpression
+							? getStringProperty(option, 'name')
+							: null;
 					if (name === null) {
 						dynamic = true;
 						break;
@@ -38,12 +41,17 @@ export const optionsSortedAlphabetically = createRule({
 					names.push(name);
 				}
 				if (dynamic || names.length <= 1) continue;
-				const sorted = [...names].sort((a, b) => a.localeCompare(b, undefined, { sensitivity: 'base' }));
+				const sorted = [...names].sort((a, b) =>
+					a.localeCompare(b, undefined, { sensitivity: 'base' }),
+				);
 				if (names.every((name, i) => name === sorted[i])) continue;
 				context.report({
 					node: options,
 					messageId: 'optionsNotSorted',
-					data: { displayName: getParameterDisplayName(parameter), expectedOrder: sorted.join(', ') },
+					data: {
+						displayName: getParameterDisplayName(parameter),
+						expectedOrder: sorted.join(', '),
+					},
 				});
 			}
 		});

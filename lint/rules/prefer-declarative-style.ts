@@ -89,7 +89,9 @@ function itemLoopIndex(node: Loop, state: ExecuteState): string | null {
 	const counts =
 		state.zeroIndexes.has(index) &&
 		node.body.type === AST_NODE_TYPES.BlockStatement &&
-		node.body.body.some((s) => s.type === AST_NODE_TYPES.ExpressionStatement && increments(s.expression, index));
+		node.body.body.some(
+			(s) => s.type === AST_NODE_TYPES.ExpressionStatement && increments(s.expression, index),
+		);
 	return counts ? index : null;
 }
 
@@ -116,7 +118,9 @@ export const preferDeclarativeStyle = createRule({
 	name: 'prefer-declarative-style',
 	meta: {
 		type: 'suggestion',
-		docs: { description: 'Prefer declarative routing for nodes that only send one HTTP request per item.' },
+		docs: {
+			description: 'Prefer declarative routing for nodes that only send one HTTP request per item.',
+		},
 		messages: {
 			preferDeclarativeStyle:
 				'This execute() method only sends one HTTP request per input item. Use declarative routing and requestDefaults instead.',
@@ -137,7 +141,13 @@ export const preferDeclarativeStyle = createRule({
 		const exitLoop = () => {
 			if (!state) return;
 			const loop = state.loops.pop();
-			if (state.loops.length === 0 && loop && loop.index !== null && loop.usesItem && loop.hasRequest) {
+			if (
+				state.loops.length === 0 &&
+				loop &&
+				loop.index !== null &&
+				loop.usesItem &&
+				loop.hasRequest
+			) {
 				state.requestInItemLoop = true;
 			}
 		};
@@ -179,10 +189,14 @@ export const preferDeclarativeStyle = createRule({
 			},
 			VariableDeclarator(node) {
 				if (!state || node.id.type !== AST_NODE_TYPES.Identifier) return;
-				if (node.init?.type === AST_NODE_TYPES.CallExpression && isThisMethodCall(node.init, 'getInputData')) {
+				if (
+					node.init?.type === AST_NODE_TYPES.CallExpression &&
+					isThisMethodCall(node.init, 'getInputData')
+				) {
 					state.inputItems.add(node.id.name);
 				}
-				if (node.init?.type === AST_NODE_TYPES.Literal && node.init.value === 0) state.zeroIndexes.add(node.id.name);
+				if (node.init?.type === AST_NODE_TYPES.Literal && node.init.value === 0)
+					state.zeroIndexes.add(node.id.name);
 			},
 			ForStatement: enterLoop,
 			ForInStatement: enterLoop,
@@ -208,7 +222,9 @@ export const preferDeclarativeStyle = createRule({
 					(parent.type === AST_NODE_TYPES.CallExpression &&
 						isThisMethodCall(parent, 'getNodeParameter') &&
 						parent.arguments[1] === node) ||
-					(parent.type === AST_NODE_TYPES.Property && parent.value === node && getPropertyKeyName(parent) === 'item')
+					(parent.type === AST_NODE_TYPES.Property &&
+						parent.value === node &&
+						getPropertyKeyName(parent) === 'item')
 				) {
 					loop.usesItem = true;
 				}

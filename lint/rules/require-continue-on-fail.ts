@@ -7,7 +7,11 @@ import { AST_NODE_TYPES, TSESTree } from '@typescript-eslint/utils';
 import { createRule, isNodeTypeClass, isThisMethodCall, walk } from '../utils';
 
 function callsContinueOnFail(body: TSESTree.Node): boolean {
-	return walk(body, (node) => node.type === AST_NODE_TYPES.CallExpression && isThisMethodCall(node, 'continueOnFail'));
+	return walk(
+		body,
+		(node) =>
+			node.type === AST_NODE_TYPES.CallExpression && isThisMethodCall(node, 'continueOnFail'),
+	);
 }
 
 export const requireContinueOnFail = createRule({

@@ -21,12 +21,19 @@ type Variable = NonNullable<ReturnType<typeof ASTUtils.findVariable>>;
 type ShowValue = { literal: string } | { binding: Variable; member: string };
 type Element = TSESTree.ArrayExpression['elements'][number];
 
-function plainMember(node: TSESTree.Node): (TSESTree.MemberExpression & { object: TSESTree.Identifier; property: TSESTree.Identifier }) | null {
+function plainMember(
+	node: TSESTree.Node,
+):
+	| (TSESTree.MemberExpression & { object: TSESTree.Identifier; property: TSESTree.Identifier })
+	| null {
 	return node.type === AST_NODE_TYPES.MemberExpression &&
 		!node.computed &&
 		node.object.type === AST_NODE_TYPES.Identifier &&
 		node.property.type === AST_NODE_TYPES.Identifier
-		? (node as TSESTree.MemberExpression & { object: TSESTree.Identifier; property: TSESTree.Identifier })
+		? (node as TSESTree.MemberExpression & {
+				object: TSESTree.Identifier;
+				property: TSESTree.Identifier;
+			})
 		: null;
 }
 
@@ -86,7 +93,11 @@ function showConditions(entry: Element, sourceCode: TSESLint.SourceCode): Map<st
 	if (show?.value.type !== AST_NODE_TYPES.ObjectExpression) return conditions;
 
 	for (const property of show.value.properties) {
-		if (property.type !== AST_NODE_TYPES.Property || property.value.type !== AST_NODE_TYPES.ArrayExpression) continue;
+		if (
+			property.type !== AST_NODE_TYPES.Property ||
+			property.value.type !== AST_NODE_TYPES.ArrayExpression
+		)
+			continue;
 		const key = getPropertyKeyName(property);
 		if (!key) continue;
 		const values: ShowValue[] = [];
@@ -114,12 +125,18 @@ function multiOptionNames(description: TSESTree.ObjectExpression): Set<string> {
 	return names;
 }
 
-function mutuallyExclusive(left: Element, right: Element, multi: Set<string>, sourceCode: TSESLint.SourceCode): boolean {
+function mutuallyExclusive(
+	left: Element,
+	right: Element,
+	multi: Set<string>,
+	sourceCode: TSESLint.SourceCode,
+): boolean {
 	const rightConditions = showConditions(right, sourceCode);
 	for (const [key, leftValues] of showConditions(left, sourceCode)) {
 		if (multi.has(key)) continue;
 		const rightValues = rightConditions.get(key);
-		if (rightValues && leftValues.every((l) => rightValues.every((r) => neverEqual(l, r)))) return true;
+		if (rightValues && leftValues.every((l) => rightValues.every((r) => neverEqual(l, r))))
+			return true;
 	}
 	return false;
 }
@@ -144,7 +161,9 @@ export const singleCredentialPerNode = createRule({
 			const entries = credentials.elements;
 			for (let i = 0; i < entries.length - 1; i++) {
 				for (let j = i + 1; j < entries.length; j++) {
-					if (!mutuallyExclusive(entries[i] ?? null, entries[j] ?? null, multi, context.sourceCode)) {
+					if (
+						!mutuallyExclusive(entries[i] ?? null, entries[j] ?? null, multi, context.sourceCode)
+					) {
 						context.report({ node: credentials, messageId: 'multipleCredentials' });
 						return;
 					}

@@ -29,7 +29,11 @@ function levenshtein(a: string, b: string): number {
 	for (let i = 1; i <= a.length; i++) {
 		const current = [i];
 		for (let j = 1; j <= b.length; j++) {
-			current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+			current[j] = Math.min(
+				previous[j]! + 1,
+				current[j - 1]! + 1,
+				previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+			);
 		}
 		previous = current;
 	}
@@ -65,7 +69,10 @@ export const validCodexCategories = createRule({
 	name: 'valid-codex-categories',
 	meta: {
 		type: 'problem',
-		docs: { description: "Ensure codex categories and subcategories only use values from n8n's known taxonomy" },
+		docs: {
+			description:
+				"Ensure codex categories and subcategories only use values from n8n's known taxonomy",
+		},
 		messages: {
 			unknownCategory:
 				'Codex category "{{ value }}" is not part of n8n\'s known category taxonomy. An unrecognized value can silently hide the node from the node panel search.',
@@ -84,17 +91,22 @@ export const validCodexCategories = createRule({
 	},
 	defaultOptions: [],
 	create(context) {
-		function checkValues(array: TSESTree.ArrayExpression, known: Set<string>, messageId: 'unknownCategory' | 'unknownSubcategory') {
+		function checkValues(
+			array: TSESTree.ArrayExpression,
+			known: Set<string>,
+			messageId: 'unknownCategory' | 'unknownSubcategory',
+		) {
 			for (const element of array.elements) {
 				const value = getStringLiteralValue(element);
 				if (!element || value === null || known.has(value)) continue;
-				const suggest: TSESLint.ReportSuggestionArray<MessageIds> = findSimilarStrings(value, known).map(
-					(suggestedName) => ({
-						messageId: 'didYouMean' as const,
-						data: { suggestedName },
-						fix: (fixer: TSESLint.RuleFixer) => fixer.replaceText(element, `"${suggestedName}"`),
-					}),
-				);
+				const suggest: TSESLint.ReportSuggestionArray<MessageIds> = findSimilarStrings(
+					value,
+					known,
+				).map((suggestedName) => ({
+					messageId: 'didYouMean' as const,
+					data: { suggestedName },
+					fix: (fixer: TSESLint.RuleFixer) => fixer.replaceText(element, `"${suggestedName}"`),
+				}));
 				context.report({ node: element, messageId, data: { value }, suggest });
 			}
 		}
@@ -119,9 +131,15 @@ export const validCodexCategories = createRule({
 					for (const property of subcategories.properties) {
 						if (property.type !== AST_NODE_TYPES.Property || property.computed) continue;
 						const key =
-							property.key.type === AST_NODE_TYPES.Identifier ? property.key.name : getStringLiteralValue(property.key);
+							property.key.type === AST_NODE_TYPES.Identifier
+								? property.key.name
+								: getStringLiteralValue(property.key);
 						if (key !== null && !KNOWN_CODEX_CATEGORIES.has(key)) {
-							context.report({ node: property.key, messageId: 'unknownSubcategoryKey', data: { value: key } });
+							context.report({
+								node: property.key,
+								messageId: 'unknownSubcategoryKey',
+								data: { value: key },
+							});
 						}
 						if (property.value.type !== AST_NODE_TYPES.ArrayExpression) continue;
 						checkValues(property.value, KNOWN_CODEX_SUBCATEGORIES, 'unknownSubcategory');
@@ -130,11 +148,16 @@ export const validCodexCategories = createRule({
 				}
 
 				if (!categories || !shapeValid) return;
-				const aiCategory = categories.elements.find((element) => getStringLiteralValue(element) === 'AI');
+				const aiCategory = categories.elements.find(
+					(element) => getStringLiteralValue(element) === 'AI',
+				);
 				if (!aiCategory) return;
 				if (includesMainOutput(findObjectProperty(description, 'outputs')?.value) !== true) return;
-				const hasRootNodes = (aiSubcategories?.elements ?? []).some((e) => getStringLiteralValue(e) === 'Root Nodes');
-				if (!hasRootNodes) context.report({ node: aiCategory, messageId: 'aiCategoryWithoutRootNodes' });
+				const hasRootNodes = (aiSubcategories?.elements ?? []).some(
+					(e) => getStringLiteralValue(e) === 'Root Nodes',
+				);
+				if (!hasRootNodes)
+					context.report({ node: aiCategory, messageId: 'aiCategoryWithoutRootNodes' });
 			},
 		};
 	},

@@ -79,7 +79,10 @@ export const validNodeCategories = createRule({
 
 			let hasAi = false;
 			if (categories) {
-				if (categories.value.type !== AST_NODE_TYPES.ArrayExpression || categories.value.elements.length === 0) {
+				if (
+					categories.value.type !== AST_NODE_TYPES.ArrayExpression ||
+					categories.value.elements.length === 0
+				) {
 					context.report({ node: categories.value, messageId: 'invalidCategories' });
 					return;
 				}
@@ -92,7 +95,11 @@ export const validNodeCategories = createRule({
 					} else if (category.value === 'AI') {
 						hasAi = true;
 					} else if (!CATEGORIES.has(category.value)) {
-						context.report({ node: category, messageId: 'invalidCategory', data: { category: category.value } });
+						context.report({
+							node: category,
+							messageId: 'invalidCategory',
+							data: { category: category.value },
+						});
 					}
 				}
 			}
@@ -105,9 +112,11 @@ export const validNodeCategories = createRule({
 				subcategories?.value.type === AST_NODE_TYPES.ObjectExpression
 					? findObjectProperty(subcategories.value, 'AI')
 					: null;
-			if (hasAi && !ai) context.report({ node: categories ?? codex, messageId: 'missingAiSubcategories' });
+			if (hasAi && !ai)
+				context.report({ node: categories ?? codex, messageId: 'missingAiSubcategories' });
 			if (ai && !hasAi) context.report({ node: ai, messageId: 'missingAiCategory' });
-			if (subcategories && !hasAi && !ai) context.report({ node: subcategories, messageId: 'invalidSubcategories' });
+			if (subcategories && !hasAi && !ai)
+				context.report({ node: subcategories, messageId: 'invalidSubcategories' });
 			if (!ai) return;
 
 			if (ai.value.type !== AST_NODE_TYPES.ArrayExpression || ai.value.elements.length === 0) {

@@ -26,14 +26,24 @@ import { errorItemFor, selectedOperation } from './router';
  * provider, so the node has no webhookMethods (create/delete) to manage.
  */
 const RESUME_WEBHOOKS: INodeTypeDescription['webhooks'] = [
-	{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: '', restartWebhook: true, isFullPath: true },
+	{
+		name: 'default',
+		httpMethod: 'POST',
+		responseMode: 'onReceived',
+		path: '',
+		restartWebhook: true,
+		isFullPath: true,
+	},
 ];
 
 export class Phonovation implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Phonovation',
 		name: 'phonovation',
-		icon: { light: 'file:../../icons/phonovation.svg', dark: 'file:../../icons/phonovation.dark.svg' },
+		icon: {
+			light: 'file:../../icons/phonovation.svg',
+			dark: 'file:../../icons/phonovation.dark.svg',
+		},
 		group: ['output'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',

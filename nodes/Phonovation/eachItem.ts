@@ -16,13 +16,22 @@ export async function eachItem(
 			out.push(...(await run(itemIndex)));
 		} catch (error) {
 			if (!ctx.continueOnFail()) throw asNodeError(ctx, error, itemIndex);
-			out.push({ json: { error: error instanceof Error ? error.message : String(error ?? 'Unknown error') }, pairedItem: { item: itemIndex } });
+			out.push({
+				json: { error: error instanceof Error ? error.message : String(error ?? 'Unknown error') },
+				pairedItem: { item: itemIndex },
+			});
 		}
 	}
 	return out;
 }
 
 /** An error as n8n shows it: ours as they are, anything else wrapped. */
-export function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex?: number): NodeApiError | NodeOperationError {
-	return error instanceof NodeApiError || error instanceof NodeOperationError ? error : new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+export function asNodeError(
+	ctx: IExecuteFunctions,
+	error: unknown,
+	itemIndex?: number,
+): NodeApiError | NodeOperationError {
+	return error instanceof NodeApiError || error instanceof NodeOperationError
+		? error
+		: new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
 }

@@ -18,7 +18,10 @@ export function refuseBlindRetry(ctx: IExecuteFunctions, started: boolean, runIn
 	const executionId = ctx.getExecutionId();
 	// A loop's next run inside this very execution continues what it recorded: not blind.
 	const continuing = runIndex > 0 && ranIn[runIndex - 1] === executionId;
-	if (!refused[runIndex] && (started || ranIn[runIndex] !== undefined || continuing || ctx.getMode() !== 'retry')) {
+	if (
+		!refused[runIndex] &&
+		(started || ranIn[runIndex] !== undefined || continuing || ctx.getMode() !== 'retry')
+	) {
 		ranIn[runIndex] = executionId;
 		return;
 	}
@@ -28,8 +31,12 @@ export function refuseBlindRetry(ctx: IExecuteFunctions, started: boolean, runIn
 	const why = crashedHere
 		? 'the execution it retries crashed while this node was running, and n8n kept no record of what it had sent'
 		: 'this node has no record of this run in the execution it retries: it never ran there (an earlier node failed), or it was stopped or crashed while it ran and n8n kept no record of what it sent';
-	throw new NodeOperationError(ctx.getNode(), `Nothing was sent: this is a Retry of an execution, and ${why}`, {
-		description:
-			"A paid message must never be posted twice, so this node does not guess. Check Phonovation's report for what was sent. To send what is missing, start the workflow again instead of retrying this execution, and mind that this runs every step again: other nodes and earlier runs of a loop may send again too.",
-	});
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`Nothing was sent: this is a Retry of an execution, and ${why}`,
+		{
+			description:
+				"A paid message must never be posted twice, so this node does not guess. Check Phonovation's report for what was sent. To send what is missing, start the workflow again instead of retrying this execution, and mind that this runs every step again: other nodes and earlier runs of a loop may send again too.",
+		},
+	);
 }

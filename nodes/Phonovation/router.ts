@@ -13,10 +13,9 @@ export interface Operation {
 }
 
 const RESOURCES = new Map<string, Map<string, Operation>>(
-	Object.entries({ campaign, conversation, legacyMessage, sender, service }).map(([name, resource]) => [
-		name,
-		new Map(Object.entries(resource.operations)),
-	]),
+	Object.entries({ campaign, conversation, legacyMessage, sender, service }).map(
+		([name, resource]) => [name, new Map(Object.entries(resource.operations))],
+	),
 );
 
 /** The selected operation; one it does not know is an error before anything is sent. */
@@ -25,9 +24,13 @@ export function selectedOperation(this: IExecuteFunctions): Operation {
 	const operation = this.getNodeParameter('operation', 0, '') as string;
 	const run = RESOURCES.get(resource)?.get(operation);
 	if (!run) {
-		throw new NodeOperationError(this.getNode(), `Unsupported operation "${operation}" for resource "${resource}"`, {
-			description: 'Nothing was sent.',
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`Unsupported operation "${operation}" for resource "${resource}"`,
+			{
+				description: 'Nothing was sent.',
+			},
+		);
 	}
 	return run;
 }
@@ -37,8 +40,11 @@ export function selectedOperation(this: IExecuteFunctions): Operation {
  * input items on as if they had succeeded): its message, and the recipients already accepted if any.
  */
 export function errorItemFor(error: unknown, itemIndex: number): INodeExecutionData {
-	const accepted = (error as Partial<NodeOperationError> | null | undefined)?.context?.acceptedRecipients;
-	const json: IDataObject = { error: error instanceof Error ? error.message : String(error ?? 'Unknown error') };
+	const accepted = (error as Partial<NodeOperationError> | null | undefined)?.context
+		?.acceptedRecipients;
+	const json: IDataObject = {
+		error: error instanceof Error ? error.message : String(error ?? 'Unknown error'),
+	};
 	if (Array.isArray(accepted)) json.details = { acceptedRecipients: accepted as string[] };
 	return { json, pairedItem: { item: itemIndex } };
 }

@@ -36,7 +36,10 @@ function settingsOf(events: RelayEvent[], options: TriggerOptions): TriggerSetti
 }
 
 /** The refusal's fixed text as plain text, never sniffed as HTML whatever opens the URL. */
-function refuse(context: IWebhookFunctions, status: RelayRejection['status']): IWebhookResponseData {
+function refuse(
+	context: IWebhookFunctions,
+	status: RelayRejection['status'],
+): IWebhookResponseData {
 	const response = context.getResponseObject();
 	response.setHeader('Content-Type', 'text/plain; charset=utf-8');
 	response.setHeader('X-Content-Type-Options', 'nosniff');
@@ -47,7 +50,8 @@ function refuse(context: IWebhookFunctions, status: RelayRejection['status']): I
 function logRefusal(context: IWebhookFunctions, rejection: RelayRejection): void {
 	const line = `Phonovation Trigger: refused a relay with ${rejection.status} (${rejection.detail})`;
 	// Senders' mistakes (or attacks) stay at debug; what the owner must fix is a warning.
-	if (rejection.source === 'configuration') configurationLog((text) => context.logger.warn(text), line);
+	if (rejection.source === 'configuration')
+		configurationLog((text) => context.logger.warn(text), line);
 	else requestCausedLog((text) => context.logger.debug(text), line);
 }
 
@@ -55,7 +59,10 @@ export class PhonovationTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Phonovation Trigger',
 		name: 'phonovationTrigger',
-		icon: { light: 'file:../../icons/phonovation.svg', dark: 'file:../../icons/phonovation.dark.svg' },
+		icon: {
+			light: 'file:../../icons/phonovation.svg',
+			dark: 'file:../../icons/phonovation.dark.svg',
+		},
 		group: ['trigger'],
 		// 1.1 behaves the same; on version 1 n8n 2.41 evaluates an extra expression per request.
 		version: [1, 1.1],
@@ -106,7 +113,7 @@ export class PhonovationTrigger implements INodeType {
 			},
 			{
 				displayName:
-					'The URL Token option is stored in plain text with the workflow. Move it to the Phonovation credential\'s URL Token (stored encrypted) and clear the option; until then it keeps working.',
+					"The URL Token option is stored in plain text with the workflow. Move it to the Phonovation credential's URL Token (stored encrypted) and clear the option; until then it keeps working.",
 				name: 'legacyTokenNotice',
 				type: 'notice',
 				default: '',
@@ -159,7 +166,7 @@ export class PhonovationTrigger implements INodeType {
 						typeOptions: { password: true },
 						default: '',
 						description:
-							'Replaced by the credential\'s URL Token, which is stored encrypted. Used only when the credential has none.',
+							"Replaced by the credential's URL Token, which is stored encrypted. Used only when the credential has none.",
 					},
 					{
 						displayName: 'Verify Signature',
@@ -167,7 +174,7 @@ export class PhonovationTrigger implements INodeType {
 						type: 'boolean',
 						default: true,
 						description:
-							'Whether to refuse relays and receipts whose SMS-Verify MD5 does not match the credential\'s Relay Secret (HTTP 401)',
+							"Whether to refuse relays and receipts whose SMS-Verify MD5 does not match the credential's Relay Secret (HTTP 401)",
 					},
 				],
 			},

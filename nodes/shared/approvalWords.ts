@@ -4,16 +4,25 @@ import { wholeReply } from './optOutWords';
  * Answers to a yes/no question texted back, in English and Irish. CANCEL, STOP and the other stop
  * words are not answers: a reply that is one is an opt-out, which must reach suppression.
  */
-export const DEFAULT_YES_WORDS: readonly string[] = ['YES', 'Y', 'YEAH', 'YEP', 'OK', 'OKAY', 'CONFIRM', 'CONFIRMED', 'SURE', 'TÁ', 'SEA', 'IS EA'];
+export const DEFAULT_YES_WORDS: readonly string[] = [
+	'YES',
+	'Y',
+	'YEAH',
+	'YEP',
+	'OK',
+	'OKAY',
+	'CONFIRM',
+	'CONFIRMED',
+	'SURE',
+	'TÁ',
+	'SEA',
+	'IS EA',
+];
 export const DEFAULT_NO_WORDS: readonly string[] = ['NO', 'N', 'NOPE', 'DECLINE', 'NÍL', 'NÍ HEA'];
 
 /** A word as replies are compared: its whole text, capitals, accents (fadas) and inner spacing ignored. */
 function comparable(text: string): string {
-	return wholeReply(text)
-		.normalize('NFD')
-		.replace(/\p{M}/gu, '')
-		.split(/\s+/u)
-		.join(' ');
+	return wholeReply(text).normalize('NFD').replace(/\p{M}/gu, '').split(/\s+/u).join(' ');
 }
 
 export interface ApprovalWords {
@@ -34,7 +43,8 @@ export class ApprovalReader {
 		const key = comparable(word);
 		if (key === '') return;
 		const earlier = this.answers.get(key);
-		if (earlier !== undefined && earlier !== approved) throw new Error(`"${word}" is both a yes and a no word`);
+		if (earlier !== undefined && earlier !== approved)
+			throw new Error(`"${word}" is both a yes and a no word`);
 		this.answers.set(key, approved);
 	}
 

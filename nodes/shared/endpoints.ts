@@ -45,7 +45,9 @@ export function safeUrl(text: string): URL | undefined {
 	} catch {
 		return undefined;
 	}
-	return url.protocol === 'https:' || (url.protocol === 'http:' && isLocalHost(url.hostname)) ? url : undefined;
+	return url.protocol === 'https:' || (url.protocol === 'http:' && isLocalHost(url.hostname))
+		? url
+		: undefined;
 }
 
 /** `url` with any user:password part masked, so a message can show it. */
@@ -58,7 +60,11 @@ export function shown(url: string): string {
  * to; otherwise an InsecureEndpointError naming the field. The joined URL is what is checked, and
  * its parsed form is returned, so the request goes exactly where the check looked.
  */
-export function secureEndpoint(credentials: ICredentialDataDecryptedObject, field: EndpointField, path: string): string {
+export function secureEndpoint(
+	credentials: ICredentialDataDecryptedObject,
+	field: EndpointField,
+	path: string,
+): string {
 	const value = String(credentials[field] ?? '').trim();
 	const url = safeUrl(endpoint(value, path));
 	if (url) return url.href;
@@ -69,5 +75,6 @@ export function secureEndpoint(credentials: ICredentialDataDecryptedObject, fiel
 
 /** Every URL field checked; the first unsafe one is an InsecureEndpointError. */
 export function assertSecureEndpoints(credentials: ICredentialDataDecryptedObject): void {
-	for (const field of Object.keys(ENDPOINT_FIELDS) as EndpointField[]) secureEndpoint(credentials, field, '');
+	for (const field of Object.keys(ENDPOINT_FIELDS) as EndpointField[])
+		secureEndpoint(credentials, field, '');
 }

@@ -12,7 +12,8 @@ export class LoginFailedError extends UserError {
 export function isLoginFailure(error: unknown): boolean {
 	let current = error as { name?: unknown; cause?: unknown } | undefined;
 	for (let depth = 0; current && typeof current === 'object' && depth < 5; depth++) {
-		if (current instanceof LoginFailedError || current.name === 'PhonovationLoginFailedError') return true;
+		if (current instanceof LoginFailedError || current.name === 'PhonovationLoginFailedError')
+			return true;
 		current = current.cause as typeof current;
 	}
 	return false;

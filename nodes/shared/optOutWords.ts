@@ -17,7 +17,10 @@ export const OPT_OUT_SHORTCODE = '50123';
 export const SUGGESTED_OPT_OUT_TEXT = `Text STOP to ${OPT_OUT_SHORTCODE} to opt out`;
 
 /** Wording that tells a recipient how to object: a stop word or the shortcode, in any case. */
-const OPT_OUT_WORDING = new RegExp(`\\b(?:STOP(?:ALL)?|OPT[\\s-]?OUT|UNSUBSCRIBE)\\b|\\b${OPT_OUT_SHORTCODE}\\b`, 'i');
+const OPT_OUT_WORDING = new RegExp(
+	`\\b(?:STOP(?:ALL)?|OPT[\\s-]?OUT|UNSUBSCRIBE)\\b|\\b${OPT_OUT_SHORTCODE}\\b`,
+	'i',
+);
 
 /** Whether a text offers a way to opt out (S.I. 336/2011 Reg. 13 asks for one in every marketing text). */
 export function offersOptOut(text: string): boolean {

@@ -23,11 +23,15 @@ export interface Question {
 
 function macOf(question: Question, secret: string): string {
 	const { executionId, nodeId, msisdn } = question;
-	return createHmac('sha256', secret).update(`question-v2|${executionId}|${nodeId}|${msisdn}`).digest('base64url').slice(0, MAC_LENGTH);
+	return createHmac('sha256', secret)
+		.update(`question-v2|${executionId}|${nodeId}|${msisdn}`)
+		.digest('base64url')
+		.slice(0, MAC_LENGTH);
 }
 
 /** Whether an execution id fits a Notify ID beside its MAC (n8n's ids are short numbers). */
-export const fitsQuestionRef = (executionId: string) => EXECUTION_ID.test(executionId) && executionId.length <= MAX_EXECUTION_ID_LENGTH;
+export const fitsQuestionRef = (executionId: string) =>
+	EXECUTION_ID.test(executionId) && executionId.length <= MAX_EXECUTION_ID_LENGTH;
 
 /** The Notify ID for this question; undefined when the execution id cannot fit or there is no secret. */
 export function questionRef(question: Question, secret: string): string | undefined {
@@ -39,7 +43,11 @@ export function questionRef(question: Question, secret: string): string | undefi
  * The execution that asked this number the question of `nodeId` that this Notify ID names, or
  * null: a reference that is not ours, or was made for another number, node or secret, names none.
  */
-export function askingExecution(notifyId: unknown, asked: Omit<Question, 'executionId'>, secret: string): string | null {
+export function askingExecution(
+	notifyId: unknown,
+	asked: Omit<Question, 'executionId'>,
+	secret: string,
+): string | null {
 	if (typeof notifyId !== 'string' || secret === '') return null;
 	const dot = notifyId.lastIndexOf('.');
 	if (dot <= 0) return null;
@@ -49,4 +57,3 @@ export function askingExecution(notifyId: unknown, asked: Omit<Question, 'execut
 	const expected = Buffer.from(macOf({ executionId, ...asked }, secret));
 	return timingSafeEqual(given, expected) ? executionId : null;
 }
-

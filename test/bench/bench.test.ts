@@ -1,6 +1,11 @@
 import { bigCampaign } from './cases/bigCampaign';
 import { bulk100k } from './cases/bulk100k';
-import { BODY_LIMIT, punctuationBody, repeatedNameBody, smallRefusedBody } from './cases/hostileBody';
+import {
+	BODY_LIMIT,
+	punctuationBody,
+	repeatedNameBody,
+	smallRefusedBody,
+} from './cases/hostileBody';
 import { rateLimited1k } from './cases/rateLimited1k';
 import { tokenReuse } from './cases/tokenReuse';
 import { HeapWatch, MB } from './support/heap';
@@ -12,14 +17,26 @@ import { longestGap, longestGapDuring, stallRatio } from './support/stalls';
 describe('bench cases (small sizes)', () => {
 	it('token-reuse: 20 campaigns over 10 simulated minutes log in once per 120 s token lifetime', async () => {
 		const result = await tokenReuse();
-		expect(result.line).toEqual({ name: 'token-reuse', campaigns: 20, simulatedSeconds: 600, tokenRequests: 5 });
+		expect(result.line).toEqual({
+			name: 'token-reuse',
+			campaigns: 20,
+			simulatedSeconds: 600,
+			tokenRequests: 5,
+		});
 		expect(result.met).toBe(true);
 	}, 60_000);
 
 	it('big-campaign: prints exactly the agreed fields, for one request holding every recipient', async () => {
 		const result = await bigCampaign({ recipients: 5_000, rounds: 1 });
 		const line = JSON.parse(jsonLine(result)) as Record<string, unknown>;
-		expect(Object.keys(line).sort()).toEqual(['bodyMB', 'name', 'peakHeapGrowthMB', 'ratio', 'recipients', 'wallMs']);
+		expect(Object.keys(line).sort()).toEqual([
+			'bodyMB',
+			'name',
+			'peakHeapGrowthMB',
+			'ratio',
+			'recipients',
+			'wallMs',
+		]);
 		expect(line.name).toBe('big-campaign');
 		expect(line.recipients).toBe(5_000);
 		// 5,000 × {"msisdn":"3538…"} is about 0.1 MB.
@@ -30,18 +47,36 @@ describe('bench cases (small sizes)', () => {
 		const result = await bulk100k({ items: 2_000, perItemItems: 20, rounds: 1 });
 		const line = result.line as Record<string, number | string>;
 		expect(Object.keys(line).sort()).toEqual([
-			'campaignRequests', 'handBuiltMs', 'heapRatio', 'items', 'name', 'oursMs', 'perItemRequests', 'ratio',
-			'senderListRequests', 'suppressed', 'suppressionRatio', 'tokenRequests',
+			'campaignRequests',
+			'handBuiltMs',
+			'heapRatio',
+			'items',
+			'name',
+			'oursMs',
+			'perItemRequests',
+			'ratio',
+			'senderListRequests',
+			'suppressed',
+			'suppressionRatio',
+			'tokenRequests',
 		]);
 		expect([line.campaignRequests, line.tokenRequests, line.senderListRequests]).toEqual([1, 1, 1]);
 		expect(line.heapRatio).toBeGreaterThan(0);
 		expect(result.target).toBe('ratio ≤ 0.5, heapRatio ≤ 1.5');
 	}, 180_000);
 
-	it('rate-limited-1k: ours delivers every row once past the limit; the hand-built workflow\'s refused items are counted', async () => {
+	it("rate-limited-1k: ours delivers every row once past the limit; the hand-built workflow's refused items are counted", async () => {
 		const result = await rateLimited1k({ items: 60, limit: 5, latencyMs: 30, rounds: 1 });
 		const line = result.line as Record<string, number | string>;
-		expect(line).toMatchObject({ name: 'rate-limited-1k', items: 60, limit: 5, idealMs: 360, deliveredOnce: 60, doubleSends: 0, retryAfter1DeliveredOnce: 60 });
+		expect(line).toMatchObject({
+			name: 'rate-limited-1k',
+			items: 60,
+			limit: 5,
+			idealMs: 360,
+			deliveredOnce: 60,
+			doubleSends: 0,
+			retryAfter1DeliveredOnce: 60,
+		});
 		// n8n's HTTP Request node sends all 60 at once: the provider holds 5 and refuses the rest.
 		expect(line.handBuiltFailedItems).toBeGreaterThanOrEqual(40);
 		expect(Number(line.handBuiltFailedItems) + Number(line.handBuiltDeliveredOnce)).toBe(60);
@@ -73,7 +108,9 @@ describe('bench helpers', () => {
 			engine: 'legacy',
 			cases: ['relay-throughput'],
 		});
-		expect(expressionEngineOf([], { PHONOVATION_BENCH_EXPRESSION_ENGINE: 'legacy' }).engine).toBe('legacy');
+		expect(expressionEngineOf([], { PHONOVATION_BENCH_EXPRESSION_ENGINE: 'legacy' }).engine).toBe(
+			'legacy',
+		);
 		expect(expressionEngineOf(['bulk-100k'], {})).toEqual({ engine: 'vm', cases: ['bulk-100k'] });
 		expect(() => expressionEngineOf(['--expression-engine=fast'], {})).toThrow(/vm or legacy/);
 	});
@@ -93,8 +130,12 @@ describe('bench helpers', () => {
 		expect(new Set(repeated.split('&'))).toEqual(new Set(['a']));
 		const punctuation = punctuationBody();
 		expect(Buffer.byteLength(punctuation)).toBe(BODY_LIMIT);
-		expect(punctuation).toMatch(/^SMS-From=353871234567&SMS-Content=!{65000,}a&SMS-Verify=[0-9a-f]{32}$/);
-		expect(smallRefusedBody()).toMatch(/^SMS-From=353871234567&SMS-Content=Yes\+please&SMS-Verify=[0-9a-f]{32}$/);
+		expect(punctuation).toMatch(
+			/^SMS-From=353871234567&SMS-Content=!{65000,}a&SMS-Verify=[0-9a-f]{32}$/,
+		);
+		expect(smallRefusedBody()).toMatch(
+			/^SMS-From=353871234567&SMS-Content=Yes\+please&SMS-Verify=[0-9a-f]{32}$/,
+		);
 	});
 
 	it('hostile-body: longest gap between answers, overall and during a burst, and a floored ratio', () => {
@@ -108,7 +149,10 @@ describe('bench helpers', () => {
 
 	it('a failed case prints its name and error, and the table says why', () => {
 		const result = failed('relay-throughput', new Error('n8n exited during start'));
-		expect(JSON.parse(jsonLine(result))).toEqual({ name: 'relay-throughput', error: 'n8n exited during start' });
+		expect(JSON.parse(jsonLine(result))).toEqual({
+			name: 'relay-throughput',
+			error: 'n8n exited during start',
+		});
 		expect(table([result])).toContain('failed: n8n exited during start');
 	});
 });

@@ -39,7 +39,9 @@ function selectedCases(argv: string[]): string[] {
 	}
 	const unknown = argv.filter((name) => !(name in CASES));
 	if (unknown.length > 0) {
-		process.stderr.write(`Unknown case ${unknown.join(', ')}. Cases: ${Object.keys(CASES).join(', ')}\n`);
+		process.stderr.write(
+			`Unknown case ${unknown.join(', ')}. Cases: ${Object.keys(CASES).join(', ')}\n`,
+		);
 		process.exit(2);
 	}
 	return argv.length > 0 ? argv : Object.keys(CASES);

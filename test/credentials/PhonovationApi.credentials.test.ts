@@ -1,4 +1,3 @@
-
 import { PhonovationApi } from '../../credentials/PhonovationApi.credentials';
 import { nodeUsingCredential } from '../harness/credential-node';
 import { Engine } from '../harness/engine';
@@ -21,14 +20,25 @@ function standIn() {
 				return sendJson(res, 400, { error: 'unauthorized_client' });
 			}
 			if (form.get('username') !== USERNAME || form.get('password') !== PASSWORD) {
-				return sendJson(res, 401, { error: 'invalid_grant', error_description: 'Invalid user credentials' });
+				return sendJson(res, 401, {
+					error: 'invalid_grant',
+					error_description: 'Invalid user credentials',
+				});
 			}
 			issued++;
-			return sendJson(res, 200, { access_token: `tok${issued}`, expires_in: 120, token_type: 'Bearer' });
+			return sendJson(res, 200, {
+				access_token: `tok${issued}`,
+				expires_in: 120,
+				token_type: 'Bearer',
+			});
 		}
 		if (req.method === 'GET' && req.path === '/api/v2/senderlist') {
 			if (req.headers.authorization !== `Bearer tok${issued}`) {
-				return sendJson(res, 401, { success: false, message: 'Unauthorized', errors: ['401 Unauthorized'] });
+				return sendJson(res, 401, {
+					success: false,
+					message: 'Unauthorized',
+					errors: ['401 Unauthorized'],
+				});
 			}
 			return sendJson(res, 200, [{ name: 'Acme', type: 0 }]);
 		}
@@ -43,7 +53,12 @@ describe('PhonovationApi credential', () => {
 	it('shows the form a user fills in: labels, what is required, defaults and masked fields', () => {
 		const form = credential.properties
 			.filter((p) => p.type !== 'hidden')
-			.map((p) => [p.displayName, p.required === true, p.default, p.typeOptions?.password === true]);
+			.map((p) => [
+				p.displayName,
+				p.required === true,
+				p.default,
+				p.typeOptions?.password === true,
+			]);
 		// The provider's documented hosts (docs/provider-api.md#hosts-and-versions) are the defaults.
 		expect(form).toEqual([
 			['Username', true, '', false],
@@ -67,7 +82,10 @@ describe('PhonovationApi credential', () => {
 		beforeEach(async () => {
 			server = standIn();
 			baseUrl = await server.start();
-			engine = new Engine({ nodeTypes: { authProbe: new AuthProbe() }, credentialTypes: [credential] });
+			engine = new Engine({
+				nodeTypes: { authProbe: new AuthProbe() },
+				credentialTypes: [credential],
+			});
 		});
 		afterEach(async () => server.stop());
 
@@ -97,7 +115,9 @@ describe('PhonovationApi credential', () => {
 				username: USERNAME,
 				password: PASSWORD,
 			});
-			expect(server.requests[0].headers['content-type']).toContain('application/x-www-form-urlencoded');
+			expect(server.requests[0].headers['content-type']).toContain(
+				'application/x-www-form-urlencoded',
+			);
 			expect(server.requests[1].headers.authorization).toBe('Bearer tok1');
 			expect(engine.credentials.stored('cred-1').accessToken).toBe('tok1');
 		});
@@ -106,7 +126,9 @@ describe('PhonovationApi credential', () => {
 			store({ accessToken: 'stale-token' });
 			const result = await engine.runNode(node, [{ json: {} }]);
 			expect(result.error).toBeUndefined();
-			expect(server.requests.map((r) => `${r.method} ${r.path} ${r.headers.authorization ?? ''}`.trim())).toEqual([
+			expect(
+				server.requests.map((r) => `${r.method} ${r.path} ${r.headers.authorization ?? ''}`.trim()),
+			).toEqual([
 				'GET /api/v2/senderlist Bearer stale-token',
 				'POST /token',
 				'GET /api/v2/senderlist Bearer tok1',
@@ -129,7 +151,10 @@ describe('PhonovationApi credential', () => {
 			store({ password: 'Wrong-Secret-Password-99' });
 			const result = await engine.runNode(node, [{ json: {} }]);
 			expect(result.error).toBeDefined();
-			const text = JSON.stringify(result.error) + String(result.error?.message) + String(result.error?.description);
+			const text =
+				JSON.stringify(result.error) +
+				String(result.error?.message) +
+				String(result.error?.description);
 			expect(result.error!.message).toMatch(/refused the username or password/);
 			expect(text).not.toContain('Wrong-Secret-Password-99');
 			expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /token']);
@@ -137,7 +162,7 @@ describe('PhonovationApi credential', () => {
 	});
 });
 
-describe('what a failed login says (the token server\'s answer, never the request)', () => {
+describe("what a failed login says (the token server's answer, never the request)", () => {
 	const credential = new PhonovationApi();
 	const node = nodeUsingCredential('authProbe', 'cred-1');
 	let answer: { status: number; type: string; body: string };
@@ -152,8 +177,17 @@ describe('what a failed login says (the token server\'s answer, never the reques
 	afterAll(async () => server.stop());
 
 	async function loginError(authUrl: string) {
-		const engine = new Engine({ nodeTypes: { authProbe: new AuthProbe() }, credentialTypes: [credential] });
-		engine.credentials.set('cred-1', { username: USERNAME, password: PASSWORD, authUrl, baseUrl: authUrl, accessToken: '' });
+		const engine = new Engine({
+			nodeTypes: { authProbe: new AuthProbe() },
+			credentialTypes: [credential],
+		});
+		engine.credentials.set('cred-1', {
+			username: USERNAME,
+			password: PASSWORD,
+			authUrl,
+			baseUrl: authUrl,
+			accessToken: '',
+		});
 		const result = await engine.runNode(node, [{ json: {} }]);
 		return result.error?.message;
 	}
@@ -161,17 +195,48 @@ describe('what a failed login says (the token server\'s answer, never the reques
 	const JSON_TYPE = 'application/json';
 	const refusedText = (status: number) =>
 		`Phonovation refused the username or password (HTTP ${status} from ${url}/token). Check the credential's Username and Password.`;
-	const notLoggedIn = (detail: string) => `Could not log in to Phonovation at ${url}/token (${detail}). Check the credential's Auth URL.`;
+	const notLoggedIn = (detail: string) =>
+		`Could not log in to Phonovation at ${url}/token (${detail}). Check the credential's Auth URL.`;
 
 	it.each([
 		['401 without a body', 401, 'text/plain', '', () => refusedText(401)],
 		['400 invalid_grant', 400, JSON_TYPE, '{"error":"invalid_grant"}', () => refusedText(400)],
-		['400 invalid_grant sent as text', 400, 'text/plain', '{"error":"invalid_grant","error_description":"x"}', () => refusedText(400)],
-		['400 invalid_request', 400, JSON_TYPE, '{"error":"invalid_request"}', () => notLoggedIn('HTTP 400 invalid_request')],
+		[
+			'400 invalid_grant sent as text',
+			400,
+			'text/plain',
+			'{"error":"invalid_grant","error_description":"x"}',
+			() => refusedText(400),
+		],
+		[
+			'400 invalid_request',
+			400,
+			JSON_TYPE,
+			'{"error":"invalid_request"}',
+			() => notLoggedIn('HTTP 400 invalid_request'),
+		],
 		['400 with no error code', 400, JSON_TYPE, '{"message":"bad"}', () => notLoggedIn('HTTP 400')],
-		['400 whose error is no OAuth code', 400, JSON_TYPE, '{"error":"<b>bad</b> request"}', () => notLoggedIn('HTTP 400')],
-		['400 whose error is not text', 400, JSON_TYPE, '{"error":{"code":"invalid_grant"}}', () => notLoggedIn('HTTP 400')],
-		['400 with an HTML page', 400, 'text/html', '<html><body>Bad Request</body></html>', () => notLoggedIn('HTTP 400')],
+		[
+			'400 whose error is no OAuth code',
+			400,
+			JSON_TYPE,
+			'{"error":"<b>bad</b> request"}',
+			() => notLoggedIn('HTTP 400'),
+		],
+		[
+			'400 whose error is not text',
+			400,
+			JSON_TYPE,
+			'{"error":{"code":"invalid_grant"}}',
+			() => notLoggedIn('HTTP 400'),
+		],
+		[
+			'400 with an HTML page',
+			400,
+			'text/html',
+			'<html><body>Bad Request</body></html>',
+			() => notLoggedIn('HTTP 400'),
+		],
 		['500', 500, JSON_TYPE, '{"error":"server_error"}', () => notLoggedIn('HTTP 500 server_error')],
 	])('%s', async (_name, status, type, body, message) => {
 		answer = { status, type, body };
@@ -189,7 +254,9 @@ describe('what a failed login says (the token server\'s answer, never the reques
 
 	it('a 200 with an empty access token is not a login', async () => {
 		answer = { status: 200, type: JSON_TYPE, body: '{"access_token":"","token_type":"Bearer"}' };
-		expect(await loginError(url)).toBe(`Phonovation's token server at ${url}/token answered without an access token.`);
+		expect(await loginError(url)).toBe(
+			`Phonovation's token server at ${url}/token answered without an access token.`,
+		);
 	});
 });
 
@@ -204,10 +271,18 @@ describe('PhonovationApi credential against the simulator', () => {
 	const listSenders = () => f.run({ resource: 'sender', operation: 'getAll' });
 
 	it('a token answer without an access token fails the login, sends nothing else and stores no token', async () => {
-		f.sim.injectFault('/token', { kind: 'status', status: 200, body: { token_type: 'Bearer', expires_in: 120 } });
+		f.sim.injectFault('/token', {
+			kind: 'status',
+			status: 200,
+			body: { token_type: 'Bearer', expires_in: 120 },
+		});
 		const result = await listSenders();
-		expect(result.error?.message).toBe(`Phonovation's token server at ${f.sim.url}/token answered without an access token.`);
-		expect(f.sim.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(['POST /token 200']);
+		expect(result.error?.message).toBe(
+			`Phonovation's token server at ${f.sim.url}/token answered without an access token.`,
+		);
+		expect(f.sim.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+			'POST /token 200',
+		]);
 		expect(f.engine.credentials.stored('cred-1').accessToken).toBe('');
 	});
 
@@ -218,14 +293,19 @@ describe('PhonovationApi credential against the simulator', () => {
 			`Could not log in to Phonovation at ${f.sim.url}/token (HTTP 503). Check the credential's Auth URL.`,
 		);
 		expect(JSON.stringify(result.error)).not.toContain(f.sim.config.password);
-		expect(f.sim.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(['POST /token 503']);
+		expect(f.sim.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+			'POST /token 503',
+		]);
 		// The next execution logs in afresh and works.
 		expect((await listSenders()).error).toBeUndefined();
 	});
 
 	describe("the credential's Test button (its test request, run by n8n-core's RoutingNode)", () => {
 		const engineFor = () =>
-			new Engine({ nodeTypes: { credentialTest: new CredentialTestNode(credential) }, credentialTypes: [credential] });
+			new Engine({
+				nodeTypes: { credentialTest: new CredentialTestNode(credential) },
+				credentialTypes: [credential],
+			});
 		const credential = new PhonovationApi();
 		const testNode = nodeUsingCredential('credentialTest', 'cred-test');
 
@@ -234,7 +314,11 @@ describe('PhonovationApi credential against the simulator', () => {
 			['with a trailing slash on the Base URL', '/'],
 		])('logs in and lists the senders (%s)', async (_name, slash) => {
 			const engine = engineFor();
-			engine.credentials.set('cred-test', { ...simulatorCredentialData(f.sim), baseUrl: `${f.sim.url}${slash}`, accessToken: '' });
+			engine.credentials.set('cred-test', {
+				...simulatorCredentialData(f.sim),
+				baseUrl: `${f.sim.url}${slash}`,
+				accessToken: '',
+			});
 			const result = await engine.runNode(testNode, [{ json: {} }]);
 			expect(result.error).toBeUndefined();
 			expect(result.items.map((i) => i.json.name)).toEqual(f.sim.config.senders.map((s) => s.name));
@@ -246,10 +330,17 @@ describe('PhonovationApi credential against the simulator', () => {
 
 		it('fails on a wrong password with the refusal, before any API request', async () => {
 			const engine = engineFor();
-			engine.credentials.set('cred-test', { ...simulatorCredentialData(f.sim, { password: 'not-the-password' }), accessToken: '' });
+			engine.credentials.set('cred-test', {
+				...simulatorCredentialData(f.sim, { password: 'not-the-password' }),
+				accessToken: '',
+			});
 			const result = await engine.runNode(testNode, [{ json: {} }]);
-			expect(result.error?.message).toMatch(/^Phonovation refused the username or password \(HTTP 401 from /);
-			expect(f.sim.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(['POST /token 401']);
+			expect(result.error?.message).toMatch(
+				/^Phonovation refused the username or password \(HTTP 401 from /,
+			);
+			expect(f.sim.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+				'POST /token 401',
+			]);
 		});
 	});
 });

@@ -23,7 +23,11 @@ describe('credential URLs over plain http to a public host are refused before an
 	afterAll(async () => await f.stop());
 
 	const store = (overrides: Record<string, string>, accessToken = '') =>
-		f.engine.credentials.set('cred-1', { ...simulatorCredentialData(f.sim), accessToken, ...overrides });
+		f.engine.credentials.set('cred-1', {
+			...simulatorCredentialData(f.sim),
+			accessToken,
+			...overrides,
+		});
 	const listSenders = () => f.run({ resource: 'sender', operation: 'getAll' });
 
 	it('the simulator itself, on http://127.0.0.1, is accepted', async () => {
@@ -35,7 +39,9 @@ describe('credential URLs over plain http to a public host are refused before an
 	it('an http Auth URL on a public host: the login is refused naming Auth URL, and the password goes nowhere', async () => {
 		store({ authUrl: 'http://auth.example.com' });
 		const result = await listSenders();
-		expect(result.error?.message).toBe(`The credential's Auth URL ${RULE}: http://auth.example.com`);
+		expect(result.error?.message).toBe(
+			`The credential's Auth URL ${RULE}: http://auth.example.com`,
+		);
 		expect(f.sim.requests).toEqual([]);
 		expect(JSON.stringify(result.error)).not.toContain(PASSWORD);
 	});
@@ -57,23 +63,37 @@ describe('credential URLs over plain http to a public host are refused before an
 
 	it('a campaign with an http Base URL on a public host is refused before any number or token is sent', async () => {
 		store({ baseUrl: 'http://api.example.com' }, 'stored-token-abc');
-		const result = await f.run({ resource: 'campaign', operation: 'send', from: 'Acme', recipients: '0871234567', text: 'Hi' });
+		const result = await f.run({
+			resource: 'campaign',
+			operation: 'send',
+			from: 'Acme',
+			recipients: '0871234567',
+			text: 'Hi',
+		});
 		expect(result.error?.message).toBe(`The credential's Base URL ${RULE}: http://api.example.com`);
 		expect(f.sim.requests).toEqual([]);
 	});
 
-	it("the Sender dropdown in the editor shows the same refusal", async () => {
+	it('the Sender dropdown in the editor shows the same refusal', async () => {
 		store({ baseUrl: 'http://api.example.com' }, 'stored-token-abc');
-		await expect(f.engine.loadOptions(f.node({ resource: 'campaign', operation: 'send' }), 'getSenders')).rejects.toThrow(
-			`The credential's Base URL ${RULE}: http://api.example.com`,
-		);
+		await expect(
+			f.engine.loadOptions(f.node({ resource: 'campaign', operation: 'send' }), 'getSenders'),
+		).rejects.toThrow(`The credential's Base URL ${RULE}: http://api.example.com`);
 		expect(f.sim.requests).toEqual([]);
 	});
 
 	it('an http Legacy Base URL on a public host stops the legacy send, whose form carries the password', async () => {
 		store({ legacyBaseUrl: 'http://legacy.example.com/api/v1' });
-		const result = await f.run({ resource: 'legacyMessage', operation: 'send', from: 'Acme', to: '0871234567', text: 'Hi' });
-		expect(result.error?.message).toBe(`The credential's Legacy Base URL ${RULE}: http://legacy.example.com/api/v1`);
+		const result = await f.run({
+			resource: 'legacyMessage',
+			operation: 'send',
+			from: 'Acme',
+			to: '0871234567',
+			text: 'Hi',
+		});
+		expect(result.error?.message).toBe(
+			`The credential's Legacy Base URL ${RULE}: http://legacy.example.com/api/v1`,
+		);
 		expect(JSON.stringify(result.error)).not.toContain(PASSWORD);
 		expect(f.sim.requests).toEqual([]);
 	});
@@ -81,7 +101,9 @@ describe('credential URLs over plain http to a public host are refused before an
 	it('an unsafe Legacy Base URL fails the login too, though the sender list does not use it: a Test click shows it', async () => {
 		store({ legacyBaseUrl: 'http://legacy.example.com/api/v1' });
 		const result = await listSenders();
-		expect(result.error?.message).toBe(`The credential's Legacy Base URL ${RULE}: http://legacy.example.com/api/v1`);
+		expect(result.error?.message).toBe(
+			`The credential's Legacy Base URL ${RULE}: http://legacy.example.com/api/v1`,
+		);
 		expect(f.sim.requests).toEqual([]);
 	});
 
@@ -105,8 +127,15 @@ describe('credential URLs over plain http to a public host are refused before an
 
 	it("the credential's Test button fails with the same message, before any request", async () => {
 		const credential = new PhonovationApi();
-		const engine = new Engine({ nodeTypes: { credentialTest: new CredentialTestNode(credential) }, credentialTypes: [credential] });
-		engine.credentials.set('cred-test', { ...simulatorCredentialData(f.sim), baseUrl: 'http://api.example.com', accessToken: '' });
+		const engine = new Engine({
+			nodeTypes: { credentialTest: new CredentialTestNode(credential) },
+			credentialTypes: [credential],
+		});
+		engine.credentials.set('cred-test', {
+			...simulatorCredentialData(f.sim),
+			baseUrl: 'http://api.example.com',
+			accessToken: '',
+		});
 		const result = await engine.runNode(
 			{
 				id: 'test',

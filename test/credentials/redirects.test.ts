@@ -1,6 +1,5 @@
 import dns from 'node:dns';
 
-
 import { PhonovationApi } from '../../credentials/PhonovationApi.credentials';
 import { Phonovation } from '../../nodes/Phonovation/Phonovation.node';
 import { nodeUsingCredential } from '../harness/credential-node';
@@ -13,7 +12,8 @@ const USERNAME = 'acme';
 const PASSWORD = 'pw-Redirect-Secret-4417';
 const NODE_TYPE = 'n8n-nodes-phonovation.phonovation';
 
-const usingCredential = (type: string) => nodeUsingCredential(type, 'cred-1', { resource: 'sender', operation: 'getAll' });
+const usingCredential = (type: string) =>
+	nodeUsingCredential(type, 'cred-1', { resource: 'sender', operation: 'getAll' });
 
 /**
  * Two servers on loopback, so two origins (same host, other port): `origin` is the one the
@@ -32,13 +32,20 @@ describe('redirects never carry a secret to another origin (real n8n-core engine
 		}
 		if (req.method === 'POST' && req.path === '/token') {
 			issued++;
-			return sendJson(res, 200, { access_token: `tok${issued}`, expires_in: 120, token_type: 'Bearer' });
+			return sendJson(res, 200, {
+				access_token: `tok${issued}`,
+				expires_in: 120,
+				token_type: 'Bearer',
+			});
 		}
-		if (req.method === 'GET' && req.path === '/api/v2/senderlist') return sendJson(res, 200, [{ name: 'Acme', type: 0 }]);
+		if (req.method === 'GET' && req.path === '/api/v2/senderlist')
+			return sendJson(res, 200, [{ name: 'Acme', type: 0 }]);
 		sendJson(res, 404, {});
 	});
 	// Answers as the real API would to a request without a valid token.
-	const elsewhere = new LoopbackServer((_req, res) => sendJson(res, 401, { message: 'Unauthorized' }));
+	const elsewhere = new LoopbackServer((_req, res) =>
+		sendJson(res, 401, { message: 'Unauthorized' }),
+	);
 	let originUrl: string;
 	let engine: Engine;
 	const credential = new PhonovationApi();
@@ -58,7 +65,10 @@ describe('redirects never carry a secret to another origin (real n8n-core engine
 		redirectStatus = 307;
 		issued = 0;
 		engine = new Engine({
-			nodeTypes: { [NODE_TYPE]: new Phonovation(), credentialTest: new CredentialTestNode(credential) },
+			nodeTypes: {
+				[NODE_TYPE]: new Phonovation(),
+				credentialTest: new CredentialTestNode(credential),
+			},
 			credentialTypes: [credential],
 		});
 		engine.credentials.set('cred-1', {
@@ -93,7 +103,9 @@ describe('redirects never carry a secret to another origin (real n8n-core engine
 		it("the credential's Test button fails the same way and sends nothing to the redirect target", async () => {
 			redirected.add('/token');
 			const result = await engine.runNode(usingCredential('credentialTest'), [{ json: {} }]);
-			expect(result.error?.message).toMatch(/^Phonovation's token server at .* answered HTTP 307 \(a redirect\)\./);
+			expect(result.error?.message).toMatch(
+				/^Phonovation's token server at .* answered HTTP 307 \(a redirect\)\./,
+			);
 			expect(elsewhere.requests).toEqual([]);
 		});
 	});
@@ -105,14 +117,15 @@ describe('redirects never carry a secret to another origin (real n8n-core engine
 		it('a sender list redirected to another port: that origin receives nothing, and the error names HTTP 307', async () => {
 			redirected.add('/api/v2/senderlist');
 			const result = await engine.runNode(usingCredential(NODE_TYPE), [{ json: {} }]);
-			expect(result.error?.message).toBe('Phonovation answered HTTP 307 (a redirect) to the sender list request');
+			expect(result.error?.message).toBe(
+				'Phonovation answered HTTP 307 (a redirect) to the sender list request',
+			);
 			expect(result.error?.description).toBe(REDIRECT_DESCRIPTION);
 			expect(elsewhere.requests).toEqual([]);
 			// The token went to the credential's own origin only, once: a redirect is no reason to log in again.
-			expect(origin.requests.map((r) => `${r.method} ${r.path} ${r.headers.authorization ?? '-'}`)).toEqual([
-				'POST /token -',
-				'GET /api/v2/senderlist Bearer tok1',
-			]);
+			expect(
+				origin.requests.map((r) => `${r.method} ${r.path} ${r.headers.authorization ?? '-'}`),
+			).toEqual(['POST /token -', 'GET /api/v2/senderlist Bearer tok1']);
 		});
 
 		it('a campaign redirected to another port: neither the token nor the numbers and text reach that origin', async () => {
@@ -120,11 +133,19 @@ describe('redirects never carry a secret to another origin (real n8n-core engine
 			const result = await engine.runNode(
 				{
 					...usingCredential(NODE_TYPE),
-					parameters: { resource: 'campaign', operation: 'send', from: 'Acme', recipients: '0871234567', text: 'Hello' },
+					parameters: {
+						resource: 'campaign',
+						operation: 'send',
+						from: 'Acme',
+						recipients: '0871234567',
+						text: 'Hello',
+					},
 				},
 				[{ json: {} }],
 			);
-			expect(result.error?.message).toBe('Phonovation answered HTTP 307 (a redirect) to the campaign');
+			expect(result.error?.message).toBe(
+				'Phonovation answered HTTP 307 (a redirect) to the campaign',
+			);
 			expect(result.error?.description).toBe(REDIRECT_DESCRIPTION);
 			expect(elsewhere.requests).toEqual([]);
 			expect(origin.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
@@ -138,10 +159,9 @@ describe('redirects never carry a secret to another origin (real n8n-core engine
 			redirected.add('/api/v2/senderlist');
 			const result = await engine.runNode(usingCredential('credentialTest'), [{ json: {} }]);
 			expect(result.error?.message).toMatch(/\b307\b/);
-			expect(origin.requests.map((r) => `${r.method} ${r.path} ${r.headers.authorization ?? '-'}`)).toEqual([
-				'POST /token -',
-				'GET /api/v2/senderlist Bearer tok1',
-			]);
+			expect(
+				origin.requests.map((r) => `${r.method} ${r.path} ${r.headers.authorization ?? '-'}`),
+			).toEqual(['POST /token -', 'GET /api/v2/senderlist Bearer tok1']);
 			expect(elsewhere.requests).toEqual([]);
 		});
 	});
@@ -156,7 +176,8 @@ describe('redirects never carry a secret to another origin (real n8n-core engine
 describe('a redirect to a subdomain on the same port (which follow-redirects alone would send the token to)', () => {
 	let port = '';
 	const server = new LoopbackServer((req, res) => {
-		if (req.path === '/token') return sendJson(res, 200, { access_token: 'tok-sub', expires_in: 120 });
+		if (req.path === '/token')
+			return sendJson(res, 200, { access_token: 'tok-sub', expires_in: 120 });
 		if (req.headers.host === `localhost:${port}`) {
 			res.writeHead(307, { Location: `http://evil.localhost:${port}${req.path}` });
 			return void res.end();
@@ -172,7 +193,10 @@ describe('a redirect to a subdomain on the same port (which follow-redirects alo
 		lookup = jest
 			.spyOn(dns, 'lookup')
 			.mockImplementation(((host: string, ...rest: unknown[]) =>
-				real(host.endsWith('.localhost') ? '127.0.0.1' : host, ...rest)) as unknown as typeof dns.lookup);
+				real(
+					host.endsWith('.localhost') ? '127.0.0.1' : host,
+					...rest,
+				)) as unknown as typeof dns.lookup);
 	});
 	afterAll(async () => {
 		lookup.mockRestore();
@@ -181,12 +205,27 @@ describe('a redirect to a subdomain on the same port (which follow-redirects alo
 
 	it('the sender list fails naming HTTP 307, and evil.localhost receives nothing', async () => {
 		const credential = new PhonovationApi();
-		const engine = new Engine({ nodeTypes: { [NODE_TYPE]: new Phonovation() }, credentialTypes: [credential] });
+		const engine = new Engine({
+			nodeTypes: { [NODE_TYPE]: new Phonovation() },
+			credentialTypes: [credential],
+		});
 		const local = `http://localhost:${port}`;
-		engine.credentials.set('cred-1', { username: USERNAME, password: PASSWORD, authUrl: local, baseUrl: local, accessToken: '' });
+		engine.credentials.set('cred-1', {
+			username: USERNAME,
+			password: PASSWORD,
+			authUrl: local,
+			baseUrl: local,
+			accessToken: '',
+		});
 		const result = await engine.runNode(usingCredential(NODE_TYPE), [{ json: {} }]);
-		expect(result.error?.message).toBe('Phonovation answered HTTP 307 (a redirect) to the sender list request');
-		expect(server.requests.map((r) => `${r.method} ${r.headers.host} ${r.path} ${r.headers.authorization ?? '-'}`)).toEqual([
+		expect(result.error?.message).toBe(
+			'Phonovation answered HTTP 307 (a redirect) to the sender list request',
+		);
+		expect(
+			server.requests.map(
+				(r) => `${r.method} ${r.headers.host} ${r.path} ${r.headers.authorization ?? '-'}`,
+			),
+		).toEqual([
 			`POST localhost:${port} /token -`,
 			`GET localhost:${port} /api/v2/senderlist Bearer tok-sub`,
 		]);

@@ -40,9 +40,13 @@ function processInfo(pid: number): ProcessInfo | undefined {
 		}
 	}
 	try {
-		const line = execFileSync('ps', ['-o', 'ppid=,stat=,args=', '-p', String(pid)], { encoding: 'utf8' }).trim();
+		const line = execFileSync('ps', ['-o', 'ppid=,stat=,args=', '-p', String(pid)], {
+			encoding: 'utf8',
+		}).trim();
 		const match = line.match(/^(\d+)\s+(\S+)\s+(.*)$/);
-		return match ? { ppid: Number(match[1]), args: match[3], zombie: match[2].startsWith('Z') } : undefined;
+		return match
+			? { ppid: Number(match[1]), args: match[3], zombie: match[2].startsWith('Z') }
+			: undefined;
 	} catch {
 		return undefined;
 	}
@@ -95,7 +99,8 @@ export function watchLifeline(onLost: (why: string) => void, intervalMs = 500): 
 	const parent = process.ppid;
 	const ancestors = watchedAncestors();
 	const check = () => {
-		const lost = process.ppid !== parent ? ancestors[0] : ancestors.find((ancestor) => !isAlive(ancestor.pid));
+		const lost =
+			process.ppid !== parent ? ancestors[0] : ancestors.find((ancestor) => !isAlive(ancestor.pid));
 		if (!lost) return;
 		clearInterval(timer);
 		onLost(`${lost.name} (pid ${lost.pid}) exited`);
@@ -113,7 +118,10 @@ export const N8N_WATCHDOG = path.join(__dirname, 'n8n-watchdog.cjs');
  * to `pidFile` and stops n8n and its task runner once this process has gone, then removes `folder`
  * (when given).
  */
-export function n8nWatchdogEnv(pidFile: string, folder: string | undefined): Record<string, string> {
+export function n8nWatchdogEnv(
+	pidFile: string,
+	folder: string | undefined,
+): Record<string, string> {
 	return {
 		// Quoted: the repository's path may contain spaces. n8n's own env has no NODE_OPTIONS (startN8n drops it).
 		NODE_OPTIONS: `--require ${JSON.stringify(N8N_WATCHDOG)}`,

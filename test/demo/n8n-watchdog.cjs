@@ -22,7 +22,13 @@ const pidFile = env.PHONOVATION_DEMO_N8N_PID_FILE;
 const folder = env.PHONOVATION_DEMO_FOLDER;
 const graceMs = Number(env.PHONOVATION_DEMO_GRACE_MS) || 15_000;
 // n8n only: nothing n8n starts (its task runner, npm) inherits the watchdog.
-for (const key of ['NODE_OPTIONS', 'PHONOVATION_DEMO_PARENT_PID', 'PHONOVATION_DEMO_N8N_PID_FILE', 'PHONOVATION_DEMO_FOLDER', 'PHONOVATION_DEMO_GRACE_MS']) {
+for (const key of [
+	'NODE_OPTIONS',
+	'PHONOVATION_DEMO_PARENT_PID',
+	'PHONOVATION_DEMO_N8N_PID_FILE',
+	'PHONOVATION_DEMO_FOLDER',
+	'PHONOVATION_DEMO_GRACE_MS',
+]) {
 	delete env[key];
 }
 

@@ -35,7 +35,8 @@ const DEMO_LONGCODE = DEFAULT_CONFIG.senders.find((sender) => sender.type === 2)
 /** The example (in examples/) the demo publishes, so the simulator's replies reach it. */
 const AUTO_RESPONDER = { name: 'reply-auto-responder', trigger: 'On Reply or Opt-Out' };
 
-const sleep = (ms: number) => new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), ms));
+const sleep = (ms: number) =>
+	new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), ms));
 const say = (line = '') => process.stdout.write(`${line}\n`);
 const step = (line: string) => say(`▸ ${line}`);
 
@@ -46,7 +47,13 @@ async function choosePort(preferred: number, what: string): Promise<number> {
 	return port;
 }
 
-function instructions(n8nUrl: string, sim: Simulator, relayUrl: string, logFile: string, n8nPid: number | undefined): string {
+function instructions(
+	n8nUrl: string,
+	sim: Simulator,
+	relayUrl: string,
+	logFile: string,
+	n8nPid: number | undefined,
+): string {
 	const replyFlag = sim.url.endsWith(`:${DEFAULT_CLI_PORT}`) ? '' : ` --url ${sim.url}`;
 	return `
 ────────────────────────────────────────────────────────────────────────────
@@ -85,7 +92,9 @@ const REPEAT_WINDOW_MS = 100;
 
 async function main(): Promise<void> {
 	if (Number(process.versions.node.split('.')[0]) < 24) {
-		throw new Error(`n8n 2.41 needs Node 24 or newer; this is Node ${process.versions.node}. See the README ("Node 24").`);
+		throw new Error(
+			`n8n 2.41 needs Node 24 or newer; this is Node ${process.versions.node}. See the README ("Node 24").`,
+		);
 	}
 
 	// Set up before anything starts, so that every way of stopping finds it.
@@ -100,7 +109,11 @@ async function main(): Promise<void> {
 	/** Once n8n's group is gone (a process still shutting down may still write into the folder). */
 	const removeFolder = async () => {
 		const pid = n8nPid();
-		for (const deadline = Date.now() + 5_000; pid !== undefined && signalGroup(pid, 0) && Date.now() < deadline; ) await sleep(100);
+		for (
+			const deadline = Date.now() + 5_000;
+			pid !== undefined && signalGroup(pid, 0) && Date.now() < deadline;
+		)
+			await sleep(100);
 		try {
 			// Not rmSync: tsx SIGKILLs a child that leaves a signal unacknowledged for 60 ms (a second Ctrl-C).
 			if (folder && !keep) await rm(folder, { recursive: true, force: true, maxRetries: 3 });
@@ -120,7 +133,12 @@ async function main(): Promise<void> {
 		const started = starting.catch(() => undefined);
 		void started.finally(() => (settled = true));
 		let pid = n8nPid();
-		for (const deadline = Date.now() + 60_000; !settled && pid === undefined && Date.now() < deadline; pid = n8nPid()) await sleep(100);
+		for (
+			const deadline = Date.now() + 60_000;
+			!settled && pid === undefined && Date.now() < deadline;
+			pid = n8nPid()
+		)
+			await sleep(100);
 		if (pid !== undefined) signalGroup(pid, 'SIGTERM');
 		const up = await Promise.race([started, sleep(25_000)]);
 		if (up) await up.stop();
@@ -149,7 +167,8 @@ async function main(): Promise<void> {
 		say('Stopped.');
 		process.exit(1);
 	};
-	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, (name) => void onSignal(name));
+	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
+		process.on(signal, (name) => void onSignal(name));
 	// npm does not pass every stop on to us (see lifeline.ts): its death, or tsx's, is a stop too.
 	watchLifeline((why) => void stop(0, ` (${why})`));
 	// Once the terminal is gone, writing to it fails; stopping must go on regardless.
@@ -166,7 +185,11 @@ async function main(): Promise<void> {
 	const simPort = await choosePort(DEFAULT_CLI_PORT, 'the simulator');
 	const n8nUrl = `http://localhost:${n8nPort}`;
 	const autoResponder = loadExample(AUTO_RESPONDER.name);
-	const relayUrl = productionWebhookUrl(`http://127.0.0.1:${n8nPort}`, autoResponder, AUTO_RESPONDER.trigger);
+	const relayUrl = productionWebhookUrl(
+		`http://127.0.0.1:${n8nPort}`,
+		autoResponder,
+		AUTO_RESPONDER.trigger,
+	);
 
 	try {
 		// The demo's own folder (not startN8n's), so that it is known, and removed, from the moment n8n starts.
@@ -198,16 +221,28 @@ async function main(): Promise<void> {
 		});
 
 		const client = await N8nClient.forOwner(running.url);
-		const created = await client.createCredential(SIMULATOR_CREDENTIAL_NAME, TYPES.credential, simulatorCredentialData(sim));
+		const created = await client.createCredential(
+			SIMULATOR_CREDENTIAL_NAME,
+			TYPES.credential,
+			simulatorCredentialData(sim),
+		);
 		const credential = { id: String(created.id), name: created.name, type: TYPES.credential };
 		await client.createDataTable('opt-outs', [
 			{ name: 'phone', type: 'string' },
 			{ name: 'optedOutAt', type: 'string' },
 		]);
-		await client.createDataTable('questions', ['reference', 'phone', 'resumeUrl', 'askedAt'].map((column) => ({ name: column, type: 'string' as const })));
+		await client.createDataTable(
+			'questions',
+			['reference', 'phone', 'resumeUrl', 'askedAt'].map((column) => ({
+				name: column,
+				type: 'string' as const,
+			})),
+		);
 		for (const name of exampleNames()) {
 			const example =
-				name === AUTO_RESPONDER.name ? autoResponder : loadExample(name, name === 'appointment-confirmation' ? { sender: DEMO_LONGCODE } : {});
+				name === AUTO_RESPONDER.name
+					? autoResponder
+					: loadExample(name, name === 'appointment-confirmation' ? { sender: DEMO_LONGCODE } : {});
 			const workflow = await client.createWorkflow(withCredential(example, credential));
 			if (name === AUTO_RESPONDER.name) {
 				await client.publishWorkflow(String(workflow.id));

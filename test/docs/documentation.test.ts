@@ -45,12 +45,22 @@ describe('README.md', () => {
 	});
 
 	it("follows n8n's starter template order, Compatibility and Version history included", () => {
-		const template = ['Installation', 'Operations', 'Credentials', 'Compatibility', 'Usage', 'Resources', 'Version history'];
+		const template = [
+			'Installation',
+			'Operations',
+			'Credentials',
+			'Compatibility',
+			'Usage',
+			'Resources',
+			'Version history',
+		];
 		expect(headings.filter((h) => template.includes(h))).toEqual(template);
 	});
 
 	it('links to every document in docs/, CONTRIBUTING.md and the examples', () => {
-		const docs = readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`);
+		const docs = readdirSync(join(ROOT, 'docs'))
+			.filter((name) => name.endsWith('.md'))
+			.map((name) => `docs/${name}`);
 		for (const target of [...docs, 'CONTRIBUTING.md', 'CHANGELOG.md', 'examples/README.md']) {
 			expect(readme).toContain(`](${target}`);
 		}

@@ -23,8 +23,14 @@ import { ensureN8nInstalled } from './support/install';
 import { N8nClient } from './support/n8n-client';
 import { packPackage } from './support/pack';
 
-const CAMPAIGN = { name: 'Phonovation: campaign that skips opted-out numbers', sendNode: 'Send Offer' };
-const AUTO_RESPONDER = { name: 'Phonovation: reply auto-responder with keyword routing', trigger: 'On Reply or Opt-Out' };
+const CAMPAIGN = {
+	name: 'Phonovation: campaign that skips opted-out numbers',
+	sendNode: 'Send Offer',
+};
+const AUTO_RESPONDER = {
+	name: 'Phonovation: reply auto-responder with keyword routing',
+	trigger: 'On Reply or Opt-Out',
+};
 /** The example's customers as the provider receives them (international format). */
 const CUSTOMER_NUMBERS = ['353871234501', '353871234502', '353861234567', '447911123456'];
 const WRONG_PASSWORD = 'Wrong-Password-5521';
@@ -42,9 +48,12 @@ describe('the editor in a real browser, against the npm start demo', () => {
 	let n8nUrl: string;
 
 	const screenshot = (name: string) => page.screenshot({ path: path.join(shots, `${name}.png`) });
-	const workflowId = async (name: string) => (await client.workflows()).find((w) => w.name === name)!.id;
+	const workflowId = async (name: string) =>
+		(await client.workflows()).find((w) => w.name === name)!.id;
 	const simCount = async (method: string, route: string) => {
-		const response = await fetch(`${demo.simUrl}/_sim/count?method=${method}&path=${encodeURIComponent(route)}`);
+		const response = await fetch(
+			`${demo.simUrl}/_sim/count?method=${method}&path=${encodeURIComponent(route)}`,
+		);
 		return ((await response.json()) as { count: number }).count;
 	};
 
@@ -67,8 +76,11 @@ describe('the editor in a real browser, against the npm start demo', () => {
 
 	it('signs in with the printed login and lists the example workflows', async () => {
 		await signIn(page, n8nUrl);
-		for (const name of [CAMPAIGN.name, AUTO_RESPONDER.name]) await waitForText(page, testId('workflow-card-name'), name);
-		const listed = await page.$$eval(testId('workflow-card-name'), (names) => names.map((name) => (name as HTMLElement).innerText));
+		for (const name of [CAMPAIGN.name, AUTO_RESPONDER.name])
+			await waitForText(page, testId('workflow-card-name'), name);
+		const listed = await page.$$eval(testId('workflow-card-name'), (names) =>
+			names.map((name) => (name as HTMLElement).innerText),
+		);
 		expect(listed).toHaveLength(5);
 		expect(page.url()).toContain('/home/workflows');
 		await screenshot('01-workflows');
@@ -78,46 +90,84 @@ describe('the editor in a real browser, against the npm start demo', () => {
 		await page.goto(`${n8nUrl}/workflow/new`, { waitUntil: 'networkidle2' });
 		await page.locator(testId('canvas-add-button')).click();
 		await page.locator(testId('node-creator-search-bar')).fill('Phonovation');
-		const entry = await waitForText(page, `${testId('node-creator')} ${testId('node-creator-item-name')}`, 'Phonovation');
+		const entry = await waitForText(
+			page,
+			`${testId('node-creator')} ${testId('node-creator-item-name')}`,
+			'Phonovation',
+		);
 		await entry.click();
 		// n8n lists a trigger under its action node's entry: Phonovation Trigger's events are its "Triggers".
 		const panel = await waitForText(page, testId('node-creator'), 'Triggers (4)');
 		const shown = await shownText(panel);
-		expect(shown).toMatch(/Triggers \(4\).*On delivery receipt.*On inbound message.*On opt out.*On processing result.*Actions \(7\)/);
+		expect(shown).toMatch(
+			/Triggers \(4\).*On delivery receipt.*On inbound message.*On opt out.*On processing result.*Actions \(7\)/,
+		);
 		await page.locator(`${testId('node-creator')} ::-p-text(Actions (7))`).click();
-		const actions = await shownText(await waitForText(page, testId('node-creator'), 'Send a campaign'));
-		for (const action of ['Schedule a campaign', 'Get many senders', 'Check service health', 'Send a legacy message', 'Send a text and wait for the reply', 'Deliver a reply to a waiting run']) {
+		const actions = await shownText(
+			await waitForText(page, testId('node-creator'), 'Send a campaign'),
+		);
+		for (const action of [
+			'Schedule a campaign',
+			'Get many senders',
+			'Check service health',
+			'Send a legacy message',
+			'Send a text and wait for the reply',
+			'Deliver a reply to a waiting run',
+		]) {
 			expect(actions).toContain(action);
 		}
 		const icons = await nodePanelIcons(page);
 		expect(icons.length).toBeGreaterThanOrEqual(5);
-		expect(icons.every((icon) => icon.src.endsWith('/icons/phonovation.svg') && icon.loaded)).toBe(true);
+		expect(icons.every((icon) => icon.src.endsWith('/icons/phonovation.svg') && icon.loaded)).toBe(
+			true,
+		);
 		await screenshot('02-node-panel');
 	}, 120_000);
 
-	it("tests the credential when it is opened and on Retry, and says clearly when the password is wrong, never showing it", async () => {
+	it('tests the credential when it is opened and on Retry, and says clearly when the password is wrong, never showing it', async () => {
 		const wrong = await client.createCredential(
 			'Phonovation (wrong password)',
 			TYPES.credential,
-			simulatorCredentialData({ url: demo.simUrl, config: DEFAULT_CONFIG }, { password: WRONG_PASSWORD }),
+			simulatorCredentialData(
+				{ url: demo.simUrl, config: DEFAULT_CONFIG },
+				{ password: WRONG_PASSWORD },
+			),
 		);
 		await page.goto(`${n8nUrl}/home/credentials`, { waitUntil: 'networkidle2' });
-		await (await waitForText(page, testId('resources-list-item'), 'Phonovation (local simulator)')).click();
-		const passed = await page.waitForSelector(testId('credentials-config-container-test-success'), { visible: true });
+		await (
+			await waitForText(page, testId('resources-list-item'), 'Phonovation (local simulator)')
+		).click();
+		const passed = await page.waitForSelector(testId('credentials-config-container-test-success'), {
+			visible: true,
+		});
 		expect(await shownText(passed!)).toContain('Connection tested successfully');
 		await screenshot('03-credential-test-passed');
 		const listed = await simCount('GET', '/api/v2/senderlist');
-		const retested = page.waitForResponse((response) => response.url().endsWith('/rest/credentials/test'));
+		const retested = page.waitForResponse((response) =>
+			response.url().endsWith('/rest/credentials/test'),
+		);
 		await page.locator(`${testId('credentials-config-container-test-success')} button`).click();
 		expect((await retested).ok()).toBe(true);
-		await page.waitForSelector(testId('credentials-config-container-test-success'), { visible: true });
+		await page.waitForSelector(testId('credentials-config-container-test-success'), {
+			visible: true,
+		});
 		expect(await simCount('GET', '/api/v2/senderlist')).toBe(listed + 1);
 
 		await page.goto(`${n8nUrl}/home/credentials/${wrong.id}`, { waitUntil: 'networkidle2' });
-		const dialog = await waitForText(page, testId('credential-edit-dialog'), 'connect with these settings');
+		const dialog = await waitForText(
+			page,
+			testId('credential-edit-dialog'),
+			'connect with these settings',
+		);
 		await page.locator(`${testId('credential-edit-dialog')} ::-p-text(More details)`).click();
-		await waitForText(page, testId('credential-edit-dialog'), 'Phonovation refused the username or password');
-		expect(await shownText(dialog)).toMatch(/Couldn.t connect with these settings.*Phonovation refused the username or password/);
+		await waitForText(
+			page,
+			testId('credential-edit-dialog'),
+			'Phonovation refused the username or password',
+		);
+		expect(await shownText(dialog)).toMatch(
+			/Couldn.t connect with these settings.*Phonovation refused the username or password/,
+		);
 		expect(await page.content()).not.toContain(WRONG_PASSWORD);
 		expect(await pageText(page)).not.toContain(WRONG_PASSWORD);
 		await screenshot('04-credential-wrong-password');
@@ -128,7 +178,8 @@ describe('the editor in a real browser, against the npm start demo', () => {
 		// The dropdown's options come from the account (the node's loadOptions) once the panel opens.
 		const senderList = page.waitForResponse(
 			(response) =>
-				response.url().endsWith('/rest/dynamic-node-parameters/options') && Boolean(response.request().postData()?.includes('getSenders')),
+				response.url().endsWith('/rest/dynamic-node-parameters/options') &&
+				Boolean(response.request().postData()?.includes('getSenders')),
 		);
 		await openNode(page, CAMPAIGN.sendNode);
 		expect((await senderList).ok()).toBe(true);
@@ -147,7 +198,9 @@ describe('the editor in a real browser, against the npm start demo', () => {
 		await openWorkflow(page, n8nUrl, await workflowId(CAMPAIGN.name));
 		await page.locator(testId('execute-workflow-button')).click();
 		const sendNode = `${testId('canvas-node')}[data-node-name="${CAMPAIGN.sendNode}"]`;
-		await page.waitForSelector(`${sendNode} ${testId('canvas-node-status-success')}`, { timeout: 120_000 });
+		await page.waitForSelector(`${sendNode} ${testId('canvas-node-status-success')}`, {
+			timeout: 120_000,
+		});
 		await openNode(page, CAMPAIGN.sendNode);
 		const output = await waitForText(page, testId('output-panel'), '4 items');
 		const shown = await shownText(output);
@@ -162,11 +215,14 @@ describe('the editor in a real browser, against the npm start demo', () => {
 	it('shows the trigger hand-off notice and its Production URL', async () => {
 		await openWorkflow(page, n8nUrl, await workflowId(AUTO_RESPONDER.name));
 		const panel = await openNode(page, AUTO_RESPONDER.trigger);
-		expect(await shownText(panel)).toContain('Copy the Production URL above and email it to support@phonovation.com');
+		expect(await shownText(panel)).toContain(
+			'Copy the Production URL above and email it to support@phonovation.com',
+		);
 		await page.locator(`${testId('ndv')} .webhooks .headline`).click();
 		await page.locator(testId('radio-button-production')).click();
 		const url = await waitForText(page, `${testId('ndv')} .webhook-url`, '/webhook/');
-		const printedRelayPath = new URL(demo.output().match(/relays replies to:\s+(\S+)/)![1]).pathname;
+		const printedRelayPath = new URL(demo.output().match(/relays replies to:\s+(\S+)/)![1])
+			.pathname;
 		expect(await shownText(url)).toBe(`${n8nUrl}${printedRelayPath}`);
 		await screenshot('07-trigger-production-url');
 	}, 120_000);

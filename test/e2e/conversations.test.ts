@@ -34,7 +34,10 @@ function recorder(): { server: Server; url: () => string; next: () => Promise<Js
 	return {
 		server,
 		url: () => `http://127.0.0.1:${(server.address() as AddressInfo).port}/questions`,
-		next: () => (received.length ? Promise.resolve(received.shift()!) : new Promise((resolve) => waiting.push(resolve))),
+		next: () =>
+			received.length
+				? Promise.resolve(received.shift()!)
+				: new Promise((resolve) => waiting.push(resolve)),
 	};
 }
 
@@ -51,7 +54,8 @@ function askingWorkflow(recordUrl: string, ask: Json = {}) {
 			url: recordUrl,
 			sendBody: true,
 			specifyBody: 'json',
-			jsonBody: '={{ JSON.stringify({ resumeUrl: $execution.resumeUrl, executionId: $execution.id }) }}',
+			jsonBody:
+				'={{ JSON.stringify({ resumeUrl: $execution.resumeUrl, executionId: $execution.id }) }}',
 		},
 	};
 	const node = phonovation('Ask', {
@@ -68,7 +72,12 @@ function askingWorkflow(recordUrl: string, ask: Json = {}) {
 
 describe('Send and Wait for Reply in n8n', () => {
 	const suite = useE2eEnvironment({
-		simulator: () => ({ senders: [{ name: 'Phonovation', type: 0 }, { name: LONGCODE, type: 0 }] }),
+		simulator: () => ({
+			senders: [
+				{ name: 'Phonovation', type: 0 },
+				{ name: LONGCODE, type: 0 },
+			],
+		}),
 	});
 	const questions = recorder();
 	afterAll(() => questions.server.close());
@@ -78,65 +87,122 @@ describe('Send and Wait for Reply in n8n', () => {
 		for (;;) {
 			const { status } = await env.client.execution(executionId);
 			if (status === 'waiting') return;
-			if (Date.now() > deadline) throw new Error(`execution ${executionId} is ${status}, not waiting`);
+			if (Date.now() > deadline)
+				throw new Error(`execution ${executionId} is ${status}, not waiting`);
 			await new Promise((resolve) => setTimeout(resolve, 250));
 		}
 	}
 
-	suite.it('asks once, keeps waiting for a forged or foreign answer, and resumes on the verified reply from the number asked', async (env) => {
-		env.sim.reset();
-		const asking = await env.importWorkflow(askingWorkflow(questions.url()));
-		const executionId = await env.client.runManually(asking.id, 'Manual Trigger');
-		const { resumeUrl } = await questions.next();
-		await waiting(env, executionId);
+	suite.it(
+		'asks once, keeps waiting for a forged or foreign answer, and resumes on the verified reply from the number asked',
+		async (env) => {
+			env.sim.reset();
+			const asking = await env.importWorkflow(askingWorkflow(questions.url()));
+			const executionId = await env.client.runManually(asking.id, 'Manual Trigger');
+			const { resumeUrl } = await questions.next();
+			await waiting(env, executionId);
 
-		// One question, from the longcode, its Notify ID naming this execution.
-		expect(env.sim.campaigns).toHaveLength(1);
-		const [question] = env.sim.campaigns;
-		expect(question.body.from).toBe(LONGCODE);
-		expect(question.body.recipientInfo).toEqual([{ msisdn: ASKED, notifyId: expect.stringMatching(new RegExp(`^${executionId}\\.[A-Za-z0-9_-]{15}$`)) }]);
-		const notifyId = question.body.recipientInfo[0].notifyId as string;
+			// One question, from the longcode, its Notify ID naming this execution.
+			expect(env.sim.campaigns).toHaveLength(1);
+			const [question] = env.sim.campaigns;
+			expect(question.body.from).toBe(LONGCODE);
+			expect(question.body.recipientInfo).toEqual([
+				{
+					msisdn: ASKED,
+					notifyId: expect.stringMatching(new RegExp(`^${executionId}\\.[A-Za-z0-9_-]{15}$`)),
+				},
+			]);
+			const notifyId = question.body.recipientInfo[0].notifyId as string;
 
-		// n8n's token in the URL is not enough: without our proof the run keeps waiting.
-		const forged = await fetch(resumeUrl, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({ from: ASKED, text: 'YES', receivedAt: null, optedOut: false, notifyId, proof: '0'.repeat(64) }),
-		});
-		expect(forged.status).toBe(401);
-		expect((await env.client.execution(executionId)).status).toBe('waiting');
+			// n8n's token in the URL is not enough: without our proof the run keeps waiting.
+			const forged = await fetch(resumeUrl, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({
+					from: ASKED,
+					text: 'YES',
+					receivedAt: null,
+					optedOut: false,
+					notifyId,
+					proof: '0'.repeat(64),
+				}),
+			});
+			expect(forged.status).toBe(401);
+			expect((await env.client.execution(executionId)).status).toBe('waiting');
 
-		// The reply workflow hands verified replies to the run (its lookup of the resume URL is the example's Data Table).
-		const replies = await env.importWorkflow(
-			chain('Replies to questions', [
-				phonovationTrigger('On Reply', { events: ['inbound', 'optOut'] }, REPLIES_WEBHOOK_ID),
-				phonovation('Deliver', { resource: 'conversation', operation: 'deliverReply', resumeUrl }),
-			]),
-		);
-		await env.publish(replies, 'On Reply');
+			// The reply workflow hands verified replies to the run (its lookup of the resume URL is the example's Data Table).
+			const replies = await env.importWorkflow(
+				chain('Replies to questions', [
+					phonovationTrigger('On Reply', { events: ['inbound', 'optOut'] }, REPLIES_WEBHOOK_ID),
+					phonovation('Deliver', {
+						resource: 'conversation',
+						operation: 'deliverReply',
+						resumeUrl,
+					}),
+				]),
+			);
+			await env.publish(replies, 'On Reply');
 
-		// A YES from another number resumes nothing.
-		expect((await env.sim.sendInbound({ url: webhookUrl(env.n8n.url), from: '353879999999', content: 'YES', notifyId })).status).toBe(200);
-		const [foreign] = await env.client.waitForExecutions(replies.id, 1);
-		expect(nodeOutput(foreign, 'Deliver')).toEqual([expect.objectContaining({ resumed: false, reason: 'the reply is from another number' })]);
-		expect((await env.client.execution(executionId)).status).toBe('waiting');
+			// A YES from another number resumes nothing.
+			expect(
+				(
+					await env.sim.sendInbound({
+						url: webhookUrl(env.n8n.url),
+						from: '353879999999',
+						content: 'YES',
+						notifyId,
+					})
+				).status,
+			).toBe(200);
+			const [foreign] = await env.client.waitForExecutions(replies.id, 1);
+			expect(nodeOutput(foreign, 'Deliver')).toEqual([
+				expect.objectContaining({ resumed: false, reason: 'the reply is from another number' }),
+			]);
+			expect((await env.client.execution(executionId)).status).toBe('waiting');
 
-		// The answer from the number asked resumes the run.
-		expect((await env.sim.sendInbound({ url: webhookUrl(env.n8n.url), from: ASKED, content: 'Yes!', notifyId })).status).toBe(200);
-		const resumed = await env.client.waitForExecution(executionId, 60_000);
-		expect(resumed.status).toBe('success');
-		expect(nodeOutput(resumed, 'Ask')).toEqual([
-			expect.objectContaining({ approved: true, text: 'Yes!', from: ASKED, optedOut: false, timedOut: false, waitedSeconds: expect.any(Number) }),
-		]);
-		const delivered = await env.client.waitForExecutions(replies.id, 2);
-		expect(nodeOutput(delivered[1], 'Deliver')).toEqual([expect.objectContaining({ resumed: true, executionId })]);
+			// The answer from the number asked resumes the run.
+			expect(
+				(
+					await env.sim.sendInbound({
+						url: webhookUrl(env.n8n.url),
+						from: ASKED,
+						content: 'Yes!',
+						notifyId,
+					})
+				).status,
+			).toBe(200);
+			const resumed = await env.client.waitForExecution(executionId, 60_000);
+			expect(resumed.status).toBe('success');
+			expect(nodeOutput(resumed, 'Ask')).toEqual([
+				expect.objectContaining({
+					approved: true,
+					text: 'Yes!',
+					from: ASKED,
+					optedOut: false,
+					timedOut: false,
+					waitedSeconds: expect.any(Number),
+				}),
+			]);
+			const delivered = await env.client.waitForExecutions(replies.id, 2);
+			expect(nodeOutput(delivered[1], 'Deliver')).toEqual([
+				expect.objectContaining({ resumed: true, executionId }),
+			]);
 
-		// A second reply after the resume is an ordinary inbound message: nothing to resume.
-		await env.sim.sendInbound({ url: webhookUrl(env.n8n.url), from: ASKED, content: 'NO', notifyId });
-		const after = await env.client.waitForExecutions(replies.id, 3);
-		expect(nodeOutput(after[2], 'Deliver')).toEqual([expect.objectContaining({ resumed: false, reason: expect.stringMatching(/finished/) })]);
-		expect(env.sim.campaigns).toHaveLength(1);
-	}, 180_000);
+			// A second reply after the resume is an ordinary inbound message: nothing to resume.
+			await env.sim.sendInbound({
+				url: webhookUrl(env.n8n.url),
+				from: ASKED,
+				content: 'NO',
+				notifyId,
+			});
+			const after = await env.client.waitForExecutions(replies.id, 3);
+			expect(nodeOutput(after[2], 'Deliver')).toEqual([
+				expect.objectContaining({ resumed: false, reason: expect.stringMatching(/finished/) }),
+			]);
+			expect(env.sim.campaigns).toHaveLength(1);
+		},
+		180_000,
+	);
 
 	/** Asks, and returns the waiting run with its resume URL and the reply workflow that delivers to it. */
 	async function asked(env: ReturnType<typeof suite.env>, ask: Json = {}) {
@@ -153,50 +219,85 @@ describe('Send and Wait for Reply in n8n', () => {
 		);
 		await env.publish(replies, 'On Reply');
 		const reply = async (content: string, count: number) => {
-			expect((await env.sim.sendInbound({ url: `${env.n8n.url}/webhook/${webhookId}/phonovation`, from: ASKED, content })).status).toBe(200);
+			expect(
+				(
+					await env.sim.sendInbound({
+						url: `${env.n8n.url}/webhook/${webhookId}/phonovation`,
+						from: ASKED,
+						content,
+					})
+				).status,
+			).toBe(200);
 			const runs = await env.client.waitForExecutions(replies.id, count);
 			return nodeOutput(runs[count - 1], 'Deliver') as Json[];
 		};
 		return { executionId, reply };
 	}
 
-	suite.it('a reply that is no answer leaves the run waiting; the answer after it resumes, linked by the provider to the question', async (env) => {
-		env.sim.reset();
-		const { executionId, reply } = await asked(env);
-		expect(await reply('What time was it again?', 1)).toEqual([expect.objectContaining({ resumed: false, reason: 'not an answer: still waiting' })]);
-		expect((await env.client.execution(executionId)).status).toBe('waiting');
-		expect(await reply('níl', 2)).toEqual([expect.objectContaining({ resumed: true })]);
-		const resumed = await env.client.waitForExecution(executionId, 60_000);
-		expect(nodeOutput(resumed, 'Ask')).toEqual([expect.objectContaining({ approved: false, text: 'níl', optedOut: false })]);
-	}, 120_000);
+	suite.it(
+		'a reply that is no answer leaves the run waiting; the answer after it resumes, linked by the provider to the question',
+		async (env) => {
+			env.sim.reset();
+			const { executionId, reply } = await asked(env);
+			expect(await reply('What time was it again?', 1)).toEqual([
+				expect.objectContaining({ resumed: false, reason: 'not an answer: still waiting' }),
+			]);
+			expect((await env.client.execution(executionId)).status).toBe('waiting');
+			expect(await reply('níl', 2)).toEqual([expect.objectContaining({ resumed: true })]);
+			const resumed = await env.client.waitForExecution(executionId, 60_000);
+			expect(nodeOutput(resumed, 'Ask')).toEqual([
+				expect.objectContaining({ approved: false, text: 'níl', optedOut: false }),
+			]);
+		},
+		120_000,
+	);
 
-	suite.it('STOP in answer resumes the run with optedOut: true, and reaches the trigger as an opt-out', async (env) => {
-		env.sim.reset();
-		const { executionId, reply } = await asked(env);
-		expect(await reply('STOP', 1)).toEqual([expect.objectContaining({ resumed: true })]);
-		const resumed = await env.client.waitForExecution(executionId, 60_000);
-		expect(nodeOutput(resumed, 'Ask')).toEqual([expect.objectContaining({ optedOut: true, approved: false, text: 'STOP' })]);
-	}, 120_000);
+	suite.it(
+		'STOP in answer resumes the run with optedOut: true, and reaches the trigger as an opt-out',
+		async (env) => {
+			env.sim.reset();
+			const { executionId, reply } = await asked(env);
+			expect(await reply('STOP', 1)).toEqual([expect.objectContaining({ resumed: true })]);
+			const resumed = await env.client.waitForExecution(executionId, 60_000);
+			expect(nodeOutput(resumed, 'Ask')).toEqual([
+				expect.objectContaining({ optedOut: true, approved: false, text: 'STOP' }),
+			]);
+		},
+		120_000,
+	);
 
-	suite.it('Free Text resumes on whatever the number asked texts back', async (env) => {
-		env.sim.reset();
-		const { executionId, reply } = await asked(env, { responseType: 'freeText', text: 'Which day suits you?' });
-		await reply('Thursday after 2', 1);
-		const resumed = await env.client.waitForExecution(executionId, 60_000);
-		const [out] = nodeOutput(resumed, 'Ask') as Json[];
-		expect(out).toMatchObject({ text: 'Thursday after 2', from: ASKED, timedOut: false });
-		expect(out).not.toHaveProperty('approved');
-	}, 120_000);
+	suite.it(
+		'Free Text resumes on whatever the number asked texts back',
+		async (env) => {
+			env.sim.reset();
+			const { executionId, reply } = await asked(env, {
+				responseType: 'freeText',
+				text: 'Which day suits you?',
+			});
+			await reply('Thursday after 2', 1);
+			const resumed = await env.client.waitForExecution(executionId, 60_000);
+			const [out] = nodeOutput(resumed, 'Ask') as Json[];
+			expect(out).toMatchObject({ text: 'Thursday after 2', from: ASKED, timedOut: false });
+			expect(out).not.toHaveProperty('approved');
+		},
+		120_000,
+	);
 
-	suite.it('after Limit Wait Time with no answer, the run goes on with timedOut: true', async (env) => {
-		env.sim.reset();
-		const { executionId } = await asked(env, { options: { limitWaitTime: 1 } });
-		// n8n looks for runs whose wait is over once a minute.
-		const finished = await env.client.waitForExecution(executionId, 150_000);
-		expect(finished.status).toBe('success');
-		expect(nodeOutput(finished, 'Ask')).toEqual([expect.objectContaining({ timedOut: true, approved: null, to: ASKED })]);
-		expect(env.sim.campaigns).toHaveLength(1);
-	}, 200_000);
+	suite.it(
+		'after Limit Wait Time with no answer, the run goes on with timedOut: true',
+		async (env) => {
+			env.sim.reset();
+			const { executionId } = await asked(env, { options: { limitWaitTime: 1 } });
+			// n8n looks for runs whose wait is over once a minute.
+			const finished = await env.client.waitForExecution(executionId, 150_000);
+			expect(finished.status).toBe('success');
+			expect(nodeOutput(finished, 'Ask')).toEqual([
+				expect.objectContaining({ timedOut: true, approved: null, to: ASKED }),
+			]);
+			expect(env.sim.campaigns).toHaveLength(1);
+		},
+		200_000,
+	);
 
 	suite.it('n8n offers the operation to its AI Agent as a human-review tool', async (env) => {
 		expect(await env.client.nodeTypeNames()).toContain('n8n-nodes-phonovation.phonovationHitlTool');

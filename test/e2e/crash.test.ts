@@ -3,7 +3,14 @@ import { randomUUID } from 'node:crypto';
 import { fetch } from 'undici';
 
 import { type Simulator, startSimulator } from '../simulator';
-import { type CredentialRef, credentialCreator, logExcerpt, SIMULATOR_CREDENTIAL_NAME, useSharedEnvironment, withCredential } from './support/environment';
+import {
+	type CredentialRef,
+	credentialCreator,
+	logExcerpt,
+	SIMULATOR_CREDENTIAL_NAME,
+	useSharedEnvironment,
+	withCredential,
+} from './support/environment';
 import { ensureN8nInstalled } from './support/install';
 import { type Execution, N8nClient, nodeOutput, type WorkflowJson } from './support/n8n-client';
 import { packPackage } from './support/pack';
@@ -63,8 +70,10 @@ async function startCrashEnvironment(log: (line: string) => void): Promise<Crash
 	}
 }
 
-const personalised = (n: number) => Array.from({ length: n }, (_, i) => ({ phone: `08712345${10 + i}`, text: `Hi person ${i}` }));
-const itemsCode = (items: unknown[]) => `return ${JSON.stringify(items)}.map((json) => ({ json }));`;
+const personalised = (n: number) =>
+	Array.from({ length: n }, (_, i) => ({ phone: `08712345${10 + i}`, text: `Hi person ${i}` }));
+const itemsCode = (items: unknown[]) =>
+	`return ${JSON.stringify(items)}.map((json) => ({ json }));`;
 const texts = (sim: Simulator) => sim.campaigns.map((c) => c.body.text as string).sort();
 
 /** The error of the node's last run in an execution (a Retry appends its run after the crashed one n8n removed). */
@@ -79,7 +88,10 @@ function show(label: string, execution: Execution): void {
 		mode: execution.mode,
 		status: execution.status,
 		runError: execution.data.resultData.error?.message,
-		sendRuns: runs.map((run) => ({ error: run.error?.message, description: run.error?.description })),
+		sendRuns: runs.map((run) => ({
+			error: run.error?.message,
+			description: run.error?.description,
+		})),
 		rowsItems: nodeOutput(execution, 'Rows'),
 		sendItems: nodeOutput(execution, 'Send', 0, Math.max(0, runs.length - 1)),
 	};
@@ -106,7 +118,10 @@ async function publishCampaignWorkflow(env: CrashEnvironment, name: string) {
 		recipients: '={{ $json.phone }}',
 		options: { messageType: 'transactional' },
 	});
-	const workflow = withCredential(chain(name, [webhook, code('Rows', itemsCode(personalised(3))), send]), env.credential);
+	const workflow = withCredential(
+		chain(name, [webhook, code('Rows', itemsCode(personalised(3))), send]),
+		env.credential,
+	);
 	const stored = await env.client.createWorkflow(workflow);
 	const workflowId = String(stored.id);
 	const url = env.n8n.webhookUrl(path);
@@ -119,18 +134,38 @@ async function publishCampaignWorkflow(env: CrashEnvironment, name: string) {
  * The scenario: three campaign requests held by the provider, n8n killed (-9) while the node waits
  * for them, n8n started again, the crashed execution retried from the executions list.
  */
-async function crashThenRetry(env: CrashEnvironment, name: string, { n8nEnv = {}, progressSaved = false }: { n8nEnv?: Record<string, string>; progressSaved?: boolean } = {}) {
+async function crashThenRetry(
+	env: CrashEnvironment,
+	name: string,
+	{
+		n8nEnv = {},
+		progressSaved = false,
+	}: { n8nEnv?: Record<string, string>; progressSaved?: boolean } = {},
+) {
 	const t0 = Date.now();
 	const { workflowId, url } = await publishCampaignWorkflow(env, name);
 	try {
 		env.sim.reset();
 		env.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: HOLD_MS }, 3);
-		const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+		const response = await fetch(url, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: '{}',
+		});
 		await response.arrayBuffer();
 		expect(response.status).toBe(200);
-		await pollUntil(() => (env.sim.campaignExchanges.length === 3 ? true : undefined), 'three campaign requests at the provider', 20_000, 25);
+		await pollUntil(
+			() => (env.sim.campaignExchanges.length === 3 ? true : undefined),
+			'three campaign requests at the provider',
+			20_000,
+			25,
+		);
 		// The execution n8n is running, as the executions list shows it.
-		const running = await pollUntil(async () => (await env.client.executions(workflowId))[0], 'the running execution', 10_000);
+		const running = await pollUntil(
+			async () => (await env.client.executions(workflowId))[0],
+			'the running execution',
+			10_000,
+		);
 		expect(running.status).toBe('running');
 		expect(env.sim.campaigns).toHaveLength(0);
 
@@ -144,13 +179,23 @@ async function crashThenRetry(env: CrashEnvironment, name: string, { n8nEnv = {}
 		else expect(nodeOutput(crashed, 'Rows')).not.toEqual(personalised(3));
 
 		// The provider processed the three requests it held, though n8n never heard back.
-		await pollUntil(() => (env.sim.campaigns.length === 3 ? true : undefined), 'the provider processing the held requests', HOLD_MS + 10_000);
+		await pollUntil(
+			() => (env.sim.campaigns.length === 3 ? true : undefined),
+			'the provider processing the held requests',
+			HOLD_MS + 10_000,
+		);
 		expect(env.sim.count('POST', CAMPAIGN)).toBe(3);
 		expect(texts(env.sim)).toEqual(['Hi person 0', 'Hi person 1', 'Hi person 2']);
 
 		// Executions → the crashed execution → Retry → "Retry with original workflow".
-		const answer = await env.client.call<{ id: string; status: string }>('POST', `/rest/executions/${running.id}/retry`, { loadWorkflow: false });
-		process.stderr.write(`[e2e crash] n8n answered the Retry: ${JSON.stringify({ id: answer?.id, status: answer?.status })}\n`);
+		const answer = await env.client.call<{ id: string; status: string }>(
+			'POST',
+			`/rest/executions/${running.id}/retry`,
+			{ loadWorkflow: false },
+		);
+		process.stderr.write(
+			`[e2e crash] n8n answered the Retry: ${JSON.stringify({ id: answer?.id, status: answer?.status })}\n`,
+		);
 		const retried = await env.client.waitForExecution(String(answer.id), 60_000);
 		show('The Retry of the crashed execution', retried);
 		expect(retried.mode).toBe('retry');
@@ -170,7 +215,10 @@ async function crashThenRetry(env: CrashEnvironment, name: string, { n8nEnv = {}
 
 /** Never bill twice: n8n killed mid-campaign, restarted on the same database, then a Retry. */
 describe('a single-process n8n killed while the Phonovation node posts a campaign, restarted, then retried', () => {
-	const suite = useSharedEnvironment(startCrashEnvironment, (env) => `n8n log (last lines):\n${logExcerpt(env.n8n.logTail(200))}`);
+	const suite = useSharedEnvironment(
+		startCrashEnvironment,
+		(env) => `n8n log (last lines):\n${logExcerpt(env.n8n.logTail(200))}`,
+	);
 
 	suite.it(
 		'kill -9 with three campaigns in flight, restart on the same user folder: the execution is crashed and its Retry posts nothing again',
@@ -185,7 +233,10 @@ describe('a single-process n8n killed while the Phonovation node posts a campaig
 			await env.n8n.shutdown();
 			await env.n8n.start(saveOnProgress);
 			env.client = await N8nClient.forOwner(env.n8n.url);
-			await crashThenRetry(env, 'Crashed mid-campaign, progress saved', { n8nEnv: saveOnProgress, progressSaved: true });
+			await crashThenRetry(env, 'Crashed mid-campaign, progress saved', {
+				n8nEnv: saveOnProgress,
+				progressSaved: true,
+			});
 		},
 		150_000,
 	);

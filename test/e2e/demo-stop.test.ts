@@ -15,14 +15,20 @@ const GONE_WITHIN_MS = 30_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Whatever the demo left behind: listening ports, processes of either group, its temp folder. */
-async function leftovers(demo: RunningDemo, ports: { n8n: number; sim: number }): Promise<string[]> {
+async function leftovers(
+	demo: RunningDemo,
+	ports: { n8n: number; sim: number },
+): Promise<string[]> {
 	const found: string[] = [];
 	if (!(await isPortFree(ports.n8n))) found.push(`n8n's port ${ports.n8n} is in use`);
 	if (!(await isPortFree(ports.sim))) found.push(`the simulator's port ${ports.sim} is in use`);
 	if (isRunning(demo.n8nPid)) found.push(`n8n (pid ${demo.n8nPid}) is running`);
-	for (const pid of groupMembers(demo.n8nPid)) found.push(`n8n's process group: ${pid} ${commandLine(pid)}`);
-	for (const pid of groupMembers(demo.pid)) found.push(`npm start's process group: ${pid} ${commandLine(pid)}`);
-	if (existsSync(path.dirname(demo.logFile))) found.push(`the temp folder ${path.dirname(demo.logFile)} exists`);
+	for (const pid of groupMembers(demo.n8nPid))
+		found.push(`n8n's process group: ${pid} ${commandLine(pid)}`);
+	for (const pid of groupMembers(demo.pid))
+		found.push(`npm start's process group: ${pid} ${commandLine(pid)}`);
+	if (existsSync(path.dirname(demo.logFile)))
+		found.push(`the temp folder ${path.dirname(demo.logFile)} exists`);
 	return found;
 }
 
@@ -34,9 +40,21 @@ interface Way {
 }
 
 const WAYS: Way[] = [
-	{ name: 'SIGTERM to the npm process (an IDE stop button, a process manager)', stop: async (demo) => demo.signal('SIGTERM'), says: true },
-	{ name: 'SIGHUP to the npm process, which npm does not pass on', stop: async (demo) => demo.signal('SIGHUP'), says: true },
-	{ name: 'SIGHUP to its process group (the terminal was closed)', stop: async (demo) => demo.signal('SIGHUP', { group: true }), says: true },
+	{
+		name: 'SIGTERM to the npm process (an IDE stop button, a process manager)',
+		stop: async (demo) => demo.signal('SIGTERM'),
+		says: true,
+	},
+	{
+		name: 'SIGHUP to the npm process, which npm does not pass on',
+		stop: async (demo) => demo.signal('SIGHUP'),
+		says: true,
+	},
+	{
+		name: 'SIGHUP to its process group (the terminal was closed)',
+		stop: async (demo) => demo.signal('SIGHUP', { group: true }),
+		says: true,
+	},
 	{
 		name: 'Ctrl-C twice',
 		stop: async (demo) => {
@@ -51,7 +69,11 @@ const WAYS: Way[] = [
 		},
 		says: true,
 	},
-	{ name: 'SIGKILL to its process group (the e2e tests clean up so)', stop: async (demo) => demo.signal('SIGKILL', { group: true }), says: false },
+	{
+		name: 'SIGKILL to its process group (the e2e tests clean up so)',
+		stop: async (demo) => demo.signal('SIGKILL', { group: true }),
+		says: false,
+	},
 ];
 
 /** `npm start` stopped in every way people (and tools) stop it: n8n and the simulator go too. */
@@ -69,28 +91,40 @@ describe('stopping the npm start demo', () => {
 		demo = undefined;
 	});
 
-	it.each(WAYS)('leaves nothing running after $name', async ({ name, stop, says }) => {
-		const started = Date.now();
-		demo = await startDemo();
-		const running = demo;
-		const ports = { n8n: Number(new URL(running.n8nUrl).port), sim: Number(new URL(running.simUrl).port) };
-		// Both answer, and n8n is the printed process.
-		expect((await fetch(`http://127.0.0.1:${ports.n8n}/healthz`)).status).toBe(200);
-		expect((await fetch(`${running.simUrl}/_sim/campaigns`)).status).toBe(200);
-		expect(isRunning(running.n8nPid)).toBe(true);
-		expect(groupMembers(running.n8nPid)).toContain(running.n8nPid);
-		if (process.platform === 'linux') expect(pidsWithEnv('N8N_USER_FOLDER', path.dirname(running.logFile))).toEqual([running.n8nPid]);
-		const up = Date.now();
+	it.each(WAYS)(
+		'leaves nothing running after $name',
+		async ({ name, stop, says }) => {
+			const started = Date.now();
+			demo = await startDemo();
+			const running = demo;
+			const ports = {
+				n8n: Number(new URL(running.n8nUrl).port),
+				sim: Number(new URL(running.simUrl).port),
+			};
+			// Both answer, and n8n is the printed process.
+			expect((await fetch(`http://127.0.0.1:${ports.n8n}/healthz`)).status).toBe(200);
+			expect((await fetch(`${running.simUrl}/_sim/campaigns`)).status).toBe(200);
+			expect(isRunning(running.n8nPid)).toBe(true);
+			expect(groupMembers(running.n8nPid)).toContain(running.n8nPid);
+			if (process.platform === 'linux')
+				expect(pidsWithEnv('N8N_USER_FOLDER', path.dirname(running.logFile))).toEqual([
+					running.n8nPid,
+				]);
+			const up = Date.now();
 
-		await stop(running);
-		let left = await leftovers(running, ports);
-		while (left.length > 0 && Date.now() - up < GONE_WITHIN_MS) {
-			await sleep(250);
-			left = await leftovers(running, ports);
-		}
-		process.stdout.write(`${name}: started in ${up - started} ms, all gone ${Date.now() - up} ms after the signal\n`);
-		expect(left).toEqual([]);
-		await running.closed;
-		if (says) expect(running.output()).toContain('Stopped.');
-	}, 240_000);
+			await stop(running);
+			let left = await leftovers(running, ports);
+			while (left.length > 0 && Date.now() - up < GONE_WITHIN_MS) {
+				await sleep(250);
+				left = await leftovers(running, ports);
+			}
+			process.stdout.write(
+				`${name}: started in ${up - started} ms, all gone ${Date.now() - up} ms after the signal\n`,
+			);
+			expect(left).toEqual([]);
+			await running.closed;
+			if (says) expect(running.output()).toContain('Stopped.');
+		},
+		240_000,
+	);
 });

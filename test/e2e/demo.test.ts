@@ -34,7 +34,9 @@ describe('the npm start demo', () => {
 
 		const client = await N8nClient.forOwner(n8nUrl);
 		const credentials = await client.credentials();
-		expect(credentials).toEqual([expect.objectContaining({ name: SIMULATOR_CREDENTIAL_NAME, type: TYPES.credential })]);
+		expect(credentials).toEqual([
+			expect.objectContaining({ name: SIMULATOR_CREDENTIAL_NAME, type: TYPES.credential }),
+		]);
 		const workflows = await client.workflows();
 		expect(workflows.map((w) => [w.name, w.active]).sort()).toEqual([
 			['Phonovation: appointment confirmation (ask and wait)', false],
@@ -45,13 +47,21 @@ describe('the npm start demo', () => {
 		]);
 
 		// The printed command, pointed at this simulator.
-		const reply = await runCommand(TSX, ['test/simulator/reply.ts', 'YES please', '--url', simUrl], { cwd: REPO_ROOT });
+		const reply = await runCommand(
+			TSX,
+			['test/simulator/reply.ts', 'YES please', '--url', simUrl],
+			{ cwd: REPO_ROOT },
+		);
 		expect(reply).toContain('Relay URL answered HTTP 200');
 		const auto = workflows.find((w) => w.active)!;
 		const [execution] = await client.waitForExecutions(auto.id, 1);
 		expect(execution.status).toBe('success');
-		const campaigns = (await (await fetch(`${simUrl}/_sim/campaigns`)).json()) as Array<{ body: { text: string } }>;
-		expect(campaigns.map((c) => c.body.text)).toEqual(['Thanks, your appointment is confirmed. See you then!']);
+		const campaigns = (await (await fetch(`${simUrl}/_sim/campaigns`)).json()) as Array<{
+			body: { text: string };
+		}>;
+		expect(campaigns.map((c) => c.body.text)).toEqual([
+			'Thanks, your appointment is confirmed. See you then!',
+		]);
 
 		await demo.interrupt();
 		expect(demo.output()).toContain('Stopped.');

@@ -11,18 +11,28 @@ import { nodeOutput, type WorkflowJson } from './support/n8n-client';
 const EXAMPLES = exampleNames();
 
 /** Runs `task` over `list`, `size` at a time. */
-async function inBatches<T>(list: T[], size: number, task: (item: T) => Promise<void>): Promise<void> {
-	for (let start = 0; start < list.length; start += size) await Promise.all(list.slice(start, start + size).map(task));
+async function inBatches<T>(
+	list: T[],
+	size: number,
+	task: (item: T) => Promise<void>,
+): Promise<void> {
+	for (let start = 0; start < list.length; start += size)
+		await Promise.all(list.slice(start, start + size).map(task));
 }
 const LONGCODE = '353870000123';
 
 /** The auto-responder with its Settings toggle flipped, on a webhook of its own. */
 function withSetting(workflow: WorkflowJson, sendStopConfirmation: boolean): WorkflowJson {
 	const nodes = workflow.nodes.map((node) => {
-		if (node.name === 'On Reply or Opt-Out') return { ...node, webhookId: '3f0c5a52-6a1e-4c55-9d0e-7d1f4b0e2a12' };
+		if (node.name === 'On Reply or Opt-Out')
+			return { ...node, webhookId: '3f0c5a52-6a1e-4c55-9d0e-7d1f4b0e2a12' };
 		if (node.name !== 'Settings') return node;
-		const parameters = JSON.parse(JSON.stringify(node.parameters)) as { assignments: { assignments: Array<{ name: string; value: unknown }> } };
-		const toggle = parameters.assignments.assignments.find((a) => a.name === 'sendStopConfirmation')!;
+		const parameters = JSON.parse(JSON.stringify(node.parameters)) as {
+			assignments: { assignments: Array<{ name: string; value: unknown }> };
+		};
+		const toggle = parameters.assignments.assignments.find(
+			(a) => a.name === 'sendStopConfirmation',
+		)!;
 		toggle.value = sendStopConfirmation;
 		return { ...node, parameters };
 	});
@@ -32,7 +42,9 @@ function withSetting(workflow: WorkflowJson, sendStopConfirmation: boolean): Wor
 /** The importable example workflows (also used by `npm start`), run as a user would run them. */
 describe('example workflows in n8n', () => {
 	// The appointment confirmation asks from a numeric longcode, which replies can come back to.
-	const suite = useE2eEnvironment({ simulator: { senders: [...DEFAULT_CONFIG.senders, { name: LONGCODE, type: 0 }] } });
+	const suite = useE2eEnvironment({
+		simulator: { senders: [...DEFAULT_CONFIG.senders, { name: LONGCODE, type: 0 }] },
+	});
 	let optOutTableId: string;
 
 	beforeAll(async () => {
@@ -53,17 +65,22 @@ describe('example workflows in n8n', () => {
 		]);
 	});
 
-	suite.it('each example file, as a user gets it, imports cleanly and uses only node types n8n knows', async ({ client, importWorkflow }) => {
-		const known = new Set(await client.nodeTypeNames());
-		for (const name of EXAMPLES) {
-			const workflow = readExample(name);
-			const unknown = workflow.nodes.map((n) => n.type).filter((type) => !known.has(type));
-			expect({ name, unknown }).toEqual({ name, unknown: [] });
-			const stored = await client.getWorkflow((await importWorkflow(workflow)).id);
-			expect(stored.nodes.map((n) => n.name).sort()).toEqual(workflow.nodes.map((n) => n.name).sort());
-			expect(stored.connections).toEqual(workflow.connections);
-		}
-	});
+	suite.it(
+		'each example file, as a user gets it, imports cleanly and uses only node types n8n knows',
+		async ({ client, importWorkflow }) => {
+			const known = new Set(await client.nodeTypeNames());
+			for (const name of EXAMPLES) {
+				const workflow = readExample(name);
+				const unknown = workflow.nodes.map((n) => n.type).filter((type) => !known.has(type));
+				expect({ name, unknown }).toEqual({ name, unknown: [] });
+				const stored = await client.getWorkflow((await importWorkflow(workflow)).id);
+				expect(stored.nodes.map((n) => n.name).sort()).toEqual(
+					workflow.nodes.map((n) => n.name).sort(),
+				);
+				expect(stored.connections).toEqual(workflow.connections);
+			}
+		},
+	);
 
 	describe('appointment confirmation (ask and wait, deliver replies)', () => {
 		let askingId: string;
@@ -71,9 +88,20 @@ describe('example workflows in n8n', () => {
 
 		beforeAll(async () => {
 			const env = suite.env();
-			await env.client.createDataTable('questions', ['reference', 'phone', 'resumeUrl', 'askedAt'].map((name) => ({ name, type: 'string' as const })));
-			url = await env.publish(await env.importWorkflow(loadExample('appointment-confirmation-replies')), 'On Reply');
-			askingId = (await env.importWorkflow(loadExample('appointment-confirmation', { sender: LONGCODE }))).id;
+			await env.client.createDataTable(
+				'questions',
+				['reference', 'phone', 'resumeUrl', 'askedAt'].map((name) => ({
+					name,
+					type: 'string' as const,
+				})),
+			);
+			url = await env.publish(
+				await env.importWorkflow(loadExample('appointment-confirmation-replies')),
+				'On Reply',
+			);
+			askingId = (
+				await env.importWorkflow(loadExample('appointment-confirmation', { sender: LONGCODE }))
+			).id;
 		}, 60_000);
 
 		/** Runs the asking workflow as a user would, and waits until its question is waiting. */
@@ -93,67 +121,117 @@ describe('example workflows in n8n', () => {
 			{ reply: 'Yes', linked: false, approved: true, branch: 0 },
 		]) {
 			const how = linked ? 'linked to the question' : 'not linked (found by number)';
-			suite.it(`"${reply}", ${how}, ${approved === null ? 'is no answer: the question keeps waiting' : `resumes it with approved: ${approved}`}`, async (env) => {
-				env.sim.reset();
-				const executionId = await askedRun(env.client);
-				expect(env.sim.campaigns.map((c) => c.body.recipientInfo[0].msisdn)).toEqual(['353871234567']);
-				const relay = await env.sim.sendInbound({ url, from: '353871234567', content: reply, linked });
-				expect(relay.notifyId).toEqual(linked ? expect.stringMatching(new RegExp(`^${executionId}\\.`)) : null);
-				if (approved === null) {
-					await new Promise((resolve) => setTimeout(resolve, 2_000));
-					expect((await env.client.execution(executionId)).status).toBe('waiting');
-					// The answer after it still resumes it.
-					await env.sim.sendInbound({ url, from: '353871234567', content: 'yes', linked });
-				}
-				const answered = await env.client.waitForExecution(executionId, 60_000);
-				expect(answered.status).toBe('success');
-				expect(nodeOutput(answered, 'Ask to Confirm')).toEqual([expect.objectContaining({ approved: approved ?? true, from: '353871234567' })]);
-				expect(nodeOutput(answered, 'Confirmed?', branch < 0 ? 0 : branch)).toHaveLength(1);
-			}, 120_000);
+			suite.it(
+				`"${reply}", ${how}, ${approved === null ? 'is no answer: the question keeps waiting' : `resumes it with approved: ${approved}`}`,
+				async (env) => {
+					env.sim.reset();
+					const executionId = await askedRun(env.client);
+					expect(env.sim.campaigns.map((c) => c.body.recipientInfo[0].msisdn)).toEqual([
+						'353871234567',
+					]);
+					const relay = await env.sim.sendInbound({
+						url,
+						from: '353871234567',
+						content: reply,
+						linked,
+					});
+					expect(relay.notifyId).toEqual(
+						linked ? expect.stringMatching(new RegExp(`^${executionId}\\.`)) : null,
+					);
+					if (approved === null) {
+						await new Promise((resolve) => setTimeout(resolve, 2_000));
+						expect((await env.client.execution(executionId)).status).toBe('waiting');
+						// The answer after it still resumes it.
+						await env.sim.sendInbound({ url, from: '353871234567', content: 'yes', linked });
+					}
+					const answered = await env.client.waitForExecution(executionId, 60_000);
+					expect(answered.status).toBe('success');
+					expect(nodeOutput(answered, 'Ask to Confirm')).toEqual([
+						expect.objectContaining({ approved: approved ?? true, from: '353871234567' }),
+					]);
+					expect(nodeOutput(answered, 'Confirmed?', branch < 0 ? 0 : branch)).toHaveLength(1);
+				},
+				120_000,
+			);
 		}
 
-		suite.it('200 questions asked at once and answered in random order: every run resumes with its own answer', async (env) => {
-			// The template, started by a Webhook per appointment instead of by hand: its number comes in the body.
-			const template = loadExample('appointment-confirmation', { sender: LONGCODE });
-			const path = `ask-${randomUUID()}`;
-			const nodes = template.nodes.map((node) => {
-				if (node.name === 'Start') {
-					return { ...node, type: 'n8n-nodes-base.webhook', typeVersion: 2, webhookId: randomUUID(), parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} } };
+		suite.it(
+			'200 questions asked at once and answered in random order: every run resumes with its own answer',
+			async (env) => {
+				// The template, started by a Webhook per appointment instead of by hand: its number comes in the body.
+				const template = loadExample('appointment-confirmation', { sender: LONGCODE });
+				const path = `ask-${randomUUID()}`;
+				const nodes = template.nodes.map((node) => {
+					if (node.name === 'Start') {
+						return {
+							...node,
+							type: 'n8n-nodes-base.webhook',
+							typeVersion: 2,
+							webhookId: randomUUID(),
+							parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
+						};
+					}
+					if (node.name !== 'Appointment') return node;
+					const parameters = JSON.parse(JSON.stringify(node.parameters)) as {
+						assignments: { assignments: Array<{ name: string; value: unknown }> };
+					};
+					parameters.assignments.assignments.find((a) => a.name === 'phone')!.value =
+						'={{ $json.body.phone }}';
+					return { ...node, parameters };
+				});
+				const asking = await env.importWorkflow({
+					...template,
+					name: 'Appointment questions (webhook)',
+					nodes,
+				});
+				const askUrl = `${env.n8n.url}/webhook/${path}`;
+				await env.client.publishWorkflow(asking.id);
+				await env.client.waitForWebhook(askUrl);
+				env.sim.reset();
+				const phones = Array.from(
+					{ length: 200 },
+					(_, i) => `3538710${String(i).padStart(5, '0')}`,
+				);
+				await inBatches(phones, 20, async (phone) => {
+					const response = await fetch(askUrl, {
+						method: 'POST',
+						headers: { 'content-type': 'application/json' },
+						body: JSON.stringify({ phone }),
+					});
+					expect(response.status).toBe(200);
+					await response.arrayBuffer();
+				});
+				const deadline = Date.now() + 120_000;
+				let waiting: Array<{ id: string }> = [];
+				while (
+					(waiting = (await env.client.executions(asking.id, 250)).filter(
+						(e) => e.status === 'waiting',
+					)).length < 200
+				) {
+					if (Date.now() > deadline)
+						throw new Error(`only ${waiting.length} of 200 questions are waiting`);
+					await new Promise((resolve) => setTimeout(resolve, 500));
 				}
-				if (node.name !== 'Appointment') return node;
-				const parameters = JSON.parse(JSON.stringify(node.parameters)) as { assignments: { assignments: Array<{ name: string; value: unknown }> } };
-				parameters.assignments.assignments.find((a) => a.name === 'phone')!.value = '={{ $json.body.phone }}';
-				return { ...node, parameters };
-			});
-			const asking = await env.importWorkflow({ ...template, name: 'Appointment questions (webhook)', nodes });
-			const askUrl = `${env.n8n.url}/webhook/${path}`;
-			await env.client.publishWorkflow(asking.id);
-			await env.client.waitForWebhook(askUrl);
-			env.sim.reset();
-			const phones = Array.from({ length: 200 }, (_, i) => `3538710${String(i).padStart(5, '0')}`);
-			await inBatches(phones, 20, async (phone) => {
-				const response = await fetch(askUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ phone }) });
-				expect(response.status).toBe(200);
-				await response.arrayBuffer();
-			});
-			const deadline = Date.now() + 120_000;
-			let waiting: Array<{ id: string }> = [];
-			while ((waiting = (await env.client.executions(asking.id, 250)).filter((e) => e.status === 'waiting')).length < 200) {
-				if (Date.now() > deadline) throw new Error(`only ${waiting.length} of 200 questions are waiting`);
-				await new Promise((resolve) => setTimeout(resolve, 500));
-			}
-			expect(env.sim.campaigns).toHaveLength(200);
+				expect(env.sim.campaigns).toHaveLength(200);
 
-			// Each number answers YES or NO, in random order.
-			const answers = new Map(phones.map((phone, i) => [phone, i % 3 === 0 ? 'No' : 'Yes']));
-			const shuffled = [...phones].sort(() => Math.random() - 0.5);
-			await inBatches(shuffled, 10, async (phone) => {
-				expect((await env.sim.sendInbound({ url, from: phone, content: answers.get(phone)! })).status).toBe(200);
-			});
-			const finished = await env.client.waitForExecutions(asking.id, 200, 180_000);
-			const resumedWith = finished.map((execution) => nodeOutput(execution, 'Ask to Confirm')[0] as Record<string, unknown>);
-			expect(resumedWith.map((out) => [out.from, out.approved]).sort()).toEqual(phones.map((phone) => [phone, answers.get(phone) === 'Yes']).sort());
-		}, 420_000);
+				// Each number answers YES or NO, in random order.
+				const answers = new Map(phones.map((phone, i) => [phone, i % 3 === 0 ? 'No' : 'Yes']));
+				const shuffled = [...phones].sort(() => Math.random() - 0.5);
+				await inBatches(shuffled, 10, async (phone) => {
+					expect(
+						(await env.sim.sendInbound({ url, from: phone, content: answers.get(phone)! })).status,
+					).toBe(200);
+				});
+				const finished = await env.client.waitForExecutions(asking.id, 200, 180_000);
+				const resumedWith = finished.map(
+					(execution) => nodeOutput(execution, 'Ask to Confirm')[0] as Record<string, unknown>,
+				);
+				expect(resumedWith.map((out) => [out.from, out.approved]).sort()).toEqual(
+					phones.map((phone) => [phone, answers.get(phone) === 'Yes']).sort(),
+				);
+			},
+			420_000,
+		);
 	});
 
 	describe('reply auto-responder with keyword routing', () => {
@@ -176,7 +254,9 @@ describe('example workflows in n8n', () => {
 			suite.it(`"${reply}" is answered by the ${branch} branch`, async ({ client, sim }) => {
 				sim.reset();
 				const from = `35387000000${index}`;
-				expect((await sim.sendInbound({ url, from, content: reply, keyphrase: '*' })).status).toBe(200);
+				expect((await sim.sendInbound({ url, from, content: reply, keyphrase: '*' })).status).toBe(
+					200,
+				);
 
 				const executions = await client.waitForExecutions(workflowId, index + 1);
 				const execution = executions.at(-1)!;
@@ -188,105 +268,135 @@ describe('example workflows in n8n', () => {
 			});
 		}
 
-		suite.it('an opt-out lands in the opt-outs Data Table and sends nothing', async ({ client, sim }) => {
-			sim.reset();
-			expect((await sim.sendOptOut({ url, from: '353861234567' })).status).toBe(200);
+		suite.it(
+			'an opt-out lands in the opt-outs Data Table and sends nothing',
+			async ({ client, sim }) => {
+				sim.reset();
+				expect((await sim.sendOptOut({ url, from: '353861234567' })).status).toBe(200);
 
-			const executions = await client.waitForExecutions(workflowId, cases.length + 1);
-			expect(executions.at(-1)!.status).toBe('success');
-			const rows = await client.dataTableRows(optOutTableId);
-			expect(rows.map((r) => r.phone)).toEqual(['353861234567']);
-			expect(sim.campaigns).toHaveLength(0);
-		});
-
-		suite.it('a STOP reply to the longcode lands in the opt-outs Data Table and, by default, sends nothing', async ({ client, sim }) => {
-			sim.reset();
-			const from = '353871234570';
-			expect((await sim.sendInbound({ url, from, content: 'Stop.', keyphrase: '*' })).status).toBe(200);
-
-			const executions = await client.waitForExecutions(workflowId, cases.length + 2);
-			const execution = executions.at(-1)!;
-			expect(execution.status).toBe('success');
-			expect(nodeOutput(execution, 'On Reply or Opt-Out')).toEqual([
-				expect.objectContaining({
-					event: 'optOut',
-					from,
-					text: 'Stop.',
-					optOutKeyword: 'STOP',
-					unverified: expect.objectContaining({ via: 'reply' }),
-				}),
-			]);
-			expect(nodeOutput(execution, 'Explain Keywords')).toEqual([]);
-			const rows = await client.dataTableRows(optOutTableId);
-			expect(rows.map((r) => r.phone)).toEqual(['353861234567', from]);
-			expect(nodeOutput(execution, 'Confirm Opt-Out')).toEqual([]);
-			expect(sim.campaigns).toHaveLength(0);
-		});
-
-		suite.it('with sendStopConfirmation on, a STOP reply gets one transactional confirmation', async ({ client, importWorkflow, publish, sim }) => {
-			const confirming = withSetting(loadExample('reply-auto-responder'), true);
-			const workflow = await importWorkflow(confirming);
-			const confirmingUrl = await publish(workflow, 'On Reply or Opt-Out');
-			sim.reset();
-			const from = '353871234571';
-			expect((await sim.sendInbound({ url: confirmingUrl, from, content: 'UNSUBSCRIBE', keyphrase: '*' })).status).toBe(200);
-
-			const [execution] = await client.waitForExecutions(workflow.id, 1);
-			expect(execution.status).toBe('success');
-			expect((await client.dataTableRows(optOutTableId)).map((r) => r.phone)).toContain(from);
-			expect(sim.campaigns).toHaveLength(1);
-			expect(sim.campaigns[0].body.recipientInfo).toEqual([{ msisdn: from }]);
-			expect(sim.campaigns[0].body.text).toBe(
-				'You have been unsubscribed and will get no more marketing texts from us. No reply is needed.',
-			);
-			await client.unpublishWorkflow(workflow.id);
-		});
-	});
-
-	suite.it('the campaign example skips numbers in the opt-outs Data Table', async ({ client, importWorkflow, sim }) => {
-		// The opt-out test above stored this number through the auto-responder.
-		const rows = await client.dataTableRows(optOutTableId);
-		expect(rows.map((r) => r.phone)).toContain('353861234567');
-		const workflow = await importWorkflow(loadExample('campaign-excluding-opt-outs'));
-		sim.reset();
-
-		const execution = await client.runAndWait(workflow.id, 'Run Campaign');
-
-		expect(execution.status).toBe('success');
-		expect(sim.campaigns).toHaveLength(1);
-		const sentTo = (sim.campaigns[0].body.recipientInfo as Array<{ msisdn: string }>).map((r) => r.msisdn);
-		expect(sentTo).toEqual(['353871234501', '353871234502', '447911123456']);
-		const ciara = nodeOutput(execution, 'Send Offer').find((item) =>
-			(item.recipients as Array<{ input: unknown; status: string }>).some((r) => r.status === 'excluded'),
+				const executions = await client.waitForExecutions(workflowId, cases.length + 1);
+				expect(executions.at(-1)!.status).toBe('success');
+				const rows = await client.dataTableRows(optOutTableId);
+				expect(rows.map((r) => r.phone)).toEqual(['353861234567']);
+				expect(sim.campaigns).toHaveLength(0);
+			},
 		);
-		expect(ciara).toBeDefined();
+
+		suite.it(
+			'a STOP reply to the longcode lands in the opt-outs Data Table and, by default, sends nothing',
+			async ({ client, sim }) => {
+				sim.reset();
+				const from = '353871234570';
+				expect(
+					(await sim.sendInbound({ url, from, content: 'Stop.', keyphrase: '*' })).status,
+				).toBe(200);
+
+				const executions = await client.waitForExecutions(workflowId, cases.length + 2);
+				const execution = executions.at(-1)!;
+				expect(execution.status).toBe('success');
+				expect(nodeOutput(execution, 'On Reply or Opt-Out')).toEqual([
+					expect.objectContaining({
+						event: 'optOut',
+						from,
+						text: 'Stop.',
+						optOutKeyword: 'STOP',
+						unverified: expect.objectContaining({ via: 'reply' }),
+					}),
+				]);
+				expect(nodeOutput(execution, 'Explain Keywords')).toEqual([]);
+				const rows = await client.dataTableRows(optOutTableId);
+				expect(rows.map((r) => r.phone)).toEqual(['353861234567', from]);
+				expect(nodeOutput(execution, 'Confirm Opt-Out')).toEqual([]);
+				expect(sim.campaigns).toHaveLength(0);
+			},
+		);
+
+		suite.it(
+			'with sendStopConfirmation on, a STOP reply gets one transactional confirmation',
+			async ({ client, importWorkflow, publish, sim }) => {
+				const confirming = withSetting(loadExample('reply-auto-responder'), true);
+				const workflow = await importWorkflow(confirming);
+				const confirmingUrl = await publish(workflow, 'On Reply or Opt-Out');
+				sim.reset();
+				const from = '353871234571';
+				expect(
+					(
+						await sim.sendInbound({
+							url: confirmingUrl,
+							from,
+							content: 'UNSUBSCRIBE',
+							keyphrase: '*',
+						})
+					).status,
+				).toBe(200);
+
+				const [execution] = await client.waitForExecutions(workflow.id, 1);
+				expect(execution.status).toBe('success');
+				expect((await client.dataTableRows(optOutTableId)).map((r) => r.phone)).toContain(from);
+				expect(sim.campaigns).toHaveLength(1);
+				expect(sim.campaigns[0].body.recipientInfo).toEqual([{ msisdn: from }]);
+				expect(sim.campaigns[0].body.text).toBe(
+					'You have been unsubscribed and will get no more marketing texts from us. No reply is needed.',
+				);
+				await client.unpublishWorkflow(workflow.id);
+			},
+		);
 	});
 
-	suite.it('the scheduled campaign from a list sends one campaign for tomorrow 10:00 Irish time, skipping the bad row', async ({ client, importWorkflow, sim }) => {
-		const workflow = await importWorkflow(loadExample('scheduled-campaign-from-list'));
-		sim.reset();
+	suite.it(
+		'the campaign example skips numbers in the opt-outs Data Table',
+		async ({ client, importWorkflow, sim }) => {
+			// The opt-out test above stored this number through the auto-responder.
+			const rows = await client.dataTableRows(optOutTableId);
+			expect(rows.map((r) => r.phone)).toContain('353861234567');
+			const workflow = await importWorkflow(loadExample('campaign-excluding-opt-outs'));
+			sim.reset();
 
-		const execution = await client.runAndWait(workflow.id, 'Run Now');
+			const execution = await client.runAndWait(workflow.id, 'Run Campaign');
 
-		expect(execution.status).toBe('success');
-		expect(sim.campaigns).toHaveLength(1);
-		const tomorrowTen = DateTime.now()
-			.setZone('Europe/Dublin')
-			.startOf('day')
-			.plus({ days: 1 })
-			.set({ hour: 10 })
-			.toUTC()
-			.toFormat("yyyy-MM-dd'T'HH:mm'Z'");
-		expect(sim.campaigns[0].body).toMatchObject({
-			campaignName: 'Check-up reminders',
-			sendAt: tomorrowTen,
-			recipientInfo: [
-				{ msisdn: '353871234501', notifyId: 'A-1001' },
-				{ msisdn: '353871234502', notifyId: 'A-1002' },
-				{ msisdn: '353861234567', notifyId: 'A-1003' },
-			],
-		});
-		const declan = nodeOutput(execution, 'Schedule Reminder')[3];
-		expect(declan.counts).toMatchObject({ invalid: 1, accepted: 0 });
-	});
+			expect(execution.status).toBe('success');
+			expect(sim.campaigns).toHaveLength(1);
+			const sentTo = (sim.campaigns[0].body.recipientInfo as Array<{ msisdn: string }>).map(
+				(r) => r.msisdn,
+			);
+			expect(sentTo).toEqual(['353871234501', '353871234502', '447911123456']);
+			const ciara = nodeOutput(execution, 'Send Offer').find((item) =>
+				(item.recipients as Array<{ input: unknown; status: string }>).some(
+					(r) => r.status === 'excluded',
+				),
+			);
+			expect(ciara).toBeDefined();
+		},
+	);
+
+	suite.it(
+		'the scheduled campaign from a list sends one campaign for tomorrow 10:00 Irish time, skipping the bad row',
+		async ({ client, importWorkflow, sim }) => {
+			const workflow = await importWorkflow(loadExample('scheduled-campaign-from-list'));
+			sim.reset();
+
+			const execution = await client.runAndWait(workflow.id, 'Run Now');
+
+			expect(execution.status).toBe('success');
+			expect(sim.campaigns).toHaveLength(1);
+			const tomorrowTen = DateTime.now()
+				.setZone('Europe/Dublin')
+				.startOf('day')
+				.plus({ days: 1 })
+				.set({ hour: 10 })
+				.toUTC()
+				.toFormat("yyyy-MM-dd'T'HH:mm'Z'");
+			expect(sim.campaigns[0].body).toMatchObject({
+				campaignName: 'Check-up reminders',
+				sendAt: tomorrowTen,
+				recipientInfo: [
+					{ msisdn: '353871234501', notifyId: 'A-1001' },
+					{ msisdn: '353871234502', notifyId: 'A-1002' },
+					{ msisdn: '353861234567', notifyId: 'A-1003' },
+				],
+			});
+			const declan = nodeOutput(execution, 'Schedule Reminder')[3];
+			expect(declan.counts).toMatchObject({ invalid: 1, accepted: 0 });
+		},
+	);
 });

@@ -41,27 +41,40 @@ describe('relay load on the Phonovation Trigger in n8n', () => {
 		`${RELAYS} signed relays at concurrency ${CONCURRENCY} become exactly ${RELAYS} successful executions`,
 		async (env) => {
 			const workflow = await env.importWorkflow(
-				chain('Replies under load', [phonovationTrigger('On Reply', { events: ['inbound', 'optOut'] }, WEBHOOK_ID)]),
+				chain('Replies under load', [
+					phonovationTrigger('On Reply', { events: ['inbound', 'optOut'] }, WEBHOOK_ID),
+				]),
 			);
 			const url = new URL(await env.publish(workflow, 'On Reply'));
-			const context = { secret: env.sim.config.relaySecret, nowMs: env.sim.clock.now(), defaultSender: 'Phonovation' };
+			const context = {
+				secret: env.sim.config.relaySecret,
+				nowMs: env.sim.clock.now(),
+				defaultSender: 'Phonovation',
+			};
 			const relay = (from: string, content: string): OutgoingRequest => ({
 				path: url.pathname,
 				headers: { 'content-type': FORM },
 				body: inboundRelay({ from, content }, context).body,
 			});
-			const requests = Array.from({ length: RELAYS }, (_, i) => relay(handset(i), `Reply ${i}: YES`));
+			const requests = Array.from({ length: RELAYS }, (_, i) =>
+				relay(handset(i), `Reply ${i}: YES`),
+			);
 
 			const answers = await sendConcurrently(url.origin, requests, CONCURRENCY);
 			expect(statusHistogram(answers)).toEqual({ 200: RELAYS });
 			const [final] = await sendConcurrently(url.origin, [relay(FINAL, 'Last reply')], 1);
 			expect(final.status).toBe(200);
 
-			const summaries = await executionsUpToMarker(env.client, workflow.id, RELAYS + 1, { timeoutMs: 480_000 });
+			const summaries = await executionsUpToMarker(env.client, workflow.id, RELAYS + 1, {
+				timeoutMs: 480_000,
+			});
 			// Nothing failed, still running or duplicated: exactly one execution per relay.
 			expect(summaries).toHaveLength(RELAYS + 1);
 			expect(summaries.every((e) => e.mode === 'webhook' && e.status === 'success')).toBe(true);
-			const executions = await fetchExecutions(env.client, summaries.map((e) => String(e.id)));
+			const executions = await fetchExecutions(
+				env.client,
+				summaries.map((e) => String(e.id)),
+			);
 			const items = executions.map((e) => nodeOutput(e, 'On Reply'));
 			expect(items.every((list) => list.length === 1 && list[0].verified === true)).toBe(true);
 			const senders = items.map((list) => String(list[0].from)).sort();

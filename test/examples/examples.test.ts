@@ -15,13 +15,14 @@ import {
 } from '../e2e/support/examples';
 import { EXAMPLES_DIR, REPO_ROOT } from '../e2e/support/paths';
 
-const PACKAGE_NAME = (JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { name: string }).name;
+const PACKAGE_NAME = (
+	JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { name: string }
+).name;
 /** Our node types as n8n registers them, with the versions each supports. */
 const OUR_TYPES = new Map(
-	[new Phonovation().description, new PhonovationTrigger().description].map((d: INodeTypeDescription) => [
-		`${PACKAGE_NAME}.${d.name}`,
-		([] as number[]).concat(d.version),
-	]),
+	[new Phonovation().description, new PhonovationTrigger().description].map(
+		(d: INodeTypeDescription) => [`${PACKAGE_NAME}.${d.name}`, ([] as number[]).concat(d.version)],
+	),
 );
 const CORE_PREFIX = 'n8n-nodes-base.';
 const ACTION = `${PACKAGE_NAME}.phonovation`;
@@ -47,7 +48,10 @@ describe('examples/: user-importable example workflows', () => {
 	describe.each(names)('examples/%s', (name) => {
 		it('has a workflow.json that parses as an n8n workflow', () => {
 			expect(existsSync(exampleWorkflowPath(name))).toBe(true);
-			const workflow = JSON.parse(readFileSync(exampleWorkflowPath(name), 'utf8')) as Record<string, unknown>;
+			const workflow = JSON.parse(readFileSync(exampleWorkflowPath(name), 'utf8')) as Record<
+				string,
+				unknown
+			>;
 			expect(typeof workflow.name).toBe('string');
 			expect(Array.isArray(workflow.nodes)).toBe(true);
 			expect((workflow.nodes as unknown[]).length).toBeGreaterThan(0);
@@ -66,24 +70,44 @@ describe('examples/: user-importable example workflows', () => {
 				.map((node) => `${node.name}: ${node.type}`);
 			expect(foreign).toEqual([]);
 			const badVersions = nodesOf(name)
-				.filter((node) => OUR_TYPES.has(node.type) && !OUR_TYPES.get(node.type)!.includes(node.typeVersion))
+				.filter(
+					(node) =>
+						OUR_TYPES.has(node.type) && !OUR_TYPES.get(node.type)!.includes(node.typeVersion),
+				)
 				.map((node) => `${node.name}: ${node.type} v${node.typeVersion}`);
 			expect(badVersions).toEqual([]);
 		});
 
 		it('connects only nodes it has', () => {
 			const nodeNames = new Set(nodesOf(name).map((node) => node.name));
-			const connections = readExample(name).connections as Record<string, Record<string, Array<Array<{ node: string }>>>>;
-			const targets = Object.values(connections).flatMap((byType) => Object.values(byType).flat(2).map((c) => c.node));
-			expect([...Object.keys(connections), ...targets].filter((n) => !nodeNames.has(n))).toEqual([]);
+			const connections = readExample(name).connections as Record<
+				string,
+				Record<string, Array<Array<{ node: string }>>>
+			>;
+			const targets = Object.values(connections).flatMap((byType) =>
+				Object.values(byType)
+					.flat(2)
+					.map((c) => c.node),
+			);
+			expect([...Object.keys(connections), ...targets].filter((n) => !nodeNames.has(n))).toEqual(
+				[],
+			);
 		});
 
 		it('carries nothing a user would have to find and fix: no credentials, webhook ids or local URLs', () => {
 			const text = readFileSync(exampleWorkflowPath(name), 'utf8');
 			expect(text).not.toMatch(/127\.0\.0\.1|localhost|\/_sim\//);
-			expect(nodesOf(name).filter((node) => node.credentials !== undefined).map((n) => n.name)).toEqual([]);
+			expect(
+				nodesOf(name)
+					.filter((node) => node.credentials !== undefined)
+					.map((n) => n.name),
+			).toEqual([]);
 			// The editor gives the trigger a fresh webhook id on import; a fixed one would be shared by everyone.
-			expect(nodesOf(name).filter((node) => node.webhookId !== undefined).map((n) => n.name)).toEqual([]);
+			expect(
+				nodesOf(name)
+					.filter((node) => node.webhookId !== undefined)
+					.map((n) => n.name),
+			).toEqual([]);
 		});
 
 		it('leaves the Sender as the obvious placeholder, which its README explains', () => {
@@ -92,7 +116,9 @@ describe('examples/: user-importable example workflows', () => {
 				.map((node) => node.parameters!.from);
 			expect(senders.every((sender) => sender === SENDER_PLACEHOLDER)).toBe(true);
 			if (senders.length > 0) {
-				expect(readFileSync(path.join(EXAMPLES_DIR, name, 'README.md'), 'utf8')).toContain(SENDER_PLACEHOLDER);
+				expect(readFileSync(path.join(EXAMPLES_DIR, name, 'README.md'), 'utf8')).toContain(
+					SENDER_PLACEHOLDER,
+				);
 			}
 		});
 	});
@@ -106,17 +132,27 @@ describe('examples/: user-importable example workflows', () => {
 describe('loadExample: an example as the e2e suite and npm start import it', () => {
 	it('swaps the placeholder Sender for one the simulator approves and leaves the rest alone', () => {
 		const loaded = loadExample('reply-auto-responder');
-		const senders = (loaded.nodes as unknown as ExampleNode[]).filter((n) => n.type === ACTION).map((n) => n.parameters!.from);
+		const senders = (loaded.nodes as unknown as ExampleNode[])
+			.filter((n) => n.type === ACTION)
+			.map((n) => n.parameters!.from);
 		expect(senders.length).toBeGreaterThan(0);
 		expect(new Set(senders)).toEqual(new Set(['Phonovation']));
 		expect(loaded.connections).toEqual(readExample('reply-auto-responder').connections);
-		expect(loadExample('reply-auto-responder', { sender: 'FreeText' }).nodes.some((n) => (n.parameters as { from?: string })?.from === 'FreeText')).toBe(true);
+		expect(
+			loadExample('reply-auto-responder', { sender: 'FreeText' }).nodes.some(
+				(n) => (n.parameters as { from?: string })?.from === 'FreeText',
+			),
+		).toBe(true);
 	});
 
 	it('gives each Phonovation Trigger the same webhook id on every load, different per example and node', () => {
-		const trigger = (loadExample('reply-auto-responder').nodes as unknown as ExampleNode[]).find((n) => n.type === TRIGGER)!;
+		const trigger = (loadExample('reply-auto-responder').nodes as unknown as ExampleNode[]).find(
+			(n) => n.type === TRIGGER,
+		)!;
 		expect(trigger.webhookId).toBe(exampleWebhookId('reply-auto-responder', trigger.name));
-		expect(trigger.webhookId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+		expect(trigger.webhookId).toMatch(
+			/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+		);
 		expect(exampleWebhookId('reply-auto-responder', 'Other')).not.toBe(trigger.webhookId);
 		expect(exampleWebhookId('other-example', trigger.name)).not.toBe(trigger.webhookId);
 	});

@@ -35,20 +35,36 @@ async function main(): Promise<void> {
 	const seed = intFromEnv('FUZZ_SEED', Math.floor(Math.random() * 2 ** 31));
 	const numRuns = intFromEnv('FUZZ_RUNS', 5000);
 	const path = process.env.FUZZ_PATH || undefined;
-	const ignore = (process.env.FUZZ_IGNORE ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+	const ignore = (process.env.FUZZ_IGNORE ?? '')
+		.split(',')
+		.map((s) => s.trim())
+		.filter(Boolean);
 	const surveying = !!process.env.FUZZ_SURVEY && process.env.FUZZ_SURVEY !== '0';
-	out(`seed ${seed} (replay: FUZZ_SEED=${seed} npm run fuzz), ${path ? `path ${path}` : `${numRuns} runs`}${surveying ? ', survey' : ''}`);
+	out(
+		`seed ${seed} (replay: FUZZ_SEED=${seed} npm run fuzz), ${path ? `path ${path}` : `${numRuns} runs`}${surveying ? ', survey' : ''}`,
+	);
 	if (ignore.length > 0) log(`not counting violations labelled ${ignore.join(', ')} (FUZZ_IGNORE)`);
 	const fixture = await phonovationFixture();
 	const started = Date.now();
 	let done = 0;
 	/** Per label: runs that broke it, and the first of them. */
-	const found = new Map<string, { runs: number; first: { run: number; problems: string[]; described: string } }>();
+	const found = new Map<
+		string,
+		{ runs: number; first: { run: number; problems: string[]; described: string } }
+	>();
 	const survey = (problems: string[], describe: () => string) => {
 		for (const label of new Set(problems.map(labelOf))) {
 			const entry = found.get(label);
 			if (entry) entry.runs++;
-			else found.set(label, { runs: 1, first: { run: done, problems: problems.filter((p) => labelOf(p) === label), described: describe() } });
+			else
+				found.set(label, {
+					runs: 1,
+					first: {
+						run: done,
+						problems: problems.filter((p) => labelOf(p) === label),
+						described: describe(),
+					},
+				});
 		}
 	};
 	const property = campaignProperty(() => fixture, {
@@ -56,7 +72,10 @@ async function main(): Promise<void> {
 		...(surveying ? { survey } : {}),
 		// Progress on stderr every 250 runs (shrinking runs count too), and any run slower than 5 s.
 		onRun: (run, ms) => {
-			if (ms > 5000) log(`a run took ${(ms / 1000).toFixed(1)} s: ${JSON.stringify({ items: run.items.length, faults: run.faults, retry: run.retry })}`);
+			if (ms > 5000)
+				log(
+					`a run took ${(ms / 1000).toFixed(1)} s: ${JSON.stringify({ items: run.items.length, faults: run.faults, retry: run.retry })}`,
+				);
 			if (++done % 250 === 0) log(`${done} runs, ${seconds(started)}`);
 		},
 	});
@@ -64,10 +83,14 @@ async function main(): Promise<void> {
 		const details = await fc.check(property, { seed, numRuns, path });
 		if (surveying) {
 			for (const [label, { runs, first }] of [...found].sort(([a], [b]) => a.localeCompare(b))) {
-				out(`\n── ${label}: broken in ${runs} of ${done} runs; the first, run ${first.run} (unshrunk):\n${first.problems.join('\n')}\nRun:\n${first.described}`);
+				out(
+					`\n── ${label}: broken in ${runs} of ${done} runs; the first, run ${first.run} (unshrunk):\n${first.problems.join('\n')}\nRun:\n${first.described}`,
+				);
 			}
 			const summary = [...found].map(([label, { runs }]) => `${label} ${runs}`).join(', ');
-			out(`\n${found.size ? `FOUND: ${summary}` : 'OK: nothing broken'} in ${done} runs, ${seconds(started)} (seed ${seed})`);
+			out(
+				`\n${found.size ? `FOUND: ${summary}` : 'OK: nothing broken'} in ${done} runs, ${seconds(started)} (seed ${seed})`,
+			);
 			if (found.size) process.exitCode = 1;
 			return;
 		}
@@ -79,7 +102,9 @@ async function main(): Promise<void> {
 		const error = details.errorInstance as Error | undefined;
 		if (error) out(`\nThe broken promise(s):\n${error.message}`);
 		out(`\nFAILED after ${seconds(started)}. Replay the shrunk counterexample with:`);
-		out(`  FUZZ_SEED=${seed} FUZZ_PATH="${details.counterexamplePath}"${ignore.length ? ` FUZZ_IGNORE=${ignore.join(',')}` : ''} npm run fuzz`);
+		out(
+			`  FUZZ_SEED=${seed} FUZZ_PATH="${details.counterexamplePath}"${ignore.length ? ` FUZZ_IGNORE=${ignore.join(',')}` : ''} npm run fuzz`,
+		);
 		process.exitCode = 1;
 	} finally {
 		await fixture.stop();

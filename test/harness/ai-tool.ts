@@ -15,7 +15,9 @@ import { deepCopy, NodeConnectionTypes } from 'n8n-workflow';
  */
 export function asAiTool(nodeType: INodeType): INodeType {
 	if (!nodeType.description.usableAsTool) {
-		throw new Error(`n8n offers no tool variant of ${nodeType.description.name}: usableAsTool is not set`);
+		throw new Error(
+			`n8n offers no tool variant of ${nodeType.description.name}: usableAsTool is not set`,
+		);
 	}
 	const description = deepCopy(nodeType.description) as INodeTypeDescription;
 	description.name += 'Tool';
@@ -82,7 +84,11 @@ export class AgentProbe implements INodeType {
 			invoke(args: unknown): Promise<string>;
 		}>;
 		const [tool] = tools;
-		const call: ToolCall = { name: tool.name, description: tool.description, arguments: Object.keys(tool.schema.shape) };
+		const call: ToolCall = {
+			name: tool.name,
+			description: tool.description,
+			arguments: Object.keys(tool.schema.shape),
+		};
 		try {
 			call.answer = await tool.invoke(this.getInputData()[0].json);
 		} catch (error) {

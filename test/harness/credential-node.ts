@@ -1,7 +1,11 @@
 import type { INode } from 'n8n-workflow';
 
 /** A node of `type` with these parameters, using the stored Phonovation credential `credentialId`. */
-export function nodeUsingCredential(type: string, credentialId: string, parameters: INode['parameters'] = {}): INode {
+export function nodeUsingCredential(
+	type: string,
+	credentialId: string,
+	parameters: INode['parameters'] = {},
+): INode {
 	return {
 		id: type,
 		name: type,

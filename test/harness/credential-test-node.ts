@@ -23,7 +23,13 @@ export class CredentialTestNode implements INodeType {
 			outputs: [NodeConnectionTypes.Main],
 			credentials: [{ name: credential.name, required: true }],
 			properties: [
-				{ displayName: 'Temp', name: 'temp', type: 'string', routing: { request: credential.test.request }, default: '' },
+				{
+					displayName: 'Temp',
+					name: 'temp',
+					type: 'string',
+					routing: { request: credential.test.request },
+					default: '',
+				},
 			],
 		};
 	}

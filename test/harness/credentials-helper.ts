@@ -112,12 +112,14 @@ export class InMemoryCredentialsHelper extends ICredentialsHelper {
 
 		this.preAuthenticationCalls++;
 		const output = (await type.preAuthentication.call(helpers, credentials)) as
-			| ICredentialDataDecryptedObject
-			| undefined;
+			ICredentialDataDecryptedObject | undefined;
 		if (output?.[expirable.name] === undefined) return undefined;
 		const details = node.credentials?.[typeName];
 		if (details?.id) {
-			this.store.set(details.id, { ...this.store.get(details.id), [expirable.name]: output[expirable.name] });
+			this.store.set(details.id, {
+				...this.store.get(details.id),
+				[expirable.name]: output[expirable.name],
+			});
 		}
 		return Object.assign(credentials, output);
 	}
@@ -129,7 +131,10 @@ export class InMemoryCredentialsHelper extends ICredentialsHelper {
 	): Promise<ICredentialDataDecryptedObject | undefined> {
 		const type = this.type(typeName);
 		if (typeof type.preAuthentication !== 'function') return undefined;
-		return (await type.preAuthentication.call(helpers, credentials)) as ICredentialDataDecryptedObject;
+		return (await type.preAuthentication.call(
+			helpers,
+			credentials,
+		)) as ICredentialDataDecryptedObject;
 	}
 
 	// n8n reads encrypted entities here; nothing in these packages asks for them.
@@ -143,7 +148,8 @@ export class InMemoryCredentialsHelper extends ICredentialsHelper {
 		type: string,
 	): Promise<ICredentialDataDecryptedObject> {
 		const data = details.id ? this.store.get(details.id) : undefined;
-		if (!data) throw new Error(`No credential stored for ${details.name} (${details.id ?? 'no id'})`);
+		if (!data)
+			throw new Error(`No credential stored for ${details.name} (${details.id ?? 'no id'})`);
 		return this.withDefaults(type, data);
 	}
 

@@ -157,13 +157,21 @@ export class Engine {
 		const runExecutionData = createRunExecutionData({
 			executionData: {
 				nodeExecutionStack: [
-					{ node: startNode, data: { main: [items.length ? items : [{ json: {} }]] }, source: null },
+					{
+						node: startNode,
+						data: { main: [items.length ? items : [{ json: {} }]] },
+						source: null,
+					},
 				],
 				// A Retry of an execution hands the saved node contexts back (ExecutionService.retry).
 				...(execution.contextData ? { contextData: structuredClone(execution.contextData) } : {}),
 			},
 		});
-		const execute = new WorkflowExecute(additionalDataFor(this.credentials, hooks, executionId), mode, runExecutionData);
+		const execute = new WorkflowExecute(
+			additionalDataFor(this.credentials, hooks, executionId),
+			mode,
+			runExecutionData,
+		);
 		const running = execute.processRunExecutionData(workflow);
 		// The Stop button: n8n cancels the running promise, which aborts the execution's signal.
 		execution.onStarted?.(() => running.cancel());
@@ -187,7 +195,12 @@ export class Engine {
 	/** Calls a node's loadOptions method through n8n-core's real LoadOptionsContext, as the editor does. */
 	async loadOptions(node: INode, method: string): Promise<INodePropertyOptions[]> {
 		const workflow = this.workflow([node]);
-		const context = new LoadOptionsContext(workflow, node, additionalDataFor(this.credentials), 'parameters');
+		const context = new LoadOptionsContext(
+			workflow,
+			node,
+			additionalDataFor(this.credentials),
+			'parameters',
+		);
 		const type = this.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
 		const fn = type.methods?.loadOptions?.[method];
 		if (!fn) throw new Error(`${node.type} has no loadOptions method ${method}`);

@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 /**
@@ -20,7 +25,8 @@ export class LoopGate implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = this.getInputData();
-		const again = this.getWorkflowDataProxy(0).$runIndex < (this.getNodeParameter('times', 0) as number) - 1;
+		const again =
+			this.getWorkflowDataProxy(0).$runIndex < (this.getNodeParameter('times', 0) as number) - 1;
 		return again ? [items, []] : [[], items];
 	}
 }

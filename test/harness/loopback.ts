@@ -8,10 +8,7 @@ export interface RecordedRequest {
 	body: string;
 }
 
-export type Handler = (
-	request: RecordedRequest,
-	response: ServerResponse,
-) => void | Promise<void>;
+export type Handler = (request: RecordedRequest, response: ServerResponse) => void | Promise<void>;
 
 /** A small HTTP server on 127.0.0.1 that records every request it answers. */
 export class LoopbackServer {
@@ -48,7 +45,9 @@ export class LoopbackServer {
 	}
 
 	async stop(): Promise<void> {
-		await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+		await new Promise<void>((resolve) =>
+			this.server ? this.server.close(() => resolve()) : resolve(),
+		);
 	}
 }
 

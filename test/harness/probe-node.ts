@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 /**
@@ -23,11 +28,15 @@ export class AuthProbe implements INodeType {
 		const credentials = await this.getCredentials('phonovationApi');
 		const out: INodeExecutionData[] = [];
 		for (let i = 0; i < this.getInputData().length; i++) {
-			const response = await this.helpers.httpRequestWithAuthentication.call(this, 'phonovationApi', {
-				method: 'GET',
-				url: `${String(credentials.baseUrl)}/api/v2/senderlist`,
-				json: true,
-			});
+			const response = await this.helpers.httpRequestWithAuthentication.call(
+				this,
+				'phonovationApi',
+				{
+					method: 'GET',
+					url: `${String(credentials.baseUrl)}/api/v2/senderlist`,
+					json: true,
+				},
+			);
 			out.push({ json: { senders: response }, pairedItem: { item: i } });
 		}
 		return [out];

@@ -117,9 +117,13 @@ class HostRefusal {
  */
 function n8nReadsBody(mediaType: string, nodeVersion: number): boolean {
 	if (nodeVersion <= 1) return true;
-	return ['application/json', 'text/plain', 'application/x-www-form-urlencoded'].some((t) => mediaType.startsWith(t)) ||
+	return (
+		['application/json', 'text/plain', 'application/x-www-form-urlencoded'].some((t) =>
+			mediaType.startsWith(t),
+		) ||
 		mediaType.endsWith('/xml') ||
-		mediaType.endsWith('+xml');
+		mediaType.endsWith('+xml')
+	);
 }
 
 function parseLikeN8n(rawBody: Buffer, contentTypeHeader: string | undefined): unknown {
@@ -129,7 +133,8 @@ function parseLikeN8n(rawBody: Buffer, contentTypeHeader: string | undefined): u
 	let charset = 'utf-8';
 	for (const parameter of parameters) {
 		const [key, value] = parameter.split('=');
-		if (key?.trim().toLowerCase() === 'charset' && value) charset = value.trim().replace(/^"|"$/g, '').toLowerCase();
+		if (key?.trim().toLowerCase() === 'charset' && value)
+			charset = value.trim().replace(/^"|"$/g, '').toLowerCase();
 	}
 	try {
 		const text = () => rawBody.toString(charset as BufferEncoding);
@@ -145,7 +150,12 @@ function parseLikeN8n(rawBody: Buffer, contentTypeHeader: string | undefined): u
 }
 
 /** The request object n8n hands the node: parsed body, raw bytes if n8n read them, a reader if not. */
-function n8nRequest(request: WebhookRequest, headers: Record<string, string>, rawBody: Buffer, nodeVersion: number) {
+function n8nRequest(
+	request: WebhookRequest,
+	headers: Record<string, string>,
+	rawBody: Buffer,
+	nodeVersion: number,
+) {
 	const mediaType = (headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
 	const read = n8nReadsBody(mediaType, nodeVersion);
 	const parsed = read ? parseLikeN8n(rawBody, headers['content-type']) : undefined;
@@ -170,7 +180,9 @@ function n8nRequest(request: WebhookRequest, headers: Record<string, string>, ra
 }
 
 function lowerCaseHeaders(headers: Record<string, string>): Record<string, string> {
-	return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+	return Object.fromEntries(
+		Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]),
+	);
 }
 
 /**
@@ -179,14 +191,20 @@ function lowerCaseHeaders(headers: Record<string, string>): Record<string, strin
  * from the engine's credentials helper), and the node's answer becomes the HTTP response
  * following n8n's webhook helpers (`noWebhookResponse`, the default 200 and "onReceived").
  */
-export async function runWebhook(engine: Engine, node: INode, request: WebhookRequest = {}): Promise<WebhookOutcome> {
+export async function runWebhook(
+	engine: Engine,
+	node: INode,
+	request: WebhookRequest = {},
+): Promise<WebhookOutcome> {
 	const contentType =
 		request.contentType === undefined ? 'application/x-www-form-urlencoded' : request.contentType;
 	const headers = lowerCaseHeaders({
 		...(contentType === null ? {} : { 'content-type': contentType }),
 		...(request.headers ?? {}),
 	});
-	const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.from(request.body ?? '', 'utf8');
+	const rawBody = Buffer.isBuffer(request.body)
+		? request.body
+		: Buffer.from(request.body ?? '', 'utf8');
 	headers['content-length'] ??= String(rawBody.length);
 
 	const httpRequest = n8nRequest(request, headers, rawBody, node.typeVersion);
@@ -218,7 +236,15 @@ export async function runWebhook(engine: Engine, node: INode, request: WebhookRe
 		workflowId: workflow.id,
 		isTest: false,
 	} as unknown as IWebhookData;
-	const context = new WebhookContext(workflow, node, additionalData, 'webhook', webhookData, [], null);
+	const context = new WebhookContext(
+		workflow,
+		node,
+		additionalData,
+		'webhook',
+		webhookData,
+		[],
+		null,
+	);
 
 	let result: IWebhookResponseData;
 	try {
@@ -275,7 +301,10 @@ export async function startWebhookReceiver(engine: Engine, node: INode): Promise
 		req.on('end', () => {
 			const url = new URL(req.url ?? '/', 'http://127.0.0.1');
 			const headers = Object.fromEntries(
-				Object.entries(req.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')]),
+				Object.entries(req.headers).map(([name, value]) => [
+					name,
+					Array.isArray(value) ? value.join(', ') : (value ?? ''),
+				]),
 			);
 			runWebhook(engine, node, {
 				body: Buffer.concat(chunks),
@@ -286,9 +315,11 @@ export async function startWebhookReceiver(engine: Engine, node: INode): Promise
 			})
 				.then((outcome) => {
 					outcomes.push(outcome);
-					const text = typeof outcome.body === 'string' ? outcome.body : JSON.stringify(outcome.body ?? '');
+					const text =
+						typeof outcome.body === 'string' ? outcome.body : JSON.stringify(outcome.body ?? '');
 					res.writeHead(outcome.status, {
-						'content-type': typeof outcome.body === 'string' ? 'text/plain; charset=utf-8' : 'application/json',
+						'content-type':
+							typeof outcome.body === 'string' ? 'text/plain; charset=utf-8' : 'application/json',
 						...outcome.headers,
 					});
 					res.end(text);

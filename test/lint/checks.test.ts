@@ -3,14 +3,20 @@ import * as path from 'node:path';
 
 import { checkPackageFile, checkPackageJson } from '../../lint/checks';
 
-const base = { name: 'n8n-nodes-example', license: 'MIT', keywords: ['n8n-community-node-package'] };
+const base = {
+	name: 'n8n-nodes-example',
+	license: 'MIT',
+	keywords: ['n8n-community-node-package'],
+};
 const rules = (pkg: unknown) => checkPackageJson(pkg).map((problem) => problem.rule);
 
 describe('lint/checks.ts', () => {
 	it('passes a conforming package.json, nested "license" fields included', () => {
 		expect(rules(base)).toEqual([]);
 		expect(rules({ ...base, config: { license: 'Apache-2.0' } })).toEqual([]);
-		expect(rules({ ...base, repository: { type: 'git', url: 'git+https://example.com/x.git' } })).toEqual([]);
+		expect(
+			rules({ ...base, repository: { type: 'git', url: 'git+https://example.com/x.git' } }),
+		).toEqual([]);
 	});
 
 	it('require-mit-license: missing, wrong and case-mismatched licenses', () => {
@@ -28,7 +34,9 @@ describe('lint/checks.ts', () => {
 	});
 
 	it('no-monorepo: repository.directory', () => {
-		expect(rules({ ...base, repository: { type: 'git', url: 'x', directory: 'packages/nodes' } })).toEqual(['no-monorepo']);
+		expect(
+			rules({ ...base, repository: { type: 'git', url: 'x', directory: 'packages/nodes' } }),
+		).toEqual(['no-monorepo']);
 	});
 
 	it("passes this repository's package.json", () => {

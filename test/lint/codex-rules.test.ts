@@ -23,22 +23,75 @@ ruleTester.run('valid-node-categories', asEslintRule(validNodeCategories), {
 		{
 			name: 'all supported community categories',
 			filename: json,
-			code: codex(['Data & Storage', 'Finance & Accounting', 'Marketing & Content', 'Productivity', 'Miscellaneous', 'Sales', 'Development', 'Analytics', 'Communication', 'Utility']),
+			code: codex([
+				'Data & Storage',
+				'Finance & Accounting',
+				'Marketing & Content',
+				'Productivity',
+				'Miscellaneous',
+				'Sales',
+				'Development',
+				'Analytics',
+				'Communication',
+				'Utility',
+			]),
 		},
 		{ name: 'our codex', filename: json, code: codex(['Communication']) },
 		{ name: 'codex without categories', filename: json, code: '{ "node": "n8n-nodes-example" }' },
 		{ name: 'unrelated JSON file', filename: 'package.json', code: codex(['Bananas']) },
-		{ name: 'non-node class', filename: 'nodes/Example/Example.node.ts', code: 'class Example { categories = ["Bananas"]; }' },
-		{ name: 'nested categories are not codex categories', filename: json, code: '{ "resources": { "categories": ["Bananas"] } }' },
-		{ name: 'AI with AI subcategories', filename: json, code: codex(['AI'], { subcategories: { AI: ['Tools'] } }) },
+		{
+			name: 'non-node class',
+			filename: 'nodes/Example/Example.node.ts',
+			code: 'class Example { categories = ["Bananas"]; }',
+		},
+		{
+			name: 'nested categories are not codex categories',
+			filename: json,
+			code: '{ "resources": { "categories": ["Bananas"] } }',
+		},
+		{
+			name: 'AI with AI subcategories',
+			filename: json,
+			code: codex(['AI'], { subcategories: { AI: ['Tools'] } }),
+		},
 	],
 	invalid: [
-		{ name: 'unknown category', filename: json, code: codex(['Development', 'Bananas']), errors: [{ messageId: 'invalidCategory', data: { category: 'Bananas' } }] },
-		{ name: 'old marketing category', filename: json, code: codex(['Marketing']), errors: [{ messageId: 'marketingCategory' }] },
-		{ name: 'invalid category type', filename: json, code: codex(['Sales', 12]), errors: [{ messageId: 'invalidCategoryType' }] },
-		{ name: 'categories must be an array', filename: json, code: codex('Sales'), errors: [{ messageId: 'invalidCategories' }] },
-		{ name: 'empty categories array', filename: json, code: codex([]), errors: [{ messageId: 'invalidCategories' }] },
-		{ name: 'AI without subcategories', filename: json, code: codex(['AI']), errors: [{ messageId: 'missingAiSubcategories' }] },
+		{
+			name: 'unknown category',
+			filename: json,
+			code: codex(['Development', 'Bananas']),
+			errors: [{ messageId: 'invalidCategory', data: { category: 'Bananas' } }],
+		},
+		{
+			name: 'old marketing category',
+			filename: json,
+			code: codex(['Marketing']),
+			errors: [{ messageId: 'marketingCategory' }],
+		},
+		{
+			name: 'invalid category type',
+			filename: json,
+			code: codex(['Sales', 12]),
+			errors: [{ messageId: 'invalidCategoryType' }],
+		},
+		{
+			name: 'categories must be an array',
+			filename: json,
+			code: codex('Sales'),
+			errors: [{ messageId: 'invalidCategories' }],
+		},
+		{
+			name: 'empty categories array',
+			filename: json,
+			code: codex([]),
+			errors: [{ messageId: 'invalidCategories' }],
+		},
+		{
+			name: 'AI without subcategories',
+			filename: json,
+			code: codex(['AI']),
+			errors: [{ messageId: 'missingAiSubcategories' }],
+		},
 		{
 			name: 'unknown AI subcategory',
 			filename: json,
@@ -56,11 +109,17 @@ ruleTester.run('valid-node-categories', asEslintRule(validNodeCategories), {
 
 ruleTester.run('valid-codex-categories', asEslintRule(validCodexCategories), {
 	valid: [
-		{ name: 'known category', filename: 'X.node.ts', code: nodeClass("codex: { categories: ['Communication'] }, properties: [],") },
+		{
+			name: 'known category',
+			filename: 'X.node.ts',
+			code: nodeClass("codex: { categories: ['Communication'] }, properties: [],"),
+		},
 		{
 			name: 'AI node marked as Root Node',
 			filename: 'X.node.ts',
-			code: nodeClass("codex: { categories: ['AI'], subcategories: { AI: ['Root Nodes'] } }, properties: [],"),
+			code: nodeClass(
+				"codex: { categories: ['AI'], subcategories: { AI: ['Root Nodes'] } }, properties: [],",
+			),
 		},
 		{ name: 'no codex', filename: 'X.node.ts', code: nodeClass('properties: [],') },
 	],
@@ -85,19 +144,25 @@ ruleTester.run('valid-codex-categories', asEslintRule(validCodexCategories), {
 		{
 			name: 'subcategories as a plain array',
 			filename: 'X.node.ts',
-			code: nodeClass("codex: { categories: ['Utility'], subcategories: ['Helpers'] }, properties: [],"),
+			code: nodeClass(
+				"codex: { categories: ['Utility'], subcategories: ['Helpers'] }, properties: [],",
+			),
 			errors: [{ messageId: 'invalidSubcategoriesShape' }],
 		},
 		{
 			name: 'unknown subcategory key',
 			filename: 'X.node.ts',
-			code: nodeClass("codex: { categories: ['Utility'], subcategories: { Bananas: ['Helpers'] } }, properties: [],"),
+			code: nodeClass(
+				"codex: { categories: ['Utility'], subcategories: { Bananas: ['Helpers'] } }, properties: [],",
+			),
 			errors: [{ messageId: 'unknownSubcategoryKey', data: { value: 'Bananas' } }],
 		},
 		{
 			name: 'AI node with a main output but no Root Nodes',
 			filename: 'X.node.ts',
-			code: nodeClass("codex: { categories: ['AI'], subcategories: { AI: ['Tools'] } }, properties: [],"),
+			code: nodeClass(
+				"codex: { categories: ['AI'], subcategories: { AI: ['Tools'] } }, properties: [],",
+			),
 			errors: [{ messageId: 'aiCategoryWithoutRootNodes' }],
 		},
 	],
@@ -105,7 +170,10 @@ ruleTester.run('valid-codex-categories', asEslintRule(validCodexCategories), {
 
 const sdkDir = mkdtempSync(path.join(tmpdir(), 'codex-'));
 mkdirSync(path.join(sdkDir, 'Sdk'));
-writeFileSync(path.join(sdkDir, 'Sdk', 'Sdk.node.ts'), "import { x } from '@n8n/ai-node-sdk';\nexport const y = x;\n");
+writeFileSync(
+	path.join(sdkDir, 'Sdk', 'Sdk.node.ts'),
+	"import { x } from '@n8n/ai-node-sdk';\nexport const y = x;\n",
+);
 mkdirSync(path.join(sdkDir, 'Inline'));
 writeFileSync(
 	path.join(sdkDir, 'Inline', 'Inline.node.ts'),
@@ -115,7 +183,11 @@ writeFileSync(
 ruleTester.run('no-ai-codex-category', asEslintRule(noAiCodexCategory), {
 	valid: [
 		{ name: 'no AI category', filename: json, code: codex(['Communication']) },
-		{ name: 'sibling .node.ts imports the AI Node SDK', filename: path.join(sdkDir, 'Sdk', 'Sdk.node.json'), code: codex(['AI']) },
+		{
+			name: 'sibling .node.ts imports the AI Node SDK',
+			filename: path.join(sdkDir, 'Sdk', 'Sdk.node.json'),
+			code: codex(['AI']),
+		},
 		{
 			name: 'sibling .node.ts sets description.codex inline (n8n ignores the JSON)',
 			filename: path.join(sdkDir, 'Inline', 'Inline.node.json'),
@@ -164,7 +236,12 @@ ruleTester.run('no-logic-or-flow-nodes', asEslintRule(noLogicOrFlowNodes), {
 		{ name: 'not a codex file', filename: 'package.json', code: codex(['Logic']) },
 	],
 	invalid: [
-		{ name: 'Logic category', filename: json, code: codex(['Logic']), errors: [{ messageId: 'logicOrFlowNode' }] },
+		{
+			name: 'Logic category',
+			filename: json,
+			code: codex(['Logic']),
+			errors: [{ messageId: 'logicOrFlowNode' }],
+		},
 		{
 			name: 'Flow subcategory',
 			filename: json,

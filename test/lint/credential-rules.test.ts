@@ -14,9 +14,21 @@ export class ${className} implements ICredentialType {
 
 ruleTester.run('cred-class-name-field-conventions', asEslintRule(credClassNameFieldConventions), {
 	valid: [
-		{ name: 'lowercase start, Api end (ours)', filename: 'PhonovationApi.credentials.ts', code: credential('PhonovationApi', "'phonovationApi'") },
-		{ name: 'not a credentials file', filename: 'Example.ts', code: credential('ExampleApi', "'Example'") },
-		{ name: 'non-literal name', filename: 'ExampleApi.credentials.ts', code: credential('ExampleApi', 'NAME') },
+		{
+			name: 'lowercase start, Api end (ours)',
+			filename: 'PhonovationApi.credentials.ts',
+			code: credential('PhonovationApi', "'phonovationApi'"),
+		},
+		{
+			name: 'not a credentials file',
+			filename: 'Example.ts',
+			code: credential('ExampleApi', "'Example'"),
+		},
+		{
+			name: 'non-literal name',
+			filename: 'ExampleApi.credentials.ts',
+			code: credential('ExampleApi', 'NAME'),
+		},
 	],
 	invalid: [
 		{
@@ -37,7 +49,13 @@ ruleTester.run('cred-class-name-field-conventions', asEslintRule(credClassNameFi
 });
 
 ruleTester.run('cred-class-name-suffix', asEslintRule(credClassNameSuffix), {
-	valid: [{ name: 'Api suffix', filename: 'ExampleApi.credentials.ts', code: credential('ExampleApi', "'exampleApi'") }],
+	valid: [
+		{
+			name: 'Api suffix',
+			filename: 'ExampleApi.credentials.ts',
+			code: credential('ExampleApi', "'exampleApi'"),
+		},
+	],
 	invalid: [
 		{
 			name: 'no suffix',
@@ -58,14 +76,23 @@ ruleTester.run('cred-class-name-suffix', asEslintRule(credClassNameSuffix), {
 
 ruleTester.run('cred-filename-against-convention', asEslintRule(credFilenameAgainstConvention), {
 	valid: [
-		{ name: 'file named after the class', filename: '/repo/credentials/PhonovationApi.credentials.ts', code: credential('PhonovationApi', "'phonovationApi'") },
+		{
+			name: 'file named after the class',
+			filename: '/repo/credentials/PhonovationApi.credentials.ts',
+			code: credential('PhonovationApi', "'phonovationApi'"),
+		},
 	],
 	invalid: [
 		{
 			name: 'file named differently',
 			filename: '/repo/credentials/Phonovation.credentials.ts',
 			code: credential('PhonovationApi', "'phonovationApi'"),
-			errors: [{ messageId: 'renameFile', data: { className: 'PhonovationApi', expected: 'PhonovationApi.credentials.ts' } }],
+			errors: [
+				{
+					messageId: 'renameFile',
+					data: { className: 'PhonovationApi', expected: 'PhonovationApi.credentials.ts' },
+				},
+			],
 		},
 	],
 });

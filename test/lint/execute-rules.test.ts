@@ -4,7 +4,8 @@ import { preferDeclarativeStyle } from '../../lint/rules/prefer-declarative-styl
 import { asEslintRule, nodeClass, ruleTester } from './ruleTester';
 
 const filename = 'Test.node.ts';
-const execute = (body: string) => nodeClass('properties: [],', `async execute(this: IExecuteFunctions) {\n${body}\n}`);
+const execute = (body: string) =>
+	nodeClass('properties: [],', `async execute(this: IExecuteFunctions) {\n${body}\n}`);
 
 ruleTester.run('node-operation-error-itemindex', asEslintRule(nodeOperationErrorItemindex), {
 	valid: [
@@ -14,16 +15,25 @@ ruleTester.run('node-operation-error-itemindex', asEslintRule(nodeOperationError
 			code: execute(`const items = this.getInputData();
 for (let i = 0; i < items.length; i++) { throw new NodeOperationError(this.getNode(), 'x', { itemIndex: i }); }`),
 		},
-		{ name: 'outside an item loop', filename, code: execute("throw new NodeOperationError(this.getNode(), 'x');") },
+		{
+			name: 'outside an item loop',
+			filename,
+			code: execute("throw new NodeOperationError(this.getNode(), 'x');"),
+		},
 		{
 			name: 'options from a variable',
 			filename,
-			code: execute(`for (const item of this.getInputData()) { throw new NodeApiError(this.getNode(), e, opts); }`),
+			code: execute(
+				`for (const item of this.getInputData()) { throw new NodeApiError(this.getNode(), e, opts); }`,
+			),
 		},
 		{
 			name: 'outside execute()',
 			filename,
-			code: nodeClass('properties: [],', `async webhook() { const items = this.getInputData(); for (const i of items) throw new NodeOperationError(n, 'x'); }`),
+			code: nodeClass(
+				'properties: [],',
+				`async webhook() { const items = this.getInputData(); for (const i of items) throw new NodeOperationError(n, 'x'); }`,
+			),
 		},
 	],
 	invalid: [
@@ -37,7 +47,9 @@ for (let i = 0; i < items.length; i++) { throw new NodeOperationError(this.getNo
 		{
 			name: 'for-of over getInputData() with options lacking itemIndex',
 			filename,
-			code: execute(`for (const item of this.getInputData()) { throw new NodeApiError(this.getNode(), e, { message: 'm' }); }`),
+			code: execute(
+				`for (const item of this.getInputData()) { throw new NodeApiError(this.getNode(), e, { message: 'm' }); }`,
+			),
 			errors: [{ messageId: 'missingItemIndex', data: { errorClass: 'NodeApiError' } }],
 		},
 	],
@@ -59,12 +71,27 @@ ruleTester.run('prefer-declarative-style', asEslintRule(preferDeclarativeStyle),
 			filename,
 			code: execute(oneRequestPerItem.replace("'id'", "'returnAll'")),
 		},
-		{ name: 'delegating execute (ours)', filename, code: execute('return await route.call(this);') },
+		{
+			name: 'delegating execute (ours)',
+			filename,
+			code: execute('return await route.call(this);'),
+		},
 		{
 			name: 'trigger nodes are out of scope',
 			filename: 'TestTrigger.node.ts',
-			code: nodeClass('properties: [],', `async execute(this: IExecuteFunctions) {\n${oneRequestPerItem}\n}`, 'TestTrigger'),
+			code: nodeClass(
+				'properties: [],',
+				`async execute(this: IExecuteFunctions) {\n${oneRequestPerItem}\n}`,
+				'TestTrigger',
+			),
 		},
 	],
-	invalid: [{ name: 'one request per item and nothing else', filename, code: execute(oneRequestPerItem), errors: [{ messageId: 'preferDeclarativeStyle' }] }],
+	invalid: [
+		{
+			name: 'one request per item and nothing else',
+			filename,
+			code: execute(oneRequestPerItem),
+			errors: [{ messageId: 'preferDeclarativeStyle' }],
+		},
+	],
 });

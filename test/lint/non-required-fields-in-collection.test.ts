@@ -20,12 +20,16 @@ ruleTester.run('non-required-fields-in-collection', asEslintRule(nonRequiredFiel
 		{
 			name: 'non-required field inside an Additional Fields collection',
 			filename,
-			code: props(`${REQUIRED} { displayName: 'Additional Fields', name: 'additionalFields', type: 'collection', placeholder: 'Add Field', default: {}, options: [${LIMIT}] },`),
+			code: props(
+				`${REQUIRED} { displayName: 'Additional Fields', name: 'additionalFields', type: 'collection', placeholder: 'Add Field', default: {}, options: [${LIMIT}] },`,
+			),
 		},
 		{
 			name: 'non-required field inside a fixedCollection',
 			filename,
-			code: props(`{ displayName: 'Options', name: 'options', type: 'fixedCollection', default: {}, options: [] },`),
+			code: props(
+				`{ displayName: 'Options', name: 'options', type: 'fixedCollection', default: {}, options: [] },`,
+			),
 		},
 		{
 			name: 'resource, operation and authentication selectors',
@@ -45,22 +49,33 @@ ruleTester.run('non-required-fields-in-collection', asEslintRule(nonRequiredFiel
 		{
 			name: 'required value that is not a boolean literal',
 			filename,
-			code: props(`{ displayName: 'Limit', name: 'limit', type: 'number', required: isLimitRequired, default: 50 },`),
+			code: props(
+				`{ displayName: 'Limit', name: 'limit', type: 'number', required: isLimitRequired, default: 50 },`,
+			),
 		},
 		{ name: 'spread properties are not analysed', filename, code: props('...userFields,') },
 	],
 	invalid: [
-		{ name: 'top-level field that omits required', filename, code: props(`${REQUIRED} ${LIMIT}`), errors: [error('limit')] },
+		{
+			name: 'top-level field that omits required',
+			filename,
+			code: props(`${REQUIRED} ${LIMIT}`),
+			errors: [error('limit')],
+		},
 		{
 			name: 'top-level field with required: false',
 			filename,
-			code: props(`${REQUIRED} { displayName: 'Limit', name: 'limit', type: 'number', required: false, default: 50 },`),
+			code: props(
+				`${REQUIRED} { displayName: 'Limit', name: 'limit', type: 'number', required: false, default: 50 },`,
+			),
 			errors: [error('limit')],
 		},
 		{
 			name: 'each non-required top-level field is reported',
 			filename,
-			code: props(`${REQUIRED} ${LIMIT} { displayName: 'Simplify', name: 'simplify', type: 'boolean', default: true },`),
+			code: props(
+				`${REQUIRED} ${LIMIT} { displayName: 'Simplify', name: 'simplify', type: 'boolean', default: true },`,
+			),
 			errors: [error('limit'), error('simplify')],
 		},
 	],

@@ -3,7 +3,10 @@ import { requireContinueOnFail } from '../../lint/rules/require-continue-on-fail
 import { asEslintRule, nodeClass, ruleTester } from './ruleTester';
 
 const withExecute = (body: string) =>
-	nodeClass('properties: [],', `async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {\n${body}\n}`);
+	nodeClass(
+		'properties: [],',
+		`async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {\n${body}\n}`,
+	);
 
 ruleTester.run('require-continue-on-fail', asEslintRule(requireContinueOnFail), {
 	valid: [
@@ -31,7 +34,11 @@ ruleTester.run('require-continue-on-fail', asEslintRule(requireContinueOnFail), 
 			filename: 'Test.node.ts',
 			code: 'export class RegularClass { async execute() { return [[]]; } }',
 		},
-		{ name: 'node class without execute method', filename: 'Test.node.ts', code: nodeClass('properties: [],') },
+		{
+			name: 'node class without execute method',
+			filename: 'Test.node.ts',
+			code: nodeClass('properties: [],'),
+		},
 		{
 			name: 'node extending the Node base class with continueOnFail',
 			filename: 'Test.node.ts',

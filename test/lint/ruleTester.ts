@@ -13,7 +13,11 @@ export function asEslintRule(rule: unknown): Rule.RuleModule {
 }
 
 /** A node class with the given description members and class body. */
-export function nodeClass(descriptionMembers: string, classBody = '', className = 'TestNode'): string {
+export function nodeClass(
+	descriptionMembers: string,
+	classBody = '',
+	className = 'TestNode',
+): string {
 	return `
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 

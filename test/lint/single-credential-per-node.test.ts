@@ -2,7 +2,12 @@
 import { singleCredentialPerNode } from '../../lint/rules/single-credential-per-node';
 import { asEslintRule, ruleTester } from './ruleTester';
 
-function node(credentials: string, properties = '[]', className = 'TestNode', group = 'output'): string {
+function node(
+	credentials: string,
+	properties = '[]',
+	className = 'TestNode',
+	group = 'output',
+): string {
 	return `
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 export class ${className} implements INodeType {
@@ -40,14 +45,28 @@ const error = [{ messageId: 'multipleCredentials' }];
 
 ruleTester.run('single-credential-per-node', asEslintRule(singleCredentialPerNode), {
 	valid: [
-		{ name: 'class that does not implement INodeType', filename: 'Test.node.ts', code: 'export class TestNode {}' },
+		{
+			name: 'class that does not implement INodeType',
+			filename: 'Test.node.ts',
+			code: 'export class TestNode {}',
+		},
 		{
 			name: 'file that is not a node file',
 			filename: 'Test.ts',
-			code: node("[{ name: 'testOAuth2Api', required: true }, { name: 'senderProfile', required: true }]"),
+			code: node(
+				"[{ name: 'testOAuth2Api', required: true }, { name: 'senderProfile', required: true }]",
+			),
 		},
-		{ name: 'one credential (our nodes)', filename: 'Test.node.ts', code: node("[{ name: 'phonovationApi', required: true }]") },
-		{ name: 'mutually exclusive literal values', filename: 'Test.node.ts', code: node(alternatives, authentication) },
+		{
+			name: 'one credential (our nodes)',
+			filename: 'Test.node.ts',
+			code: node("[{ name: 'phonovationApi', required: true }]"),
+		},
+		{
+			name: 'mutually exclusive literal values',
+			filename: 'Test.node.ts',
+			code: node(alternatives, authentication),
+		},
 		{
 			name: 'mutually exclusive enum values',
 			filename: 'Test.node.ts',
@@ -70,16 +89,28 @@ ${node(pair('AuthenticationType.ApiKey', 'AuthenticationType.OAuth2'))}`,
 		{
 			name: 'concurrent credentials on a trigger node',
 			filename: 'TestTrigger.node.ts',
-			code: node("[{ name: 'outboundApi', required: true }, { name: 'webhookAuth', required: true }]", '[]', 'TestTrigger', 'trigger'),
+			code: node(
+				"[{ name: 'outboundApi', required: true }, { name: 'webhookAuth', required: true }]",
+				'[]',
+				'TestTrigger',
+				'trigger',
+			),
 			errors: error,
 		},
 		{
 			name: 'concurrent credentials (CE-2317)',
 			filename: 'Test.node.ts',
-			code: node("[{ name: 'testOAuth2Api', required: true }, { name: 'senderProfile', required: true }]"),
+			code: node(
+				"[{ name: 'testOAuth2Api', required: true }, { name: 'senderProfile', required: true }]",
+			),
 			errors: error,
 		},
-		{ name: 'overlapping display options', filename: 'Test.node.ts', code: node(pair("'apiKey', 'shared'", "'shared', 'oAuth2'")), errors: error },
+		{
+			name: 'overlapping display options',
+			filename: 'Test.node.ts',
+			code: node(pair("'apiKey', 'shared'", "'shared', 'oAuth2'")),
+			errors: error,
+		},
 		{
 			name: 'a constant alias and a literal with the same value',
 			filename: 'Test.node.ts',
@@ -93,7 +124,12 @@ ${node(pair('AuthenticationType.ApiKey', 'AuthenticationType.OAuth2'))}`,
 ${node(pair('AuthenticationType.ApiKey', 'AuthenticationType.AlternateApiKey'))}`,
 			errors: error,
 		},
-		{ name: 'unresolved values that might overlap', filename: 'Test.node.ts', code: node(pair('EXTERNAL_API_KEY', "'oAuth2'")), errors: error },
+		{
+			name: 'unresolved values that might overlap',
+			filename: 'Test.node.ts',
+			code: node(pair('EXTERNAL_API_KEY', "'oAuth2'")),
+			errors: error,
+		},
 		{
 			name: 'matching members of an imported enum',
 			filename: 'Test.node.ts',

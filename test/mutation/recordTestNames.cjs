@@ -5,7 +5,10 @@ const path = require('node:path');
 
 const LIST = path.resolve(__dirname, '../../.mutation-test-names.jsonl');
 
-if (process.env.STRYKER_MUTATOR_WORKER !== undefined && process.env.__STRYKER_ACTIVE_MUTANT__ === undefined) {
+if (
+	process.env.STRYKER_MUTATOR_WORKER !== undefined &&
+	process.env.__STRYKER_ACTIVE_MUTANT__ === undefined
+) {
 	afterEach(() => {
 		const { currentTestName, testPath } = expect.getState();
 		appendFileSync(LIST, `${JSON.stringify([testPath, currentTestName])}\n`);

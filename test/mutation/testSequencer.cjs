@@ -38,7 +38,9 @@ class MutationTestSequencer extends Sequencer {
 		if (!byFile) return sorted;
 		const pattern = new RegExp(testNamePattern, 'i');
 		// A file with no test in the first run (or left out of it with --testFiles) covers nothing.
-		const covering = sorted.filter((test) => byFile.get(test.path)?.some((name) => pattern.test(name)));
+		const covering = sorted.filter((test) =>
+			byFile.get(test.path)?.some((name) => pattern.test(name)),
+		);
 		return covering.length > 0 ? covering : sorted;
 	}
 }

@@ -14,7 +14,15 @@
  * Prints the findings and exits 1 on any.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -35,7 +43,9 @@ interface Scanner {
 function run(command: string, args: string[], cwd: string): void {
 	const result = spawnSync(command, args, { cwd, encoding: 'utf8' });
 	if (result.status !== 0) {
-		throw new Error(`${command} ${args.join(' ')} failed in ${cwd}:\n${result.stderr || result.error}`);
+		throw new Error(
+			`${command} ${args.join(' ')} failed in ${cwd}:\n${result.stderr || result.error}`,
+		);
 	}
 }
 
@@ -86,10 +96,14 @@ async function rulesRun(scanner: Scanner, scratch: string): Promise<boolean> {
 }
 
 async function main(): Promise<number> {
-	const scannerPath = require.resolve('@n8n/scan-community-package/scanner/scanner.mjs', { paths: [REPO_ROOT] });
+	const scannerPath = require.resolve('@n8n/scan-community-package/scanner/scanner.mjs', {
+		paths: [REPO_ROOT],
+	});
 	const scanner = (await import(pathToFileURL(scannerPath).href)) as Scanner;
 	// The scanner makes a temporary directory when loaded (for the downloads its CLI does); remove it on exit.
-	(require(require.resolve('tmp', { paths: [scannerPath] })) as { setGracefulCleanup(): void }).setGracefulCleanup();
+	(
+		require(require.resolve('tmp', { paths: [scannerPath] })) as { setGracefulCleanup(): void }
+	).setGracefulCleanup();
 	const { version } = JSON.parse(
 		readFileSync(path.join(path.dirname(scannerPath), '..', 'package.json'), 'utf8'),
 	) as { version: string };
@@ -103,12 +117,17 @@ async function main(): Promise<number> {
 			return 1;
 		}
 		if (!(await rulesRun(scanner, scratch))) {
-			console.log('❌ The scanner passed a package that breaks its rules: its ESLint rules did not run.');
+			console.log(
+				'❌ The scanner passed a package that breaks its rules: its ESLint rules did not run.',
+			);
 			return 1;
 		}
 
 		const legs: Array<[string, Promise<ScanResult>]> = [
-			['the packed package (npm pack), every .js, .ts and .json file', scanner.analyzePackage(packageDir)],
+			[
+				'the packed package (npm pack), every .js, .ts and .json file',
+				scanner.analyzePackage(packageDir),
+			],
 			[
 				`the source (${scanner.SOURCE_FILE_PATTERNS.join(', ')})`,
 				scanner.analyzePackage(REPO_ROOT, scanner.SOURCE_FILE_PATTERNS),

@@ -22,7 +22,8 @@ export const USAGE = `Usage: npm run simulator -- [options]
 function seconds(flag: string, value: string | undefined): number | undefined {
 	if (value === undefined) return undefined;
 	const n = Number(value);
-	if (!Number.isFinite(n) || n <= 0) throw new Error(`--${flag} must be a positive number of seconds`);
+	if (!Number.isFinite(n) || n <= 0)
+		throw new Error(`--${flag} must be a positive number of seconds`);
 	return n;
 }
 
@@ -47,7 +48,8 @@ export function parseCliArgs(argv: string[]): { help: boolean; config: Partial<S
 		},
 	});
 	const port = values.port === undefined ? DEFAULT_CLI_PORT : Number(values.port);
-	if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error('--port must be 0 to 65535');
+	if (!Number.isInteger(port) || port < 0 || port > 65535)
+		throw new Error('--port must be 0 to 65535');
 	return {
 		help: values.help === true,
 		config: {
@@ -61,7 +63,10 @@ export function parseCliArgs(argv: string[]): { help: boolean; config: Partial<S
 			refreshTtl: seconds('refresh-ttl', values['refresh-ttl']),
 			relayUrl: values['relay-url'],
 			linkReplies: values['unlinked-replies'] === true ? false : undefined,
-			campaignLimit: values['campaign-limit'] === undefined ? undefined : parseCampaignLimit(values['campaign-limit']),
+			campaignLimit:
+				values['campaign-limit'] === undefined
+					? undefined
+					: parseCampaignLimit(values['campaign-limit']),
 		},
 	};
 }

@@ -3,8 +3,16 @@ import { accessToken, call, campaign, postCampaign } from './test-helpers';
 
 const SCHEDULED = { success: true, message: 'Campaign scheduled', errors: [] };
 const UNAUTHORIZED = { success: false, message: 'Unauthorized', errors: ['401 Unauthorized'] };
-const UNSUPPORTED = { success: false, message: 'Unsupported Media Type', errors: ['Only application/json is allowed'] };
-const rejected = (errors: string[]) => ({ success: false, message: 'Error scheduling campaign', errors });
+const UNSUPPORTED = {
+	success: false,
+	message: 'Unsupported Media Type',
+	errors: ['Only application/json is allowed'],
+};
+const rejected = (errors: string[]) => ({
+	success: false,
+	message: 'Error scheduling campaign',
+	errors,
+});
 
 describe('simulator: POST /api/v2/Campaign', () => {
 	let sim: Simulator;
@@ -62,11 +70,20 @@ describe('simulator: POST /api/v2/Campaign', () => {
 
 	it('answers 401 with the documented body when the token is missing, invalid or expired, and records nothing', async () => {
 		const withAuth = (authorization?: string) =>
-			call(`${sim.url}/api/v2/Campaign`, { headers: authorization ? { authorization } : {}, json: campaign() });
+			call(`${sim.url}/api/v2/Campaign`, {
+				headers: authorization ? { authorization } : {},
+				json: campaign(),
+			});
 		sim.clock.freeze();
 		const soonExpired = await accessToken(sim);
 		sim.clock.advance(121);
-		for (const authorization of [undefined, 'Bearer', 'Basic ZGVtbzpkZW1v', 'Bearer garbage', `Bearer ${soonExpired}`]) {
+		for (const authorization of [
+			undefined,
+			'Bearer',
+			'Basic ZGVtbzpkZW1v',
+			'Bearer garbage',
+			`Bearer ${soonExpired}`,
+		]) {
 			const response = await withAuth(authorization);
 			expect(response.status).toBe(401);
 			expect(response.json()).toEqual(UNAUTHORIZED);
@@ -84,7 +101,10 @@ describe('simulator: POST /api/v2/Campaign', () => {
 			expect(response.json()).toEqual(UNSUPPORTED);
 		}
 		const charset = await call(`${sim.url}/api/v2/Campaign`, {
-			headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json; charset=utf-8' },
+			headers: {
+				authorization: `Bearer ${token}`,
+				'content-type': 'application/json; charset=utf-8',
+			},
 			body: JSON.stringify(campaign()),
 		});
 		expect(charset.status).toBe(200);
@@ -115,7 +135,11 @@ describe('simulator: POST /api/v2/Campaign', () => {
 		['missing from', { from: undefined }, /from/],
 		['from over 20', { from: 'S'.repeat(21) }, /from.*20/],
 		['campaignName over 30', { campaignName: 'c'.repeat(31) }, /campaign name.*30/i],
-		['notifyId over 30', { recipientInfo: [{ msisdn: '353861234567', notifyId: 'n'.repeat(31) }] }, /notifyId.*30/],
+		[
+			'notifyId over 30',
+			{ recipientInfo: [{ msisdn: '353861234567', notifyId: 'n'.repeat(31) }] },
+			/notifyId.*30/,
+		],
 		['no recipientInfo', { recipientInfo: undefined }, /recipient/i],
 		['empty recipientInfo', { recipientInfo: [] }, /recipient/i],
 		['recipient not an object', { recipientInfo: ['353861234567'] }, /recipientInfo\[0\]/],
@@ -195,7 +219,9 @@ describe('simulator: POST /api/v2/Campaign', () => {
 	});
 
 	it('rejects the campaign with 400 when no recipient is valid', async () => {
-		const response = await send(campaign({ recipientInfo: [{ msisdn: '35312345678' }, { msisdn: '' }] }));
+		const response = await send(
+			campaign({ recipientInfo: [{ msisdn: '35312345678' }, { msisdn: '' }] }),
+		);
 		expect(response.status).toBe(400);
 		expect(response.json().errors).toEqual(
 			expect.arrayContaining(['Invalid MSISDN: 35312345678', 'Invalid MSISDN: ']),
@@ -204,7 +230,8 @@ describe('simulator: POST /api/v2/Campaign', () => {
 	});
 
 	it('accepts 400,000 recipients and rejects 400,001 with 400', async () => {
-		const recipients = (n: number) => Array.from({ length: n }, (_, i) => ({ msisdn: `3538${String(i).padStart(8, '0')}` }));
+		const recipients = (n: number) =>
+			Array.from({ length: n }, (_, i) => ({ msisdn: `3538${String(i).padStart(8, '0')}` }));
 		const tooMany = await send(campaign({ recipientInfo: recipients(400_001) }));
 		expect(tooMany.status).toBe(400);
 		expect(tooMany.json().errors).toEqual([expect.stringMatching(/Too many recipients: 400001/)]);
@@ -219,7 +246,9 @@ describe('simulator: POST /api/v2/Campaign', () => {
 		});
 
 		const minutesFromNow = (minutes: number) =>
-			new Date(Math.floor(sim.clock.now() / 60_000) * 60_000 + minutes * 60_000).toISOString().slice(0, 16) + 'Z';
+			new Date(Math.floor(sim.clock.now() / 60_000) * 60_000 + minutes * 60_000)
+				.toISOString()
+				.slice(0, 16) + 'Z';
 
 		it('records a future sendAt as a scheduled campaign', async () => {
 			const response = await send(campaign({ sendAt: '2030-06-01T09:00Z' }));
@@ -227,14 +256,18 @@ describe('simulator: POST /api/v2/Campaign', () => {
 			expect(sim.campaigns[0]).toMatchObject({ sendAt: '2030-06-01T09:00Z', status: 'scheduled' });
 		});
 
-		it.each(['2030-06-01T09:00:00Z', '2030-06-01 09:00Z', '2030-06-01T09:00+01:00', '2030-06-01T09:00', '', 20300601])(
-			'rejects the format %p',
-			async (sendAt) => {
-				const response = await send(campaign({ sendAt }));
-				expect(response.status).toBe(400);
-				expect(response.json().errors).toEqual([expect.stringContaining('yyyy-MM-ddTHH:mmZ')]);
-			},
-		);
+		it.each([
+			'2030-06-01T09:00:00Z',
+			'2030-06-01 09:00Z',
+			'2030-06-01T09:00+01:00',
+			'2030-06-01T09:00',
+			'',
+			20300601,
+		])('rejects the format %p', async (sendAt) => {
+			const response = await send(campaign({ sendAt }));
+			expect(response.status).toBe(400);
+			expect(response.json().errors).toEqual([expect.stringContaining('yyyy-MM-ddTHH:mmZ')]);
+		});
 
 		it.each(['2030-02-30T09:00Z', '2030-13-01T09:00Z', '2030-06-01T24:00Z', '2030-06-01T09:60Z'])(
 			'rejects the impossible date %s',

@@ -85,7 +85,9 @@ function checkSendAt(sendAt: unknown, nowMs: number): string[] {
 	if (sendAt === undefined || sendAt === null) return [];
 	const match = typeof sendAt === 'string' ? SEND_AT_FORMAT.exec(sendAt) : null;
 	if (!match) {
-		return [`sendAt must be a UTC time formatted yyyy-MM-ddTHH:mmZ, e.g. 2030-06-01T09:00Z (got ${JSON.stringify(sendAt)})`];
+		return [
+			`sendAt must be a UTC time formatted yyyy-MM-ddTHH:mmZ, e.g. 2030-06-01T09:00Z (got ${JSON.stringify(sendAt)})`,
+		];
 	}
 	const [year, month, day, hour, minute] = match.slice(1).map(Number);
 	const at = Date.UTC(year, month - 1, day, hour, minute);
@@ -110,7 +112,11 @@ function checkRecipients(info: unknown): {
 	invalid: string[];
 	accepted: AcceptedRecipient[];
 } {
-	const result = { problems: [] as string[], invalid: [] as string[], accepted: [] as AcceptedRecipient[] };
+	const result = {
+		problems: [] as string[],
+		invalid: [] as string[],
+		accepted: [] as AcceptedRecipient[],
+	};
 	if (!Array.isArray(info) || info.length === 0) {
 		result.problems.push('At least one recipient is required (recipientInfo)');
 		return result;
@@ -138,7 +144,9 @@ function checkRecipients(info: unknown): {
 				result.problems.push(`${where}.notifyId must be a string`);
 				itemOk = false;
 			} else if (notifyId.length > LIMITS.notifyId) {
-				result.problems.push(`${where}.notifyId cannot be longer than ${LIMITS.notifyId} characters`);
+				result.problems.push(
+					`${where}.notifyId cannot be longer than ${LIMITS.notifyId} characters`,
+				);
 				itemOk = false;
 			}
 		}
@@ -150,7 +158,9 @@ function checkRecipients(info: unknown): {
 			return;
 		}
 		result.accepted.push(
-			typeof notifyId === 'string' ? { msisdn: check.international, notifyId } : { msisdn: check.international },
+			typeof notifyId === 'string'
+				? { msisdn: check.international, notifyId }
+				: { msisdn: check.international },
 		);
 	});
 	return result;

@@ -63,15 +63,37 @@ describe('simulator: command line', () => {
 		const { config, help } = parseCliArgs([]);
 		expect(help).toBe(false);
 		expect(config.port).toBe(8787);
-		expect(Object.entries(config).filter(([key, value]) => key !== 'port' && value !== undefined)).toEqual([]);
-		expect(DEFAULT_CONFIG).toMatchObject({ username: 'demo', password: 'demo-password', apiId: '1234', tokenTtl: 120 });
+		expect(
+			Object.entries(config).filter(([key, value]) => key !== 'port' && value !== undefined),
+		).toEqual([]);
+		expect(DEFAULT_CONFIG).toMatchObject({
+			username: 'demo',
+			password: 'demo-password',
+			apiId: '1234',
+			tokenTtl: 120,
+		});
 	});
 
 	it('parses every flag, including name:type sender pairs', () => {
 		const { config } = parseCliArgs([
-			'--port', '0', '--username', 'u', '--password', 'p', '--relay-secret', 's', '--api-id', '42',
-			'--senders', 'Acme:0, Intl:1,353851234567:2', '--token-ttl', '30', '--refresh-ttl', '60',
-			'--relay-url', 'http://127.0.0.1:5678/webhook/x',
+			'--port',
+			'0',
+			'--username',
+			'u',
+			'--password',
+			'p',
+			'--relay-secret',
+			's',
+			'--api-id',
+			'42',
+			'--senders',
+			'Acme:0, Intl:1,353851234567:2',
+			'--token-ttl',
+			'30',
+			'--refresh-ttl',
+			'60',
+			'--relay-url',
+			'http://127.0.0.1:5678/webhook/x',
 		]);
 		expect(config).toEqual({
 			port: 0,
@@ -97,22 +119,42 @@ describe('simulator: command line', () => {
 	});
 
 	it('prints one line with its URL, serves requests, logs without secrets and stops on SIGTERM', async () => {
-		const child = tsx('test/simulator/cli.ts', ['--port', '0', '--username', 'cli-user', '--password', 'Cli-Secret-9931', '--senders', 'CliSender:0']);
+		const child = tsx('test/simulator/cli.ts', [
+			'--port',
+			'0',
+			'--username',
+			'cli-user',
+			'--password',
+			'Cli-Secret-9931',
+			'--senders',
+			'CliSender:0',
+		]);
 		const stdout = collect(child.stdout);
 		const stderr = collect(child.stderr);
 		try {
 			const line = await firstLine(stdout, child);
-			const url = /^Phonovation simulator listening on (http:\/\/127\.0\.0\.1:\d+)$/.exec(line)?.[1];
+			const url = /^Phonovation simulator listening on (http:\/\/127\.0\.0\.1:\d+)$/.exec(
+				line,
+			)?.[1];
 			expect(url).toBeDefined();
 			expect((await call(`${url}/health`)).status).toBe(200);
 			const token = await call(`${url}/token`, {
 				headers: { 'content-type': 'application/x-www-form-urlencoded' },
-				body: form({ grant_type: 'password', client_id: 'ismstoken', username: 'cli-user', password: 'Cli-Secret-9931' }),
+				body: form({
+					grant_type: 'password',
+					client_id: 'ismstoken',
+					username: 'cli-user',
+					password: 'Cli-Secret-9931',
+				}),
 			});
 			expect(token.status).toBe(200);
-			const senders = await call(`${url}/api/v2/senderlist`, { headers: { authorization: `Bearer ${token.json().access_token}` } });
+			const senders = await call(`${url}/api/v2/senderlist`, {
+				headers: { authorization: `Bearer ${token.json().access_token}` },
+			});
 			expect(senders.json()).toEqual([{ name: 'CliSender', type: 0 }]);
-			await call(`${url}/sendmessage.aspx?user=cli-user&password=Cli-Secret-9931&api_id=1234&to=353871234567&text=x&from=CliSender`);
+			await call(
+				`${url}/sendmessage.aspx?user=cli-user&password=Cli-Secret-9931&api_id=1234&to=353871234567&text=x&from=CliSender`,
+			);
 
 			child.kill('SIGTERM');
 			expect(await exited(child)).toBe(0);
@@ -142,15 +184,26 @@ describe('simulator: command line', () => {
 		});
 
 		it("posts a signed inbound relay with the given text and prints the relay URL's status", async () => {
-			const child = tsx('test/simulator/reply.ts', ['YES please', '--url', sim.url, '--from', '353870000002']);
+			const child = tsx('test/simulator/reply.ts', [
+				'YES please',
+				'--url',
+				sim.url,
+				'--from',
+				'353870000002',
+			]);
 			const stdout = collect(child.stdout);
 			try {
 				expect(await exited(child)).toBe(0);
-				expect(stdout().trim().split('\n')).toEqual(['Relay URL answered HTTP 200', 'SMS-NotifyId empty (not linked)']);
+				expect(stdout().trim().split('\n')).toEqual([
+					'Relay URL answered HTTP 200',
+					'SMS-NotifyId empty (not linked)',
+				]);
 				const fields = Object.fromEntries(new URLSearchParams(receiver.requests[0].body));
 				expect(fields['SMS-Content']).toBe('YES please');
 				expect(fields['SMS-From']).toBe('353870000002');
-				expect(fields['SMS-Verify']).toBe(createHash('md5').update('353870000002YES pleaseReply-Key').digest('hex'));
+				expect(fields['SMS-Verify']).toBe(
+					createHash('md5').update('353870000002YES pleaseReply-Key').digest('hex'),
+				);
 			} finally {
 				stopGroup(child);
 			}
@@ -159,11 +212,21 @@ describe('simulator: command line', () => {
 		it('links the reply to the last message sent to --from and prints the notifyId; --unlinked sends none', async () => {
 			const sent = await postCampaign(
 				sim,
-				campaign({ from: '353851234567', recipientInfo: [{ msisdn: '353871234567', notifyId: 'q-1' }] }),
+				campaign({
+					from: '353851234567',
+					recipientInfo: [{ msisdn: '353871234567', notifyId: 'q-1' }],
+				}),
 			);
 			expect(sent.status).toBe(200);
 			const run = async (args: string[]) => {
-				const child = tsx('test/simulator/reply.ts', ['YES', '--url', sim.url, '--from', '353871234567', ...args]);
+				const child = tsx('test/simulator/reply.ts', [
+					'YES',
+					'--url',
+					sim.url,
+					'--from',
+					'353871234567',
+					...args,
+				]);
 				const stdout = collect(child.stdout);
 				try {
 					expect(await exited(child)).toBe(0);
@@ -172,13 +235,24 @@ describe('simulator: command line', () => {
 					stopGroup(child);
 				}
 			};
-			expect(await run([])).toEqual(['Relay URL answered HTTP 200', 'SMS-NotifyId q-1 (linked to campaign 1)']);
-			expect(await run(['--unlinked'])).toEqual(['Relay URL answered HTTP 200', 'SMS-NotifyId empty (not linked)']);
-			expect(await run(['--notify-id', 'mine-7'])).toEqual(['Relay URL answered HTTP 200', 'SMS-NotifyId mine-7 (as given)']);
+			expect(await run([])).toEqual([
+				'Relay URL answered HTTP 200',
+				'SMS-NotifyId q-1 (linked to campaign 1)',
+			]);
+			expect(await run(['--unlinked'])).toEqual([
+				'Relay URL answered HTTP 200',
+				'SMS-NotifyId empty (not linked)',
+			]);
+			expect(await run(['--notify-id', 'mine-7'])).toEqual([
+				'Relay URL answered HTTP 200',
+				'SMS-NotifyId mine-7 (as given)',
+			]);
 			const fields = receiver.requests.map((r) => Object.fromEntries(new URLSearchParams(r.body)));
 			expect(fields.map((f) => f['SMS-NotifyId'])).toEqual(['q-1', '', 'mine-7']);
 			expect(fields[0]['SMS-To']).toBe('353851234567');
-			expect(fields[0]['SMS-Verify']).toBe(createHash('md5').update('353871234567YESReply-Key').digest('hex'));
+			expect(fields[0]['SMS-Verify']).toBe(
+				createHash('md5').update('353871234567YESReply-Key').digest('hex'),
+			);
 		}, 60_000);
 	});
 });

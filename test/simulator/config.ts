@@ -42,7 +42,8 @@ export interface CampaignLimit {
 /** A campaign limit as given, or an error naming what is wrong. */
 export function checkCampaignLimit(limit: unknown): CampaignLimit {
 	const { max, retryAfter } = (limit ?? {}) as Partial<CampaignLimit>;
-	if (!Number.isInteger(max) || (max as number) < 1) throw new Error('campaignLimit.max must be a whole number of requests, at least 1');
+	if (!Number.isInteger(max) || (max as number) < 1)
+		throw new Error('campaignLimit.max must be a whole number of requests, at least 1');
 	if (!(typeof retryAfter === 'number' && Number.isInteger(retryAfter) && retryAfter >= 0)) {
 		throw new Error('campaignLimit.retryAfter must be a whole number of seconds, 0 or more');
 	}
@@ -81,7 +82,8 @@ export function resolveConfig(overrides: Partial<SimulatorConfig> = {}): Simulat
 		...defined,
 		senders: (overrides.senders ?? DEFAULT_CONFIG.senders).map((s) => ({ ...s })),
 	};
-	if (config.campaignLimit !== undefined) config.campaignLimit = checkCampaignLimit(config.campaignLimit);
+	if (config.campaignLimit !== undefined)
+		config.campaignLimit = checkCampaignLimit(config.campaignLimit);
 	for (const sender of config.senders) {
 		if (![0, 1, 2].includes(sender.type)) {
 			throw new Error(`Sender ${sender.name}: type must be 0, 1 or 2`);

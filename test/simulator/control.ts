@@ -7,7 +7,11 @@ import type { PhonovationSimulator } from './simulator';
  * Test-only routes under /_sim/, for the demo and for tests that run the simulator in another
  * process. They need no authentication and are not counted in `requests`.
  */
-type ControlHandler = (sim: PhonovationSimulator, input: Record<string, unknown>, exchange: Exchange) => unknown;
+type ControlHandler = (
+	sim: PhonovationSimulator,
+	input: Record<string, unknown>,
+	exchange: Exchange,
+) => unknown;
 
 const ROUTES: Record<string, ControlHandler> = {
 	'GET /_sim/campaigns': (sim) => sim.campaigns,
@@ -24,9 +28,16 @@ const ROUTES: Record<string, ControlHandler> = {
 				'Send {"relayUrl": "http://…"} (or null to clear), {"linkReplies": false} and/or {"campaignLimit": {"max": 20, "retryAfter": 1}} (or null)',
 			);
 		}
-		const limit = input.campaignLimit === null || input.campaignLimit === undefined ? undefined : checkCampaignLimit(input.campaignLimit);
+		const limit =
+			input.campaignLimit === null || input.campaignLimit === undefined
+				? undefined
+				: checkCampaignLimit(input.campaignLimit);
 		const { relayUrl, linkReplies } = input;
-		if ('relayUrl' in input && relayUrl !== null && (typeof relayUrl !== 'string' || !/^https?:\/\//.test(relayUrl))) {
+		if (
+			'relayUrl' in input &&
+			relayUrl !== null &&
+			(typeof relayUrl !== 'string' || !/^https?:\/\//.test(relayUrl))
+		) {
 			throw new SimulatorError(400, 'relayUrl must be an http(s) URL or null');
 		}
 		if ('linkReplies' in input && typeof linkReplies !== 'boolean') {
@@ -43,7 +54,11 @@ const ROUTES: Record<string, ControlHandler> = {
 	},
 	'GET /_sim/faults': (sim) => sim.pendingFaults(),
 	'POST /_sim/faults': (sim, input) => {
-		sim.injectFault(String(input.path ?? ''), input.fault as Fault, input.times === undefined ? 1 : Number(input.times));
+		sim.injectFault(
+			String(input.path ?? ''),
+			input.fault as Fault,
+			input.times === undefined ? 1 : Number(input.times),
+		);
 		return sim.pendingFaults();
 	},
 	'GET /_sim/clock': (sim) => sim.clockState(),
@@ -67,7 +82,11 @@ const ROUTES: Record<string, ControlHandler> = {
 	},
 	'POST /_sim/relay/optout': (sim, input) => sim.sendOptOut(input),
 	'POST /_sim/relay/receipt': (sim, input) =>
-		sim.sendReceipt(typeof input.success === 'string' ? { ...input, success: input.success.toLowerCase() === 'true' } : input),
+		sim.sendReceipt(
+			typeof input.success === 'string'
+				? { ...input, success: input.success.toLowerCase() === 'true' }
+				: input,
+		),
 	'POST /_sim/relay/processing-result': (sim, input) => sim.sendProcessingResult(input),
 	'POST /_sim/deliver': (sim, input) =>
 		sim.deliverScheduled(input.campaignId === undefined ? undefined : Number(input.campaignId)),
@@ -75,15 +94,28 @@ const ROUTES: Record<string, ControlHandler> = {
 
 /** The configuration without the password and relay secret. */
 function publicConfig(sim: PhonovationSimulator) {
-	const { username, apiId, senders, tokenTtl, refreshTtl, relayUrl, linkReplies, campaignLimit } = sim.config;
-	return { url: sim.url, username, apiId, senders, tokenTtl, refreshTtl, relayUrl: relayUrl ?? null, linkReplies, campaignLimit: campaignLimit ?? null };
+	const { username, apiId, senders, tokenTtl, refreshTtl, relayUrl, linkReplies, campaignLimit } =
+		sim.config;
+	return {
+		url: sim.url,
+		username,
+		apiId,
+		senders,
+		tokenTtl,
+		refreshTtl,
+		relayUrl: relayUrl ?? null,
+		linkReplies,
+		campaignLimit: campaignLimit ?? null,
+	};
 }
 
 export async function handleControl(exchange: Exchange, sim: PhonovationSimulator): Promise<Reply> {
 	const handler = ROUTES[`${exchange.method} ${exchange.route}`];
 	if (!handler) {
 		const known = Object.keys(ROUTES).join(', ');
-		return json(404, { error: `No control route ${exchange.method} ${exchange.path}. Known: ${known}` });
+		return json(404, {
+			error: `No control route ${exchange.method} ${exchange.path}. Known: ${known}`,
+		});
 	}
 	let input: unknown = {};
 	if (exchange.method === 'POST') {

@@ -1,5 +1,13 @@
 import { type Simulator, startSimulator } from './index';
-import { accessToken, call, campaign, login, postCampaign, until, withRealTimeBracket } from './test-helpers';
+import {
+	accessToken,
+	call,
+	campaign,
+	login,
+	postCampaign,
+	until,
+	withRealTimeBracket,
+} from './test-helpers';
 
 describe('simulator: injected faults', () => {
 	let sim: Simulator;
@@ -15,7 +23,11 @@ describe('simulator: injected faults', () => {
 		const limited = await postCampaign(sim, campaign(), token);
 		expect(limited.status).toBe(429);
 		expect(limited.headers['retry-after']).toBe('7');
-		expect(limited.json()).toEqual({ success: false, message: 'Too Many Requests', errors: ['429 Too Many Requests'] });
+		expect(limited.json()).toEqual({
+			success: false,
+			message: 'Too Many Requests',
+			errors: ['429 Too Many Requests'],
+		});
 		expect(sim.campaigns).toEqual([]);
 
 		const retried = await postCampaign(sim, campaign(), token);
@@ -40,7 +52,11 @@ describe('simulator: injected faults', () => {
 	});
 
 	it('a status fault can carry its own body', async () => {
-		sim.injectFault('/api/v2/senderlist', { kind: 'status', status: 500, body: { detail: 'boom' } });
+		sim.injectFault('/api/v2/senderlist', {
+			kind: 'status',
+			status: 500,
+			body: { detail: 'boom' },
+		});
 		sim.injectFault('/health', { kind: 'status', status: 503, body: 'Unhealthy' });
 		const json = await call(`${sim.url}/api/v2/senderlist`);
 		expect(json.status).toBe(500);
@@ -72,33 +88,69 @@ describe('simulator: injected faults', () => {
 		expect((await postCampaign(sim, campaign(), token)).status).toBe(200);
 	});
 
-	it('an answer fault can name its media type: a 200 success:false as JSON, a proxy\'s 503 page as HTML, after processing', async () => {
+	it("an answer fault can name its media type: a 200 success:false as JSON, a proxy's 503 page as HTML, after processing", async () => {
 		const token = await accessToken(sim);
-		const refusal = JSON.stringify({ success: false, message: 'Error scheduling campaign', errors: ['Internal error'] });
-		sim.injectFault('/api/v2/Campaign', { kind: 'answer', status: 200, body: refusal, contentType: 'application/json' });
-		sim.injectFault('/api/v2/Campaign', { kind: 'answer', status: 503, body: '<html><body>upstream reset</body></html>', contentType: 'text/html' });
+		const refusal = JSON.stringify({
+			success: false,
+			message: 'Error scheduling campaign',
+			errors: ['Internal error'],
+		});
+		sim.injectFault('/api/v2/Campaign', {
+			kind: 'answer',
+			status: 200,
+			body: refusal,
+			contentType: 'application/json',
+		});
+		sim.injectFault('/api/v2/Campaign', {
+			kind: 'answer',
+			status: 503,
+			body: '<html><body>upstream reset</body></html>',
+			contentType: 'text/html',
+		});
 		sim.injectFault('/api/v2/Campaign', { kind: 'answer', status: 502, body: 'Bad Gateway' });
 		const json = await postCampaign(sim, campaign(), token);
-		expect([json.status, json.headers['content-type'], json.json()]).toEqual([200, 'application/json', JSON.parse(refusal)]);
+		expect([json.status, json.headers['content-type'], json.json()]).toEqual([
+			200,
+			'application/json',
+			JSON.parse(refusal),
+		]);
 		const html = await postCampaign(sim, campaign(), token);
-		expect([html.status, html.headers['content-type'], html.text]).toEqual([503, 'text/html', '<html><body>upstream reset</body></html>']);
+		expect([html.status, html.headers['content-type'], html.text]).toEqual([
+			503,
+			'text/html',
+			'<html><body>upstream reset</body></html>',
+		]);
 		const plain = await postCampaign(sim, campaign(), token);
-		expect([plain.status, plain.headers['content-type']]).toEqual([502, 'text/plain; charset=utf-8']);
+		expect([plain.status, plain.headers['content-type']]).toEqual([
+			502,
+			'text/plain; charset=utf-8',
+		]);
 		// Each was processed before it was answered.
 		expect(sim.campaigns).toHaveLength(3);
 	});
 
 	it('a status fault with a string body can name its media type; nothing is processed', async () => {
 		const token = await accessToken(sim);
-		sim.injectFault('/api/v2/Campaign', { kind: 'status', status: 503, body: '<html>503 Service Temporarily Unavailable</html>', contentType: 'text/html; charset=utf-8' });
+		sim.injectFault('/api/v2/Campaign', {
+			kind: 'status',
+			status: 503,
+			body: '<html>503 Service Temporarily Unavailable</html>',
+			contentType: 'text/html; charset=utf-8',
+		});
 		const page = await postCampaign(sim, campaign(), token);
-		expect([page.status, page.headers['content-type'], page.text]).toEqual([503, 'text/html; charset=utf-8', '<html>503 Service Temporarily Unavailable</html>']);
+		expect([page.status, page.headers['content-type'], page.text]).toEqual([
+			503,
+			'text/html; charset=utf-8',
+			'<html>503 Service Temporarily Unavailable</html>',
+		]);
 		expect(sim.campaigns).toEqual([]);
 	});
 
-	it('an errorsAs fault processes the request and rewrites the provider\'s errors in shapes the spec does not show', async () => {
+	it("an errorsAs fault processes the request and rewrites the provider's errors in shapes the spec does not show", async () => {
 		const token = await accessToken(sim);
-		const twoRefused = campaign({ recipientInfo: [{ msisdn: '353861234567' }, { msisdn: '35312345678' }, { msisdn: '123' }] });
+		const twoRefused = campaign({
+			recipientInfo: [{ msisdn: '353861234567' }, { msisdn: '35312345678' }, { msisdn: '123' }],
+		});
 		sim.injectFault('/api/v2/Campaign', { kind: 'errorsAs', shape: 'objects' });
 		sim.injectFault('/api/v2/Campaign', { kind: 'errorsAs', shape: 'mixed' });
 		sim.injectFault('/api/v2/Campaign', { kind: 'errorsAs', shape: 'null' });
@@ -117,13 +169,32 @@ describe('simulator: injected faults', () => {
 			null,
 			{ code: 17, error: 'Throttled, some messages delayed' },
 		]);
-		expect((await postCampaign(sim, campaign(), token)).json()).toEqual({ success: true, message: 'Campaign scheduled', errors: null });
-		expect((await postCampaign(sim, twoRefused, token)).json().errors).toEqual(['Invalid MSISDN: 35312345678', 'Invalid MSISDN: 123']);
-		expect(sim.campaigns.map((c) => c.accepted.map((r) => r.msisdn))).toEqual([['353861234567'], ['353861234567'], ['353861234567'], ['353861234567']]);
+		expect((await postCampaign(sim, campaign(), token)).json()).toEqual({
+			success: true,
+			message: 'Campaign scheduled',
+			errors: null,
+		});
+		expect((await postCampaign(sim, twoRefused, token)).json().errors).toEqual([
+			'Invalid MSISDN: 35312345678',
+			'Invalid MSISDN: 123',
+		]);
+		expect(sim.campaigns.map((c) => c.accepted.map((r) => r.msisdn))).toEqual([
+			['353861234567'],
+			['353861234567'],
+			['353861234567'],
+			['353861234567'],
+		]);
 		// A refusal (400) is left as the provider words it.
 		sim.injectFault('/api/v2/Campaign', { kind: 'errorsAs', shape: 'objects' });
-		const refused = await postCampaign(sim, campaign({ recipientInfo: [{ msisdn: '123' }] }), token);
-		expect([refused.status, refused.json().errors]).toEqual([400, ['Invalid MSISDN: 123', 'No valid recipient in recipientInfo']]);
+		const refused = await postCampaign(
+			sim,
+			campaign({ recipientInfo: [{ msisdn: '123' }] }),
+			token,
+		);
+		expect([refused.status, refused.json().errors]).toEqual([
+			400,
+			['Invalid MSISDN: 123', 'No valid recipient in recipientInfo'],
+		]);
 	});
 
 	it('records every campaign request that reached it: arrival before any delay, body, whether processed, the answer and when', async () => {
@@ -134,10 +205,22 @@ describe('simulator: injected faults', () => {
 		await postCampaign(sim, campaign({ text: 'one' }), token);
 		await postCampaign(sim, campaign({ text: 'two' }), token);
 		await expect(postCampaign(sim, campaign({ text: 'three' }), token)).rejects.toThrow();
-		await until(() => sim.campaignExchanges.length === 3 && sim.campaignExchanges[2].status !== undefined);
+		await until(
+			() => sim.campaignExchanges.length === 3 && sim.campaignExchanges[2].status !== undefined,
+		);
 		const [held, limited, dropped] = sim.campaignExchanges;
-		expect(held).toMatchObject({ body: { text: 'one' }, campaignId: 1, status: 200, fault: 'delay', contentType: 'application/json; charset=utf-8' });
-		expect(JSON.parse(held.answer!)).toEqual({ success: true, message: 'Campaign scheduled', errors: [] });
+		expect(held).toMatchObject({
+			body: { text: 'one' },
+			campaignId: 1,
+			status: 200,
+			fault: 'delay',
+			contentType: 'application/json; charset=utf-8',
+		});
+		expect(JSON.parse(held.answer!)).toEqual({
+			success: true,
+			message: 'Campaign scheduled',
+			errors: [],
+		});
 		expect(held.answeredAt! - held.arrivedAt).toBeGreaterThanOrEqual(100);
 		expect(limited).toMatchObject({ body: { text: 'two' }, status: 429, fault: 'status' });
 		expect(limited.campaignId).toBeUndefined();
@@ -156,8 +239,12 @@ describe('simulator: injected faults', () => {
 		expect(() => sim.injectFault('/token', { kind: 'explode' } as never)).toThrow(/kind/);
 		expect(() => sim.injectFault('/token', { kind: 'reset' }, 0)).toThrow(/times/);
 		expect(() => sim.injectFault('token', { kind: 'reset' })).toThrow(/path/);
-		expect(() => sim.injectFault('/token', { kind: 'answer', status: 200, body: '', contentType: 'html' })).toThrow(/contentType/);
-		expect(() => sim.injectFault('/token', { kind: 'errorsAs', shape: 'strings' } as never)).toThrow(/shape/);
+		expect(() =>
+			sim.injectFault('/token', { kind: 'answer', status: 200, body: '', contentType: 'html' }),
+		).toThrow(/contentType/);
+		expect(() =>
+			sim.injectFault('/token', { kind: 'errorsAs', shape: 'strings' } as never),
+		).toThrow(/shape/);
 	});
 
 	it('reset() forgets faults, records and clock changes', async () => {
@@ -165,7 +252,11 @@ describe('simulator: injected faults', () => {
 		sim.injectFault('/health', { kind: 'status', status: 500 });
 		sim.clock.freeze();
 		sim.clock.advance(1000);
-		const { value: now, before, after } = withRealTimeBracket(() => {
+		const {
+			value: now,
+			before,
+			after,
+		} = withRealTimeBracket(() => {
 			sim.reset();
 			return sim.clock.now();
 		});

@@ -44,7 +44,8 @@ export class FaultQueue {
 	add(path: string, fault: Fault, times = 1): void {
 		validateFault(fault);
 		if (!Number.isInteger(times) || times < 1) throw new Error('times must be a positive integer');
-		if (typeof path !== 'string' || !path.startsWith('/')) throw new Error('path must start with /');
+		if (typeof path !== 'string' || !path.startsWith('/'))
+			throw new Error('path must start with /');
 		this.pending.push({ path: routeKey(path), fault: { ...fault }, remaining: times });
 	}
 
@@ -88,20 +89,29 @@ function validateFault(fault: Fault): void {
 	if (kind === 'reset') return;
 	if (kind === 'answer') {
 		const { status, body } = fault as { status: unknown; body: unknown };
-		if (!Number.isInteger(status) || (status as number) < 200 || (status as number) > 599 || typeof body !== 'string') {
-			throw new Error('an answer fault needs an integer status between 200 and 599 and a string body');
+		if (
+			!Number.isInteger(status) ||
+			(status as number) < 200 ||
+			(status as number) > 599 ||
+			typeof body !== 'string'
+		) {
+			throw new Error(
+				'an answer fault needs an integer status between 200 and 599 and a string body',
+			);
 		}
 		validateContentType(fault);
 		return;
 	}
 	if (kind === 'errorsAs') {
 		const { shape } = fault as { shape: unknown };
-		if (!(ERRORS_SHAPES as readonly unknown[]).includes(shape)) throw new Error(`an errorsAs fault needs a shape: ${ERRORS_SHAPES.join(', ')}`);
+		if (!(ERRORS_SHAPES as readonly unknown[]).includes(shape))
+			throw new Error(`an errorsAs fault needs a shape: ${ERRORS_SHAPES.join(', ')}`);
 		return;
 	}
 	if (kind === 'advanceClock') {
 		const { seconds } = fault as { seconds: unknown };
-		if (!(typeof seconds === 'number' && seconds > 0)) throw new Error('an advanceClock fault needs seconds > 0');
+		if (!(typeof seconds === 'number' && seconds > 0))
+			throw new Error('an advanceClock fault needs seconds > 0');
 		return;
 	}
 	throw new Error('fault.kind must be status, delay, reset, answer, errorsAs or advanceClock');
@@ -109,7 +119,10 @@ function validateFault(fault: Fault): void {
 
 function validateContentType(fault: Fault): void {
 	const { contentType } = fault as { contentType?: unknown };
-	if (contentType !== undefined && !(typeof contentType === 'string' && /^[\w.+-]+\/[\w.+-]+(\s*;.*)?$/.test(contentType))) {
+	if (
+		contentType !== undefined &&
+		!(typeof contentType === 'string' && /^[\w.+-]+\/[\w.+-]+(\s*;.*)?$/.test(contentType))
+	) {
 		throw new Error('contentType must be a media type such as text/html');
 	}
 }

@@ -31,7 +31,11 @@ export function json(status: number, value: unknown, headers: Record<string, str
 }
 
 export function text(status: number, value: string, headers: Record<string, string> = {}): Reply {
-	return { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', ...headers }, body: value };
+	return {
+		status,
+		headers: { 'Content-Type': 'text/plain; charset=utf-8', ...headers },
+		body: value,
+	};
 }
 
 /** `application/json; charset=utf-8` → `application/json`. */

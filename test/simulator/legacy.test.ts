@@ -44,9 +44,14 @@ describe('simulator: legacy sendmessage.aspx', () => {
 	it('accepts GET with a query string, and the short /sendmessage.aspx path', async () => {
 		const viaGet = await call(`${sim.url}/api/v1/sendmessage.aspx?${form(valid)}`);
 		expect(viaGet.text).toBe('0\nRequest deferred successfully\n');
-		expect((await post(valid, '/sendmessage.aspx')).text).toBe('0\nRequest deferred successfully\n');
+		expect((await post(valid, '/sendmessage.aspx')).text).toBe(
+			'0\nRequest deferred successfully\n',
+		);
 		expect(sim.legacySends.map((s) => s.id)).toEqual([1, 2]);
-		expect(sim.requests.map((r) => r.path)).toEqual(['/api/v1/sendmessage.aspx', '/sendmessage.aspx']);
+		expect(sim.requests.map((r) => r.path)).toEqual([
+			'/api/v1/sendmessage.aspx',
+			'/sendmessage.aspx',
+		]);
 	});
 
 	it("accepts the knowledgebase's spelling (User, Api_id, NotifyID, DeliveryTime) and records a hold as scheduled", async () => {
@@ -75,18 +80,31 @@ describe('simulator: legacy sendmessage.aspx', () => {
 		['a landline number', { to: '35312345678' }, '4', /Invalid destination number: 35312345678/],
 		['a malformed number', { to: '+353879999999' }, '4', /Invalid destination number/],
 		['an unknown sender', { from: 'Stranger' }, '5', /Sender not allowed: Stranger/],
-		['a text of 161 characters', { text: 'x'.repeat(161) }, '6', /^Text longer than 160 characters \(got 161\)$/],
-		['a raw line break in the text', { text: 'Line 1\nLine 2' }, '6', /^Text contains a line break: send it as ¬$/],
-	])('answers %s with HTTP 200, code %s and a message, recording nothing', async (_name, change, code, message) => {
-		const response = await post({ ...valid, ...change });
-		expect(response.status).toBe(200);
-		const [first, second, rest] = response.text.split('\n');
-		expect(first).toBe(code);
-		expect(second).toMatch(message);
-		expect(rest).toBe('');
-		expect(response.text).not.toContain(PASSWORD);
-		expect(sim.legacySends).toEqual([]);
-	});
+		[
+			'a text of 161 characters',
+			{ text: 'x'.repeat(161) },
+			'6',
+			/^Text longer than 160 characters \(got 161\)$/,
+		],
+		[
+			'a raw line break in the text',
+			{ text: 'Line 1\nLine 2' },
+			'6',
+			/^Text contains a line break: send it as ¬$/,
+		],
+	])(
+		'answers %s with HTTP 200, code %s and a message, recording nothing',
+		async (_name, change, code, message) => {
+			const response = await post({ ...valid, ...change });
+			expect(response.status).toBe(200);
+			const [first, second, rest] = response.text.split('\n');
+			expect(first).toBe(code);
+			expect(second).toMatch(message);
+			expect(rest).toBe('');
+			expect(response.text).not.toContain(PASSWORD);
+			expect(sim.legacySends).toEqual([]);
+		},
+	);
 
 	it('accepts 160 characters, and line breaks sent as ¬', async () => {
 		expect((await post({ ...valid, text: 'x'.repeat(160) })).text).toMatch(/^0\n/);

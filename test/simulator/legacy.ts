@@ -42,7 +42,11 @@ function param(form: Record<string, string>, ...names: string[]): string {
 }
 
 /** Who an accepted legacy send went to, from whom, and its notify id (`notify_id` or `NotifyID`). */
-export function legacyOutbound(form: Record<string, string>): { to: string[]; from: string; notifyId: string | null } {
+export function legacyOutbound(form: Record<string, string>): {
+	to: string[];
+	from: string;
+	notifyId: string | null;
+} {
 	const notifyId = param(form, 'notify_id', 'notifyid');
 	return {
 		to: param(form, 'to')
@@ -54,9 +58,15 @@ export function legacyOutbound(form: Record<string, string>): { to: string[]; fr
 	};
 }
 
-export function handleLegacySend(form: Record<string, string>, config: SimulatorConfig): LegacyOutcome {
+export function handleLegacySend(
+	form: Record<string, string>,
+	config: SimulatorConfig,
+): LegacyOutcome {
 	if (param(form, 'user') !== config.username || param(form, 'password') !== config.password) {
-		return { code: LEGACY_CODES.authFailed, message: 'Authentication failed: unknown user or wrong password' };
+		return {
+			code: LEGACY_CODES.authFailed,
+			message: 'Authentication failed: unknown user or wrong password',
+		};
 	}
 	if (param(form, 'api_id', 'apiid') !== config.apiId) {
 		return { code: LEGACY_CODES.invalidApiId, message: 'Invalid api_id' };
@@ -68,12 +78,18 @@ export function handleLegacySend(form: Record<string, string>, config: Simulator
 		.filter(([, value]) => value === '')
 		.map(([name]) => name);
 	if (missing.length > 0) {
-		return { code: LEGACY_CODES.missingParameter, message: `Missing parameter: ${missing.join(', ')}` };
+		return {
+			code: LEGACY_CODES.missingParameter,
+			message: `Missing parameter: ${missing.join(', ')}`,
+		};
 	}
 	// The knowledgebase allows a comma-separated list; the developer site shows one number.
 	const invalid = to.split(',').find((n) => !checkMsisdn(n.trim()).ok);
 	if (invalid !== undefined) {
-		return { code: LEGACY_CODES.invalidNumber, message: `Invalid destination number: ${invalid.trim()}` };
+		return {
+			code: LEGACY_CODES.invalidNumber,
+			message: `Invalid destination number: ${invalid.trim()}`,
+		};
 	}
 	const badText = textProblem(text);
 	if (badText) return { code: LEGACY_CODES.invalidText, message: badText };

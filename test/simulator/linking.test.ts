@@ -30,11 +30,14 @@ describe('simulator: replies linked to the last message sent to that number', ()
 		await receiver.stop();
 	});
 
-	const control = (path: string, json: unknown = {}) => call(`${sim.url}/_sim${path}`, { method: 'POST', json });
+	const control = (path: string, json: unknown = {}) =>
+		call(`${sim.url}/_sim${path}`, { method: 'POST', json });
 
 	/** A campaign accepted for sending now, one recipient per [msisdn, notifyId]. */
 	async function sendCampaign(recipients: Array<[string, string?]>, from = LONGCODE) {
-		const recipientInfo = recipients.map(([msisdn, notifyId]) => (notifyId === undefined ? { msisdn } : { msisdn, notifyId }));
+		const recipientInfo = recipients.map(([msisdn, notifyId]) =>
+			notifyId === undefined ? { msisdn } : { msisdn, notifyId },
+		);
 		const response = await postCampaign(sim, campaign({ from, recipientInfo }));
 		expect(response.status).toBe(200);
 	}
@@ -63,7 +66,13 @@ describe('simulator: replies linked to the last message sent to that number', ()
 		});
 		expect(fields['SMS-Verify']).toBe(md5(`${HANDSET}YES please${SECRET}`));
 		expect(answer.notifyId).toBe('q-1');
-		expect(answer.linkedTo).toEqual({ outbound: 'campaign', id: 1, msisdn: HANDSET, sender: LONGCODE, notifyId: 'q-1' });
+		expect(answer.linkedTo).toEqual({
+			outbound: 'campaign',
+			id: 1,
+			msisdn: HANDSET,
+			sender: LONGCODE,
+			notifyId: 'q-1',
+		});
 		expect(answer.sent.fields).toEqual(fields);
 	});
 
@@ -116,15 +125,22 @@ describe('simulator: replies linked to the last message sent to that number', ()
 		const off = await control('/config', { linkReplies: false });
 		expect(off.json()).toMatchObject({ linkReplies: false });
 		expect((await reply({ from: HANDSET })).fields['SMS-NotifyId']).toBe('');
-		expect((await reply({ from: HANDSET, notifyId: 'mine-7' })).fields['SMS-NotifyId']).toBe('mine-7');
+		expect((await reply({ from: HANDSET, notifyId: 'mine-7' })).fields['SMS-NotifyId']).toBe(
+			'mine-7',
+		);
 		expect((await control('/config', { linkReplies: 'off' })).status).toBe(400);
 		await control('/config', { linkReplies: true });
 		expect((await reply({ from: HANDSET })).fields['SMS-NotifyId']).toBe('q-1');
 
 		const unlinkedSim = await startSimulator({ linkReplies: false, relayUrl: sim.config.relayUrl });
 		try {
-			await postCampaign(unlinkedSim, campaign({ recipientInfo: [{ msisdn: HANDSET, notifyId: 'q-1' }] }));
-			const answer = (await call(`${unlinkedSim.url}/_sim/relay/inbound`, { json: { from: HANDSET } })).json();
+			await postCampaign(
+				unlinkedSim,
+				campaign({ recipientInfo: [{ msisdn: HANDSET, notifyId: 'q-1' }] }),
+			);
+			const answer = (
+				await call(`${unlinkedSim.url}/_sim/relay/inbound`, { json: { from: HANDSET } })
+			).json();
 			expect(answer).toMatchObject({ notifyId: null, linkedTo: null });
 			expect(answer.sent.fields['SMS-NotifyId']).toBe('');
 		} finally {
@@ -135,7 +151,9 @@ describe('simulator: replies linked to the last message sent to that number', ()
 	it('matches the number in either form and keeps the linked id under any field-name casing', async () => {
 		await sendCampaign([['0871234567', 'q-1']]);
 		expect((await reply({ from: HANDSET })).fields['SMS-NotifyId']).toBe('q-1');
-		expect((await reply({ from: '0871234567', fieldCasing: 'variant' })).fields['SMS-NotifyID']).toBe('q-1');
+		expect(
+			(await reply({ from: '0871234567', fieldCasing: 'variant' })).fields['SMS-NotifyID'],
+		).toBe('q-1');
 	});
 
 	it('a last message without a notifyId links an empty one; an alphanumeric sender keeps the default SMS-To', async () => {
@@ -143,14 +161,21 @@ describe('simulator: replies linked to the last message sent to that number', ()
 		await sendCampaign([[HANDSET]], 'Phonovation');
 		const { answer, fields } = await reply({ from: HANDSET });
 		expect(fields).toMatchObject({ 'SMS-NotifyId': '', 'SMS-To': '353877777777' });
-		expect(answer).toMatchObject({ notifyId: null, linkedTo: { id: 2, sender: 'Phonovation', notifyId: null } });
+		expect(answer).toMatchObject({
+			notifyId: null,
+			linkedTo: { id: 2, sender: 'Phonovation', notifyId: null },
+		});
 	});
 
 	it('a scheduled campaign links only once delivered', async () => {
 		await sendCampaign([[HANDSET, 'q-1']]);
 		const scheduled = await postCampaign(
 			sim,
-			campaign({ from: LONGCODE, sendAt: '2030-06-01T09:00Z', recipientInfo: [{ msisdn: HANDSET, notifyId: 'later-1' }] }),
+			campaign({
+				from: LONGCODE,
+				sendAt: '2030-06-01T09:00Z',
+				recipientInfo: [{ msisdn: HANDSET, notifyId: 'later-1' }],
+			}),
 		);
 		expect(scheduled.status).toBe(200);
 		expect((await reply({ from: HANDSET })).fields['SMS-NotifyId']).toBe('q-1');
@@ -179,7 +204,13 @@ describe('simulator: replies linked to the last message sent to that number', ()
 		await legacySend({ NotifyID: 'legacy-1' });
 		const { answer, fields } = await reply({ from: HANDSET });
 		expect(fields).toMatchObject({ 'SMS-NotifyId': 'legacy-1', 'SMS-To': LONGCODE });
-		expect(answer.linkedTo).toEqual({ outbound: 'legacy', id: 1, msisdn: HANDSET, sender: LONGCODE, notifyId: 'legacy-1' });
+		expect(answer.linkedTo).toEqual({
+			outbound: 'legacy',
+			id: 1,
+			msisdn: HANDSET,
+			sender: LONGCODE,
+			notifyId: 'legacy-1',
+		});
 		await sendCampaign([[HANDSET, 'q-1']]);
 		expect((await reply({ from: HANDSET })).fields['SMS-NotifyId']).toBe('q-1');
 		// Held by DeliveryTime: the simulator never sends it, so the campaign stays the last message.

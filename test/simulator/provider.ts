@@ -9,7 +9,11 @@ import { handleLegacySend } from './legacy';
 export const TOKEN_CLIENT_ID = 'ismstoken';
 export const TOKEN_SCOPE = 'email profile client_id';
 
-export const UNAUTHORIZED_BODY = { success: false, message: 'Unauthorized', errors: ['401 Unauthorized'] };
+export const UNAUTHORIZED_BODY = {
+	success: false,
+	message: 'Unauthorized',
+	errors: ['401 Unauthorized'],
+};
 export const UNSUPPORTED_MEDIA_TYPE_BODY = {
 	success: false,
 	message: 'Unsupported Media Type',
@@ -49,7 +53,11 @@ function oauthError(status: number, error: string, description: string): Reply {
 /** OAuth 2.0 password grant, Keycloak-style errors (the refresh grant is not documented, so not offered). */
 function issueToken(exchange: Exchange, state: ProviderState): Reply {
 	if (mediaType(exchange.headers) !== 'application/x-www-form-urlencoded') {
-		return oauthError(400, 'invalid_request', 'Content type must be application/x-www-form-urlencoded');
+		return oauthError(
+			400,
+			'invalid_request',
+			'Content type must be application/x-www-form-urlencoded',
+		);
 	}
 	const form = new URLSearchParams(exchange.body.toString('utf8'));
 	if (form.get('client_id') !== TOKEN_CLIENT_ID) {
@@ -107,7 +115,8 @@ function campaignError(errors: string[]): Reply {
 function queueCampaign(exchange: Exchange, state: ProviderState): Reply {
 	const denied = unauthorized(exchange, state);
 	if (denied) return denied;
-	if (mediaType(exchange.headers) !== 'application/json') return json(415, UNSUPPORTED_MEDIA_TYPE_BODY);
+	if (mediaType(exchange.headers) !== 'application/json')
+		return json(415, UNSUPPORTED_MEDIA_TYPE_BODY);
 	let body: unknown;
 	try {
 		body = JSON.parse(exchange.body.toString('utf8'));
@@ -116,7 +125,12 @@ function queueCampaign(exchange: Exchange, state: ProviderState): Reply {
 	}
 	const check = checkCampaign(body, state.config.senders, state.now());
 	if (!check.ok) return campaignError(check.errors);
-	state.recordCampaign({ body, sendAt: check.sendAt, accepted: check.accepted, errors: check.errors });
+	state.recordCampaign({
+		body,
+		sendAt: check.sendAt,
+		accepted: check.accepted,
+		errors: check.errors,
+	});
 	// The provider says "Campaign scheduled" for immediate sends too.
 	return json(200, { success: true, message: 'Campaign scheduled', errors: check.errors });
 }
@@ -146,6 +160,9 @@ function legacySend(exchange: Exchange, state: ProviderState): Reply {
 /** Recorded sends are shown by /_sim/ routes and the demo, so the password is masked. */
 function withoutPassword(form: Record<string, string>): Record<string, string> {
 	return Object.fromEntries(
-		Object.entries(form).map(([key, value]) => [key, key.toLowerCase() === 'password' ? '***' : value]),
+		Object.entries(form).map(([key, value]) => [
+			key,
+			key.toLowerCase() === 'password' ? '***' : value,
+		]),
 	);
 }

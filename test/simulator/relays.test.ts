@@ -44,7 +44,11 @@ describe('simulator: relays, receipts and processing results', () => {
 	});
 
 	it('posts a form-encoded inbound relay with every documented field and a correct SMS-Verify', async () => {
-		const result = await sim.sendInbound({ from: '353871111111', content: 'Fáilte & fáilte = 100% +1', notifyId: 'order-001' });
+		const result = await sim.sendInbound({
+			from: '353871111111',
+			content: 'Fáilte & fáilte = 100% +1',
+			notifyId: 'order-001',
+		});
 		expect(result.status).toBe(200);
 		expect(result.body).toBe('OK');
 		const request = receiver.requests[0];
@@ -74,7 +78,11 @@ describe('simulator: relays, receipts and processing results', () => {
 		});
 		expect(fields['SMS-Verify']).toBe(md5(`353871111111Fáilte & fáilte = 100% +1${SECRET}`));
 		expect(fields['SMS-TimeStamp']).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
-		expect(result.sent).toMatchObject({ url: relayUrl, contentType: 'application/x-www-form-urlencoded', body: request.body });
+		expect(result.sent).toMatchObject({
+			url: relayUrl,
+			contentType: 'application/x-www-form-urlencoded',
+			body: request.body,
+		});
 	});
 
 	it('stamps relays with the simulator clock in UTC', async () => {
@@ -92,20 +100,28 @@ describe('simulator: relays, receipts and processing results', () => {
 		expect(verify).not.toBe(md5(`353871111111YES${SECRET}`));
 	});
 
-	it.each(['STOP', 'OPTOUT'])('posts a signed %s opt-out addressed to the shortcode 50123', async (keyword) => {
-		await sim.sendOptOut({ from: '353861234567', content: keyword });
-		const fields = formOf(receiver);
-		expect(fields).toMatchObject({
-			'SMS-To': '50123',
-			'SMS-Content': keyword,
-			'SMS-Keyphrase': keyword,
-			'SMS-From': '353861234567',
-		});
-		expect(fields['SMS-Verify']).toBe(md5(`353861234567${keyword}${SECRET}`));
-	});
+	it.each(['STOP', 'OPTOUT'])(
+		'posts a signed %s opt-out addressed to the shortcode 50123',
+		async (keyword) => {
+			await sim.sendOptOut({ from: '353861234567', content: keyword });
+			const fields = formOf(receiver);
+			expect(fields).toMatchObject({
+				'SMS-To': '50123',
+				'SMS-Content': keyword,
+				'SMS-Keyphrase': keyword,
+				'SMS-From': '353861234567',
+			});
+			expect(fields['SMS-Verify']).toBe(md5(`353861234567${keyword}${SECRET}`));
+		},
+	);
 
 	it('posts a failed receipt as False with matching totals, signed over lower-case "false"', async () => {
-		await sim.sendReceipt({ notifyId: 'order-9', success: false, to: '353861234567', from: 'Phonovation' });
+		await sim.sendReceipt({
+			notifyId: 'order-9',
+			success: false,
+			to: '353861234567',
+			from: 'Phonovation',
+		});
 		const fields = formOf(receiver);
 		expect(fields).toEqual({
 			'SMS-Type': 'Notification',
@@ -135,17 +151,30 @@ describe('simulator: relays, receipts and processing results', () => {
 		expect(Object.keys(formOf(receiver, 2))).toContain('sms-verify');
 	});
 
-	it.each([5, 6, 7] as const)('posts a JSON processing result with %i fractional digits in FinishedAt', async (digits) => {
-		sim.clock.freeze();
-		await sim.sendProcessingResult({ status: 'MESSAGE_SUCCESS', notifyId: 'order-001', fractionDigits: digits });
-		expect(receiver.requests[0].headers['content-type']).toBe('application/json');
-		const body = JSON.parse(receiver.requests[0].body);
-		expect(Object.keys(body)).toEqual(['Status', 'FinishedAt', 'Message', 'NotifyId']);
-		expect(body).toMatchObject({ Status: 'MESSAGE_SUCCESS', Message: 'Your message has been queued.', NotifyId: 'order-001' });
-		expect(body.FinishedAt).toMatch(new RegExp(`^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{${digits}}Z$`));
-		// The first three digits are the simulator clock's milliseconds; the rest are made up.
-		expect(Date.parse(body.FinishedAt)).toBe(sim.clock.now());
-	});
+	it.each([5, 6, 7] as const)(
+		'posts a JSON processing result with %i fractional digits in FinishedAt',
+		async (digits) => {
+			sim.clock.freeze();
+			await sim.sendProcessingResult({
+				status: 'MESSAGE_SUCCESS',
+				notifyId: 'order-001',
+				fractionDigits: digits,
+			});
+			expect(receiver.requests[0].headers['content-type']).toBe('application/json');
+			const body = JSON.parse(receiver.requests[0].body);
+			expect(Object.keys(body)).toEqual(['Status', 'FinishedAt', 'Message', 'NotifyId']);
+			expect(body).toMatchObject({
+				Status: 'MESSAGE_SUCCESS',
+				Message: 'Your message has been queued.',
+				NotifyId: 'order-001',
+			});
+			expect(body.FinishedAt).toMatch(
+				new RegExp(`^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{${digits}}Z$`),
+			);
+			// The first three digits are the simulator clock's milliseconds; the rest are made up.
+			expect(Date.parse(body.FinishedAt)).toBe(sim.clock.now());
+		},
+	);
 
 	it('omits the NotifyId key entirely on CAMPAIGN_ERROR, and keeps an empty one on MESSAGE_ERROR', async () => {
 		await sim.sendProcessingResult({ status: 'CAMPAIGN_ERROR', notifyId: 'ignored' });
@@ -153,7 +182,10 @@ describe('simulator: relays, receipts and processing results', () => {
 		const campaignError = JSON.parse(receiver.requests[0].body);
 		expect(campaignError).not.toHaveProperty('NotifyId');
 		expect(campaignError.Message).toBe('Sender is not valid');
-		expect(JSON.parse(receiver.requests[1].body)).toMatchObject({ Status: 'MESSAGE_ERROR', NotifyId: '' });
+		expect(JSON.parse(receiver.requests[1].body)).toMatchObject({
+			Status: 'MESSAGE_ERROR',
+			NotifyId: '',
+		});
 	});
 
 	it('appends ?token= to processing results when asked', async () => {
@@ -202,7 +234,9 @@ describe('simulator: relays, receipts and processing results', () => {
 			expect(result.relays.map((r) => r.status)).toEqual([200, 200, 200, 200]);
 			expect(sim.campaigns.map((c) => c.status)).toEqual(['sent', 'delivered']);
 
-			const processing = receiver.requests.filter((r) => r.headers['content-type'] === 'application/json');
+			const processing = receiver.requests.filter(
+				(r) => r.headers['content-type'] === 'application/json',
+			);
 			expect(processing.map((r) => JSON.parse(r.body))).toEqual([
 				expect.objectContaining({ Status: 'MESSAGE_SUCCESS', NotifyId: 'a-1' }),
 				expect.objectContaining({ Status: 'MESSAGE_SUCCESS', NotifyId: 'a-2' }),
@@ -210,11 +244,14 @@ describe('simulator: relays, receipts and processing results', () => {
 			const receipts = receiver.requests
 				.filter((r) => r.headers['content-type'] === 'application/x-www-form-urlencoded')
 				.map((r) => Object.fromEntries(new URLSearchParams(r.body)));
-			expect(receipts.map((f) => [f['SMS-NotifyId'], f['SMS-To'], f['SMS-From'], f['SMS-Success']])).toEqual([
+			expect(
+				receipts.map((f) => [f['SMS-NotifyId'], f['SMS-To'], f['SMS-From'], f['SMS-Success']]),
+			).toEqual([
 				['a-1', '353861234567', 'Phonovation', 'True'],
 				['a-2', '353871234567', 'Phonovation', 'True'],
 			]);
-			for (const f of receipts) expect(f['SMS-Verify']).toBe(md5(`${f['SMS-NotifyId']}true${SECRET}`));
+			for (const f of receipts)
+				expect(f['SMS-Verify']).toBe(md5(`${f['SMS-NotifyId']}true${SECRET}`));
 
 			expect((await sim.deliverScheduled()).delivered).toEqual([]);
 		});
@@ -222,7 +259,13 @@ describe('simulator: relays, receipts and processing results', () => {
 		it('delivers a named immediate campaign; a type-1 sender fails on Irish numbers', async () => {
 			await postCampaign(
 				sim,
-				campaign({ from: 'FreeText', recipientInfo: [{ msisdn: '353861234567', notifyId: 'ie' }, { msisdn: '447911123456', notifyId: 'uk' }] }),
+				campaign({
+					from: 'FreeText',
+					recipientInfo: [
+						{ msisdn: '353861234567', notifyId: 'ie' },
+						{ msisdn: '447911123456', notifyId: 'uk' },
+					],
+				}),
 			);
 			await sim.deliverScheduled(1);
 			const receipts = receiver.requests

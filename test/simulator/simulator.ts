@@ -1,4 +1,10 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
+import {
+	createServer,
+	type IncomingMessage,
+	type Server,
+	type ServerResponse,
+	STATUS_CODES,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 
@@ -7,7 +13,15 @@ import { SimulatorClock } from './clock';
 import { resolveConfig, type SimulatorConfig } from './config';
 import { handleControl } from './control';
 import { type ErrorsShape, type Fault, FaultQueue, type PendingFault, routeKey } from './faults';
-import { BodyTooLarge, type Exchange, json, readBody, type Reply, SimulatorError, text } from './http';
+import {
+	BodyTooLarge,
+	type Exchange,
+	json,
+	readBody,
+	type Reply,
+	SimulatorError,
+	text,
+} from './http';
 import { TokenIssuer } from './jwt';
 import { legacyOutbound } from './legacy';
 import { type OutboundLink, OutboundLinks, replyAddress } from './links';
@@ -226,7 +240,8 @@ class PhonovationSimulator implements Simulator {
 
 	count(method: string, path: string): number {
 		const route = routeKey(path);
-		return this.received.filter((r) => r.method === method.toUpperCase() && r.route === route).length;
+		return this.received.filter((r) => r.method === method.toUpperCase() && r.route === route)
+			.length;
 	}
 
 	injectFault(path: string, fault: Fault, times = 1): void {
@@ -261,7 +276,11 @@ class PhonovationSimulator implements Simulator {
 				: undefined;
 		const notifyId = opts.notifyId ?? link?.notifyId ?? undefined;
 		const to = opts.to ?? (link ? replyAddress(link.sender) : undefined);
-		const result = await this.post('inbound', inboundRelay({ ...opts, notifyId, to }, this.relayContext()), opts.url);
+		const result = await this.post(
+			'inbound',
+			inboundRelay({ ...opts, notifyId, to }, this.relayContext()),
+			opts.url,
+		);
 		return { ...result, notifyId: notifyId || null, linkedTo: link ? { ...link } : null };
 	}
 
@@ -290,7 +309,9 @@ class PhonovationSimulator implements Simulator {
 	 */
 	async deliverScheduled(campaignId?: number): Promise<DeliveryResult> {
 		const targets =
-			campaignId === undefined ? this.campaigns.filter((c) => c.status === 'scheduled') : [this.campaignToDeliver(campaignId)];
+			campaignId === undefined
+				? this.campaigns.filter((c) => c.status === 'scheduled')
+				: [this.campaignToDeliver(campaignId)];
 		const relays: RelayResult[] = [];
 		for (const campaign of targets) {
 			// A scheduled campaign reaches the handsets now; one sent at once already counted.
@@ -326,14 +347,21 @@ class PhonovationSimulator implements Simulator {
 	private recordLinks(campaign: RecordedCampaign): void {
 		const sender = String(campaign.body.from);
 		for (const { msisdn, notifyId } of campaign.accepted) {
-			this.links.record({ outbound: 'campaign', id: campaign.id, msisdn, sender, notifyId: notifyId || null });
+			this.links.record({
+				outbound: 'campaign',
+				id: campaign.id,
+				msisdn,
+				sender,
+				notifyId: notifyId || null,
+			});
 		}
 	}
 
 	private campaignToDeliver(id: number): RecordedCampaign {
 		const campaign = this.campaigns.find((c) => c.id === id);
 		if (!campaign) throw new SimulatorError(404, `No campaign ${id}`);
-		if (campaign.status === 'delivered') throw new SimulatorError(409, `Campaign ${id} was already delivered`);
+		if (campaign.status === 'delivered')
+			throw new SimulatorError(409, `Campaign ${id} was already delivered`);
 		return campaign;
 	}
 
@@ -348,7 +376,10 @@ class PhonovationSimulator implements Simulator {
 	private relayUrl(url?: string): string {
 		const target = url ?? this.config.relayUrl;
 		if (!target) {
-			throw new SimulatorError(409, 'No relay URL: start the simulator with relayUrl (--relay-url) or pass url');
+			throw new SimulatorError(
+				409,
+				'No relay URL: start the simulator with relayUrl (--relay-url) or pass url',
+			);
 		}
 		return target;
 	}
@@ -363,7 +394,10 @@ class PhonovationSimulator implements Simulator {
 				body: payload.body,
 			});
 		} catch (error) {
-			throw new SimulatorError(502, `Relay URL ${withoutQuery(target)} unreachable: ${(error as Error).message}`);
+			throw new SimulatorError(
+				502,
+				`Relay URL ${withoutQuery(target)} unreachable: ${(error as Error).message}`,
+			);
 		}
 		const body = await response.body.text();
 		this.log(`relay ${kind} → ${withoutQuery(target)} ${response.statusCode}`);
@@ -398,7 +432,8 @@ class PhonovationSimulator implements Simulator {
 				// A legacy send held by deliverytime never goes out in the simulator, so it links nothing.
 				if (status !== 'sent') return;
 				const { to, from, notifyId } = legacyOutbound(form);
-				for (const msisdn of to) this.links.record({ outbound: 'legacy', id, msisdn, sender: from, notifyId });
+				for (const msisdn of to)
+					this.links.record({ outbound: 'legacy', id, msisdn, sender: from, notifyId });
 			},
 		};
 	}
@@ -416,7 +451,11 @@ class PhonovationSimulator implements Simulator {
 			if (!isControl) this.requests.push({ method, path, status: reply.status });
 			if (!isControl) this.timeline.push({ event: '-', seq, path, status: reply.status });
 			if (campaignExchange) {
-				Object.assign(campaignExchange, { status: reply.status, answeredAt: this.simClock.now(), answer: reply.body });
+				Object.assign(campaignExchange, {
+					status: reply.status,
+					answeredAt: this.simClock.now(),
+					answer: reply.body,
+				});
 				campaignExchange.contentType = reply.headers['Content-Type'];
 			}
 			this.log(`${method} ${path} ${reply.status} ${Date.now() - started}ms`);
@@ -433,14 +472,24 @@ class PhonovationSimulator implements Simulator {
 			else res.destroy();
 			return;
 		}
-		const exchange: Exchange = { method, path, route: routeKey(path), query: new URLSearchParams(search), headers: req.headers, body };
+		const exchange: Exchange = {
+			method,
+			path,
+			route: routeKey(path),
+			query: new URLSearchParams(search),
+			headers: req.headers,
+			body,
+		};
 		try {
 			if (isControl) return finish(await handleControl(exchange, this));
 			this.received.push({ method, route: exchange.route });
 			if (method === 'POST' && exchange.route === CAMPAIGN_ROUTE) {
-				this.campaignExchanges.push((campaignExchange = { seq, arrivedAt, body: parsedOrUndefined(body) }));
+				this.campaignExchanges.push(
+					(campaignExchange = { seq, arrivedAt, body: parsedOrUndefined(body) }),
+				);
 				const limit = this.config.campaignLimit;
-				if (limit && this.campaignsInFlight >= limit.max) return finish(faultReply({ kind: 'status', status: 429, retryAfter: limit.retryAfter }));
+				if (limit && this.campaignsInFlight >= limit.max)
+					return finish(faultReply({ kind: 'status', status: 429, retryAfter: limit.retryAfter }));
 				this.campaignsInFlight++;
 				res.once('close', () => this.campaignsInFlight--);
 			}
@@ -449,7 +498,8 @@ class PhonovationSimulator implements Simulator {
 			if (fault?.kind === 'reset') {
 				this.requests.push({ method, path, status: 0 });
 				this.timeline.push({ event: '-', seq, path, status: 0 });
-				if (campaignExchange) Object.assign(campaignExchange, { status: 0, answeredAt: this.simClock.now() });
+				if (campaignExchange)
+					Object.assign(campaignExchange, { status: 0, answeredAt: this.simClock.now() });
 				this.log(`${method} ${path} reset`);
 				req.socket.destroy();
 				return;
@@ -459,11 +509,14 @@ class PhonovationSimulator implements Simulator {
 			if (fault?.kind === 'status') return finish(faultReply(fault));
 			const processedBefore = this.campaigns.length;
 			const reply = this.route(exchange);
-			if (campaignExchange && this.campaigns.length > processedBefore) campaignExchange.campaignId = this.campaigns[this.campaigns.length - 1].id;
-			if (fault?.kind === 'answer') return finish(withContentType(text(fault.status, fault.body, {}), fault.contentType));
+			if (campaignExchange && this.campaigns.length > processedBefore)
+				campaignExchange.campaignId = this.campaigns[this.campaigns.length - 1].id;
+			if (fault?.kind === 'answer')
+				return finish(withContentType(text(fault.status, fault.body, {}), fault.contentType));
 			finish(fault?.kind === 'errorsAs' ? withErrorsAs(reply, fault.shape) : reply);
 		} catch (error) {
-			if (error instanceof SimulatorError) return finish(json(error.status, { error: error.message }));
+			if (error instanceof SimulatorError)
+				return finish(json(error.status, { error: error.message }));
 			finish(json(500, { error: 'Simulator error', detail: (error as Error).message }));
 		}
 	}
@@ -499,15 +552,22 @@ class PhonovationSimulator implements Simulator {
 function faultReply(fault: Extract<Fault, { kind: 'status' }>): Reply {
 	const headers: Record<string, string> =
 		fault.retryAfter !== undefined ? { 'Retry-After': String(fault.retryAfter) } : {};
-	if (typeof fault.body === 'string') return withContentType(text(fault.status, fault.body, headers), fault.contentType);
+	if (typeof fault.body === 'string')
+		return withContentType(text(fault.status, fault.body, headers), fault.contentType);
 	const reason = STATUS_CODES[fault.status] ?? 'Error';
-	const body = fault.body ?? { success: false, message: reason, errors: [`${fault.status} ${reason}`] };
+	const body = fault.body ?? {
+		success: false,
+		message: reason,
+		errors: [`${fault.status} ${reason}`],
+	};
 	return json(fault.status, body, headers);
 }
 
 /** A reply sent as another media type (text/plain stays when none is given). */
 function withContentType(reply: Reply, contentType: string | undefined): Reply {
-	return contentType ? { ...reply, headers: { ...reply.headers, 'Content-Type': contentType } } : reply;
+	return contentType
+		? { ...reply, headers: { ...reply.headers, 'Content-Type': contentType } }
+		: reply;
 }
 
 function parsedOrUndefined(body: Buffer): unknown {
@@ -533,11 +593,22 @@ function withErrorsAs(reply: Reply, shape: ErrorsShape): Reply {
 		return reply;
 	}
 	// Only an accepted answer: a refusal keeps the provider's own words.
-	if (!answer || typeof answer !== 'object' || answer.success !== true || !Array.isArray(answer.errors)) return reply;
+	if (
+		!answer ||
+		typeof answer !== 'object' ||
+		answer.success !== true ||
+		!Array.isArray(answer.errors)
+	)
+		return reply;
 	const errors = answer.errors as string[];
 	if (shape === 'objects') answer.errors = errors.map(errorObject);
 	else if (shape === 'null') answer.errors = errors.length === 0 ? null : errors;
-	else answer.errors = [...errors.map((e, i) => (i % 2 === 0 ? errorObject(e) : e)), null, { code: 17, error: 'Throttled, some messages delayed' }];
+	else
+		answer.errors = [
+			...errors.map((e, i) => (i % 2 === 0 ? errorObject(e) : e)),
+			null,
+			{ code: 17, error: 'Throttled, some messages delayed' },
+		];
 	return { ...reply, body: JSON.stringify(answer) };
 }
 

@@ -13,7 +13,12 @@ export interface Response {
 /** One HTTP call over undici; `json` bodies are serialised, strings sent as they are. */
 export async function call(
 	url: string,
-	options: { method?: string; headers?: Record<string, string>; body?: string; json?: unknown } = {},
+	options: {
+		method?: string;
+		headers?: Record<string, string>;
+		body?: string;
+		json?: unknown;
+	} = {},
 ): Promise<Response> {
 	const headers = { ...(options.headers ?? {}) };
 	let body = options.body;
@@ -21,16 +26,29 @@ export async function call(
 		body = JSON.stringify(options.json);
 		headers['content-type'] ??= 'application/json';
 	}
-	const response = await request(url, { method: (options.method ?? (body === undefined ? 'GET' : 'POST')) as 'GET', headers, body });
+	const response = await request(url, {
+		method: (options.method ?? (body === undefined ? 'GET' : 'POST')) as 'GET',
+		headers,
+		body,
+	});
 	const text = await response.body.text();
-	return { status: response.statusCode, headers: response.headers, text, json: () => JSON.parse(text) };
+	return {
+		status: response.statusCode,
+		headers: response.headers,
+		text,
+		json: () => JSON.parse(text),
+	};
 }
 
 export function form(fields: Record<string, string>): string {
 	return new URLSearchParams(fields).toString();
 }
 
-export async function login(sim: Simulator, username = sim.config.username, password = sim.config.password) {
+export async function login(
+	sim: Simulator,
+	username = sim.config.username,
+	password = sim.config.password,
+) {
 	return call(`${sim.url}/token`, {
 		headers: { 'content-type': 'application/x-www-form-urlencoded' },
 		body: form({ grant_type: 'password', client_id: 'ismstoken', username, password }),
@@ -43,7 +61,12 @@ export async function accessToken(sim: Simulator): Promise<string> {
 	return response.json().access_token;
 }
 
-export async function postCampaign(sim: Simulator, body: unknown, token?: string, path = '/api/v2/Campaign') {
+export async function postCampaign(
+	sim: Simulator,
+	body: unknown,
+	token?: string,
+	path = '/api/v2/Campaign',
+) {
 	return call(`${sim.url}${path}`, {
 		headers: { authorization: `Bearer ${token ?? (await accessToken(sim))}` },
 		json: body,

@@ -12,7 +12,9 @@ describe('simulator: token server, sender list and health', () => {
 	afterEach(async () => sim.stop());
 
 	const senderList = (token?: string) =>
-		call(`${sim.url}/api/v2/senderlist`, { headers: token === undefined ? {} : { authorization: `Bearer ${token}` } });
+		call(`${sim.url}/api/v2/senderlist`, {
+			headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
+		});
 
 	it('listens on 127.0.0.1 and answers the health check without a token', async () => {
 		expect(sim.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -25,9 +27,14 @@ describe('simulator: token server, sender list and health', () => {
 		const response = await login(sim);
 		expect(response.status).toBe(200);
 		const body = response.json();
-		expect(Object.keys(body).sort()).toEqual(
-			['access_token', 'expires_in', 'refresh_expires_in', 'refresh_token', 'scope', 'token_type'],
-		);
+		expect(Object.keys(body).sort()).toEqual([
+			'access_token',
+			'expires_in',
+			'refresh_expires_in',
+			'refresh_token',
+			'scope',
+			'token_type',
+		]);
 		expect(body).toMatchObject({
 			expires_in: 120,
 			refresh_expires_in: 1200,
@@ -62,7 +69,10 @@ describe('simulator: token server, sender list and health', () => {
 		]) {
 			const response = await login(sim, username, password);
 			expect(response.status).toBe(401);
-			expect(response.json()).toEqual({ error: 'invalid_grant', error_description: 'Invalid user credentials' });
+			expect(response.json()).toEqual({
+				error: 'invalid_grant',
+				error_description: 'Invalid user credentials',
+			});
 			expect(response.text).not.toContain('Wrong-Password');
 		}
 	});
@@ -70,7 +80,12 @@ describe('simulator: token server, sender list and health', () => {
 	it('answers a wrong client, an unsupported grant or a non-form body with 400', async () => {
 		const post = (body: string, type = 'application/x-www-form-urlencoded') =>
 			call(`${sim.url}/token`, { headers: { 'content-type': type }, body });
-		const base = { grant_type: 'password', client_id: 'ismstoken', username: 'acme', password: 'pw-Token-Test-4411' };
+		const base = {
+			grant_type: 'password',
+			client_id: 'ismstoken',
+			username: 'acme',
+			password: 'pw-Token-Test-4411',
+		};
 
 		const client = await post(form({ ...base, client_id: 'other' }));
 		expect(client.status).toBe(400);
@@ -101,7 +116,13 @@ describe('simulator: token server, sender list and health', () => {
 			const refreshToken = (await login(sim)).json().refresh_token;
 			const access = await accessToken(sim);
 			const tampered = access.slice(0, -4) + (access.endsWith('AAAA') ? 'BBBB' : 'AAAA');
-			for (const token of [undefined, 'not-a-jwt', tampered, refreshToken, await accessToken(other)]) {
+			for (const token of [
+				undefined,
+				'not-a-jwt',
+				tampered,
+				refreshToken,
+				await accessToken(other),
+			]) {
 				const response = await senderList(token);
 				expect(response.status).toBe(401);
 				expect(response.json()).toEqual(UNAUTHORIZED);
@@ -131,7 +152,11 @@ describe('simulator: token server, sender list and health', () => {
 		sim.clock.freeze();
 		sim.clock.advance(3600);
 		const frozen = sim.clock.now();
-		const { value: now, before, after } = withRealTimeBracket(() => {
+		const {
+			value: now,
+			before,
+			after,
+		} = withRealTimeBracket(() => {
 			sim.clock.unfreeze();
 			return sim.clock.now();
 		});

@@ -22,7 +22,6 @@ export interface Findings {
 	warnings: string[];
 }
 
-
 export const MISSING_OPT_OUT =
 	'Message Type is Marketing but the text offers no way to opt out (no STOP, OPTOUT or 50123 wording): Irish and EU rules ask for one in every marketing text. Add the Opt-Out Text option, or set Message Type to Transactional if this text is not marketing';
 
@@ -32,8 +31,10 @@ export const MISSING_OPT_OUT =
  */
 export function textToSend(text: string, options: ComplianceOptions, found: Findings): string {
 	const full = withOptOutText(text, asText(options.optOutText));
-	if (options.messageType === 'transactional' || full.trim() === '' || offersOptOut(full)) return full;
-	if (options.missingOptOut === 'fail') found.violations.push({ field: 'missingOptOut', message: MISSING_OPT_OUT });
+	if (options.messageType === 'transactional' || full.trim() === '' || offersOptOut(full))
+		return full;
+	if (options.missingOptOut === 'fail')
+		found.violations.push({ field: 'missingOptOut', message: MISSING_OPT_OUT });
 	else found.warnings.push(MISSING_OPT_OUT);
 	return full;
 }
@@ -51,7 +52,11 @@ export interface Moment {
  * Send At for a Schedule) moves to the end of the window, in UTC, with a warning that says so.
  * Quiet Hours in each recipient's zone are judged once the campaign's recipients are known.
  */
-export function sendAtOutsideQuietHours(quiet: QuietHours | null, moment: Pick<Moment, 'sendAt' | 'now'>, found: Pick<Findings, 'warnings'>): string | null {
+export function sendAtOutsideQuietHours(
+	quiet: QuietHours | null,
+	moment: Pick<Moment, 'sendAt' | 'now'>,
+	found: Pick<Findings, 'warnings'>,
+): string | null {
 	if (!quiet || quiet.byRecipient) return moment.sendAt;
 	return movedOutOfQuietHours(moment, quiet, [quiet.zone], found);
 }
@@ -76,7 +81,10 @@ export function movedOutOfQuietHours(
 }
 
 /** `21:00-08:00 Europe/Dublin`, or for recipients' own zones `21:00-08:00 in Europe/Dublin, Europe/Paris`. */
-export function labelOf(quiet: QuietHours, zones: readonly string[] = quiet.zones ?? [quiet.zone]): string {
+export function labelOf(
+	quiet: QuietHours,
+	zones: readonly string[] = quiet.zones ?? [quiet.zone],
+): string {
 	if (!quiet.byRecipient) return quiet.label;
 	return `${quiet.label.slice(0, quiet.label.indexOf(' '))} in the recipients' time zones (${zones.join(', ')})`;
 }
@@ -85,7 +93,11 @@ export function labelOf(quiet: QuietHours, zones: readonly string[] = quiet.zone
  * The Quiet Hours an item's options set, or null (none, or a mistake, added to `found`). With no
  * Quiet Hours Time Zone they are judged in each recipient's zone, the workflow's as fallback.
  */
-export function quietHoursOf(options: ComplianceOptions, zone: string, found: Pick<Findings, 'violations'>): QuietHours | null {
+export function quietHoursOf(
+	options: ComplianceOptions,
+	zone: string,
+	found: Pick<Findings, 'violations'>,
+): QuietHours | null {
 	const named = asText(options.quietHoursTimeZone).trim();
 	const parsed = parseQuietHours(options.quietHours, named || zone);
 	if (!parsed.ok) found.violations.push(parsed.violation);
@@ -102,7 +114,8 @@ export interface TimeAtPosting {
 	quietHours: QuietHours | null;
 }
 
-export type PostingTime = { ok: true; sendAt: string | null; movedInto?: QuietHours } | { ok: false; message: string };
+export type PostingTime =
+	{ ok: true; sendAt: string | null; movedInto?: QuietHours } | { ok: false; message: string };
 
 const instantOf = (sendAt: string) => new Date(sendAt.replace('Z', ':00Z')).getTime();
 
@@ -114,13 +127,18 @@ const instantOf = (sendAt: string) => new Date(sendAt.replace('Z', ':00Z')).getT
  */
 export function sendAtWhenPosted(timing: TimeAtPosting, now: Date): PostingTime {
 	if (timing.scheduled) {
-		if (timing.sendAt === null || instantOf(timing.sendAt) > now.getTime()) return { ok: true, sendAt: timing.sendAt };
+		if (timing.sendAt === null || instantOf(timing.sendAt) > now.getTime())
+			return { ok: true, sendAt: timing.sendAt };
 		const at = wireSendAt(DateTime.fromJSDate(now));
-		return { ok: false, message: `Send At ${timing.sendAt} had passed when the request was about to be posted (now ${at}); nothing was posted for it. Pick a later time` };
+		return {
+			ok: false,
+			message: `Send At ${timing.sendAt} had passed when the request was about to be posted (now ${at}); nothing was posted for it. Pick a later time`,
+		};
 	}
 	const quiet = timing.quietHours;
 	const end = quiet ? quietHoursEndIn(now, quiet, quiet.zones ?? [quiet.zone]) : null;
 	if (end) return { ok: true, sendAt: wireSendAt(end), movedInto: timing.quietHours! };
-	if (timing.sendAt !== null && instantOf(timing.sendAt) <= now.getTime()) return { ok: true, sendAt: null };
+	if (timing.sendAt !== null && instantOf(timing.sendAt) <= now.getTime())
+		return { ok: true, sendAt: null };
 	return { ok: true, sendAt: timing.sendAt };
 }

@@ -32,7 +32,8 @@ const PHONE_KEYS = new Set(PHONE_FIELDS.map(fieldKey));
  * (`Cell`, `mobilenumber`, `TelNo`, `Telefon`). Whole words only: `Hotel`, `Title`, `Telegram`
  * and `Cancellation` are no phone fields.
  */
-const PHONE_WORD = /phone|msisdn|^(?:mobiles?|mobil|mobiel|movil|celular|cell|cell?ulare?|tel|telefon[eo]?)(?:no|nr|num|number|nummer|numero)?$/;
+const PHONE_WORD =
+	/phone|msisdn|^(?:mobiles?|mobil|mobiel|movil|celular|cell|cell?ulare?|tel|telefon[eo]?)(?:no|nr|num|number|nummer|numero)?$/;
 
 /** `Mobile Phone Number`, `mobile_phone`, `MobilePhone`, `MSISDNNumber`, `phone2` → its lower-case words, accents dropped. */
 function wordsOf(name: string): string[] {
@@ -91,7 +92,8 @@ const WRITTEN_AS_PHONE = /^\s*(?:\+|0)[\d\s().-]*\d/;
 /** `2030-01-01`, `2030-01-01T09:00:00Z`: a row's date, not a phone number. */
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 
-const cut = (text: string) => (text.length > SHOWN_LENGTH ? `${text.slice(0, SHOWN_LENGTH)}…` : text);
+const cut = (text: string) =>
+	text.length > SHOWN_LENGTH ? `${text.slice(0, SHOWN_LENGTH)}…` : text;
 
 class Reader {
 	readonly list: ExclusionList = { numbers: new Set(), unreadable: [] };
@@ -141,8 +143,15 @@ class Reader {
 			this.value(object[values[0]], path(at, values[0]), false, depth + 1);
 			return;
 		}
-		const listed = keys.slice(0, SHOWN_KEYS).map((key) => cut(key)).join(', ') + (keys.length > SHOWN_KEYS ? ', …' : '');
-		const others = values.length === 0 ? 'no text or number in it' : `${values.length} other values, so none is taken`;
+		const listed =
+			keys
+				.slice(0, SHOWN_KEYS)
+				.map((key) => cut(key))
+				.join(', ') + (keys.length > SHOWN_KEYS ? ', …' : '');
+		const others =
+			values.length === 0
+				? 'no text or number in it'
+				: `${values.length} other values, so none is taken`;
 		this.list.unreadable.push({
 			at: at || 'object',
 			reason: `no phone field (phone, mobile, msisdn, number, …) and ${others}${keys.length ? `; its fields: ${listed}` : ''}`,
@@ -154,7 +163,12 @@ class Reader {
 	 * stands for no number, like an empty line, unless another field holds one: then the number
 	 * is in a field not named as a phone, and the row cannot be read (it may be an opt-out).
 	 */
-	private phoneFields(object: Record<string, unknown>, phoneKeys: string[], at: string, depth: number): void {
+	private phoneFields(
+		object: Record<string, unknown>,
+		phoneKeys: string[],
+		at: string,
+		depth: number,
+	): void {
 		const before = { read: this.entriesRead, unreadable: this.list.unreadable.length };
 		for (const key of phoneKeys) this.value(object[key], path(at, key), true, depth + 1);
 		if (this.entriesRead > before.read || this.list.unreadable.length > before.unreadable) {
@@ -163,14 +177,21 @@ class Reader {
 			// Bare digits there are more likely an id than a phone.
 			for (const key of Object.keys(object)) {
 				const value = object[key];
-				if (phoneKeys.includes(key) || typeof value !== 'string' || !WRITTEN_AS_PHONE.test(value)) continue;
+				if (phoneKeys.includes(key) || typeof value !== 'string' || !WRITTEN_AS_PHONE.test(value))
+					continue;
 				this.add(this.forms(value.trim()));
 			}
 			return;
 		}
-		const holdingNumbers = Object.keys(object).filter((key) => !phoneKeys.includes(key) && this.isNumber(object[key]));
+		const holdingNumbers = Object.keys(object).filter(
+			(key) => !phoneKeys.includes(key) && this.isNumber(object[key]),
+		);
 		if (holdingNumbers.length === 0) return;
-		const named = (keys: string[]) => keys.slice(0, SHOWN_KEYS).map((key) => cut(key)).join(', ') + (keys.length > SHOWN_KEYS ? ', …' : '');
+		const named = (keys: string[]) =>
+			keys
+				.slice(0, SHOWN_KEYS)
+				.map((key) => cut(key))
+				.join(', ') + (keys.length > SHOWN_KEYS ? ', …' : '');
 		this.list.unreadable.push({
 			at: at || 'object',
 			reason: `its phone fields (${named(phoneKeys)}) are empty, but ${named(holdingNumbers)} ${holdingNumbers.length === 1 ? 'holds a number' : 'hold numbers'}`,
@@ -180,7 +201,11 @@ class Reader {
 	/** A text or number value read as at least one phone number (a date such as 2030-01-01 is none). */
 	private isNumber(value: unknown): boolean {
 		if (typeof value === 'number') return this.forms(numberAsWritten(value)).length > 0;
-		return typeof value === 'string' && !ISO_DATE.test(value.trim()) && this.forms(value.trim()).length > 0;
+		return (
+			typeof value === 'string' &&
+			!ISO_DATE.test(value.trim()) &&
+			this.forms(value.trim()).length > 0
+		);
 	}
 
 	/** Text: split at commas, semicolons and line breaks, then at spaces where each part is a number. */
@@ -223,13 +248,16 @@ class Reader {
 	private unreadable(entry: string, at: string, reveal: boolean): void {
 		const number = normaliseMsisdn(entry.replace(TEL_URI, ''), this.countryCode);
 		const reason = number.ok ? 'not a number' : number.reason;
-		this.list.unreadable.push(reveal ? { at, shown: cut(entry), reason } : { at: at || 'entry', reason });
+		this.list.unreadable.push(
+			reveal ? { at, shown: cut(entry), reason } : { at: at || 'entry', reason },
+		);
 	}
 }
 
 const path = (at: string, key: string) => (at === '' ? key : `${at}.${key}`);
 
-const isScalar = (value: unknown) => typeof value === 'number' || (typeof value === 'string' && value.trim() !== '');
+const isScalar = (value: unknown) =>
+	typeof value === 'number' || (typeof value === 'string' && value.trim() !== '');
 
 /**
  * What an Exclude Numbers value stands for. It takes text (entries separated by commas, semicolons,

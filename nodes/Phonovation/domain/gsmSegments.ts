@@ -50,7 +50,11 @@ export function isGsm7(text: string): boolean {
 }
 
 /** Packs indivisible sizes into parts; a multi-byte character never straddles two parts. */
-function countParts(sizes: number[], total: number, capacity: { single: number; multipart: number }): number {
+function countParts(
+	sizes: number[],
+	total: number,
+	capacity: { single: number; multipart: number },
+): number {
 	if (total === 0) return 0;
 	if (total <= capacity.single) return 1;
 	let parts = 1;
@@ -81,7 +85,12 @@ function graphemesOf(text: string): string[] {
 	return pieces;
 }
 
-function analysis(encoding: SmsEncoding, characters: number, sizes: number[], unicodeCharacters: string[]): TextAnalysis {
+function analysis(
+	encoding: SmsEncoding,
+	characters: number,
+	sizes: number[],
+	unicodeCharacters: string[],
+): TextAnalysis {
 	const units = sizes.reduce((sum, size) => sum + size, 0);
 	const capacity = encoding === 'GSM-7' ? GSM7_CAPACITY : UCS2_CAPACITY;
 	const segments = countParts(sizes, units, capacity);
@@ -99,10 +108,22 @@ export function analyseText(text: string): TextAnalysis {
 	const characters = Array.from(text);
 	// Plain GSM text (most messages) needs no grapheme segmentation: every character is one septet or an escape pair.
 	if (characters.every(isGsm7Character)) {
-		return analysis('GSM-7', characters.length, characters.map((char) => (EXTENSION.has(char) ? 2 : 1)), []);
+		return analysis(
+			'GSM-7',
+			characters.length,
+			characters.map((char) => (EXTENSION.has(char) ? 2 : 1)),
+			[],
+		);
 	}
 	// UCS-2: each grapheme costs its UTF-16 code units (a character outside the BMP is a surrogate pair).
 	const graphemes = graphemesOf(text);
-	const unicodeCharacters = [...new Set(graphemes.filter((grapheme) => !isGsm7Character(grapheme)))];
-	return analysis('UCS-2', characters.length, graphemes.map((grapheme) => grapheme.length), unicodeCharacters);
+	const unicodeCharacters = [
+		...new Set(graphemes.filter((grapheme) => !isGsm7Character(grapheme))),
+	];
+	return analysis(
+		'UCS-2',
+		characters.length,
+		graphemes.map((grapheme) => grapheme.length),
+		unicodeCharacters,
+	);
 }

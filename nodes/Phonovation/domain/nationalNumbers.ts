@@ -32,7 +32,12 @@ const NUMBERINGS: Record<string, NationalNumbering> = {
 		plan: '(?:1\\d|[2569])\\d{6,8}|4\\d{6,9}|7\\d{8}|8\\d{8,9}',
 		withoutZero: '8(?:22|[35-9]\\d)\\d{6}',
 	},
-	'44': { adjective: 'UK', trunkPrefix: '0', plan: '[1-357-9]\\d{9}|[18]\\d{8}|8\\d{6}', withoutZero: '1\\d{8,9}|[237]\\d{9}' },
+	'44': {
+		adjective: 'UK',
+		trunkPrefix: '0',
+		plan: '[1-357-9]\\d{9}|[18]\\d{8}|8\\d{6}',
+		withoutZero: '1\\d{8,9}|[237]\\d{9}',
+	},
 	'33': { adjective: 'French', trunkPrefix: '0', plan: '[1-9]\\d{8}', withoutZero: '[1-79]\\d{8}' },
 	'49': {
 		adjective: 'German',
@@ -42,7 +47,12 @@ const NUMBERINGS: Record<string, NationalNumbering> = {
 			'(?:1|[368]\\d|4[0-8])\\d{3,13}|49(?:[015]\\d|2[13]|31|[46][1-8])\\d{1,9}',
 		withoutZero: '1[5-7]\\d{8,9}',
 	},
-	'34': { adjective: 'Spanish', trunkPrefix: '', plan: '400\\d{6}|(?:51|[6-9]\\d)\\d{7}', withoutZero: '400\\d{6}|(?:51|[6-9]\\d)\\d{7}' },
+	'34': {
+		adjective: 'Spanish',
+		trunkPrefix: '',
+		plan: '400\\d{6}|(?:51|[6-9]\\d)\\d{7}',
+		withoutZero: '400\\d{6}|(?:51|[6-9]\\d)\\d{7}',
+	},
 	// Italian numbers keep their leading 0 (landlines) or 3 (mobiles): there is no trunk prefix.
 	'39': {
 		adjective: 'Italian',
@@ -56,8 +66,18 @@ const NUMBERINGS: Record<string, NationalNumbering> = {
 		plan: '(?:[124-7]\\d\\d|3(?:[02-9]\\d|1[0-8]))\\d{6}|8\\d{6,9}|9\\d{6,10}|1\\d{4,5}',
 		withoutZero: '(?:[124-7]\\d\\d|3(?:[02-9]\\d|1[0-8]))\\d{6}|970\\d{8}',
 	},
-	'32': { adjective: 'Belgian', trunkPrefix: '0', plan: '4\\d{8}|[1-9]\\d{7}', withoutZero: '4\\d{8}|[1-9]\\d{7}' },
-	'1': { adjective: 'North American', trunkPrefix: '1', plan: '[2-9]\\d{9}|3\\d{6}', withoutZero: '[2-9]\\d\\d[2-9]\\d{6}' },
+	'32': {
+		adjective: 'Belgian',
+		trunkPrefix: '0',
+		plan: '4\\d{8}|[1-9]\\d{7}',
+		withoutZero: '4\\d{8}|[1-9]\\d{7}',
+	},
+	'1': {
+		adjective: 'North American',
+		trunkPrefix: '1',
+		plan: '[2-9]\\d{9}|3\\d{6}',
+		withoutZero: '[2-9]\\d\\d[2-9]\\d{6}',
+	},
 	// Australia's pattern, then that of its Cocos and Christmas Islands, which share +61.
 	'61': {
 		adjective: 'Australian',
@@ -73,7 +93,12 @@ const NUMBERINGS: Record<string, NationalNumbering> = {
 		plan: '(?:6|8\\d\\d)\\d{7}|[1-9]\\d{6}(?:\\d{2})?|[26]\\d{5}',
 		withoutZero: '(?:6|8\\d\\d)\\d{7}|[1-9]\\d{6}(?:\\d{2})?',
 	},
-	'351': { adjective: 'Portuguese', trunkPrefix: '', plan: '1693\\d{5}|(?:[26-9]\\d|30)\\d{7}', withoutZero: '1693\\d{5}|[269]\\d{8}' },
+	'351': {
+		adjective: 'Portuguese',
+		trunkPrefix: '',
+		plan: '1693\\d{5}|(?:[26-9]\\d|30)\\d{7}',
+		withoutZero: '1693\\d{5}|[269]\\d{8}',
+	},
 	'43': {
 		adjective: 'Austrian',
 		trunkPrefix: '0',
@@ -82,7 +107,12 @@ const NUMBERINGS: Record<string, NationalNumbering> = {
 			'9\\d{8,12}|(?:[367]\\d|4[0-24-9])\\d{4,11}',
 		withoutZero: '6[4-9]\\d{5,11}',
 	},
-	'41': { adjective: 'Swiss', trunkPrefix: '0', plan: '8\\d{11}|[2-9]\\d{8}', withoutZero: '[2-9]\\d{8}' },
+	'41': {
+		adjective: 'Swiss',
+		trunkPrefix: '0',
+		plan: '8\\d{11}|[2-9]\\d{8}',
+		withoutZero: '[2-9]\\d{8}',
+	},
 	'46': {
 		adjective: 'Swedish',
 		trunkPrefix: '0',
@@ -90,19 +120,36 @@ const NUMBERINGS: Record<string, NationalNumbering> = {
 		withoutZero: '7[0236-9]\\d{7}',
 	},
 	'45': { adjective: 'Danish', trunkPrefix: '', plan: '[2-9]\\d{7}', withoutZero: '[2-9]\\d{7}' },
-	'47': { adjective: 'Norwegian', trunkPrefix: '', plan: '(?:0|[2-9]\\d{3})\\d{4}', withoutZero: '[2-9]\\d{7}' },
+	'47': {
+		adjective: 'Norwegian',
+		trunkPrefix: '',
+		plan: '(?:0|[2-9]\\d{3})\\d{4}',
+		withoutZero: '[2-9]\\d{7}',
+	},
 	'64': {
 		adjective: 'New Zealand',
 		trunkPrefix: '0',
 		plan: '[1289]\\d{9}|50\\d{5}(?:\\d{2,3})?|[27-9]\\d{7,8}|(?:[34]\\d|6[0-35-9])\\d{6}|8\\d{4,6}',
 		withoutZero: '2\\d{7,9}|(?:[3479]\\d|6[0-35-9])\\d{6}',
 	},
-	'91': { adjective: 'Indian', trunkPrefix: '0', plan: '(?:000800|[2-9]\\d\\d)\\d{7}|1\\d{7,12}', withoutZero: '[1-9]\\d{9}' },
-	'27': { adjective: 'South African', trunkPrefix: '0', plan: '[1-79]\\d{8}|8\\d{4,9}', withoutZero: '[1-8]\\d{8}|8[1-4]\\d{3,7}' },
+	'91': {
+		adjective: 'Indian',
+		trunkPrefix: '0',
+		plan: '(?:000800|[2-9]\\d\\d)\\d{7}|1\\d{7,12}',
+		withoutZero: '[1-9]\\d{9}',
+	},
+	'27': {
+		adjective: 'South African',
+		trunkPrefix: '0',
+		plan: '[1-79]\\d{8}|8\\d{4,9}',
+		withoutZero: '[1-8]\\d{8}|8[1-4]\\d{3,7}',
+	},
 };
 
 /** The country calling codes covered, each with its numbering. */
-export const NATIONAL_NUMBERINGS: ReadonlyMap<string, NationalNumbering> = new Map(Object.entries(NUMBERINGS));
+export const NATIONAL_NUMBERINGS: ReadonlyMap<string, NationalNumbering> = new Map(
+	Object.entries(NUMBERINGS),
+);
 
 /**
  * A pattern matched from a position to the end of the text. Sticky, so a number's national part is
@@ -110,20 +157,30 @@ export const NATIONAL_NUMBERINGS: ReadonlyMap<string, NationalNumbering> = new M
  */
 const sticky = (pattern: string) => new RegExp(`(?:${pattern})$`, 'y');
 
-const PLANS = new Map([...NATIONAL_NUMBERINGS].map(([code, numbering]) => [code, sticky(numbering.plan)]));
-const WITHOUT_ZERO = new Map([...NATIONAL_NUMBERINGS].map(([code, numbering]) => [code, sticky(numbering.withoutZero)]));
+const PLANS = new Map(
+	[...NATIONAL_NUMBERINGS].map(([code, numbering]) => [code, sticky(numbering.plan)]),
+);
+const WITHOUT_ZERO = new Map(
+	[...NATIONAL_NUMBERINGS].map(([code, numbering]) => [code, sticky(numbering.withoutZero)]),
+);
 
-function matchesFrom(pattern: RegExp | undefined, digits: string, from: number): boolean | undefined {
+function matchesFrom(
+	pattern: RegExp | undefined,
+	digits: string,
+	from: number,
+): boolean | undefined {
 	if (pattern === undefined) return undefined;
 	pattern.lastIndex = from;
 	return pattern.test(digits);
 }
 
 /** Whether `digits` from `from` on fit the plan of this country; undefined for a country not covered. */
-export const fitsPlan = (code: string, digits: string, from = 0) => matchesFrom(PLANS.get(code), digits, from);
+export const fitsPlan = (code: string, digits: string, from = 0) =>
+	matchesFrom(PLANS.get(code), digits, from);
 
 /** Whether `digits` are one of this country's numbers as given without a leading 0 (see `withoutZero`). */
-export const fitsWithoutZero = (code: string, digits: string) => matchesFrom(WITHOUT_ZERO.get(code), digits, 0) === true;
+export const fitsWithoutZero = (code: string, digits: string) =>
+	matchesFrom(WITHOUT_ZERO.get(code), digits, 0) === true;
 
 /** "an Irish", "a UK" (said "you-kay"): the adjective with its article. */
 export function withArticle(adjective: string): string {

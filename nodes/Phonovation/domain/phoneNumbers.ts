@@ -35,15 +35,35 @@ const IRISH_NUMBER_WITHOUT_ZERO = /^8\d{8}$/;
  * Country calling codes are prefix-free (ITU-T E.164): 1 and 7 stand alone, the assigned 2-digit
  * codes are these, and every other code has 3 digits.
  */
-const TWO_DIGIT_CODES = new Set([...COUNTRY_CALLING_CODES].filter((code) => code.length === 2).map(Number));
+const TWO_DIGIT_CODES = new Set(
+	[...COUNTRY_CALLING_CODES].filter((code) => code.length === 2).map(Number),
+);
 
 /**
  * Countries without a trunk 0 whose numbers themselves may start with 0 (Italian landlines
  * +39 06…, Côte d'Ivoire's +225 07…, Norway's 0… service numbers): after these codes a 0 is kept.
  */
 const ZERO_IS_PART_OF_NUMBER = new Set([
-	'39', '47', '225', '226', '227', '229', '241', '242', '247', '267', '268', '378', '501', '507', '676', '679',
-	'687', '853', '974', '992',
+	'39',
+	'47',
+	'225',
+	'226',
+	'227',
+	'229',
+	'241',
+	'242',
+	'247',
+	'267',
+	'268',
+	'378',
+	'501',
+	'507',
+	'676',
+	'679',
+	'687',
+	'853',
+	'974',
+	'992',
 ]);
 
 /** Pasted from Outlook, WhatsApp or a web page: direction marks, zero-width space, BOM, soft hyphen. */
@@ -97,7 +117,10 @@ function readWritten(input: unknown): Step<Written> {
 		if (/^0+$/.test(decimal[3])) return withInternationalPrefix(decimal[2], decimal[1] === '+');
 		return { reason: 'not a whole number (it has a decimal part)' };
 	}
-	if (SCIENTIFIC.test(text)) return { reason: 'scientific notation: digits are lost (format the spreadsheet column as text)' };
+	if (SCIENTIFIC.test(text))
+		return {
+			reason: 'scientific notation: digits are lost (format the spreadsheet column as text)',
+		};
 	if (/\p{L}/u.test(text)) return { reason: 'contains letters' };
 	const stray = text.replace(FORMATTING, '').match(/[^\d+]/u);
 	if (stray) return { reason: `contains ${shown(stray[0])}` };
@@ -146,12 +169,17 @@ function withoutTrunkZero(digits: string): string {
  * National form 0… takes the default country code. Under the Irish default, bare digits are
  * international (but for an Irish mobile that lost its 0); under another, see `bareInCountry`.
  */
-function inCountry(digits: string, international: boolean, country: string): string | { reason: string } {
+function inCountry(
+	digits: string,
+	international: boolean,
+	country: string,
+): string | { reason: string } {
 	if (international) {
 		if (digits.startsWith('0')) return { reason: 'country prefix cannot start with 0' };
 		return withoutTrunkZero(digits);
 	}
-	if (digits.startsWith('0')) return joined(country, digits, ZERO_IS_PART_OF_NUMBER.has(country) ? 0 : 1);
+	if (digits.startsWith('0'))
+		return joined(country, digits, ZERO_IS_PART_OF_NUMBER.has(country) ? 0 : 1);
 	if (country !== IRISH_COUNTRY_CODE) return bareInCountry(digits, country);
 	if (IRISH_MOBILE_WITHOUT_ZERO.test(digits)) {
 		return { reason: 'no country prefix: looks like an Irish mobile without its leading 0' };
@@ -171,7 +199,8 @@ function bareInCountry(digits: string, country: string): string | { reason: stri
 	const asWritten = withoutTrunkZero(digits);
 	const problem = asWrittenProblem(asWritten);
 	const home = NATIONAL_NUMBERINGS.get(country);
-	if (home === undefined || !fitsWithoutZero(country, digits)) return problem === undefined ? asWritten : { reason: problem };
+	if (home === undefined || !fitsWithoutZero(country, digits))
+		return problem === undefined ? asWritten : { reason: problem };
 	const national = country + digits;
 	const lostZero = home.trunkPrefix === '0';
 	const described = lostZero
@@ -179,9 +208,14 @@ function bareInCountry(digits: string, country: string): string | { reason: stri
 		: `${withArticle(home.adjective)} number as written there (${national})`;
 	if (problem === undefined) {
 		const code = asWritten.slice(0, countryCodeLength(asWritten));
-		return { reason: `ambiguous: ${asWritten} as written (country code ${code}) or ${described}; write it with + and its country code` };
+		return {
+			reason: `ambiguous: ${asWritten} as written (country code ${code}) or ${described}; write it with + and its country code`,
+		};
 	}
-	if (lostZero) return { reason: `no country prefix: looks like ${described}; write it with its 0, or with + and its country code` };
+	if (lostZero)
+		return {
+			reason: `no country prefix: looks like ${described}; write it with its 0, or with + and its country code`,
+		};
 	return national;
 }
 
@@ -203,8 +237,10 @@ function asWrittenProblem(msisdn: string): string | undefined {
 const isNational = (written: Written) => !written.international && written.digits.startsWith('0');
 
 function lengthProblem(msisdn: string): string | undefined {
-	if (msisdn.length < MIN_MSISDN_LENGTH) return `too short (${msisdn.length} digits, min ${MIN_MSISDN_LENGTH})`;
-	if (msisdn.length > MAX_MSISDN_LENGTH) return `too long (${msisdn.length} digits, max ${MAX_MSISDN_LENGTH})`;
+	if (msisdn.length < MIN_MSISDN_LENGTH)
+		return `too short (${msisdn.length} digits, min ${MIN_MSISDN_LENGTH})`;
+	if (msisdn.length > MAX_MSISDN_LENGTH)
+		return `too long (${msisdn.length} digits, max ${MAX_MSISDN_LENGTH})`;
 	return undefined;
 }
 
@@ -220,7 +256,8 @@ function irishPlanProblem(msisdn: string, writtenNationally: boolean): string | 
 	if (writtenNationally && (!lengths || digits > lengths[1])) {
 		return 'no country prefix: national numbers other than Irish 0… need one';
 	}
-	if (!lengths) return `not an Irish number: nothing in the Irish plan starts with ${first} after 353`;
+	if (!lengths)
+		return `not an Irish number: nothing in the Irish plan starts with ${first} after 353`;
 	const [min, max] = lengths;
 	const after = writtenNationally ? 'after the 0' : 'after 353';
 	const start = writtenNationally ? `0${first}` : first;
@@ -233,13 +270,18 @@ function irishPlanProblem(msisdn: string, writtenNationally: boolean): string | 
  * the country (Ireland has its own reasons, in irishPlanProblem): 087… under 44 is no UK number.
  */
 function nationalPlanProblem(msisdn: string, country: string): string | undefined {
-	if (country === IRISH_COUNTRY_CODE || fitsPlan(country, msisdn, country.length) !== false) return undefined;
+	if (country === IRISH_COUNTRY_CODE || fitsPlan(country, msisdn, country.length) !== false)
+		return undefined;
 	const { adjective } = NATIONAL_NUMBERINGS.get(country)!;
 	return `no country prefix: fits no ${adjective} number in national form (numbers of other countries need their country code)`;
 }
 
 /** What is wrong with a number read, if anything: its length, or the plan of the country it is in. */
-function problemOf(msisdn: string, writtenNationally: boolean, country: string): string | undefined {
+function problemOf(
+	msisdn: string,
+	writtenNationally: boolean,
+	country: string,
+): string | undefined {
 	const problem = lengthProblem(msisdn) ?? irishPlanProblem(msisdn, writtenNationally);
 	if (problem !== undefined || !writtenNationally) return problem;
 	return nationalPlanProblem(msisdn, country);
@@ -256,12 +298,16 @@ function problemOf(msisdn: string, writtenNationally: boolean, country: string):
  * A spreadsheet float's decimal zeros are no digits (353871111111.0 → 353871111111); any other
  * decimal part, and scientific notation (3.53871E+11, digits lost), are refused with the reason.
  */
-export function normaliseMsisdn(input: string, defaultCountryCode: string = DEFAULT_COUNTRY_CODE): NormalisedNumber {
+export function normaliseMsisdn(
+	input: string,
+	defaultCountryCode: string = DEFAULT_COUNTRY_CODE,
+): NormalisedNumber {
 	const fail = (reason: string): NormalisedNumber => ({ ok: false, input, reason });
 	const written = readWritten(input);
 	if (failed(written)) return fail(written.reason);
 	const country = parseCountryCode(defaultCountryCode);
-	if (!country.ok) return fail(`default country code "${defaultCountryCode}" is not a country calling code`);
+	if (!country.ok)
+		return fail(`default country code "${defaultCountryCode}" is not a country calling code`);
 	const msisdn = inCountry(written.digits, written.international, country.code);
 	if (typeof msisdn !== 'string') return fail(msisdn.reason);
 	const problem = problemOf(msisdn, isNational(written), country.code);
@@ -300,13 +346,16 @@ export function suppressionForms(entry: string, defaultCountryCode: string): str
 	if (number.ok) add(number.msisdn);
 	const written = readWritten(entry);
 	const country = parseCountryCode(defaultCountryCode);
-	if (failed(written) || written.international || written.digits.startsWith('0') || !country.ok) return forms;
+	if (failed(written) || written.international || written.digits.startsWith('0') || !country.ok)
+		return forms;
 	const { digits } = written;
 	const asWritten = withoutTrunkZero(digits);
 	// Under the Irish default, bare digits are read as today's recipients' rules read them (above).
-	if (country.code !== IRISH_COUNTRY_CODE && irishPlanProblem(asWritten, false) === undefined) add(asWritten);
+	if (country.code !== IRISH_COUNTRY_CODE && irishPlanProblem(asWritten, false) === undefined)
+		add(asWritten);
 	for (const national of nationalReadings(digits, country.code)) add(national);
-	if (country.code !== IRISH_COUNTRY_CODE && IRISH_NUMBER_WITHOUT_ZERO.test(digits)) add(IRISH_COUNTRY_CODE + digits);
+	if (country.code !== IRISH_COUNTRY_CODE && IRISH_NUMBER_WITHOUT_ZERO.test(digits))
+		add(IRISH_COUNTRY_CODE + digits);
 	return forms;
 }
 
@@ -317,7 +366,8 @@ export function suppressionForms(entry: string, defaultCountryCode: string): str
 function nationalReadings(digits: string, country: string): string[] {
 	const readings: string[] = [];
 	if (fitsPlan(country, digits)) readings.push(country + digits);
-	if (ZERO_IS_PART_OF_NUMBER.has(country) && fitsPlan(country, `0${digits}`)) readings.push(`${country}0${digits}`);
+	if (ZERO_IS_PART_OF_NUMBER.has(country) && fitsPlan(country, `0${digits}`))
+		readings.push(`${country}0${digits}`);
 	return readings;
 }
 
@@ -347,7 +397,13 @@ export function recipientEntries(value: unknown): readonly string[] {
 	// Indexed: an iterator's result object per entry would be garbage at 400,000 entries.
 	for (let i = 0; i < value.length; i++) {
 		const entry: unknown = value[i];
-		if (typeof entry !== 'string' || entry === '' || entry.trim() !== entry || SEPARATORS.test(entry)) return splitRecipients(value);
+		if (
+			typeof entry !== 'string' ||
+			entry === '' ||
+			entry.trim() !== entry ||
+			SEPARATORS.test(entry)
+		)
+			return splitRecipients(value);
 	}
 	return value as string[];
 }

@@ -18,12 +18,14 @@ export interface QuietHours {
 	zones?: readonly string[];
 }
 
-export type QuietHoursResult = { ok: true; quietHours: QuietHours | null } | { ok: false; violation: RuleViolation };
+export type QuietHoursResult =
+	{ ok: true; quietHours: QuietHours | null } | { ok: false; violation: RuleViolation };
 
 const CLOCK = '([01]?\\d|2[0-3]):([0-5]\\d)';
 const WINDOW = new RegExp(`^${CLOCK}\\s*(?:-|–|—|to)\\s*${CLOCK}$`, 'i');
 
-const hhmm = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+const hhmm = (minutes: number) =>
+	`${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 
 function refused(field: string, message: string): QuietHoursResult {
 	return { ok: false, violation: { field, message } };
@@ -37,13 +39,27 @@ export function parseQuietHours(window: unknown, zone: string): QuietHoursResult
 	const text = String(window ?? '').trim();
 	if (text === '') return { ok: true, quietHours: null };
 	const match = WINDOW.exec(text);
-	if (!match) return refused('quietHours', `Quiet Hours "${text}" is not a window such as 21:00-08:00 (24-hour clock)`);
-	const [start, end] = [Number(match[1]) * 60 + Number(match[2]), Number(match[3]) * 60 + Number(match[4])];
-	if (start === end) return refused('quietHours', `Quiet Hours "${text}" starts and ends at the same time`);
+	if (!match)
+		return refused(
+			'quietHours',
+			`Quiet Hours "${text}" is not a window such as 21:00-08:00 (24-hour clock)`,
+		);
+	const [start, end] = [
+		Number(match[1]) * 60 + Number(match[2]),
+		Number(match[3]) * 60 + Number(match[4]),
+	];
+	if (start === end)
+		return refused('quietHours', `Quiet Hours "${text}" starts and ends at the same time`);
 	if (!IANAZone.isValidZone(zone)) {
-		return refused('quietHoursTimeZone', `Quiet Hours Time Zone "${zone}" is not a time zone; use a name such as Europe/Dublin`);
+		return refused(
+			'quietHoursTimeZone',
+			`Quiet Hours Time Zone "${zone}" is not a time zone; use a name such as Europe/Dublin`,
+		);
 	}
-	return { ok: true, quietHours: { start, end, zone, label: `${hhmm(start)}-${hhmm(end)} ${zone}` } };
+	return {
+		ok: true,
+		quietHours: { start, end, zone, label: `${hhmm(start)}-${hhmm(end)} ${zone}` },
+	};
 }
 
 /**
@@ -54,10 +70,17 @@ export function quietHoursEnd(moment: Date, quiet: QuietHours): DateTime | null 
 	const local = DateTime.fromJSDate(moment, { zone: quiet.zone });
 	const minute = local.hour * 60 + local.minute;
 	const overnight = quiet.start > quiet.end;
-	const inside = overnight ? minute >= quiet.start || minute < quiet.end : minute >= quiet.start && minute < quiet.end;
+	const inside = overnight
+		? minute >= quiet.start || minute < quiet.end
+		: minute >= quiet.start && minute < quiet.end;
 	if (!inside) return null;
 	const day = overnight && minute >= quiet.start ? local.plus({ days: 1 }) : local;
-	return day.set({ hour: Math.floor(quiet.end / 60), minute: quiet.end % 60, second: 0, millisecond: 0 });
+	return day.set({
+		hour: Math.floor(quiet.end / 60),
+		minute: quiet.end % 60,
+		second: 0,
+		millisecond: 0,
+	});
 }
 
 /**
@@ -66,7 +89,11 @@ export function quietHoursEnd(moment: Date, quiet: QuietHours): DateTime | null 
  * zone's next window; when no moment is outside all of them (zones too far apart), the last
  * end found is returned.
  */
-export function quietHoursEndIn(moment: Date, quiet: QuietHours, zones: readonly string[]): DateTime | null {
+export function quietHoursEndIn(
+	moment: Date,
+	quiet: QuietHours,
+	zones: readonly string[],
+): DateTime | null {
 	let at = moment;
 	let latest: DateTime | null = null;
 	for (let round = 0; round <= zones.length; round++) {
@@ -96,7 +123,12 @@ export function hasOpenWindow(moment: Date, quiet: QuietHours, zones: readonly s
 		const offset = DateTime.fromJSDate(moment, { zone }).offset;
 		for (let utc = 0; utc < MINUTES_PER_DAY; utc++) {
 			const local = (((utc + offset) % MINUTES_PER_DAY) + MINUTES_PER_DAY) % MINUTES_PER_DAY;
-			if (overnight ? local >= quiet.start || local < quiet.end : local >= quiet.start && local < quiet.end) quietAt[utc] = 1;
+			if (
+				overnight
+					? local >= quiet.start || local < quiet.end
+					: local >= quiet.start && local < quiet.end
+			)
+				quietAt[utc] = 1;
 		}
 	}
 	return quietAt.includes(0);

@@ -46,12 +46,17 @@ const COUNTRY_CODE = /^(?:\+|00)?(\d+)$/;
  * The Default Country Code option as digits, or a violation naming the option. Only a country's
  * calling code will do (ITU-T E.164): `35` would send every 087… number to +358 87… in Finland.
  */
-export function parseCountryCode(value: unknown): { ok: true; code: string } | { ok: false; problem: string } {
+export function parseCountryCode(
+	value: unknown,
+): { ok: true; code: string } | { ok: false; problem: string } {
 	const text = String(value ?? '').trim();
 	if (text === '') return { ok: true, code: DEFAULT_COUNTRY_CODE };
 	const match = COUNTRY_CODE.exec(text);
 	if (match && COUNTRY_CALLING_CODES.has(match[1])) return { ok: true, code: match[1] };
-	return { ok: false, problem: `"${shownCode(text)}" is not a country calling code (ITU-T E.164), e.g. 353 for Ireland or 44 for the UK` };
+	return {
+		ok: false,
+		problem: `"${shownCode(text)}" is not a country calling code (ITU-T E.164), e.g. 353 for Ireland or 44 for the UK`,
+	};
 }
 
 /** What the user typed, cut short: the option is read per item and may hold anything. */
@@ -115,7 +120,9 @@ const NO = new Set(['false', '0', 'no', 'n', 'off', '']);
 /** A yes/no value as a spreadsheet may write it ("TRUE", "1", "yes", "off"); undefined when it is neither. */
 export function readYesNo(value: unknown): boolean | undefined {
 	if (typeof value === 'boolean') return value;
-	const word = String(value ?? '').trim().toLowerCase();
+	const word = String(value ?? '')
+		.trim()
+		.toLowerCase();
 	if (YES.has(word)) return true;
 	if (NO.has(word)) return false;
 	return undefined;

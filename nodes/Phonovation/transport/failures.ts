@@ -56,9 +56,11 @@ export function describeFailure(error: unknown): FailedExchange {
 	for (const layer of causeChain(error)) {
 		const response = layer.response;
 		if (response?.status && failure.status === undefined) failure.status = Number(response.status);
-		if (response && failure.body === undefined) failure.body = parsedBody(response.data ?? response.body);
+		if (response && failure.body === undefined)
+			failure.body = parsedBody(response.data ?? response.body);
 		const retryAfter = response?.headers?.['retry-after'];
-		if (retryAfter !== undefined && failure.retryAfter === undefined) failure.retryAfter = String(retryAfter);
+		if (retryAfter !== undefined && failure.retryAfter === undefined)
+			failure.retryAfter = String(retryAfter);
 		if (failure.status === undefined && layer.httpCode && /^\d{3}$/.test(String(layer.httpCode))) {
 			failure.status = Number(layer.httpCode);
 		}
@@ -66,7 +68,8 @@ export function describeFailure(error: unknown): FailedExchange {
 			failure.code = layer.code;
 			if (typeof layer.message === 'string') failure.detail = layer.message;
 		}
-		if (typeof layer.syscall === 'string' && failure.syscall === undefined) failure.syscall = layer.syscall;
+		if (typeof layer.syscall === 'string' && failure.syscall === undefined)
+			failure.syscall = layer.syscall;
 	}
 	if (isLoginFailure(error)) failure.loginFailed = true;
 	return failure;
@@ -107,7 +110,12 @@ const LISTED_ERRORS = 20;
 export function providerText(body: unknown): string {
 	if (body === undefined || body === null || body === '') return '';
 	if (typeof body === 'string') return body.trim().slice(0, 500);
-	const b = body as { message?: unknown; errors?: unknown; error?: unknown; error_description?: unknown };
+	const b = body as {
+		message?: unknown;
+		errors?: unknown;
+		error?: unknown;
+		error_description?: unknown;
+	};
 	const parts: string[] = [];
 	if (typeof b.message === 'string' && b.message) parts.push(b.message.slice(0, 500));
 	const errors = errorStrings(b.errors);
@@ -138,9 +146,12 @@ const STATUS_HINTS: Record<number, string> = {
 };
 
 const isTimeout = (failure: FailedExchange) =>
-	failure.code === 'ECONNABORTED' || failure.code === 'ETIMEDOUT' || /timeout/i.test(failure.message);
+	failure.code === 'ECONNABORTED' ||
+	failure.code === 'ETIMEDOUT' ||
+	/timeout/i.test(failure.message);
 
-const isRedirect = (status: number | undefined) => status !== undefined && status >= 300 && status < 400;
+const isRedirect = (status: number | undefined) =>
+	status !== undefined && status >= 300 && status < 400;
 
 /** One line for the user. Network codes stay out of it: n8n would swap it for a generic "retry" text. */
 function messageFor(what: string, failure: FailedExchange): string {
@@ -149,10 +160,12 @@ function messageFor(what: string, failure: FailedExchange): string {
 	if (isRedirect(status)) return `Phonovation answered HTTP ${status} (a redirect) to ${what}`;
 	if (status) {
 		const text = providerText(failure.body);
-		const retryAfter = status === 429 && failure.retryAfter ? ` (Retry-After: ${failure.retryAfter} s)` : '';
+		const retryAfter =
+			status === 429 && failure.retryAfter ? ` (Retry-After: ${failure.retryAfter} s)` : '';
 		return `Phonovation answered HTTP ${status} to ${what}${text ? `: ${text}` : ''}${retryAfter}`;
 	}
-	if (failure.code === 'ERR_CANCELED') return `The execution was stopped while waiting for Phonovation's answer to ${what}`;
+	if (failure.code === 'ERR_CANCELED')
+		return `The execution was stopped while waiting for Phonovation's answer to ${what}`;
 	if (isTimeout(failure)) return `Phonovation did not answer ${what} in time`;
 	if (failure.code) {
 		return `Could not reach Phonovation for ${what}: ${NETWORK_WORDS[failure.code] ?? 'the request failed before an answer arrived'}`;
@@ -174,7 +187,10 @@ function descriptionFor(failure: FailedExchange): string | undefined {
 	const { status, code } = failure;
 	const hint = hintFor(status);
 	// A redirect's hint already says what to check.
-	const unknownOutcome = !isRedirect(status) && (status !== undefined || code !== undefined) && mayHaveBeenProcessed(failure);
+	const unknownOutcome =
+		!isRedirect(status) &&
+		(status !== undefined || code !== undefined) &&
+		mayHaveBeenProcessed(failure);
 	const parts = [
 		hint ? `${hint[0].toUpperCase()}${hint.slice(1)}.` : undefined,
 		!status && code ? `Network error ${code}.` : undefined,
@@ -186,13 +202,22 @@ function descriptionFor(failure: FailedExchange): string | undefined {
 }
 
 /** A NodeApiError built only from safe parts: status, the provider's text, the operation. */
-export function providerError(ctx: Context, what: string, failure: FailedExchange, itemIndex?: number): NodeApiError {
+export function providerError(
+	ctx: Context,
+	what: string,
+	failure: FailedExchange,
+	itemIndex?: number,
+): NodeApiError {
 	const message = messageFor(what, failure);
 	const httpCode = failure.status ? String(failure.status) : undefined;
 	const ErrorType = failure.loginFailed ? CredentialRefusedError : NodeApiError;
 	return new ErrorType(
 		ctx.getNode(),
-		{ message, httpCode: httpCode ?? null, body: (failure.body ?? null) as JsonObject } as JsonObject,
+		{
+			message,
+			httpCode: httpCode ?? null,
+			body: (failure.body ?? null) as JsonObject,
+		} as JsonObject,
 		{ message, description: descriptionFor(failure), httpCode, itemIndex },
 	);
 }

@@ -16,7 +16,13 @@ import type { FailedExchange } from './failures';
  */
 
 /** Codes only a connection that never opened gives: the name did not resolve, or nobody listened. */
-const NEVER_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME']);
+const NEVER_CONNECTED = new Set([
+	'ECONNREFUSED',
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'EAI_FAIL',
+	'EAI_NONAME',
+]);
 
 /** Unreachable: before the request only when the connect call itself failed (not a later ICMP on an open socket). */
 const UNREACHABLE = new Set(['EHOSTUNREACH', 'ENETUNREACH']);
@@ -45,10 +51,13 @@ const HANDSHAKE = new Set([
 ]);
 
 /** OpenSSL's EPROTO is a handshake failure only when it says so (a server that speaks no TLS: "wrong version number"). */
-const HANDSHAKE_WORDS = /wrong version number|handshake|unsupported protocol|no protocols available/i;
+const HANDSHAKE_WORDS =
+	/wrong version number|handshake|unsupported protocol|no protocols available/i;
 
 /** A connection that provably never carried the request. */
-export function neverOpened(failure: Pick<FailedExchange, 'code' | 'syscall' | 'message' | 'detail'>): boolean {
+export function neverOpened(
+	failure: Pick<FailedExchange, 'code' | 'syscall' | 'message' | 'detail'>,
+): boolean {
 	const { code } = failure;
 	if (code === undefined) return false;
 	if (NEVER_CONNECTED.has(code) || HANDSHAKE.has(code)) return true;
@@ -58,7 +67,9 @@ export function neverOpened(failure: Pick<FailedExchange, 'code' | 'syscall' | '
 
 /** The provider's own JSON answer that it did not accept the request (every campaign error says `success: false`: docs/provider-api.md#campaign-response). */
 export function isOwnRefusal(body: unknown): boolean {
-	return typeof body === 'object' && body !== null && (body as { success?: unknown }).success === false;
+	return (
+		typeof body === 'object' && body !== null && (body as { success?: unknown }).success === false
+	);
 }
 
 /** An HTTP status (with its body) that proves the provider refused the request before processing it. */
@@ -79,5 +90,7 @@ export function mayHaveBeenProcessed(failure: FailedExchange): boolean {
 
 /** A 2xx answer confirms acceptance only with the provider's `success: true`. */
 export function confirmsAcceptance(body: unknown): boolean {
-	return typeof body === 'object' && body !== null && (body as { success?: unknown }).success === true;
+	return (
+		typeof body === 'object' && body !== null && (body as { success?: unknown }).success === true
+	);
 }

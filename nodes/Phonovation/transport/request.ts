@@ -57,7 +57,10 @@ export async function apiExchange<T>(ctx: Context, request: ApiRequest): Promise
 		options.headers!['Content-Type'] = 'application/json';
 	}
 	try {
-		return { ok: true, body: (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL, options)) as T };
+		return {
+			ok: true,
+			body: (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL, options)) as T,
+		};
 	} catch (error) {
 		return { ok: false, failure: describeFailure(error) };
 	}

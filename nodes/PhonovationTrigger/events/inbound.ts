@@ -22,7 +22,11 @@ export const inbound: RelayEventModule<'inbound'> = {
 		const { fields } = relay;
 		if (optOutIn(fields, settings) !== null) return null;
 		return () =>
-			signedMessageItem(fields, { event: 'inbound', own: sentToShortcode(fields) ? { hint: SHORTCODE_TEXT_HINT } : {} });
+			signedMessageItem(fields, {
+				event: 'inbound',
+				own: sentToShortcode(fields) ? { hint: SHORTCODE_TEXT_HINT } : {},
+			});
 	},
-	ignores: (item, settings) => (keywordMatches(settings.keywords, String(item.text)) ? null : 'keyword not matched'),
+	ignores: (item, settings) =>
+		keywordMatches(settings.keywords, String(item.text)) ? null : 'keyword not matched',
 };

@@ -39,7 +39,10 @@ export interface MessageEventFields {
  * A message's item (without `verified`): From must be there and not blank, Content must be
  * there. The keyword is the first word of the signed text, never the unsigned SMS-Keyphrase.
  */
-export function signedMessageItem(fields: FormFields, { event, own = {}, unverified = {} }: MessageEventFields): IDataObject {
+export function signedMessageItem(
+	fields: FormFields,
+	{ event, own = {}, unverified = {} }: MessageEventFields,
+): IDataObject {
 	const from = required(fields, 'SMS-From');
 	if (from.trim() === '') throw badRequest('Empty field SMS-From');
 	const text = required(fields, 'SMS-Content');

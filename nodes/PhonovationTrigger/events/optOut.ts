@@ -33,7 +33,10 @@ export const SUPPRESSION_HINT =
  * The unsigned SMS-To only says which way it came, and can make a stop word an opt-out when
  * STOP replies are off (the shortcode always opts out), never turn other text into one.
  */
-export function optOutOf(text: string, { stopReplies, toShortcode }: OptOutSettings): OptOut | null {
+export function optOutOf(
+	text: string,
+	{ stopReplies, toShortcode }: OptOutSettings,
+): OptOut | null {
 	const keyword = stopWordOf(text);
 	if (keyword === null) return null;
 	if (toShortcode) return { via: 'shortcode', keyword };
@@ -42,7 +45,10 @@ export function optOutOf(text: string, { stopReplies, toShortcode }: OptOutSetti
 
 /** The opt-out a message's fields are, or null: read without refusing anything, as a claim must. */
 export function optOutIn(fields: FormFields, { stopReplies }: ClassifySettings): OptOut | null {
-	return optOutOf(fields.get('SMS-Content') ?? '', { stopReplies, toShortcode: sentToShortcode(fields) });
+	return optOutOf(fields.get('SMS-Content') ?? '', {
+		stopReplies,
+		toShortcode: sentToShortcode(fields),
+	});
 }
 
 export const optOut: RelayEventModule<'optOut'> = {

@@ -55,7 +55,8 @@ function resultItem(value: IDataObject): IDataObject {
 export const processingResult: RelayEventModule<'processingResult'> = {
 	value: 'processingResult',
 	name: 'Processing Result',
-	description: "Per-recipient queue or rejection status of a V2 API send; needs the credential's URL Token",
+	description:
+		"Per-recipient queue or rejection status of a V2 API send; needs the credential's URL Token",
 	notices: [
 		{
 			displayName:

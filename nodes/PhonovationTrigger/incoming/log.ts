@@ -23,7 +23,10 @@ export function rateLimitedLog(now: () => number = Date.now): RateLimitedLog {
 	return (write, line) => {
 		const time = now();
 		if (time - windowStart >= LOG_WINDOW_MS) {
-			if (dropped > 0) write(`Phonovation Trigger: ${dropped} more such log lines were left out in the last minute`);
+			if (dropped > 0)
+				write(
+					`Phonovation Trigger: ${dropped} more such log lines were left out in the last minute`,
+				);
 			windowStart = time;
 			written = 0;
 			dropped = 0;

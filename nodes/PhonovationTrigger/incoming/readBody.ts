@@ -18,8 +18,7 @@ export const MAX_BODY_BYTES = 64 * 1024;
  * parsed only when asked, after its URL token has been checked.
  */
 export type RelayBody =
-	| { kind: 'form'; fields: FormFields }
-	| { kind: 'json'; value: () => IDataObject };
+	{ kind: 'form'; fields: FormFields } | { kind: 'json'; value: () => IDataObject };
 
 /** The parts of n8n's (express) request the trigger reads. */
 export interface RelayHttpRequest {
@@ -45,7 +44,9 @@ function isJson(mediaType: string): boolean {
 function kindOf(mediaType: string): RelayBody['kind'] {
 	if (mediaType === FORM) return 'form';
 	if (isJson(mediaType)) return 'json';
-	throw badRequest('Unsupported content type: relays and receipts are form-encoded, processing results JSON');
+	throw badRequest(
+		'Unsupported content type: relays and receipts are form-encoded, processing results JSON',
+	);
 }
 
 /**

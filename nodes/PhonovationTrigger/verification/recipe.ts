@@ -17,7 +17,8 @@ export type FormRecipe = 'receipt' | 'message';
 export function formRecipeOf(fields: FormFields): FormRecipe {
 	const success = fields.has('SMS-Success');
 	const content = fields.has('SMS-Content');
-	if (success && content) throw badRequest('A relay carries both SMS-Success (receipt) and SMS-Content (message)');
+	if (success && content)
+		throw badRequest('A relay carries both SMS-Success (receipt) and SMS-Content (message)');
 	if (success) return 'receipt';
 	if (content) return 'message';
 	if (fields.get('SMS-Type')?.trim().toLowerCase() === 'notification') return 'receipt';

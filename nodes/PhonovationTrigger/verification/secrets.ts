@@ -18,7 +18,9 @@ function nonEmpty(value: unknown): string | undefined {
 	return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-async function credentialOf(context: IWebhookFunctions): Promise<ICredentialDataDecryptedObject | undefined> {
+async function credentialOf(
+	context: IWebhookFunctions,
+): Promise<ICredentialDataDecryptedObject | undefined> {
 	try {
 		return await context.getCredentials<ICredentialDataDecryptedObject>('phonovationApi');
 	} catch (error) {
@@ -35,10 +37,13 @@ async function load(context: IWebhookFunctions, legacyToken: string): Promise<Tr
 	if (urlToken === undefined && nonEmpty(legacyToken) !== undefined) {
 		requestCausedLog(
 			(text) => context.logger.warn(text),
-			'Phonovation Trigger: the URL Token is set in the node, where it is stored in plain text with the workflow. Move it to the Phonovation credential\'s URL Token and clear the node option.',
+			"Phonovation Trigger: the URL Token is set in the node, where it is stored in plain text with the workflow. Move it to the Phonovation credential's URL Token and clear the node option.",
 		);
 	}
-	return { relaySecret: nonEmpty(credential?.relaySecret), urlToken: urlToken ?? nonEmpty(legacyToken) };
+	return {
+		relaySecret: nonEmpty(credential?.relaySecret),
+		urlToken: urlToken ?? nonEmpty(legacyToken),
+	};
 }
 
 /**
@@ -46,7 +51,10 @@ async function load(context: IWebhookFunctions, legacyToken: string): Promise<Tr
  * when a check needs them. A URL token still set in the node's old option is used when the
  * credential has none.
  */
-export function secretsLoader(context: IWebhookFunctions, legacyToken: string): () => Promise<TriggerSecrets> {
+export function secretsLoader(
+	context: IWebhookFunctions,
+	legacyToken: string,
+): () => Promise<TriggerSecrets> {
 	let loaded: Promise<TriggerSecrets> | undefined;
 	return async () => await (loaded ??= load(context, legacyToken));
 }

@@ -57,7 +57,8 @@ export function verifyReceiptSignature(fields: ReceiptSignatureFields, secret: s
 	let matched = false;
 	for (const success of spellings) {
 		// No early exit: every spelling is checked, so timing does not tell which one matched.
-		if (digestsMatch(receiptDigest(fields.notifyId, success, secret), fields.verify)) matched = true;
+		if (digestsMatch(receiptDigest(fields.notifyId, success, secret), fields.verify))
+			matched = true;
 	}
 	return matched;
 }

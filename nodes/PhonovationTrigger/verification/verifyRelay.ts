@@ -54,7 +54,11 @@ async function verifyFormRelay(recipe: FormRecipe, fields: FormFields, access: R
 	const genuine =
 		recipe === 'receipt'
 			? verifyReceiptSignature(
-					{ notifyId: fields.get('SMS-NotifyId') ?? '', success: fields.get('SMS-Success') ?? '', verify },
+					{
+						notifyId: fields.get('SMS-NotifyId') ?? '',
+						success: fields.get('SMS-Success') ?? '',
+						verify,
+					},
 					relaySecret,
 				)
 			: verifyInboundSignature(
@@ -89,7 +93,9 @@ function isUnlinked(fields: FormFields): boolean {
 function assertLinkedReceipt(fields: FormFields, settings: VerifySettings): void {
 	if (!settings.verifySignature || settings.acceptUnlinkedReceipts) return;
 	if (isUnlinked(fields)) {
-		throw unauthorized('delivery receipt without SMS-NotifyId: its signature is the same for every such receipt');
+		throw unauthorized(
+			'delivery receipt without SMS-NotifyId: its signature is the same for every such receipt',
+		);
 	}
 }
 
@@ -104,7 +110,11 @@ function verdictOf(recipe: FormRecipe, fields: FormFields, settings: VerifySetti
  * parsed; a form relay's signature over only the fields it covers, after an unlinked receipt is
  * refused. Throws a RelayRejection (400 for a form that is no relay, 401 for a failed check).
  */
-export async function verifyRelay(body: RelayBody, settings: VerifySettings, access: RelayAccess): Promise<VerifiedRelay> {
+export async function verifyRelay(
+	body: RelayBody,
+	settings: VerifySettings,
+	access: RelayAccess,
+): Promise<VerifiedRelay> {
 	if (body.kind === 'json') {
 		await checkToken(access);
 		return { proof: 'token', value: body.value(), verdict: {} };

@@ -51,11 +51,14 @@ export async function bigCampaign(options: BigCampaignOptions = {}): Promise<Cas
 
 			const [campaign] = await sim.campaigns();
 			if (campaign?.body?.recipientInfo?.length !== recipients) {
-				throw new Error(`Expected one campaign with ${recipients} recipients, the simulator got ${campaign?.body?.recipientInfo?.length ?? 'none'}`);
+				throw new Error(
+					`Expected one campaign with ${recipients} recipients, the simulator got ${campaign?.body?.recipientInfo?.length ?? 'none'}`,
+				);
 			}
 			bodyBytes = Buffer.byteLength(JSON.stringify(campaign.body));
 			const requests = await sim.count('POST', '/api/v2/Campaign');
-			if (requests !== 1) throw new Error(`Expected 1 campaign request, the simulator got ${requests}`);
+			if (requests !== 1)
+				throw new Error(`Expected 1 campaign request, the simulator got ${requests}`);
 		}
 		const growth = median(growthBytes);
 		const ratio = round(growth / bodyBytes, 2);
@@ -71,7 +74,9 @@ export async function bigCampaign(options: BigCampaignOptions = {}): Promise<Cas
 			summary: `${recipients} recipients in 1 request: ${Math.round(median(wallMs))} ms, body ${toMB(bodyBytes)} MB, peak heap +${toMB(growth)} MB (${ratio}× the body)`,
 			target: 'ratio ≤ 4',
 			met: ratio <= 4,
-			notes: [`per round: ${wallMs.map((ms) => Math.round(ms)).join(' / ')} ms, +${growthBytes.map((b) => round(b / MB)).join(' / ')} MB`],
+			notes: [
+				`per round: ${wallMs.map((ms) => Math.round(ms)).join(' / ')} ms, +${growthBytes.map((b) => round(b / MB)).join(' / ')} MB`,
+			],
 		};
 	} finally {
 		await sim.stop();

@@ -19,7 +19,8 @@ const MESSAGE: Message = { from: 'Phonovation', text: 'Big news' };
 
 /** Opted-out numbers: the first tenth of the contacts (10,000 of 100,000), as an item-independent expression builds them. */
 const suppressedOf = (items: number) => Math.min(10_000, Math.floor(items / 10));
-const suppressionList = (count: number) => `={{ Array.from({ length: ${count} }, (_, i) => '0873' + String(i).padStart(6, '0')) }}`;
+const suppressionList = (count: number) =>
+	`={{ Array.from({ length: ${count} }, (_, i) => '0873' + String(i).padStart(6, '0')) }}`;
 
 /** Contacts as a spreadsheet or CRM hands them over: a national number and a reference each. */
 function contacts(count: number): INodeExecutionData[] {
@@ -47,7 +48,11 @@ async function requestCounts(sim: SimulatorProcess) {
 }
 
 /** One run on a freshly reset simulator, timed, with its heap watched. */
-async function measured(sim: SimulatorProcess, items: number, work: (input: INodeExecutionData[]) => Promise<void>): Promise<Measured> {
+async function measured(
+	sim: SimulatorProcess,
+	items: number,
+	work: (input: INodeExecutionData[]) => Promise<void>,
+): Promise<Measured> {
 	await sim.reset();
 	let input = contacts(items);
 	const watch = new HeapWatch();
@@ -56,13 +61,19 @@ async function measured(sim: SimulatorProcess, items: number, work: (input: INod
 	const cpu = process.cpuUsage(cpuBefore);
 	const heap = watch.stop();
 	input = [];
-	return { ms, cpuMs: (cpu.user + cpu.system) / 1000, heapGrowthBytes: heap.growthBytes, ...(await requestCounts(sim)) };
+	return {
+		ms,
+		cpuMs: (cpu.user + cpu.system) / 1000,
+		heapGrowthBytes: heap.growthBytes,
+		...(await requestCounts(sim)),
+	};
 }
 
 /** Both sides must have sent the same campaign, or the comparison means nothing. */
 async function sentRecipients(sim: SimulatorProcess): Promise<string> {
 	const campaigns = await sim.campaigns();
-	if (campaigns.length !== 1) throw new Error(`Expected 1 campaign, the simulator recorded ${campaigns.length}`);
+	if (campaigns.length !== 1)
+		throw new Error(`Expected 1 campaign, the simulator recorded ${campaigns.length}`);
 	const { from, text, recipientInfo } = campaigns[0].body;
 	return JSON.stringify({ from, text, recipientInfo });
 }
@@ -101,7 +112,13 @@ export async function bulk100k(options: Bulk100kOptions = {}): Promise<CaseResul
 		const runOurs = runNode(ourNode);
 		const runSuppressed = runNode(suppressedNode);
 		const runHandBuilt = async (input: INodeExecutionData[]) => {
-			await runWorkflow(bench.engine, handBuilt.nodes, handBuilt.connections, handBuilt.start, input);
+			await runWorkflow(
+				bench.engine,
+				handBuilt.nodes,
+				handBuilt.connections,
+				handBuilt.start,
+				input,
+			);
 		};
 		// Unmeasured warm-up, so neither side pays for compiling n8n's shared code paths.
 		await measured(sim, warmUpItems, runOurs);
@@ -128,22 +145,44 @@ export async function bulk100k(options: Bulk100kOptions = {}): Promise<CaseResul
 				return result;
 			},
 		});
-		const suppressedCount = (JSON.parse(sent.ours).recipientInfo.length as number) - JSON.parse(sent.suppressed).recipientInfo.length;
-		if (suppressedCount !== suppressed) throw new Error(`Suppression left out ${suppressedCount} numbers, expected ${suppressed}`);
-		if (sent.ours !== sent.handBuilt) throw new Error('Our node and the hand-built workflow did not send the same campaign');
+		const suppressedCount =
+			(JSON.parse(sent.ours).recipientInfo.length as number) -
+			JSON.parse(sent.suppressed).recipientInfo.length;
+		if (suppressedCount !== suppressed)
+			throw new Error(`Suppression left out ${suppressedCount} numbers, expected ${suppressed}`);
+		if (sent.ours !== sent.handBuilt)
+			throw new Error('Our node and the hand-built workflow did not send the same campaign');
 
 		const perItem = perItemSends(access, MESSAGE);
-		const perItemRun = await measured(sim, perItemItems, async (input) =>
-			void (await runWorkflow(bench.engine, perItem.nodes, perItem.connections, perItem.start, input)),
+		const perItemRun = await measured(
+			sim,
+			perItemItems,
+			async (input) =>
+				void (await runWorkflow(
+					bench.engine,
+					perItem.nodes,
+					perItem.connections,
+					perItem.start,
+					input,
+				)),
 		);
-		const perItemRequests = round((perItemRun.campaignRequests + perItemRun.tokenRequests) / perItemItems, 4);
+		const perItemRequests = round(
+			(perItemRun.campaignRequests + perItemRun.tokenRequests) / perItemItems,
+			4,
+		);
 
 		const ours = results.ours;
 		const oursMs = Math.round(median(ours.map((m) => m.ms)));
 		const handBuiltMs = Math.round(median(results.handBuilt.map((m) => m.ms)));
-		const ratio = round(median(ours.map((m) => m.ms)) / median(results.handBuilt.map((m) => m.ms)), 2);
+		const ratio = round(
+			median(ours.map((m) => m.ms)) / median(results.handBuilt.map((m) => m.ms)),
+			2,
+		);
 		// What a 10,000-number suppression list adds to the same run, measured side by side.
-		const suppressionRatio = round(median(results.suppressed.map((m) => m.ms)) / median(ours.map((m) => m.ms)), 2);
+		const suppressionRatio = round(
+			median(results.suppressed.map((m) => m.ms)) / median(ours.map((m) => m.ms)),
+			2,
+		);
 		const campaignRequests = Math.max(...ours.map((m) => m.campaignRequests));
 		const tokenRequests = Math.max(...ours.map((m) => m.tokenRequests));
 		const senderListRequests = Math.max(...ours.map((m) => m.senderListRequests));

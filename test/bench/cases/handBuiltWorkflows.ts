@@ -22,9 +22,22 @@ export interface Message {
 	textExpression?: string;
 }
 
-function builtIn(kind: BuiltInName, name: string, parameters: INodeParameters, extra: Partial<INode> = {}): INode {
+function builtIn(
+	kind: BuiltInName,
+	name: string,
+	parameters: INodeParameters,
+	extra: Partial<INode> = {},
+): INode {
 	const { type, version } = BUILT_IN[kind];
-	return { id: `node-${name}`, name, type, typeVersion: version, position: [0, 0], parameters, ...extra };
+	return {
+		id: `node-${name}`,
+		name,
+		type,
+		typeVersion: version,
+		position: [0, 0],
+		parameters,
+		...extra,
+	};
 }
 
 function chain(...names: string[]): IConnections {
@@ -41,7 +54,12 @@ function recipientFields(): INode {
 		mode: 'manual',
 		assignments: {
 			assignments: [
-				{ id: 'msisdn', name: 'msisdn', value: "={{ $json.phone.replace(/^0/, '353') }}", type: 'string' },
+				{
+					id: 'msisdn',
+					name: 'msisdn',
+					value: "={{ $json.phone.replace(/^0/, '353') }}",
+					type: 'string',
+				},
 				{ id: 'notifyId', name: 'notifyId', value: '={{ $json.ref }}', type: 'string' },
 			],
 		},
@@ -86,16 +104,23 @@ function campaignRequest(
 	extra: Partial<INode> = {},
 	options: INodeParameters = {},
 ): INode {
-	return builtIn('httpRequest', 'Send campaign', {
-		method: 'POST',
-		url: `${access.url}/api/v2/Campaign`,
-		sendHeaders: true,
-		headerParameters: { parameters: [{ name: 'Authorization', value: `=Bearer {{ ${token} }}` }] },
-		sendBody: true,
-		specifyBody: 'json',
-		jsonBody: `={\n  "from": ${JSON.stringify(message.from)},\n  "text": ${textOf(message)},\n  "recipientInfo": {{ JSON.stringify(${recipientInfo}) }}\n}`,
-		options,
-	}, extra);
+	return builtIn(
+		'httpRequest',
+		'Send campaign',
+		{
+			method: 'POST',
+			url: `${access.url}/api/v2/Campaign`,
+			sendHeaders: true,
+			headerParameters: {
+				parameters: [{ name: 'Authorization', value: `=Bearer {{ ${token} }}` }],
+			},
+			sendBody: true,
+			specifyBody: 'json',
+			jsonBody: `={\n  "from": ${JSON.stringify(message.from)},\n  "text": ${textOf(message)},\n  "recipientInfo": {{ JSON.stringify(${recipientInfo}) }}\n}`,
+			options,
+		},
+		extra,
+	);
 }
 
 /**
@@ -111,7 +136,12 @@ export function handBuiltCampaign(access: ProviderAccess, message: Message): Bui
 		options: {},
 	});
 	const token = tokenRequest(access);
-	const send = campaignRequest(access, message, "$('Aggregate').item.json.recipientInfo", '$json.access_token');
+	const send = campaignRequest(
+		access,
+		message,
+		"$('Aggregate').item.json.recipientInfo",
+		'$json.access_token',
+	);
 	return {
 		nodes: [fields, aggregate, token, send],
 		connections: chain(fields.name, aggregate.name, token.name, send.name),
@@ -137,7 +167,9 @@ function tokenMergedOnto(items: string, token: string, merge: string, send: stri
 
 /** Literal text as JSON, or an expression over the item (`textExpression`) inserted by n8n. */
 function textOf(message: Message): string {
-	return message.textExpression ? `{{ JSON.stringify(${message.textExpression}) }}` : JSON.stringify(message.text);
+	return message.textExpression
+		? `{{ JSON.stringify(${message.textExpression}) }}`
+		: JSON.stringify(message.text);
 }
 
 /**
@@ -148,8 +180,17 @@ function textOf(message: Message): string {
 export function perItemSends(access: ProviderAccess, message: Message): BuiltWorkflow {
 	const fields = recipientFields();
 	const token = tokenRequest(access, { executeOnce: true });
-	const merge = builtIn('merge', 'Merge', { mode: 'combine', combineBy: 'combineAll', options: {} });
-	const send = campaignRequest(access, message, '[{ msisdn: $json.msisdn, notifyId: $json.notifyId }]', '$json.access_token');
+	const merge = builtIn('merge', 'Merge', {
+		mode: 'combine',
+		combineBy: 'combineAll',
+		options: {},
+	});
+	const send = campaignRequest(
+		access,
+		message,
+		'[{ msisdn: $json.msisdn, notifyId: $json.notifyId }]',
+		'$json.access_token',
+	);
 	return {
 		nodes: [fields, token, merge, send],
 		connections: tokenMergedOnto(fields.name, token.name, merge.name, send.name),
@@ -172,9 +213,26 @@ export function personalisedSends(
 	} = {},
 ): BuiltWorkflow {
 	const token = tokenRequest(access, { executeOnce: true });
-	const merge = builtIn('merge', 'Merge', { mode: 'combine', combineBy: 'combineAll', options: {} });
-	const batching = options.batching ? { batching: { batch: { batchSize: options.batching.size, batchInterval: options.batching.intervalMs } } } : {};
-	const send = campaignRequest(access, message, '[{ msisdn: $json.msisdn }]', '$json.access_token', options.onError ? { onError: options.onError } : {}, batching);
+	const merge = builtIn('merge', 'Merge', {
+		mode: 'combine',
+		combineBy: 'combineAll',
+		options: {},
+	});
+	const batching = options.batching
+		? {
+				batching: {
+					batch: { batchSize: options.batching.size, batchInterval: options.batching.intervalMs },
+				},
+			}
+		: {};
+	const send = campaignRequest(
+		access,
+		message,
+		'[{ msisdn: $json.msisdn }]',
+		'$json.access_token',
+		options.onError ? { onError: options.onError } : {},
+		batching,
+	);
 	const start = builtIn('noOp', 'Rows', {});
 	return {
 		nodes: [start, token, merge, send],

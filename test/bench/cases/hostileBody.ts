@@ -8,7 +8,13 @@ import type { ExpressionEngine } from '../support/expressionEngine';
 import { postConcurrently } from '../support/load';
 import type { CaseResult } from '../support/report';
 import { alternate, median, round } from '../support/stats';
-import { longestGap, longestGapDuring, pollDuring, type PollResult, stallRatio } from '../support/stalls';
+import {
+	longestGap,
+	longestGapDuring,
+	pollDuring,
+	type PollResult,
+	stallRatio,
+} from '../support/stalls';
 
 export interface HostileBodyOptions {
 	rounds?: number;
@@ -76,8 +82,17 @@ interface Phase {
 	bursts: Burst[];
 }
 
-function phaseOf({ answeredAt, elapsedMs, droppedPolls, value: bursts }: PollResult<Burst[]>): Phase {
-	const during = (kind: Kind) => longestGapDuring(answeredAt, bursts.filter((b) => b.kind === kind));
+function phaseOf({
+	answeredAt,
+	elapsedMs,
+	droppedPolls,
+	value: bursts,
+}: PollResult<Burst[]>): Phase {
+	const during = (kind: Kind) =>
+		longestGapDuring(
+			answeredAt,
+			bursts.filter((b) => b.kind === kind),
+		);
 	return {
 		maxGapMs: longestGap(answeredAt),
 		duringMs: Object.fromEntries(KINDS.map((kind) => [kind, during(kind)])) as Record<Kind, number>,
@@ -94,18 +109,37 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function publishTrigger(env: E2eEnvironment): Promise<{ url: string; workflowId: string }> {
 	const workflow = await env.importWorkflow(
 		chain('Bench: hostile bodies', [
-			phonovationTrigger('Phonovation Trigger', { events: ['inbound', 'optOut', 'deliveryReceipt'], options: {} }),
+			phonovationTrigger('Phonovation Trigger', {
+				events: ['inbound', 'optOut', 'deliveryReceipt'],
+				options: {},
+			}),
 		]),
 	);
 	return { url: await env.publish(workflow, 'Phonovation Trigger'), workflowId: workflow.id };
 }
 
-async function sendBurst(url: string, kind: Kind, body: () => string, size: number): Promise<Burst> {
+async function sendBurst(
+	url: string,
+	kind: Kind,
+	body: () => string,
+	size: number,
+): Promise<Burst> {
 	const bodies = Array.from({ length: size }, body);
 	const start = performance.now();
-	const { statuses, failures } = await postConcurrently({ url, contentType: FORM, bodies, concurrency: size });
+	const { statuses, failures } = await postConcurrently({
+		url,
+		contentType: FORM,
+		bodies,
+		concurrency: size,
+	});
 	const end = performance.now();
-	return { kind, start, end, statuses, unexpected: failures.filter((failure) => !/^4\d\d:/.test(failure)) };
+	return {
+		kind,
+		start,
+		end,
+		statuses,
+		unexpected: failures.filter((failure) => !/^4\d\d:/.test(failure)),
+	};
 }
 
 /**
@@ -133,8 +167,13 @@ export async function hostileBody(options: HostileBodyOptions = {}): Promise<Cas
 		small: () => smallRefusedBody(),
 	};
 
-	log(`starting n8n (${expressionEngine} engine) with the packed package (installs and builds on first use)`);
-	const env = await startE2eEnvironment({ log, n8nEnv: { N8N_EXPRESSION_ENGINE: expressionEngine } });
+	log(
+		`starting n8n (${expressionEngine} engine) with the packed package (installs and builds on first use)`,
+	);
+	const env = await startE2eEnvironment({
+		log,
+		n8nEnv: { N8N_EXPRESSION_ENGINE: expressionEngine },
+	});
 	try {
 		const { url, workflowId } = await publishTrigger(env);
 		// First use of the path (module loading, JIT) belongs to no phase.
@@ -144,21 +183,25 @@ export async function hostileBody(options: HostileBodyOptions = {}): Promise<Cas
 				throw new Error(`warm-up ${kind} bodies were answered ${warm.statuses.join(', ')}`);
 			}
 		}
-		const phase = (label: string, kinds: Kind[]) => async (r: number): Promise<Phase> => {
-			await sleep(1_000);
-			const polled = await pollDuring(env.n8n.url, windowMs, async () => {
-				const bursts: Burst[] = [];
-				for (let b = 0; kinds.length > 0 && b < burstsPerRound; b++) {
-					await sleep(250);
-					const kind = kinds[b % kinds.length];
-					bursts.push(await sendBurst(url, kind, bodyOf[kind], burst));
-				}
-				return bursts;
-			});
-			const result = phaseOf(polled);
-			log(`round ${r + 1}, ${label}: longest gap ${round(result.maxGapMs, 1)} ms over ${result.polls} polls in ${round(result.elapsedMs / 1000, 1)} s`);
-			return result;
-		};
+		const phase =
+			(label: string, kinds: Kind[]) =>
+			async (r: number): Promise<Phase> => {
+				await sleep(1_000);
+				const polled = await pollDuring(env.n8n.url, windowMs, async () => {
+					const bursts: Burst[] = [];
+					for (let b = 0; kinds.length > 0 && b < burstsPerRound; b++) {
+						await sleep(250);
+						const kind = kinds[b % kinds.length];
+						bursts.push(await sendBurst(url, kind, bodyOf[kind], burst));
+					}
+					return bursts;
+				});
+				const result = phaseOf(polled);
+				log(
+					`round ${r + 1}, ${label}: longest gap ${round(result.maxGapMs, 1)} ms over ${result.polls} polls in ${round(result.elapsedMs / 1000, 1)} s`,
+				);
+				return result;
+			};
 		const results = await alternate(rounds, {
 			rest: phase('at rest', []),
 			hostile: phase('hostile', ['repeated name', 'punctuation']),
@@ -168,7 +211,14 @@ export async function hostileBody(options: HostileBodyOptions = {}): Promise<Cas
 		// Anything the trigger let through would be an execution; give n8n a moment to store it.
 		await sleep(1_000);
 		const executions = await countExecutions(env.client, { workflowId, status: EVERY_STATUS });
-		return summarise(results, { rounds, windowMs, burst, expressionEngine, loadAverage, executions });
+		return summarise(results, {
+			rounds,
+			windowMs,
+			burst,
+			expressionEngine,
+			loadAverage,
+			executions,
+		});
 	} finally {
 		await env.stop();
 	}
@@ -193,12 +243,17 @@ function summarise({ rest, hostile, small }: Record<string, Phase[]>, run: RunFa
 	const ratio = round(stallRatio(restMaxGapMs, hostileMaxGapMs, REST_FLOOR_MS), 2);
 	const bursts = hostile.flatMap((p) => p.bursts);
 	const statuses = bursts.flatMap((b) => b.statuses);
-	const sentOf = (kind: Kind) => bursts.filter((b) => b.kind === kind).reduce((n, b) => n + b.statuses.length, 0);
+	const sentOf = (kind: Kind) =>
+		bursts.filter((b) => b.kind === kind).reduce((n, b) => n + b.statuses.length, 0);
 	const refused = statuses.filter((s) => s >= 400 && s < 500).length;
-	const byStatus = [...new Set(statuses)].sort((a, b) => a - b).map((s) => `${s}×${statuses.filter((t) => t === s).length}`);
+	const byStatus = [...new Set(statuses)]
+		.sort((a, b) => a - b)
+		.map((s) => `${s}×${statuses.filter((t) => t === s).length}`);
 	const during = (kind: Kind) => round(median(hostile.map((p) => p.duringMs[kind])), 1);
 	const dropped = [...rest, ...hostile, ...small].reduce((n, p) => n + p.droppedPolls, 0);
-	const unexpected = [...bursts, ...small.flatMap((p) => p.bursts)].flatMap((b) => b.unexpected.map((answer) => `${b.kind}: ${answer}`));
+	const unexpected = [...bursts, ...small.flatMap((p) => p.bursts)].flatMap((b) =>
+		b.unexpected.map((answer) => `${b.kind}: ${answer}`),
+	);
 	const perRound = (phases: Phase[]) => phases.map((p) => round(p.maxGapMs, 1)).join(', ');
 	return {
 		line: {
@@ -222,7 +277,9 @@ function summarise({ rest, hostile, small }: Record<string, Phase[]>, run: RunFa
 			`per round, longest gap at rest: ${perRound(rest)} ms; under attack: ${perRound(hostile)} ms (worst ${round(Math.max(...hostile.map((p) => p.maxGapMs)), 1)} ms); short refused replies: ${perRound(small)} ms`,
 			`longest gap overlapping a burst (median over rounds): repeated name ${during('repeated name')} ms, punctuation ${during('punctuation')} ms; hostile / short refused replies ${round(hostileMaxGapMs / Math.max(medianGap(small), REST_FLOOR_MS), 2)}`,
 			`answers: ${byStatus.join(', ')}; hostile phases took ${hostile.map((p) => round(p.elapsedMs / 1000, 1)).join(', ')} s; polls per phase at rest ${median(rest.map((p) => p.polls))}, under attack ${median(hostile.map((p) => p.polls))} (medians)${dropped > 0 ? `; ${dropped} polls lost their connection while n8n was blocked` : ''}`,
-			...(unexpected.length > 0 ? [`not refused: ${unexpected.length}, e.g. ${unexpected[0].replace(/\s+/g, ' ')}`] : []),
+			...(unexpected.length > 0
+				? [`not refused: ${unexpected.length}, e.g. ${unexpected[0].replace(/\s+/g, ' ')}`]
+				: []),
 		],
 	};
 }

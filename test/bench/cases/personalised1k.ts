@@ -24,7 +24,12 @@ export const TEXT = "'Hi ' + $json.name + ', your appointment is at ' + $json.ti
 /** Appointment rows: a phone in national form, the same number as msisdn, a name and a time. */
 export function rows(count: number): INodeExecutionData[] {
 	return Array.from({ length: count }, (_, i) => ({
-		json: { phone: `0875${String(i).padStart(6, '0')}`, msisdn: `353875${String(i).padStart(6, '0')}`, name: `Person ${i}`, time: `${9 + (i % 8)}:00` },
+		json: {
+			phone: `0875${String(i).padStart(6, '0')}`,
+			msisdn: `353875${String(i).padStart(6, '0')}`,
+			name: `Person ${i}`,
+			time: `${9 + (i % 8)}:00`,
+		},
 	}));
 }
 
@@ -41,9 +46,15 @@ async function allDelivered(sim: SimulatorProcess, count: number): Promise<boole
 }
 
 /** A fresh simulator state whose campaign requests each take `latencyMs`, plus optional 429s. */
-async function provider(sim: SimulatorProcess, count: number, latencyMs: number, tooManyEvery = 0): Promise<void> {
+async function provider(
+	sim: SimulatorProcess,
+	count: number,
+	latencyMs: number,
+	tooManyEvery = 0,
+): Promise<void> {
 	await sim.reset();
-	if (tooManyEvery === 0) return void (await sim.injectFault(CAMPAIGN, { kind: 'delay', ms: latencyMs }, count * 2));
+	if (tooManyEvery === 0)
+		return void (await sim.injectFault(CAMPAIGN, { kind: 'delay', ms: latencyMs }, count * 2));
 	for (let posted = 0; posted < count * 2; posted += tooManyEvery) {
 		await sim.injectFault(CAMPAIGN, { kind: 'delay', ms: latencyMs }, tooManyEvery - 1);
 		await sim.injectFault(CAMPAIGN, { kind: 'status', status: 429, retryAfter: 1 });
@@ -72,13 +83,24 @@ export async function personalised1k(options: Personalised1kOptions = {}): Promi
 				recipients: '={{ $json.phone }}',
 				options: parallelRequests ? { parallelRequests, adaptiveParallelRequests: false } : {},
 			});
-		const handBuilt = personalisedSends(access, { from: 'Phonovation', text: '', textExpression: TEXT });
+		const handBuilt = personalisedSends(access, {
+			from: 'Phonovation',
+			text: '',
+			textExpression: TEXT,
+		});
 		const ours = (parallelRequests?: number) => async () => {
 			bench.forgetToken();
 			const run = await bench.engine.runNode(oursWith(parallelRequests), rows(items));
 			if (run.error) throw new Error(`Our node failed: ${run.error.message}`);
 		};
-		const theirs = async () => void (await runWorkflow(bench.engine, handBuilt.nodes, handBuilt.connections, handBuilt.start, rows(items)));
+		const theirs = async () =>
+			void (await runWorkflow(
+				bench.engine,
+				handBuilt.nodes,
+				handBuilt.connections,
+				handBuilt.start,
+				rows(items),
+			));
 		const measure = async (name: string, work: () => Promise<void>, tooManyEvery = 0) => {
 			await provider(sim, items, latencyMs, tooManyEvery);
 			const { ms } = await timed(work);
@@ -94,7 +116,10 @@ export async function personalised1k(options: Personalised1kOptions = {}): Promi
 		await provider(sim, items, 0);
 		await theirs();
 
-		const results = await alternate(rounds, { ours: () => measure('ours', ours()), handBuilt: () => measure('hand-built', theirs) });
+		const results = await alternate(rounds, {
+			ours: () => measure('ours', ours()),
+			handBuilt: () => measure('hand-built', theirs),
+		});
 		const atPinned = await measure(`ours pinned at ${pinned}`, ours(pinned));
 		const sequential = await measure('ours one at a time', ours(1));
 		const paced = await measure('ours with a 429 every 50th request', ours(), 50);
@@ -122,8 +147,14 @@ export async function personalised1k(options: Personalised1kOptions = {}): Promi
 				pacedAllDelivered: paced.delivered ? 1 : 0,
 			},
 			summary: `${items} personalised items at ${latencyMs} ms each: ours ${Math.round(oursMs)} ms vs hand-built ${Math.round(handBuiltMs)} ms; one at a time ${Math.round(sequential.ms)} ms`,
-			target: 'ratio ≤ 1.5, sequentialRatio ≤ 0.2, doubleSends 0 (also with a 429 every 50th request)',
-			met: ratio <= 1.5 && sequentialRatio <= 0.2 && doubles === 0 && paced.doubles === 0 && everyDelivered,
+			target:
+				'ratio ≤ 1.5, sequentialRatio ≤ 0.2, doubleSends 0 (also with a 429 every 50th request)',
+			met:
+				ratio <= 1.5 &&
+				sequentialRatio <= 0.2 &&
+				doubles === 0 &&
+				paced.doubles === 0 &&
+				everyDelivered,
 			notes: [
 				`per round: ours ${results.ours.map((r) => Math.round(r.ms)).join(' / ')} ms, hand-built ${results.handBuilt.map((r) => Math.round(r.ms)).join(' / ')} ms`,
 				`ours with Parallel Requests pinned at ${pinned} (the old fixed default): ${Math.round(atPinned.ms)} ms`,

@@ -78,7 +78,10 @@ export async function rateLimited1k(options: RateLimited1kOptions = {}): Promise
 		// What a careful user builds for a known limit: HTTP Request's Batching, `limit` items, then a
 		// pause of twice the provider's time (n8n's Batching pauses between batches, it does not wait
 		// for their answers).
-		const batched = personalisedSends(access, message, { onError: 'continueRegularOutput', batching: { size: limit, intervalMs: 2 * latencyMs } });
+		const batched = personalisedSends(access, message, {
+			onError: 'continueRegularOutput',
+			batching: { size: limit, intervalMs: 2 * latencyMs },
+		});
 		const provider = async (retryAfterSeconds: number) => {
 			await sim.reset();
 			await sim.setCampaignLimit({ max: limit, retryAfter: retryAfterSeconds });
@@ -87,18 +90,35 @@ export async function rateLimited1k(options: RateLimited1kOptions = {}): Promise
 		const ours = async (retryAfterSeconds: number, name: string) => {
 			await provider(retryAfterSeconds);
 			bench.forgetToken();
-			const { value: run, ms } = await timed(async () => await bench.engine.runNode(oursNode, rows(items)));
+			const { value: run, ms } = await timed(
+				async () => await bench.engine.runNode(oursNode, rows(items)),
+			);
 			if (run.error) throw new Error(`Our node failed: ${run.error.message}`);
 			const result = await outcome(sim, ms, 0);
-			log(`${name}: ${Math.round(ms)} ms, delivered once ${result.deliveredOnce}, refused ${result.refused}, double sends ${result.doubles}`);
+			log(
+				`${name}: ${Math.round(ms)} ms, delivered once ${result.deliveredOnce}, refused ${result.refused}, double sends ${result.doubles}`,
+			);
 			return result;
 		};
 		const theirs = (workflow: typeof handBuilt, name: string) => async () => {
 			await provider(retryAfter);
-			const { value: run, ms } = await timed(async () => await runWorkflow(bench.engine, workflow.nodes, workflow.connections, workflow.start, rows(items)));
-			const failed = run.outputOf('Send campaign').filter((item) => item.json.error !== undefined).length;
+			const { value: run, ms } = await timed(
+				async () =>
+					await runWorkflow(
+						bench.engine,
+						workflow.nodes,
+						workflow.connections,
+						workflow.start,
+						rows(items),
+					),
+			);
+			const failed = run
+				.outputOf('Send campaign')
+				.filter((item) => item.json.error !== undefined).length;
 			const result = await outcome(sim, ms, failed);
-			log(`${name}: ${Math.round(ms)} ms, delivered once ${result.deliveredOnce}, failed items ${failed}`);
+			log(
+				`${name}: ${Math.round(ms)} ms, delivered once ${result.deliveredOnce}, failed items ${failed}`,
+			);
 			return result;
 		};
 
@@ -107,7 +127,13 @@ export async function rateLimited1k(options: RateLimited1kOptions = {}): Promise
 			await sim.reset();
 			await bench.engine.runNode(oursNode, rows(100));
 			await sim.reset();
-			await runWorkflow(bench.engine, handBuilt.nodes, handBuilt.connections, handBuilt.start, rows(100));
+			await runWorkflow(
+				bench.engine,
+				handBuilt.nodes,
+				handBuilt.connections,
+				handBuilt.start,
+				rows(100),
+			);
 
 			const results = await alternate(rounds, {
 				ours: () => ours(retryAfter, 'ours'),

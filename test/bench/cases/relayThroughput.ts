@@ -49,9 +49,16 @@ export function signedRelays(count: number, secret: string): string[] {
 async function untilServed(url: string, body: string, timeoutMs = 30_000): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
-		const { failures } = await postConcurrently({ url, contentType: FORM, bodies: [body], concurrency: 1, headers: HEADERS });
+		const { failures } = await postConcurrently({
+			url,
+			contentType: FORM,
+			bodies: [body],
+			concurrency: 1,
+			headers: HEADERS,
+		});
 		if (failures.length === 0) return;
-		if (Date.now() > deadline) throw new Error(`${url} still answers ${failures[0]} after ${timeoutMs / 1000} s`);
+		if (Date.now() > deadline)
+			throw new Error(`${url} still answers ${failures[0]} after ${timeoutMs / 1000} s`);
 		await new Promise((resolve) => setTimeout(resolve, 250));
 	}
 }
@@ -61,9 +68,13 @@ export async function untilIdle(client: N8nClient, timeoutMs = 60_000): Promise<
 	const filter = encodeURIComponent(JSON.stringify({ status: ['new', 'running'] }));
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
-		const { count } = await client.call<{ count: number }>('GET', `/rest/executions?filter=${filter}&limit=1`);
+		const { count } = await client.call<{ count: number }>(
+			'GET',
+			`/rest/executions?filter=${filter}&limit=1`,
+		);
 		if (count === 0) return;
-		if (Date.now() > deadline) throw new Error(`n8n still has ${count} unfinished executions after ${timeoutMs / 1000} s`);
+		if (Date.now() > deadline)
+			throw new Error(`n8n still has ${count} unfinished executions after ${timeoutMs / 1000} s`);
 		await new Promise((resolve) => setTimeout(resolve, 200));
 	}
 }
@@ -105,7 +116,10 @@ export async function publishContenders(env: E2eEnvironment): Promise<Record<Con
 	);
 	const webhookPath = `bench-relay-${randomUUID()}`;
 	/** n8n's Webhook node answering as soon as the request is in (`onReceived`). */
-	const webhookNode = (parameters: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+	const webhookNode = (
+		parameters: Record<string, unknown>,
+		extra: Record<string, unknown> = {},
+	) => ({
 		id: randomUUID(),
 		name: 'Webhook',
 		type: 'n8n-nodes-base.webhook',
@@ -115,10 +129,16 @@ export async function publishContenders(env: E2eEnvironment): Promise<Record<Con
 		parameters: { httpMethod: 'POST', responseMode: 'onReceived', options: {}, ...parameters },
 		...extra,
 	});
-	const theirs = await env.importWorkflow(singleNodeWorkflow('Bench: Webhook node', webhookNode({ path: webhookPath })));
+	const theirs = await env.importWorkflow(
+		singleNodeWorkflow('Bench: Webhook node', webhookNode({ path: webhookPath })),
+	);
 	// The fair peer: n8n's Webhook node that, like the trigger, loads a credential for every
 	// request (getCredentials from the webhook context) and checks the request against it.
-	const credential = await env.client.createCredential('Bench Header Auth', 'httpHeaderAuth', AUTH_HEADER);
+	const credential = await env.client.createCredential(
+		'Bench Header Auth',
+		'httpHeaderAuth',
+		AUTH_HEADER,
+	);
 	const headerAuthPath = `bench-relay-auth-${randomUUID()}`;
 	const headerAuth = await env.importWorkflow(
 		singleNodeWorkflow(
@@ -148,7 +168,9 @@ export async function publishContenders(env: E2eEnvironment): Promise<Record<Con
 async function measurePath(settings: PathSettings): Promise<PathResult> {
 	const { relays, concurrency, rounds, expressionEngine, webhookIsolateSkip, log } = settings;
 	const label = webhookIsolateSkip ? 'default path' : 'isolate path';
-	log(`starting n8n (${expressionEngine} engine, ${label}) with the packed package (installs and builds on first use)`);
+	log(
+		`starting n8n (${expressionEngine} engine, ${label}) with the packed package (installs and builds on first use)`,
+	);
 	const env = await startE2eEnvironment({
 		log,
 		n8nEnv: {
@@ -161,9 +183,17 @@ async function measurePath(settings: PathSettings): Promise<PathResult> {
 		const bodies = signedRelays(relays, env.sim.config.relaySecret);
 		const send = async (url: string, list: string[]) => {
 			await untilIdle(env.client);
-			const result = await postConcurrently({ url, contentType: FORM, bodies: list, concurrency, headers: HEADERS });
+			const result = await postConcurrently({
+				url,
+				contentType: FORM,
+				bodies: list,
+				concurrency,
+				headers: HEADERS,
+			});
 			if (result.failures.length > 0) {
-				throw new Error(`${result.failures.length} of ${list.length} relays to ${url} were not answered 200, e.g. ${result.failures[0]}`);
+				throw new Error(
+					`${result.failures.length} of ${list.length} relays to ${url} were not answered 200, e.g. ${result.failures[0]}`,
+				);
 			}
 			return result;
 		};
@@ -172,7 +202,9 @@ async function measurePath(settings: PathSettings): Promise<PathResult> {
 		for (const url of Object.values(urls)) await send(url, bodies.slice(0, 50));
 		const runRound = (name: string, url: string) => async (r: number) => {
 			const result = await send(url, bodies);
-			log(`${label}, ${name} round ${r + 1}: ${Math.round((relays / result.elapsedMs) * 1000)} relays/s`);
+			log(
+				`${label}, ${name} round ${r + 1}: ${Math.round((relays / result.elapsedMs) * 1000)} relays/s`,
+			);
 			return result;
 		};
 		const results = await alternate(rounds, {
@@ -192,7 +224,13 @@ function perSecond(results: LoadResult[], relays: number): number {
 }
 
 function latencyMs(results: LoadResult[], p: number): number {
-	return round(percentile(results.flatMap((r) => r.latenciesMs), p), 1);
+	return round(
+		percentile(
+			results.flatMap((r) => r.latenciesMs),
+			p,
+		),
+		1,
+	);
 }
 
 /**

@@ -38,7 +38,8 @@ export async function tokenReuse(options: TokenReuseOptions = {}): Promise<CaseR
 			if (result.error) throw new Error(`Campaign ${c + 1} failed: ${result.error.message}`);
 		}
 		const sent = await sim.count('POST', '/api/v2/Campaign');
-		if (sent !== campaigns) throw new Error(`Expected ${campaigns} campaign requests, the simulator got ${sent}`);
+		if (sent !== campaigns)
+			throw new Error(`Expected ${campaigns} campaign requests, the simulator got ${sent}`);
 		const tokenRequests = await sim.count('POST', '/token');
 		return {
 			line: { name: 'token-reuse', campaigns, simulatedSeconds, tokenRequests },

@@ -56,7 +56,11 @@ export function benchEngine(
  */
 export async function withBuiltInsBench<T>(
 	log: (line: string) => void,
-	work: (setup: { sim: SimulatorProcess; bench: BenchEngine; access: { url: string; username: string; password: string } }) => Promise<T>,
+	work: (setup: {
+		sim: SimulatorProcess;
+		bench: BenchEngine;
+		access: { url: string; username: string; password: string };
+	}) => Promise<T>,
 ): Promise<T> {
 	const builtIns = await loadBuiltInNodes(log);
 	const sim = await startSimulatorProcess();

@@ -24,7 +24,13 @@ export interface LoadRequest {
  * POSTs every body once, keeping `concurrency` requests in flight over as many kept-alive
  * connections, and times each round trip.
  */
-export async function postConcurrently({ url, contentType, bodies, concurrency, headers = {} }: LoadRequest): Promise<LoadResult> {
+export async function postConcurrently({
+	url,
+	contentType,
+	bodies,
+	concurrency,
+	headers = {},
+}: LoadRequest): Promise<LoadResult> {
 	const target = new URL(url);
 	const pool = new Pool(target.origin, { connections: concurrency, pipelining: 1 });
 	const path = `${target.pathname}${target.search}`;
@@ -37,10 +43,16 @@ export async function postConcurrently({ url, contentType, bodies, concurrency, 
 			const body = bodies[next++];
 			const started = performance.now();
 			try {
-				const response = await pool.request({ method: 'POST', path, headers: { ...headers, 'content-type': contentType }, body });
+				const response = await pool.request({
+					method: 'POST',
+					path,
+					headers: { ...headers, 'content-type': contentType },
+					body,
+				});
 				const text = await response.body.text();
 				statuses.push(response.statusCode);
-				if (response.statusCode !== 200) failures.push(`${response.statusCode}: ${text.slice(0, 200)}`);
+				if (response.statusCode !== 200)
+					failures.push(`${response.statusCode}: ${text.slice(0, 200)}`);
 			} catch (error) {
 				// No answer at all (the server dropped the connection): status 0.
 				statuses.push(0);

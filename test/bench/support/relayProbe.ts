@@ -13,7 +13,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { startE2eEnvironment } from '../../e2e/support/environment';
-import { FORM, HEADERS, publishContenders, signedRelays, untilIdle } from '../cases/relayThroughput';
+import {
+	FORM,
+	HEADERS,
+	publishContenders,
+	signedRelays,
+	untilIdle,
+} from '../cases/relayThroughput';
 import { postConcurrently } from './load';
 
 type Counters = Record<string, { n: number; ms: number }>;
@@ -22,7 +28,9 @@ async function main(): Promise<void> {
 	const relays = Number(process.env.RELAY_PROBE_RELAYS ?? 200);
 	const concurrency = Number(process.env.RELAY_PROBE_CONCURRENCY ?? 8);
 	const out = `/tmp/relay-probe-${process.pid}.json`;
-	const nodeOptions = [`--require ${process.env.RELAY_PROBE ?? path.join(__dirname, 'relayProbeHook.cjs')}`];
+	const nodeOptions = [
+		`--require ${process.env.RELAY_PROBE ?? path.join(__dirname, 'relayProbeHook.cjs')}`,
+	];
 	const only = process.env.RELAY_PROBE_ONLY?.split(',');
 	const env = await startE2eEnvironment({
 		log: (line) => console.error(line),
@@ -34,7 +42,10 @@ async function main(): Promise<void> {
 			RELAY_PROBE_CPU_PROF: process.env.RELAY_PROBE_CPU_PROF ?? '',
 		},
 	});
-	const probeFiles = () => readdirSync('/tmp').filter((f) => f.startsWith(`relay-probe-${process.pid}.json.`) && /\.\d+$/.test(f));
+	const probeFiles = () =>
+		readdirSync('/tmp').filter(
+			(f) => f.startsWith(`relay-probe-${process.pid}.json.`) && /\.\d+$/.test(f),
+		);
 	/**
 	 * Has every probed process write its counters; with RELAY_PROBE_CPU_PROF, the first signal also
 	 * starts a CPU profile and the second writes it.
@@ -47,7 +58,9 @@ async function main(): Promise<void> {
 	const read = (): Counters => {
 		const sum: Counters = {};
 		for (const file of probeFiles()) {
-			for (const [key, { n, ms }] of Object.entries(JSON.parse(readFileSync(`/tmp/${file}`, 'utf8')) as Counters)) {
+			for (const [key, { n, ms }] of Object.entries(
+				JSON.parse(readFileSync(`/tmp/${file}`, 'utf8')) as Counters,
+			)) {
 				const c = (sum[key] ??= { n: 0, ms: 0 });
 				c.n += n;
 				c.ms += ms;
@@ -81,12 +94,16 @@ async function main(): Promise<void> {
 			await settle();
 			await signal();
 			const after = read();
-			console.log(`\n== ${name}: ${Math.round((relays / result.elapsedMs) * 1000 * 10) / 10} relays/s, ${result.failures.length} failures`);
+			console.log(
+				`\n== ${name}: ${Math.round((relays / result.elapsedMs) * 1000 * 10) / 10} relays/s, ${result.failures.length} failures`,
+			);
 			for (const [key, value] of Object.entries(after).sort()) {
 				const n = value.n - (before[key]?.n ?? 0);
 				if (n === 0) continue;
 				const ms = value.ms - (before[key]?.ms ?? 0);
-				console.log(`  ${key.padEnd(70)} ${(n / relays).toFixed(2)} calls/relay  ${(ms / relays).toFixed(2)} ms/relay (wall, incl. awaits)`);
+				console.log(
+					`  ${key.padEnd(70)} ${(n / relays).toFixed(2)} calls/relay  ${(ms / relays).toFixed(2)} ms/relay (wall, incl. awaits)`,
+				);
 			}
 		}
 	} finally {

@@ -40,21 +40,48 @@ function wrap(proto, method, name, isAsync) {
 }
 
 const patches = [
-	['n8n-workflow/dist/cjs/expression.js', 'Expression', (C) => wrap(C.prototype, 'acquireIsolate', 'acquireIsolate', true)],
-	['n8n/dist/credentials-helper.js', 'CredentialsHelper', (C) => wrap(C.prototype, 'getDecrypted', (_, args) => `getDecrypted:${args[2]}`, true)],
-	['n8n/dist/webhooks/webhook.service.js', 'WebhookService', (C) => wrap(C.prototype, 'runWebhook', (_, args) => `runWebhook:${args[2].type}`, true)],
-	['n8n/dist/webhooks/live-webhooks.js', 'LiveWebhooks', (C) => wrap(C.prototype, 'executeWebhook', 'executeWebhook', true)],
+	[
+		'n8n-workflow/dist/cjs/expression.js',
+		'Expression',
+		(C) => wrap(C.prototype, 'acquireIsolate', 'acquireIsolate', true),
+	],
+	[
+		'n8n/dist/credentials-helper.js',
+		'CredentialsHelper',
+		(C) => wrap(C.prototype, 'getDecrypted', (_, args) => `getDecrypted:${args[2]}`, true),
+	],
+	[
+		'n8n/dist/webhooks/webhook.service.js',
+		'WebhookService',
+		(C) => wrap(C.prototype, 'runWebhook', (_, args) => `runWebhook:${args[2].type}`, true),
+	],
+	[
+		'n8n/dist/webhooks/live-webhooks.js',
+		'LiveWebhooks',
+		(C) => wrap(C.prototype, 'executeWebhook', 'executeWebhook', true),
+	],
 	[
 		'n8n-core/dist/execution-engine/node-execution-context/node-execution-context.js',
 		'NodeExecutionContext',
-		(C) => wrap(C.prototype, '_getNodeParameter', (self, args) => `getNodeParameter:${self.node.type}:${args[0]}`, false),
+		(C) =>
+			wrap(
+				C.prototype,
+				'_getNodeParameter',
+				(self, args) => `getNodeParameter:${self.node.type}:${args[0]}`,
+				false,
+			),
 	],
 ];
 
 const originalLoad = Module._load;
 Module._load = function (request, parent, isMain) {
 	const exports = originalLoad.apply(this, arguments);
-	if (!request.includes('credentials-helper') && !request.includes('webhook') && !request.includes('expression') && !request.includes('node-execution-context')) {
+	if (
+		!request.includes('credentials-helper') &&
+		!request.includes('webhook') &&
+		!request.includes('expression') &&
+		!request.includes('node-execution-context')
+	) {
 		return exports;
 	}
 	let file;
@@ -95,6 +122,10 @@ process.on('SIGUSR2', () => {
 	}
 	profiling = false;
 	session.post('Profiler.stop', (error, result) => {
-		if (!error) fs.writeFileSync(`${folder}/${process.pid}-${Date.now()}.cpuprofile`, JSON.stringify(result.profile));
+		if (!error)
+			fs.writeFileSync(
+				`${folder}/${process.pid}-${Date.now()}.cpuprofile`,
+				JSON.stringify(result.profile),
+			);
 	});
 });

@@ -31,13 +31,18 @@ export function table(results: CaseResult[]): string {
 	const verdict = (r: CaseResult) => (r.met === undefined ? '-' : r.met ? 'met' : 'MISSED');
 	const rows = results.map((r) => [r.line.name, r.target || '-', verdict(r), r.summary]);
 	const header = ['case', 'target', 'verdict', 'result'];
-	const widths = header.slice(0, 3).map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+	const widths = header
+		.slice(0, 3)
+		.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
 	const format = (row: string[]) =>
 		row
 			.map((cell, i) => (i < 3 ? pad(cell, widths[i]) : cell))
 			.join('  ')
 			.trimEnd();
-	const lines = [format(header), format(header.map((h, i) => '-'.repeat(i < 3 ? widths[i] : h.length)))];
+	const lines = [
+		format(header),
+		format(header.map((h, i) => '-'.repeat(i < 3 ? widths[i] : h.length))),
+	];
 	for (const [i, r] of results.entries()) {
 		lines.push(format(rows[i]));
 		for (const note of r.notes ?? []) lines.push(`${' '.repeat(widths[0] + 2)}· ${note}`);

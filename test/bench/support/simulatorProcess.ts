@@ -4,7 +4,14 @@ import { createInterface } from 'node:readline';
 
 import { request } from 'undici';
 
-import { type CampaignLimit, DEFAULT_CONFIG, type Fault, type RecordedCampaign, type RecordedRequest, type SimulatorConfig } from '../../simulator';
+import {
+	type CampaignLimit,
+	DEFAULT_CONFIG,
+	type Fault,
+	type RecordedCampaign,
+	type RecordedRequest,
+	type SimulatorConfig,
+} from '../../simulator';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 
@@ -30,7 +37,12 @@ export interface SimulatorProcess {
 	stop(): Promise<void>;
 }
 
-async function control(url: string, method: 'GET' | 'POST', route: string, body?: unknown): Promise<any> {
+async function control(
+	url: string,
+	method: 'GET' | 'POST',
+	route: string,
+	body?: unknown,
+): Promise<any> {
 	const response = await request(`${url}/_sim/${route}`, {
 		method,
 		// A fresh connection each time: a kept-alive one may be closed by the server mid-reuse.
@@ -39,7 +51,8 @@ async function control(url: string, method: 'GET' | 'POST', route: string, body?
 		body: body === undefined ? undefined : JSON.stringify(body),
 	});
 	const text = await response.body.text();
-	if (response.statusCode !== 200) throw new Error(`Simulator /_sim/${route} answered ${response.statusCode}: ${text}`);
+	if (response.statusCode !== 200)
+		throw new Error(`Simulator /_sim/${route} answered ${response.statusCode}: ${text}`);
 	return JSON.parse(text);
 }
 
@@ -50,31 +63,41 @@ function waitForUrl(child: ChildProcess): Promise<string> {
 			const match = /listening on (http:\/\/\S+)/.exec(line);
 			if (match) resolve(match[1]);
 		});
-		child.once('exit', (code) => reject(new Error(`The simulator exited before listening (exit ${code})`)));
+		child.once('exit', (code) =>
+			reject(new Error(`The simulator exited before listening (exit ${code})`)),
+		);
 		child.once('error', reject);
 	});
 }
 
 /** Starts `test/simulator/cli.ts` on a free 127.0.0.1 port with the default configuration. */
 export async function startSimulatorProcess(): Promise<SimulatorProcess> {
-	const child = spawn(process.execPath, ['--import', 'tsx', path.join('test', 'simulator', 'cli.ts'), '--port', '0'], {
-		cwd: REPO_ROOT,
-		// The CLI logs every request to stderr: shown with BENCH_SIM_LOG=1, else dropped.
-		stdio: ['ignore', 'pipe', process.env.BENCH_SIM_LOG === '1' ? 'inherit' : 'ignore'],
-		env: { ...process.env, NODE_OPTIONS: '' },
-	});
+	const child = spawn(
+		process.execPath,
+		['--import', 'tsx', path.join('test', 'simulator', 'cli.ts'), '--port', '0'],
+		{
+			cwd: REPO_ROOT,
+			// The CLI logs every request to stderr: shown with BENCH_SIM_LOG=1, else dropped.
+			stdio: ['ignore', 'pipe', process.env.BENCH_SIM_LOG === '1' ? 'inherit' : 'ignore'],
+			env: { ...process.env, NODE_OPTIONS: '' },
+		},
+	);
 	const url = await waitForUrl(child);
 	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 	return {
 		url,
 		config: { ...DEFAULT_CONFIG },
 		count: async (method, route) =>
-			(await control(url, 'GET', `count?method=${method}&path=${encodeURIComponent(route)}`)).count as number,
+			(await control(url, 'GET', `count?method=${method}&path=${encodeURIComponent(route)}`))
+				.count as number,
 		campaigns: async () => (await control(url, 'GET', 'campaigns')) as RecordedCampaign[],
 		requests: async () => (await control(url, 'GET', 'requests')) as RecordedRequest[],
-		setCampaignLimit: async (campaignLimit) => void (await control(url, 'POST', 'config', { campaignLimit })),
-		advanceClock: async (seconds) => void (await control(url, 'POST', 'clock/advance', { seconds })),
-		injectFault: async (route, fault, times = 1) => void (await control(url, 'POST', 'faults', { path: route, fault, times })),
+		setCampaignLimit: async (campaignLimit) =>
+			void (await control(url, 'POST', 'config', { campaignLimit })),
+		advanceClock: async (seconds) =>
+			void (await control(url, 'POST', 'clock/advance', { seconds })),
+		injectFault: async (route, fault, times = 1) =>
+			void (await control(url, 'POST', 'faults', { path: route, fault, times })),
 		reset: async () => void (await control(url, 'POST', 'reset', {})),
 		stop: async () => {
 			if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');

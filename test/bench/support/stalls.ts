@@ -37,7 +37,8 @@ export async function pollDuring<T>(
 	const ask = async () => {
 		const response = await client.request({ method: 'GET', path });
 		const text = await response.body.text();
-		if (response.statusCode !== 200) throw new Error(`${path} answered ${response.statusCode}: ${text.slice(0, 200)}`);
+		if (response.statusCode !== 200)
+			throw new Error(`${path} answered ${response.statusCode}: ${text.slice(0, 200)}`);
 		return performance.now();
 	};
 	try {
@@ -50,8 +51,11 @@ export async function pollDuring<T>(
 					answeredAt.push(await ask());
 				} catch (error) {
 					const code = (error as { code?: unknown }).code;
-					const broken = typeof code === 'string' && /^(ECONNRESET|EPIPE|UND_ERR_SOCKET|UND_ERR_CLOSED)$/.test(code);
-					if (!broken || performance.now() - answeredAt[answeredAt.length - 1] > giveUpMs) throw error;
+					const broken =
+						typeof code === 'string' &&
+						/^(ECONNRESET|EPIPE|UND_ERR_SOCKET|UND_ERR_CLOSED)$/.test(code);
+					if (!broken || performance.now() - answeredAt[answeredAt.length - 1] > giveUpMs)
+						throw error;
 					droppedPolls++;
 				}
 			}
@@ -60,7 +64,12 @@ export async function pollDuring<T>(
 			done = true;
 		});
 		const [[value]] = await Promise.all([timed, polling]);
-		return { answeredAt, elapsedMs: answeredAt[answeredAt.length - 1] - answeredAt[0], droppedPolls, value };
+		return {
+			answeredAt,
+			elapsedMs: answeredAt[answeredAt.length - 1] - answeredAt[0],
+			droppedPolls,
+			value,
+		};
 	} finally {
 		await client.close();
 	}
@@ -77,8 +86,13 @@ export function longestGap(answeredAt: number[]): number {
 }
 
 /** The longest gap that overlaps any of the intervals (e.g. while a burst was in flight). */
-export function longestGapDuring(answeredAt: number[], intervals: Array<{ start: number; end: number }>): number {
-	const overlapping = gapsOf(answeredAt).filter((gap) => intervals.some((i) => gap.from < i.end && gap.to > i.start));
+export function longestGapDuring(
+	answeredAt: number[],
+	intervals: Array<{ start: number; end: number }>,
+): number {
+	const overlapping = gapsOf(answeredAt).filter((gap) =>
+		intervals.some((i) => gap.from < i.end && gap.to > i.start),
+	);
 	return Math.max(0, ...overlapping.map((gap) => gap.ms));
 }
 

@@ -28,7 +28,9 @@ export async function alternate<T>(
 	rounds: number,
 	contenders: Record<string, (round: number) => Promise<T>>,
 ): Promise<Record<string, T[]>> {
-	const results: Record<string, T[]> = Object.fromEntries(Object.keys(contenders).map((name) => [name, []]));
+	const results: Record<string, T[]> = Object.fromEntries(
+		Object.keys(contenders).map((name) => [name, []]),
+	);
 	const order = Object.entries(contenders);
 	for (let round = 0; round < rounds; round++) {
 		const thisRound = round % 2 === 0 ? order : [...order].reverse();

@@ -25,7 +25,9 @@ export async function runWorkflow(
 	const error = run.data.resultData.error;
 	if (error) {
 		const where = run.data.resultData.lastNodeExecuted ?? 'the workflow';
-		throw new Error(`${where} failed: ${error.message}${error.description ? ` (${error.description})` : ''}`);
+		throw new Error(
+			`${where} failed: ${error.message}${error.description ? ` (${error.description})` : ''}`,
+		);
 	}
 	return {
 		run,

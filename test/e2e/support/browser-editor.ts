@@ -10,10 +10,16 @@ export const testId = (id: string) => `[data-test-id="${id}"]`;
 const WAIT = { timeout: 60_000 };
 
 /** Waits until an element matching the selector shows the text; returns that element. */
-export async function waitForText(page: Page, selector: string, text: string): Promise<ElementHandle<HTMLElement>> {
+export async function waitForText(
+	page: Page,
+	selector: string,
+	text: string,
+): Promise<ElementHandle<HTMLElement>> {
 	const handle = await page.waitForFunction(
 		(sel: string, wanted: string) =>
-			Array.from(document.querySelectorAll<HTMLElement>(sel)).find((el) => el.innerText.includes(wanted)),
+			Array.from(document.querySelectorAll<HTMLElement>(sel)).find((el) =>
+				el.innerText.includes(wanted),
+			),
 		WAIT,
 		selector,
 		text,
@@ -52,18 +58,24 @@ export async function closeNode(page: Page): Promise<void> {
 export async function dropdownOptions(page: Page): Promise<string[]> {
 	const option = '[role="option"]';
 	await page.waitForFunction(
-		(sel: string) => Array.from(document.querySelectorAll<HTMLElement>(sel)).some((o) => o.offsetParent !== null),
+		(sel: string) =>
+			Array.from(document.querySelectorAll<HTMLElement>(sel)).some((o) => o.offsetParent !== null),
 		WAIT,
 		option,
 	);
 	return page.$$eval(option, (options) =>
-		options.filter((o) => (o as HTMLElement).offsetParent !== null).map((o) => (o as HTMLElement).innerText.trim()),
+		options
+			.filter((o) => (o as HTMLElement).offsetParent !== null)
+			.map((o) => (o as HTMLElement).innerText.trim()),
 	);
 }
 
 /** Every node icon image in the node panel: its address and whether the browser could draw it. */
 export async function nodePanelIcons(page: Page): Promise<Array<{ src: string; loaded: boolean }>> {
 	return page.$$eval(`${testId('node-creator')} img`, (images) =>
-		images.map((img) => ({ src: img.getAttribute('src') ?? '', loaded: img.complete && img.naturalWidth > 0 })),
+		images.map((img) => ({
+			src: img.getAttribute('src') ?? '',
+			loaded: img.complete && img.naturalWidth > 0,
+		})),
 	);
 }

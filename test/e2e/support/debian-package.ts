@@ -19,7 +19,9 @@ export interface DebianProgram {
 
 /** The first existing `binary` on PATH, /usr/bin or /usr/sbin. */
 function onPath(binary: string): string | undefined {
-	for (const dir of (process.env.PATH ?? '').split(path.delimiter).concat('/usr/bin', '/usr/sbin')) {
+	for (const dir of (process.env.PATH ?? '')
+		.split(path.delimiter)
+		.concat('/usr/bin', '/usr/sbin')) {
 		const candidate = path.join(dir, binary);
 		if (dir && existsSync(candidate)) return candidate;
 	}
@@ -30,13 +32,23 @@ function onPath(binary: string): string | undefined {
  * Installs Debian's `debianPackage` with apt-get (needs root and the package index, which
  * `apt-get update` refreshes when the first attempt fails); throws when this user cannot.
  */
-export async function aptInstall(debianPackage: string, neededFor: string, log: (line: string) => void): Promise<void> {
+export async function aptInstall(
+	debianPackage: string,
+	neededFor: string,
+	log: (line: string) => void,
+): Promise<void> {
 	if (process.getuid?.() !== 0) {
-		throw new Error(`${debianPackage} is not installed and this user cannot install it: run \`sudo apt-get install -y ${debianPackage}\``);
+		throw new Error(
+			`${debianPackage} is not installed and this user cannot install it: run \`sudo apt-get install -y ${debianPackage}\``,
+		);
 	}
 	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
 	const install = () =>
-		runCommand('apt-get', ['install', '-y', '--no-install-recommends', debianPackage], { cwd: tmpdir(), env, timeoutMs: 600_000 });
+		runCommand('apt-get', ['install', '-y', '--no-install-recommends', debianPackage], {
+			cwd: tmpdir(),
+			env,
+			timeoutMs: 600_000,
+		});
 	log(`Installing ${debianPackage} with apt-get (${neededFor})`);
 	try {
 		await install();
@@ -48,12 +60,16 @@ export async function aptInstall(debianPackage: string, neededFor: string, log: 
 }
 
 /** The program's path; installs its Debian package first when it is missing. */
-export async function ensureDebianProgram(program: DebianProgram, log: (line: string) => void = () => {}): Promise<string> {
+export async function ensureDebianProgram(
+	program: DebianProgram,
+	log: (line: string) => void = () => {},
+): Promise<string> {
 	const { binary, debianPackage, neededFor } = program;
 	const found = onPath(binary);
 	if (found) return found;
 	await aptInstall(debianPackage, neededFor, log);
 	const installed = onPath(binary);
-	if (!installed) throw new Error(`apt-get installed ${debianPackage} but ${binary} is not on PATH`);
+	if (!installed)
+		throw new Error(`apt-get installed ${debianPackage} but ${binary} is not on PATH`);
 	return installed;
 }

@@ -33,9 +33,17 @@ export interface RunningDemo {
 }
 
 /** Resolves once the collected output matches; rejects on timeout or when the child exits first. */
-function waitForOutput(child: ChildProcess, output: () => string, pattern: RegExp, timeoutMs: number) {
+function waitForOutput(
+	child: ChildProcess,
+	output: () => string,
+	pattern: RegExp,
+	timeoutMs: number,
+) {
 	return new Promise<RegExpMatchArray>((resolve, reject) => {
-		const timer = setTimeout(() => reject(new Error(`No "${pattern}" within ${timeoutMs} ms:\n${output()}`)), timeoutMs);
+		const timer = setTimeout(
+			() => reject(new Error(`No "${pattern}" within ${timeoutMs} ms:\n${output()}`)),
+			timeoutMs,
+		);
 		const check = () => {
 			const match = output().match(pattern);
 			if (match) {
@@ -67,7 +75,11 @@ function n8nByFolder(logFile: string): number {
 
 /** Starts `npm start` in its own process group and waits for its "running" banner. */
 export async function startDemo(timeoutMs = 180_000): Promise<RunningDemo> {
-	const child = spawn('npm', ['start'], { cwd: REPO_ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+	const child = spawn('npm', ['start'], {
+		cwd: REPO_ROOT,
+		detached: true,
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
 	let text = '';
 	const collect = (chunk: Buffer) => void (text += chunk.toString('utf8'));
 	child.stdout?.on('data', collect);
@@ -95,7 +107,10 @@ export async function startDemo(timeoutMs = 180_000): Promise<RunningDemo> {
 	};
 	try {
 		await waitForOutput(child, () => text, /n8n with n8n-nodes-phonovation is running/, timeoutMs);
-		n8nPid = Number(text.match(/n8n's process id:\s+(\d+)/)?.[1] ?? n8nByFolder(printed(text, /n8n's log:\s+(\S+)/)));
+		n8nPid = Number(
+			text.match(/n8n's process id:\s+(\d+)/)?.[1] ??
+				n8nByFolder(printed(text, /n8n's log:\s+(\S+)/)),
+		);
 	} catch (error) {
 		kill();
 		throw error;

@@ -1,4 +1,9 @@
-import { type SimulatorConfig, type Simulator, simulatorCredentialData, startSimulator } from '../../simulator';
+import {
+	type SimulatorConfig,
+	type Simulator,
+	simulatorCredentialData,
+	startSimulator,
+} from '../../simulator';
 import { ensureN8nInstalled, type N8nInstall } from './install';
 import { N8nClient, type WorkflowJson } from './n8n-client';
 import { type N8nProcess, startN8n } from './n8n-process';
@@ -25,14 +30,22 @@ export function withCredential(workflow: WorkflowJson, credential: CredentialRef
 		...workflow,
 		nodes: workflow.nodes.map((node) =>
 			node.type.startsWith('n8n-nodes-phonovation.')
-				? { ...node, credentials: { [TYPES.credential]: { id: credential.id, name: credential.name } } }
+				? {
+						...node,
+						credentials: { [TYPES.credential]: { id: credential.id, name: credential.name } },
+					}
 				: node,
 		),
 	};
 }
 
 /** The production URL n8n serves a trigger node's webhook on, once its workflow is published. */
-export function productionWebhookUrl(n8nUrl: string, workflow: WorkflowJson, nodeName: string, webhookPath = 'phonovation'): string {
+export function productionWebhookUrl(
+	n8nUrl: string,
+	workflow: WorkflowJson,
+	nodeName: string,
+	webhookPath = 'phonovation',
+): string {
 	const node = workflow.nodes.find((n) => n.name === nodeName);
 	if (!node?.webhookId) throw new Error(`Node ${nodeName} has no webhookId`);
 	return `${n8nUrl}/webhook/${String(node.webhookId)}/${webhookPath}`;
@@ -48,7 +61,10 @@ export interface E2eEnvironment {
 	/** Creates another credential against the simulator (a fresh one has no token yet). */
 	createCredential(name: string, overrides?: Record<string, string>): Promise<CredentialRef>;
 	/** Binds the workflow to a credential and stores it in n8n. */
-	importWorkflow(workflow: WorkflowJson, credential?: CredentialRef): Promise<WorkflowJson & { id: string }>;
+	importWorkflow(
+		workflow: WorkflowJson,
+		credential?: CredentialRef,
+	): Promise<WorkflowJson & { id: string }>;
 	/** Publishes an imported workflow and returns its trigger's production URL once n8n serves it. */
 	publish(workflow: WorkflowJson & { id: string }, triggerName: string): Promise<string>;
 	stop(): Promise<void>;
@@ -65,7 +81,11 @@ export interface E2eOptions {
 /** Creates credentials of our type that point at the simulator. */
 export function credentialCreator(client: N8nClient, sim: Simulator) {
 	return async (name: string, overrides: Record<string, string> = {}): Promise<CredentialRef> => {
-		const created = await client.createCredential(name, TYPES.credential, simulatorCredentialData(sim, overrides));
+		const created = await client.createCredential(
+			name,
+			TYPES.credential,
+			simulatorCredentialData(sim, overrides),
+		);
 		return { id: String(created.id), name: created.name, type: TYPES.credential };
 	};
 }
@@ -80,7 +100,8 @@ export async function startE2eEnvironment(options: E2eOptions = {}): Promise<E2e
 	const tarball = await packPackage({ log });
 	const port = await freePort();
 	const n8nUrl = `http://127.0.0.1:${port}`;
-	const simConfig = typeof options.simulator === 'function' ? options.simulator(n8nUrl) : options.simulator;
+	const simConfig =
+		typeof options.simulator === 'function' ? options.simulator(n8nUrl) : options.simulator;
 	const sim = await startSimulator(simConfig ?? {});
 	let n8n: N8nProcess | undefined;
 	try {
@@ -125,7 +146,12 @@ export const E2E_SETUP_TIMEOUT_MS = 20 * 60_000;
 export function logExcerpt(tail: string, lines = 30): string {
 	return tail
 		.split('\n')
-		.filter((line) => line.trim() && !/^\s+at /.test(line) && !/api\.n8n\.io|Strapi API|system task run failed/.test(line))
+		.filter(
+			(line) =>
+				line.trim() &&
+				!/^\s+at /.test(line) &&
+				!/api\.n8n\.io|Strapi API|system task run failed/.test(line),
+		)
 		.slice(-lines)
 		.map((line) => `  │ ${line}`)
 		.join('\n');

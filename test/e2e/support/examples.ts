@@ -49,12 +49,16 @@ export function exampleWebhookId(name: string, nodeName: string): string {
  * simulator approves (or `sender`), and each Phonovation Trigger given exampleWebhookId. Bind a
  * credential with withCredential / importWorkflow.
  */
-export function loadExample(name: string, { sender = SIMULATOR_SENDER }: { sender?: string } = {}): WorkflowJson {
+export function loadExample(
+	name: string,
+	{ sender = SIMULATOR_SENDER }: { sender?: string } = {},
+): WorkflowJson {
 	const workflow = readExample(name);
 	return {
 		...workflow,
 		nodes: workflow.nodes.map((node) => {
-			if (node.type === TYPES.trigger) return { ...node, webhookId: node.webhookId ?? exampleWebhookId(name, node.name) };
+			if (node.type === TYPES.trigger)
+				return { ...node, webhookId: node.webhookId ?? exampleWebhookId(name, node.name) };
 			const parameters = node.parameters as Record<string, unknown> | undefined;
 			if (node.type === TYPES.action && parameters?.from === SENDER_PLACEHOLDER) {
 				return { ...node, parameters: { ...parameters, from: sender } };

@@ -16,7 +16,8 @@ export function parseFlatted(text: string): unknown {
 		const out: Record<string, unknown> | unknown[] = Array.isArray(raw) ? [] : {};
 		resolved.set(index, out);
 		for (const [key, value] of Object.entries(raw)) {
-			(out as Record<string, unknown>)[key] = typeof value === 'string' ? resolve(Number(value)) : value;
+			(out as Record<string, unknown>)[key] =
+				typeof value === 'string' ? resolve(Number(value)) : value;
 		}
 		return out;
 	};

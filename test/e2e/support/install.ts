@@ -58,7 +58,8 @@ interface Marker {
 }
 
 function pinnedVersion(packageJson: string): string {
-	const version = (JSON.parse(packageJson) as { dependencies?: Record<string, string> }).dependencies?.n8n;
+	const version = (JSON.parse(packageJson) as { dependencies?: Record<string, string> })
+		.dependencies?.n8n;
 	if (!version) throw new Error(`${N8N_RUNTIME_SPEC_DIR}/package.json does not pin n8n`);
 	return version;
 }
@@ -108,7 +109,9 @@ async function failFastAfterEarlierFailure(dir: string): Promise<void> {
 		return;
 	}
 	if (failure.pid === process.pid) {
-		throw new Error(`The n8n install failed earlier in this run (see ${dir}/install.log):\n${failure.message}`);
+		throw new Error(
+			`The n8n install failed earlier in this run (see ${dir}/install.log):\n${failure.message}`,
+		);
 	}
 	await rm(failureFile(dir), { force: true });
 }
@@ -142,51 +145,64 @@ export async function ensureN8nInstalled(options: InstallOptions = {}): Promise<
 	if (markerFits(await readMarker(dir), version)) return installOf(dir, version);
 	await failFastAfterEarlierFailure(dir);
 
-	return await withLock(`${dir}.lock`, (pid) => log(`Another process (pid ${pid}) is installing n8n into ${dir}; waiting`), async () => {
-		if (markerFits(await readMarker(dir), version)) return installOf(dir, version);
-		const started = Date.now();
-		log(`Installing n8n ${version} into ${dir} (a few minutes, ~3 GB; cached for later runs)`);
-		await rm(dir, { recursive: true, force: true });
-		await mkdir(dir, { recursive: true });
-		for (const file of ['package.json', 'package-lock.json']) {
-			await copyFile(path.join(N8N_RUNTIME_SPEC_DIR, file), path.join(dir, file));
-		}
-		const logFile = path.join(dir, 'install.log');
-		const env = nativeBuildEnv();
-		try {
-			// Install scripts stay off: some download prebuilt binaries, which fails offline.
-			await runCommand(NPM, ['ci', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: dir, env, logFile });
-			log('Building the native modules n8n needs: ' + NATIVE_MODULES.join(', '));
-			await runCommand(NPM, ['rebuild', ...NATIVE_MODULES], { cwd: dir, env, logFile });
-			await runCommand(process.execPath, ['-e', NATIVE_CHECK], { cwd: dir, env, logFile });
-		} catch (error) {
-			await writeFile(failureFile(dir), JSON.stringify({ pid: process.pid, message: (error as Error).message }));
-			throw error;
-		}
-		const installed = JSON.parse(
-			await readFile(path.join(dir, 'node_modules', 'n8n', 'package.json'), 'utf8'),
-		) as { version: string };
-		if (installed.version !== version) {
-			throw new Error(`Expected n8n ${version} in ${dir}, found ${installed.version}`);
-		}
-		const marker: Marker = {
-			n8nVersion: version,
-			nodeModuleVersion: process.versions.modules,
-			platform: process.platform,
-			arch: process.arch,
-			seconds: Math.round((Date.now() - started) / 1000),
-		};
-		await writeFile(path.join(dir, MARKER), JSON.stringify(marker, null, '\t'));
-		log(`n8n ${version} installed in ${marker.seconds} s`);
-		return installOf(dir, version);
-	});
+	return await withLock(
+		`${dir}.lock`,
+		(pid) => log(`Another process (pid ${pid}) is installing n8n into ${dir}; waiting`),
+		async () => {
+			if (markerFits(await readMarker(dir), version)) return installOf(dir, version);
+			const started = Date.now();
+			log(`Installing n8n ${version} into ${dir} (a few minutes, ~3 GB; cached for later runs)`);
+			await rm(dir, { recursive: true, force: true });
+			await mkdir(dir, { recursive: true });
+			for (const file of ['package.json', 'package-lock.json']) {
+				await copyFile(path.join(N8N_RUNTIME_SPEC_DIR, file), path.join(dir, file));
+			}
+			const logFile = path.join(dir, 'install.log');
+			const env = nativeBuildEnv();
+			try {
+				// Install scripts stay off: some download prebuilt binaries, which fails offline.
+				await runCommand(NPM, ['ci', '--ignore-scripts', '--no-audit', '--no-fund'], {
+					cwd: dir,
+					env,
+					logFile,
+				});
+				log('Building the native modules n8n needs: ' + NATIVE_MODULES.join(', '));
+				await runCommand(NPM, ['rebuild', ...NATIVE_MODULES], { cwd: dir, env, logFile });
+				await runCommand(process.execPath, ['-e', NATIVE_CHECK], { cwd: dir, env, logFile });
+			} catch (error) {
+				await writeFile(
+					failureFile(dir),
+					JSON.stringify({ pid: process.pid, message: (error as Error).message }),
+				);
+				throw error;
+			}
+			const installed = JSON.parse(
+				await readFile(path.join(dir, 'node_modules', 'n8n', 'package.json'), 'utf8'),
+			) as { version: string };
+			if (installed.version !== version) {
+				throw new Error(`Expected n8n ${version} in ${dir}, found ${installed.version}`);
+			}
+			const marker: Marker = {
+				n8nVersion: version,
+				nodeModuleVersion: process.versions.modules,
+				platform: process.platform,
+				arch: process.arch,
+				seconds: Math.round((Date.now() - started) / 1000),
+			};
+			await writeFile(path.join(dir, MARKER), JSON.stringify(marker, null, '\t'));
+			log(`n8n ${version} installed in ${marker.seconds} s`);
+			return installOf(dir, version);
+		},
+	);
 }
 
 if (require.main === module) {
 	const started = Date.now();
 	ensureN8nInstalled({ log: (line) => console.log(line) })
 		.then((install) => {
-			console.log(`n8n ${install.version} ready in ${install.dir} (${Math.round((Date.now() - started) / 1000)} s)`);
+			console.log(
+				`n8n ${install.version} ready in ${install.dir} (${Math.round((Date.now() - started) / 1000)} s)`,
+			);
 		})
 		.catch((error: unknown) => {
 			console.error(error instanceof Error ? error.message : error);

@@ -30,7 +30,10 @@ function query(filter: ExecutionFilter, limit: number): string {
 }
 
 /** How many executions match (n8n counts them in the database, not per page). */
-export async function countExecutions(client: N8nClient, filter: ExecutionFilter = {}): Promise<number> {
+export async function countExecutions(
+	client: N8nClient,
+	filter: ExecutionFilter = {},
+): Promise<number> {
 	const page = await client.call<ExecutionPage>('GET', query(filter, 1));
 	return page.count;
 }
@@ -41,15 +44,22 @@ export async function countExecutions(client: N8nClient, filter: ExecutionFilter
  * order (queue mode with several workers). So the pages are chained by start time instead:
  * `startedBefore` includes its bound, and rows seen twice are kept once.
  */
-export async function listExecutions(client: N8nClient, filter: ExecutionFilter = {}): Promise<ExecutionSummary[]> {
+export async function listExecutions(
+	client: N8nClient,
+	filter: ExecutionFilter = {},
+): Promise<ExecutionSummary[]> {
 	const all = new Map<string, ExecutionSummary>();
 	let startedBefore: string | undefined;
 	for (;;) {
 		const page = await client.call<ExecutionPage>('GET', query({ ...filter, startedBefore }, 100));
 		for (const execution of page.results) all.set(String(execution.id), execution);
-		const started = page.results.map((e) => e.startedAt).filter((t): t is string => Boolean(t)).sort();
+		const started = page.results
+			.map((e) => e.startedAt)
+			.filter((t): t is string => Boolean(t))
+			.sort();
 		if (page.results.length < 100 || started.length === 0) break;
-		if (started[0] === startedBefore) throw new Error(`More than 100 executions started at ${startedBefore}`);
+		if (started[0] === startedBefore)
+			throw new Error(`More than 100 executions started at ${startedBefore}`);
 		startedBefore = started[0];
 	}
 	return [...all.values()];
@@ -93,13 +103,23 @@ export async function executionsUpToMarker(
 	count: number,
 	options: { status?: string[]; timeoutMs: number },
 ): Promise<ExecutionSummary[]> {
-	const seen = await waitForExecutionCount(client, { workflowId, status: options.status ?? ['success'] }, count, options.timeoutMs);
-	if (seen < count) throw new Error(`only ${seen} of ${count} executions within ${options.timeoutMs / 1000} s`);
+	const seen = await waitForExecutionCount(
+		client,
+		{ workflowId, status: options.status ?? ['success'] },
+		count,
+		options.timeoutMs,
+	);
+	if (seen < count)
+		throw new Error(`only ${seen} of ${count} executions within ${options.timeoutMs / 1000} s`);
 	return await listExecutions(client, { workflowId, status: EVERY_STATUS });
 }
 
 /** Loads the stored executions (with their run data), `concurrency` requests at a time. */
-export async function fetchExecutions(client: N8nClient, ids: string[], concurrency = 8): Promise<Execution[]> {
+export async function fetchExecutions(
+	client: N8nClient,
+	ids: string[],
+	concurrency = 8,
+): Promise<Execution[]> {
 	const executions: Execution[] = new Array(ids.length);
 	let next = 0;
 	const worker = async () => {

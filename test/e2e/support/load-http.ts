@@ -23,7 +23,11 @@ export interface Answer {
  * Sends every request once over a pool of `concurrency` kept-alive connections to `origin`,
  * `concurrency` requests in flight at a time. Answers come back in the order of the requests.
  */
-export async function sendConcurrently(origin: string, requests: OutgoingRequest[], concurrency: number): Promise<Answer[]> {
+export async function sendConcurrently(
+	origin: string,
+	requests: OutgoingRequest[],
+	concurrency: number,
+): Promise<Answer[]> {
 	const pool = new Pool(origin, { connections: concurrency, pipelining: 1 });
 	const answers: Answer[] = new Array(requests.length);
 	let next = 0;
@@ -41,7 +45,10 @@ export async function sendConcurrently(origin: string, requests: OutgoingRequest
 					nosniff: header('x-content-type-options'),
 				};
 			} catch (error) {
-				answers[index] = { status: 0, body: `${(error as Error).name}: ${(error as Error).message}` };
+				answers[index] = {
+					status: 0,
+					body: `${(error as Error).name}: ${(error as Error).message}`,
+				};
 			}
 		}
 	};

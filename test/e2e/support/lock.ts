@@ -14,7 +14,11 @@ function isAlive(pid: number): boolean {
  * Runs `work` while holding a lock folder, so two processes (jest and the demo, say) never
  * install n8n or build the package at the same time. A lock left by a dead process is taken over.
  */
-export async function withLock<T>(lock: string, onWait: (pid: number | string) => void, work: () => Promise<T>): Promise<T> {
+export async function withLock<T>(
+	lock: string,
+	onWait: (pid: number | string) => void,
+	work: () => Promise<T>,
+): Promise<T> {
 	await mkdir(path.dirname(lock), { recursive: true });
 	let waitingSaid = false;
 	for (;;) {

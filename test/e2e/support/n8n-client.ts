@@ -46,7 +46,13 @@ export interface Execution extends ExecutionSummary {
 	/** The parsed run data: resultData.runData, resultData.error, lastNodeExecuted… */
 	data: {
 		resultData: {
-			runData: Record<string, Array<{ data?: { main?: Array<Array<{ json: Record<string, unknown> }> | null> }; error?: NodeRun['error'] }>>;
+			runData: Record<
+				string,
+				Array<{
+					data?: { main?: Array<Array<{ json: Record<string, unknown> }> | null> };
+					error?: NodeRun['error'];
+				}>
+			>;
 			error?: { message?: string; description?: string; [key: string]: unknown };
 			lastNodeExecuted?: string;
 		};
@@ -95,7 +101,10 @@ export class N8nClient {
 	}
 
 	async login(): Promise<void> {
-		await this.call('POST', '/rest/login', { emailOrLdapLoginId: OWNER.email, password: OWNER.password });
+		await this.call('POST', '/rest/login', {
+			emailOrLdapLoginId: OWNER.email,
+			password: OWNER.password,
+		});
 		if (!this.cookie) throw new Error('n8n did not issue a session cookie on login');
 	}
 
@@ -129,17 +138,22 @@ export class N8nClient {
 		return types.map((t) => t.name);
 	}
 
-	async nodeType(name: string): Promise<Record<string, unknown> & { name: string; version: number | number[] }> {
-		const types = await this.call<Array<Record<string, unknown> & { name: string; version: number | number[] }>>(
-			'GET',
-			'/types/nodes.json',
-		);
+	async nodeType(
+		name: string,
+	): Promise<Record<string, unknown> & { name: string; version: number | number[] }> {
+		const types = await this.call<
+			Array<Record<string, unknown> & { name: string; version: number | number[] }>
+		>('GET', '/types/nodes.json');
 		const type = types.find((t) => t.name === name);
 		if (!type) throw new Error(`n8n does not know the node type ${name}`);
 		return type;
 	}
 
-	async createCredential(name: string, type: string, data: Record<string, unknown>): Promise<{ id: string; name: string }> {
+	async createCredential(
+		name: string,
+		type: string,
+		data: Record<string, unknown>,
+	): Promise<{ id: string; name: string }> {
 		return await this.call('POST', '/rest/credentials', { name, type, data });
 	}
 
@@ -147,18 +161,35 @@ export class N8nClient {
 	 * The editor's "Test" button on a saved credential: it loads the credential (secrets come back
 	 * redacted) and posts that form data, which n8n completes from the stored secrets.
 	 */
-	async testCredential(credential: { id: string; name: string; type: string }): Promise<CredentialTestResult> {
+	async testCredential(credential: {
+		id: string;
+		name: string;
+		type: string;
+	}): Promise<CredentialTestResult> {
 		const stored = await this.call<{ data?: Record<string, unknown> }>(
 			'GET',
 			`/rest/credentials/${credential.id}?includeData=true`,
 		);
 		return await this.call('POST', '/rest/credentials/test', {
-			credentials: { id: credential.id, name: credential.name, type: credential.type, data: stored.data ?? {} },
+			credentials: {
+				id: credential.id,
+				name: credential.name,
+				type: credential.type,
+				data: stored.data ?? {},
+			},
 		});
 	}
 
 	async createWorkflow(workflow: WorkflowJson): Promise<StoredWorkflow> {
-		const { id: _id, active: _active, versionId: _versionId, meta: _meta, tags: _tags, pinData, ...body } = workflow;
+		const {
+			id: _id,
+			active: _active,
+			versionId: _versionId,
+			meta: _meta,
+			tags: _tags,
+			pinData,
+			...body
+		} = workflow;
 		return await this.call('POST', '/rest/workflows', {
 			...body,
 			pinData: pinData ?? {},
@@ -199,7 +230,8 @@ export class N8nClient {
 			});
 			await response.body?.cancel();
 			if (response.status === 204) return;
-			if (Date.now() > deadline) throw new Error(`n8n did not register the webhook ${url} within ${timeoutMs} ms`);
+			if (Date.now() > deadline)
+				throw new Error(`n8n did not register the webhook ${url} within ${timeoutMs} ms`);
 			await new Promise((resolve) => setTimeout(resolve, 250));
 		}
 	}
@@ -215,7 +247,8 @@ export class N8nClient {
 			`/rest/workflows/${workflowId}/run`,
 			{ triggerToStartFrom: { name: triggerName } },
 		);
-		if (!result?.executionId) throw new Error(`n8n started no execution: ${JSON.stringify(result)}`);
+		if (!result?.executionId)
+			throw new Error(`n8n started no execution: ${JSON.stringify(result)}`);
 		return String(result.executionId);
 	}
 
@@ -239,8 +272,12 @@ export class N8nClient {
 	}
 
 	async execution(id: string): Promise<Execution> {
-		const raw = await this.call<ExecutionSummary & { data: string | Execution['data'] }>('GET', `/rest/executions/${id}`);
-		const data = typeof raw.data === 'string' ? (parseFlatted(raw.data) as Execution['data']) : raw.data;
+		const raw = await this.call<ExecutionSummary & { data: string | Execution['data'] }>(
+			'GET',
+			`/rest/executions/${id}`,
+		);
+		const data =
+			typeof raw.data === 'string' ? (parseFlatted(raw.data) as Execution['data']) : raw.data;
 		return { ...raw, id: String(raw.id), data };
 	}
 
@@ -250,13 +287,18 @@ export class N8nClient {
 		for (;;) {
 			const execution = await this.execution(id);
 			if (FINISHED.has(execution.status)) return execution;
-			if (Date.now() > deadline) throw new Error(`Execution ${id} still ${execution.status} after ${timeoutMs} ms`);
+			if (Date.now() > deadline)
+				throw new Error(`Execution ${id} still ${execution.status} after ${timeoutMs} ms`);
 			await new Promise((resolve) => setTimeout(resolve, 250));
 		}
 	}
 
 	/** Runs a workflow from its trigger and returns the finished, stored execution. */
-	async runAndWait(workflowId: string, triggerName: string, timeoutMs?: number): Promise<Execution> {
+	async runAndWait(
+		workflowId: string,
+		triggerName: string,
+		timeoutMs?: number,
+	): Promise<Execution> {
 		return await this.waitForExecution(await this.runManually(workflowId, triggerName), timeoutMs);
 	}
 
@@ -264,16 +306,24 @@ export class N8nClient {
 	 * Waits until the workflow has `count` finished executions (webhook-started ones, say) and
 	 * returns them, oldest first.
 	 */
-	async waitForExecutions(workflowId: string, count: number, timeoutMs = 30_000): Promise<Execution[]> {
+	async waitForExecutions(
+		workflowId: string,
+		count: number,
+		timeoutMs = 30_000,
+	): Promise<Execution[]> {
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
-			const finished = (await this.executions(workflowId, Math.max(100, count + 50))).filter((e) => FINISHED.has(e.status));
+			const finished = (await this.executions(workflowId, Math.max(100, count + 50))).filter((e) =>
+				FINISHED.has(e.status),
+			);
 			if (finished.length >= count) {
 				const sorted = finished.sort((a, b) => Number(a.id) - Number(b.id));
 				return await Promise.all(sorted.map((e) => this.execution(String(e.id))));
 			}
 			if (Date.now() > deadline) {
-				throw new Error(`Workflow ${workflowId} has ${finished.length} finished executions, expected ${count}`);
+				throw new Error(
+					`Workflow ${workflowId} has ${finished.length} finished executions, expected ${count}`,
+				);
 			}
 			await new Promise((resolve) => setTimeout(resolve, 250));
 		}

@@ -51,11 +51,17 @@ const NODES_PACKAGE_JSON = { name: 'installed-nodes', private: true, dependencie
  * <user folder>/.n8n/nodes/node_modules. n8n scans that folder at start. Peer dependencies
  * (n8n-workflow) are not installed: they must resolve to n8n's own copy, as n8n does itself.
  */
-export async function installCommunityPackage(userFolder: string, tarball: string): Promise<string> {
+export async function installCommunityPackage(
+	userFolder: string,
+	tarball: string,
+): Promise<string> {
 	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
 	await mkdir(nodesDir, { recursive: true });
 	if (!existsSync(path.join(nodesDir, 'package.json'))) {
-		await writeFile(path.join(nodesDir, 'package.json'), JSON.stringify(NODES_PACKAGE_JSON, null, 2));
+		await writeFile(
+			path.join(nodesDir, 'package.json'),
+			JSON.stringify(NODES_PACKAGE_JSON, null, 2),
+		);
 	}
 	await runCommand(
 		NPM,
@@ -78,7 +84,12 @@ export async function installCommunityPackage(userFolder: string, tarball: strin
 function inheritedEnv(): NodeJS.ProcessEnv {
 	const env: NodeJS.ProcessEnv = {};
 	for (const [key, value] of Object.entries(process.env)) {
-		if (/^(N8N_|DB_|EXECUTIONS_|WEBHOOK_URL$|GENERIC_TIMEZONE$|NODE_ENV$|NODE_OPTIONS$|QUEUE_)/.test(key)) continue;
+		if (
+			/^(N8N_|DB_|EXECUTIONS_|WEBHOOK_URL$|GENERIC_TIMEZONE$|NODE_ENV$|NODE_OPTIONS$|QUEUE_)/.test(
+				key,
+			)
+		)
+			continue;
 		env[key] = value;
 	}
 	return env;
@@ -162,14 +173,23 @@ export function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 	}
 }
 
-async function waitUntilReady(url: string, child: ChildProcess, logFile: string, timeoutMs: number) {
+async function waitUntilReady(
+	url: string,
+	child: ChildProcess,
+	logFile: string,
+	timeoutMs: number,
+) {
 	const deadline = Date.now() + timeoutMs;
 	while (Date.now() < deadline) {
 		if (child.exitCode !== null || child.signalCode !== null) {
-			throw new Error(`n8n exited during start (${child.exitCode ?? child.signalCode}).\n${tailOf(logFile, 60)}`);
+			throw new Error(
+				`n8n exited during start (${child.exitCode ?? child.signalCode}).\n${tailOf(logFile, 60)}`,
+			);
 		}
 		try {
-			const response = await fetch(`${url}/healthz/readiness`, { signal: AbortSignal.timeout(2000) });
+			const response = await fetch(`${url}/healthz/readiness`, {
+				signal: AbortSignal.timeout(2000),
+			});
 			if (response.status === 200) return;
 		} catch {
 			// not listening yet
@@ -186,7 +206,8 @@ async function waitUntilReady(url: string, child: ChildProcess, logFile: string,
  */
 export async function startN8n(options: StartN8nOptions): Promise<N8nProcess> {
 	const ownsFolder = !options.userFolder;
-	const userFolder = options.userFolder ?? (await mkdtemp(path.join(tmpdir(), 'n8n-phonovation-e2e-')));
+	const userFolder =
+		options.userFolder ?? (await mkdtemp(path.join(tmpdir(), 'n8n-phonovation-e2e-')));
 	const port = options.port ?? (await freePort());
 	let brokerPort = await freePort();
 	while (brokerPort === port) brokerPort = await freePort();
@@ -194,7 +215,10 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nProcess> {
 
 	const logFile = path.join(userFolder, 'n8n.log');
 	const logFd = openSync(logFile, 'a');
-	const env = { ...n8nEnv({ userFolder, port, brokerPort, publicHost: options.publicHost }), ...options.env };
+	const env = {
+		...n8nEnv({ userFolder, port, brokerPort, publicHost: options.publicHost }),
+		...options.env,
+	};
 	const child = spawn(process.execPath, [options.install.bin, 'start'], {
 		cwd: userFolder,
 		env,
@@ -213,7 +237,8 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nProcess> {
 			clearTimeout(killTimer);
 			// The task runner may outlive its parent for a moment.
 			signalGroup(child, 'SIGKILL');
-			if (ownsFolder && process.env.PHONOVATION_E2E_KEEP !== '1') await rm(userFolder, { recursive: true, force: true, maxRetries: 3 });
+			if (ownsFolder && process.env.PHONOVATION_E2E_KEEP !== '1')
+				await rm(userFolder, { recursive: true, force: true, maxRetries: 3 });
 		})());
 
 	try {

@@ -8,14 +8,23 @@ import { cacheRoot, REPO_ROOT } from './paths';
 import { NPM, runCommand } from './run-command';
 
 /** What goes into the build: when none of it changed, the last packed tarball is reused. */
-const BUILD_INPUTS = ['package.json', 'tsconfig.json', 'gulpfile.js', 'credentials', 'nodes', 'icons'];
+const BUILD_INPUTS = [
+	'package.json',
+	'tsconfig.json',
+	'gulpfile.js',
+	'credentials',
+	'nodes',
+	'icons',
+];
 
 async function filesUnder(entry: string): Promise<string[]> {
 	const full = path.join(REPO_ROOT, entry);
 	if (!existsSync(full)) return [];
 	if (!(await stat(full)).isDirectory()) return [full];
 	const entries = await readdir(full, { recursive: true, withFileTypes: true });
-	return entries.filter((item) => item.isFile()).map((item) => path.join(item.parentPath, item.name));
+	return entries
+		.filter((item) => item.isFile())
+		.map((item) => path.join(item.parentPath, item.name));
 }
 
 async function sourceHash(): Promise<string> {
@@ -46,15 +55,23 @@ export async function packPackage(options: PackOptions = {}): Promise<string> {
 	await mkdir(packs, { recursive: true });
 	const target = path.join(packs, `n8n-nodes-phonovation-${await sourceHash()}.tgz`);
 	if (!options.force && existsSync(target)) return target;
-	return await withLock(path.join(packs, 'build.lock'), (pid) => log(`Waiting for process ${pid}, which is building the package`), async () => {
-		if (!options.force && existsSync(target)) return target;
-		await buildAndPack(packs, target, log);
-		await pruneOldPacks(packs, target);
-		return target;
-	});
+	return await withLock(
+		path.join(packs, 'build.lock'),
+		(pid) => log(`Waiting for process ${pid}, which is building the package`),
+		async () => {
+			if (!options.force && existsSync(target)) return target;
+			await buildAndPack(packs, target, log);
+			await pruneOldPacks(packs, target);
+			return target;
+		},
+	);
 }
 
-async function buildAndPack(packs: string, target: string, log: (line: string) => void): Promise<void> {
+async function buildAndPack(
+	packs: string,
+	target: string,
+	log: (line: string) => void,
+): Promise<void> {
 	log('Building the package (npm run build)');
 	await runCommand(NPM, ['run', 'build'], { cwd: REPO_ROOT });
 	const scratch = await mkdtemp(path.join(packs, 'pack-'));
@@ -71,8 +88,15 @@ async function buildAndPack(packs: string, target: string, log: (line: string) =
 
 /** Keeps the newest few tarballs (another checkout or the demo may still use one). */
 async function pruneOldPacks(packs: string, keep: string, count = 5): Promise<void> {
-	const tarballs = (await readdir(packs)).filter((name) => name.endsWith('.tgz')).map((name) => path.join(packs, name));
-	const withTimes = await Promise.all(tarballs.map(async (file) => ({ file, mtime: (await stat(file)).mtimeMs })));
-	const old = withTimes.sort((a, b) => b.mtime - a.mtime).slice(count).filter((t) => t.file !== keep);
+	const tarballs = (await readdir(packs))
+		.filter((name) => name.endsWith('.tgz'))
+		.map((name) => path.join(packs, name));
+	const withTimes = await Promise.all(
+		tarballs.map(async (file) => ({ file, mtime: (await stat(file)).mtimeMs })),
+	);
+	const old = withTimes
+		.sort((a, b) => b.mtime - a.mtime)
+		.slice(count)
+		.filter((t) => t.file !== keep);
 	await Promise.all(old.map((t) => rm(t.file, { force: true })));
 }

@@ -42,7 +42,9 @@ export interface QueueModeOptions {
  * PostgreSQL, Redis, the simulator and n8n's main, two workers and a webhook process, with the
  * owner logged in.
  */
-export async function startQueueModeEnvironment(options: QueueModeOptions = {}): Promise<QueueModeEnvironment> {
+export async function startQueueModeEnvironment(
+	options: QueueModeOptions = {},
+): Promise<QueueModeEnvironment> {
 	const log = options.log ?? (() => {});
 	const install = await ensureN8nInstalled({ log });
 	const tarball = await packPackage({ log });
@@ -57,7 +59,13 @@ export async function startQueueModeEnvironment(options: QueueModeOptions = {}):
 		const sim = await startSimulator(options.simulator ?? {});
 		stops.push(() => sim.stop());
 		log('Starting n8n in queue mode: main, then workers and webhook process');
-		const n8n = await startQueueModeN8n({ install, packageTarball: tarball, redis, postgres, env: options.n8nEnv });
+		const n8n = await startQueueModeN8n({
+			install,
+			packageTarball: tarball,
+			redis,
+			postgres,
+			env: options.n8nEnv,
+		});
 		stops.push(() => n8n.stop());
 		const client = await N8nClient.forOwner(n8n.main.url);
 		const credential = await credentialCreator(client, sim)(SIMULATOR_CREDENTIAL_NAME);
@@ -91,12 +99,17 @@ export async function startQueueModeEnvironment(options: QueueModeOptions = {}):
 export type QueueModeSuite = SharedEnvironment<QueueModeEnvironment>;
 
 /** One queue-mode environment shared by a file's scenarios; failures show every n8n process's log. */
-export function useQueueModeEnvironment(options: Omit<QueueModeOptions, 'log'> = {}): QueueModeSuite {
+export function useQueueModeEnvironment(
+	options: Omit<QueueModeOptions, 'log'> = {},
+): QueueModeSuite {
 	return useSharedEnvironment(
 		(log) => startQueueModeEnvironment({ ...options, log }),
 		(env) =>
 			[env.n8n.main, ...env.n8n.workers, env.n8n.webhook]
-				.map((member) => `n8n ${member.name} log (last lines):\n${logExcerpt(member.logTail(150), 15)}`)
+				.map(
+					(member) =>
+						`n8n ${member.name} log (last lines):\n${logExcerpt(member.logTail(150), 15)}`,
+				)
 				.join('\n\n'),
 		{ stopTimeoutMs: 90_000, testTimeoutMs: 180_000 },
 	);

@@ -75,21 +75,33 @@ async function stopChild(child: ChildProcess): Promise<void> {
 	signalGroup(child, 'SIGKILL');
 }
 
-async function untilReady(role: string, url: string, child: ChildProcess, logFile: string, timeoutMs: number) {
+async function untilReady(
+	role: string,
+	url: string,
+	child: ChildProcess,
+	logFile: string,
+	timeoutMs: number,
+) {
 	const deadline = Date.now() + timeoutMs;
 	while (Date.now() < deadline) {
 		if (child.exitCode !== null || child.signalCode !== null) {
-			throw new Error(`n8n ${role} exited during start (${child.exitCode ?? child.signalCode}).\n${tailOf(logFile, 60)}`);
+			throw new Error(
+				`n8n ${role} exited during start (${child.exitCode ?? child.signalCode}).\n${tailOf(logFile, 60)}`,
+			);
 		}
 		try {
-			const response = await fetch(`${url}/healthz/readiness`, { signal: AbortSignal.timeout(2000) });
+			const response = await fetch(`${url}/healthz/readiness`, {
+				signal: AbortSignal.timeout(2000),
+			});
 			if (response.status === 200) return;
 		} catch {
 			// not listening yet
 		}
 		await new Promise((resolve) => setTimeout(resolve, 500));
 	}
-	throw new Error(`n8n ${role} was not ready within ${timeoutMs / 1000} s.\n${tailOf(logFile, 60)}`);
+	throw new Error(
+		`n8n ${role} was not ready within ${timeoutMs / 1000} s.\n${tailOf(logFile, 60)}`,
+	);
 }
 
 /** Hands out free ports, each once. */
@@ -111,7 +123,12 @@ interface Launch {
 }
 
 /** Spawns one n8n process in its own process group, logging to <user folder>/n8n-<name>.log. */
-async function launchProcess(options: StartQueueModeOptions, userFolder: string, launch: Launch, children: ChildProcess[]) {
+async function launchProcess(
+	options: StartQueueModeOptions,
+	userFolder: string,
+	launch: Launch,
+	children: ChildProcess[],
+) {
 	const logFile = path.join(userFolder, `n8n-${launch.name}.log`);
 	const logFd = openSync(logFile, 'a');
 	const child = spawn(process.execPath, [options.install.bin, COMMAND[launch.role]], {
@@ -157,7 +174,12 @@ export async function startQueueModeN8n(options: StartQueueModeOptions): Promise
 	const [mainPort, webhookPort] = [await port(), await port()];
 	const encryptionKey = randomBytes(24).toString('hex');
 	const children: ChildProcess[] = [];
-	const launch = async (name: string, role: QueueRole, httpPort: number, roleEnv: Record<string, string>) => {
+	const launch = async (
+		name: string,
+		role: QueueRole,
+		httpPort: number,
+		roleEnv: Record<string, string>,
+	) => {
 		const env = {
 			...n8nEnv({ userFolder, port: mainPort, brokerPort: await port() }),
 			...databaseEnv(options.postgres),
@@ -176,7 +198,9 @@ export async function startQueueModeN8n(options: StartQueueModeOptions): Promise
 	const stop = stopper(children, userFolder);
 	try {
 		// Production webhooks are served by the webhook process only, as in a scaled setup.
-		const main = await launch('main', 'main', mainPort, { N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' });
+		const main = await launch('main', 'main', mainPort, {
+			N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true',
+		});
 		const workerPorts = await Promise.all(Array.from({ length: options.workers ?? 2 }, port));
 		const [webhook, ...workers] = await Promise.all([
 			launch('webhook', 'webhook', webhookPort, { N8N_PORT: String(webhookPort) }),
@@ -196,6 +220,7 @@ function stopper(children: ChildProcess[], userFolder: string): () => Promise<vo
 		(stopped ??= (async () => {
 			await Promise.all(children.slice(1).map(stopChild));
 			if (children[0]) await stopChild(children[0]);
-			if (process.env.PHONOVATION_E2E_KEEP !== '1') await rm(userFolder, { recursive: true, force: true, maxRetries: 3 });
+			if (process.env.PHONOVATION_E2E_KEEP !== '1')
+				await rm(userFolder, { recursive: true, force: true, maxRetries: 3 });
 		})());
 }

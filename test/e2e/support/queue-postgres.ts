@@ -31,7 +31,9 @@ const VERSIONS_DIR = '/usr/lib/postgresql';
 /** The bin folder of the newest installed PostgreSQL (Debian keeps one per major version). */
 function postgresBinDir(): string | undefined {
 	if (!existsSync(VERSIONS_DIR)) return undefined;
-	const versions = readdirSync(VERSIONS_DIR).filter((v) => existsSync(path.join(VERSIONS_DIR, v, 'bin', 'postgres')));
+	const versions = readdirSync(VERSIONS_DIR).filter((v) =>
+		existsSync(path.join(VERSIONS_DIR, v, 'bin', 'postgres')),
+	);
 	const newest = versions.sort((a, b) => Number(b) - Number(a))[0];
 	return newest ? path.join(VERSIONS_DIR, newest, 'bin') : undefined;
 }
@@ -42,22 +44,33 @@ export async function ensurePostgres(log: (line: string) => void = () => {}): Pr
 	if (found) return found;
 	await aptInstall('postgresql', 'queue-mode scenario', log);
 	const installed = postgresBinDir();
-	if (!installed) throw new Error(`apt-get installed postgresql but no server is under ${VERSIONS_DIR}`);
+	if (!installed)
+		throw new Error(`apt-get installed postgresql but no server is under ${VERSIONS_DIR}`);
 	return installed;
 }
 
 /** Who runs the server: Debian's `postgres` user when we are root, ourselves otherwise. */
 async function serverUser(): Promise<{ uid?: number; gid?: number }> {
 	if (process.getuid?.() !== 0) return {};
-	const id = async (flag: string) => Number((await runCommand('id', [flag, 'postgres'], { cwd: tmpdir() })).trim());
+	const id = async (flag: string) =>
+		Number((await runCommand('id', [flag, 'postgres'], { cwd: tmpdir() })).trim());
 	return { uid: await id('-u'), gid: await id('-g') };
 }
 
-async function untilAccepting(bin: string, port: number, child: ChildProcess, output: () => string): Promise<void> {
+async function untilAccepting(
+	bin: string,
+	port: number,
+	child: ChildProcess,
+	output: () => string,
+): Promise<void> {
 	const deadline = Date.now() + 60_000;
 	for (;;) {
 		try {
-			await runCommand(path.join(bin, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'n8n'], { cwd: tmpdir() });
+			await runCommand(
+				path.join(bin, 'pg_isready'),
+				['-h', '127.0.0.1', '-p', String(port), '-U', 'n8n'],
+				{ cwd: tmpdir() },
+			);
 			return;
 		} catch {
 			if (child.exitCode !== null || Date.now() > deadline) {
@@ -70,8 +83,25 @@ async function untilAccepting(bin: string, port: number, child: ChildProcess, ou
 
 /** Server settings for a throw-away test cluster: loopback only, no durability. */
 const serverArgs = (dataDir: string, socketDir: string, port: number) =>
-	['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${socketDir}`]
-		.concat(['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200']);
+	[
+		'-D',
+		dataDir,
+		'-p',
+		String(port),
+		'-c',
+		'listen_addresses=127.0.0.1',
+		'-c',
+		`unix_socket_directories=${socketDir}`,
+	].concat([
+		'-c',
+		'fsync=off',
+		'-c',
+		'synchronous_commit=off',
+		'-c',
+		'full_page_writes=off',
+		'-c',
+		'max_connections=200',
+	]);
 
 /** initdb, then the server in the foreground, then an empty database for n8n. */
 export async function startPostgres(bin: string): Promise<PostgresServer> {
@@ -81,9 +111,16 @@ export async function startPostgres(bin: string): Promise<PostgresServer> {
 	await chmod(dir, 0o700);
 	const dataDir = path.join(dir, 'data');
 	const run = { cwd: dir, ...user };
-	await runCommand(path.join(bin, 'initdb'), ['-D', dataDir, '-U', 'n8n', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync'], run);
+	await runCommand(
+		path.join(bin, 'initdb'),
+		['-D', dataDir, '-U', 'n8n', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync'],
+		run,
+	);
 	const port = await freePort();
-	const child = spawn(path.join(bin, 'postgres'), serverArgs(dataDir, dir, port), { ...run, stdio: ['ignore', 'pipe', 'pipe'] });
+	const child = spawn(path.join(bin, 'postgres'), serverArgs(dataDir, dir, port), {
+		...run,
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
 	const output = captureOutput(child);
 	const stop = async () => {
 		// SIGINT is PostgreSQL's fast shutdown: sessions are ended, nothing is waited for.
@@ -95,7 +132,11 @@ export async function startPostgres(bin: string): Promise<PostgresServer> {
 	};
 	try {
 		await untilAccepting(bin, port, child, output);
-		await runCommand(path.join(bin, 'createdb'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'n8n', 'n8n'], run);
+		await runCommand(
+			path.join(bin, 'createdb'),
+			['-h', '127.0.0.1', '-p', String(port), '-U', 'n8n', 'n8n'],
+			run,
+		);
 	} catch (error) {
 		await stop();
 		throw error;

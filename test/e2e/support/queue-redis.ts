@@ -22,7 +22,10 @@ export interface RedisServer {
 
 /** The path of `redis-server`, installed from Debian when it is missing. */
 export function ensureRedisServer(log: (line: string) => void = () => {}): Promise<string> {
-	return ensureDebianProgram({ binary: 'redis-server', debianPackage: 'redis-server', neededFor: 'queue-mode scenario' }, log);
+	return ensureDebianProgram(
+		{ binary: 'redis-server', debianPackage: 'redis-server', neededFor: 'queue-mode scenario' },
+		log,
+	);
 }
 
 /** Resolves when Redis answers PING with PONG. */
@@ -54,7 +57,20 @@ export async function startRedis(binary: string): Promise<RedisServer> {
 	const dir = await mkdtemp(path.join(tmpdir(), 'n8n-phonovation-redis-'));
 	const child = spawn(
 		binary,
-		['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--dir', dir],
+		[
+			'--port',
+			String(port),
+			'--bind',
+			'127.0.0.1',
+			'--save',
+			'',
+			'--appendonly',
+			'no',
+			'--daemonize',
+			'no',
+			'--dir',
+			dir,
+		],
 		{ stdio: ['ignore', 'pipe', 'pipe'] },
 	);
 	const output = captureOutput(child);

@@ -10,7 +10,10 @@ export function executionsStartedBy(worker: QueueProcess): Set<string> {
 }
 
 /** How many of these executions each worker started, by worker name. */
-export function executionsPerWorker(workers: QueueProcess[], ids: string[]): Record<string, number> {
+export function executionsPerWorker(
+	workers: QueueProcess[],
+	ids: string[],
+): Record<string, number> {
 	const perWorker: Record<string, number> = {};
 	for (const worker of workers) {
 		const started = executionsStartedBy(worker);
@@ -20,7 +23,11 @@ export function executionsPerWorker(workers: QueueProcess[], ids: string[]): Rec
 }
 
 /** Polls the workers' logs until one of them has started the execution. */
-export async function workerRunning(workers: QueueProcess[], executionId: string, timeoutMs: number): Promise<QueueProcess> {
+export async function workerRunning(
+	workers: QueueProcess[],
+	executionId: string,
+	timeoutMs: number,
+): Promise<QueueProcess> {
 	const probe = () => workers.find((w) => executionsStartedBy(w).has(executionId));
 	return await pollUntil(probe, `a worker starting execution ${executionId}`, timeoutMs);
 }

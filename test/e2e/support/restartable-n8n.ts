@@ -43,14 +43,23 @@ export interface RestartableN8n {
 	stop(): Promise<void>;
 }
 
-async function waitUntilReady(url: string, child: ChildProcess, logFile: string, timeoutMs: number): Promise<void> {
+async function waitUntilReady(
+	url: string,
+	child: ChildProcess,
+	logFile: string,
+	timeoutMs: number,
+): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	while (Date.now() < deadline) {
 		if (child.exitCode !== null || child.signalCode !== null) {
-			throw new Error(`n8n exited during start (${child.exitCode ?? child.signalCode}).\n${tailOf(logFile, 60)}`);
+			throw new Error(
+				`n8n exited during start (${child.exitCode ?? child.signalCode}).\n${tailOf(logFile, 60)}`,
+			);
 		}
 		try {
-			const response = await fetch(`${url}/healthz/readiness`, { signal: AbortSignal.timeout(2000) });
+			const response = await fetch(`${url}/healthz/readiness`, {
+				signal: AbortSignal.timeout(2000),
+			});
 			await response.body?.cancel();
 			if (response.status === 200) return;
 		} catch {
@@ -92,7 +101,12 @@ export async function startRestartableN8n(options: RestartableN8nOptions): Promi
 		const logFd = openSync(logFile, 'a');
 		const started = spawn(process.execPath, [options.install.bin, 'start'], {
 			cwd: userFolder,
-			env: { ...n8nEnv({ userFolder, port, brokerPort }), N8N_ENCRYPTION_KEY: encryptionKey, ...options.env, ...env },
+			env: {
+				...n8nEnv({ userFolder, port, brokerPort }),
+				N8N_ENCRYPTION_KEY: encryptionKey,
+				...options.env,
+				...env,
+			},
 			stdio: ['ignore', logFd, logFd],
 			detached: true,
 		});
@@ -132,7 +146,8 @@ export async function startRestartableN8n(options: RestartableN8nOptions): Promi
 		shutdown,
 		stop: async () => {
 			await shutdown();
-			if (process.env.PHONOVATION_E2E_KEEP !== '1') await rm(userFolder, { recursive: true, force: true, maxRetries: 3 });
+			if (process.env.PHONOVATION_E2E_KEEP !== '1')
+				await rm(userFolder, { recursive: true, force: true, maxRetries: 3 });
 		},
 	};
 }

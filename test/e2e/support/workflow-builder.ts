@@ -7,7 +7,14 @@ type Node = WorkflowJson['nodes'][number];
 
 /** n8n's Manual Trigger ("Execute workflow" in the editor). */
 export function manualTrigger(name = 'Manual Trigger'): Node {
-	return { id: randomUUID(), name, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
+	return {
+		id: randomUUID(),
+		name,
+		type: 'n8n-nodes-base.manualTrigger',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
 }
 
 /** n8n's Code node running JavaScript once for all items (in n8n's task runner). */
@@ -24,16 +31,39 @@ export function code(name: string, jsCode: string): Node {
 
 /** The Phonovation action node with the given parameters (resource, operation, fields, options). */
 export function phonovation(name: string, parameters: Record<string, unknown>): Node {
-	return { id: randomUUID(), name, type: TYPES.action, typeVersion: 1, position: [440, 0], parameters };
+	return {
+		id: randomUUID(),
+		name,
+		type: TYPES.action,
+		typeVersion: 1,
+		position: [440, 0],
+		parameters,
+	};
 }
 
 /** The Phonovation Trigger with a fixed webhookId, so its production URL is known before import. */
-export function phonovationTrigger(name: string, parameters: Record<string, unknown>, webhookId = randomUUID()): Node {
-	return { id: randomUUID(), name, type: TYPES.trigger, typeVersion: 1.1, position: [0, 0], parameters, webhookId };
+export function phonovationTrigger(
+	name: string,
+	parameters: Record<string, unknown>,
+	webhookId = randomUUID(),
+): Node {
+	return {
+		id: randomUUID(),
+		name,
+		type: TYPES.trigger,
+		typeVersion: 1.1,
+		position: [0, 0],
+		parameters,
+		webhookId,
+	};
 }
 
 /** A workflow whose nodes run one after the other, in the order given. */
-export function chain(name: string, nodes: Node[], settings: Record<string, unknown> = {}): WorkflowJson {
+export function chain(
+	name: string,
+	nodes: Node[],
+	settings: Record<string, unknown> = {},
+): WorkflowJson {
 	const connections: Record<string, unknown> = {};
 	for (let i = 0; i + 1 < nodes.length; i++) {
 		connections[nodes[i].name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };

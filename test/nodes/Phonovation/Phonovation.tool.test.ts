@@ -25,8 +25,19 @@ describe('the Phonovation node as an AI tool', () => {
 	});
 	afterAll(async () => await sim.stop());
 
-	async function callTool(name: string, parameters: INodeParameters, args: IDataObject): Promise<ToolCall> {
-		const agent: INode = { id: 'agent', name: 'Agent', type: 'agentProbe', typeVersion: 1, position: [0, 0], parameters: {} };
+	async function callTool(
+		name: string,
+		parameters: INodeParameters,
+		args: IDataObject,
+	): Promise<ToolCall> {
+		const agent: INode = {
+			id: 'agent',
+			name: 'Agent',
+			type: 'agentProbe',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		};
 		const tool: INode = {
 			id: 'tool',
 			name,
@@ -36,7 +47,9 @@ describe('the Phonovation node as an AI tool', () => {
 			parameters,
 			credentials: { phonovationApi: { id: 'cred-1', name: 'Phonovation' } },
 		};
-		const connections = { [name]: { ai_tool: [[{ node: 'Agent', type: 'ai_tool' as const, index: 0 }]] } };
+		const connections = {
+			[name]: { ai_tool: [[{ node: 'Agent', type: 'ai_tool' as const, index: 0 }]] },
+		};
 		const run = await engine.runWorkflow([agent, tool], connections, agent, [{ json: args }]);
 		const task = run.data.resultData.runData.Agent?.[0];
 		if (task?.error) throw task.error;
@@ -45,7 +58,11 @@ describe('the Phonovation node as an AI tool', () => {
 
 	it("describes itself by the operation's action and answers with the node's items", async () => {
 		const call = await callTool('List Senders', { resource: 'sender', operation: 'getAll' }, {});
-		expect(call).toMatchObject({ name: 'List_Senders', description: 'Get many senders in Phonovation', arguments: [] });
+		expect(call).toMatchObject({
+			name: 'List_Senders',
+			description: 'Get many senders in Phonovation',
+			arguments: [],
+		});
 		expect(JSON.parse(call.answer!)).toEqual([
 			{ name: 'Phonovation', type: 0, typeLabel: 'ComReg registered' },
 			{ name: 'FreeText', type: 1, typeLabel: 'international — not delivered to Irish numbers' },
@@ -55,9 +72,16 @@ describe('the Phonovation node as an AI tool', () => {
 
 	it("asks the model for each $fromAI() value and uses the model's answer", async () => {
 		const limit = "={{ $fromAI('howMany', 'How many sender IDs to list', 'number') }}";
-		const call = await callTool('List Senders', { resource: 'sender', operation: 'getAll', returnAll: false, limit }, { howMany: 2 });
+		const call = await callTool(
+			'List Senders',
+			{ resource: 'sender', operation: 'getAll', returnAll: false, limit },
+			{ howMany: 2 },
+		);
 		expect(call.arguments).toEqual(['howMany']);
-		expect(JSON.parse(call.answer!).map((s: { name: string }) => s.name)).toEqual(['Phonovation', 'FreeText']);
+		expect(JSON.parse(call.answer!).map((s: { name: string }) => s.name)).toEqual([
+			'Phonovation',
+			'FreeText',
+		]);
 	});
 
 	it('a manual Tool Description replaces the automatic one', async () => {
@@ -69,7 +93,9 @@ describe('the Phonovation node as an AI tool', () => {
 		};
 		const call = await callTool('Health', parameters, {});
 		expect(call.description).toBe('Tells whether SMS can be sent right now');
-		expect(JSON.parse(call.answer!)).toEqual([expect.objectContaining({ healthy: true, status: 200 })]);
+		expect(JSON.parse(call.answer!)).toEqual([
+			expect.objectContaining({ healthy: true, status: 200 }),
+		]);
 	});
 
 	it("a provider failure reaches the agent as the node's error message, and nothing is retried", async () => {

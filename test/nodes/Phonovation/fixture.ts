@@ -3,7 +3,12 @@ import type { INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 import { PhonovationApi } from '../../../credentials/PhonovationApi.credentials';
 import { Phonovation } from '../../../nodes/Phonovation/Phonovation.node';
 import { Engine, type ExecutionOptions, type NodeRunResult } from '../../harness/engine';
-import { simulatorCredentialData, startSimulator, type Simulator, type SimulatorConfig } from '../../simulator';
+import {
+	simulatorCredentialData,
+	startSimulator,
+	type Simulator,
+	type SimulatorConfig,
+} from '../../simulator';
 
 export const NODE_TYPE = 'n8n-nodes-phonovation.phonovation';
 
@@ -11,7 +16,12 @@ export interface PhonovationFixture {
 	sim: Simulator;
 	engine: Engine;
 	/** Runs the Phonovation node with these parameters on these input items in the real engine. */
-	run(parameters: INodeParameters, items?: INodeExecutionData[], node?: Partial<INode>, execution?: ExecutionOptions): Promise<NodeRunResult>;
+	run(
+		parameters: INodeParameters,
+		items?: INodeExecutionData[],
+		node?: Partial<INode>,
+		execution?: ExecutionOptions,
+	): Promise<NodeRunResult>;
 	node(parameters: INodeParameters, node?: Partial<INode>): INode;
 	/** Simulator state cleared and the stored token dropped: the next request logs in. */
 	reset(): void;
@@ -19,13 +29,16 @@ export interface PhonovationFixture {
 }
 
 /** The simulator on loopback plus an engine whose stored credential points at it. */
-export async function phonovationFixture(config: Partial<SimulatorConfig> = {}): Promise<PhonovationFixture> {
+export async function phonovationFixture(
+	config: Partial<SimulatorConfig> = {},
+): Promise<PhonovationFixture> {
 	const sim = await startSimulator(config);
 	const engine = new Engine({
 		nodeTypes: { [NODE_TYPE]: new Phonovation() },
 		credentialTypes: [new PhonovationApi()],
 	});
-	const storeCredential = () => engine.credentials.set('cred-1', { ...simulatorCredentialData(sim), accessToken: '' });
+	const storeCredential = () =>
+		engine.credentials.set('cred-1', { ...simulatorCredentialData(sim), accessToken: '' });
 	storeCredential();
 	const node = (parameters: INodeParameters, extra: Partial<INode> = {}): INode => ({
 		id: 'phonovation-node',
@@ -41,7 +54,8 @@ export async function phonovationFixture(config: Partial<SimulatorConfig> = {}):
 		sim,
 		engine,
 		node,
-		run: async (parameters, items = [{ json: {} }], extra = {}, execution = {}) => await engine.runNode(node(parameters, extra), items, execution.mode ?? 'manual', execution),
+		run: async (parameters, items = [{ json: {} }], extra = {}, execution = {}) =>
+			await engine.runNode(node(parameters, extra), items, execution.mode ?? 'manual', execution),
 		reset: () => {
 			sim.reset();
 			storeCredential();

@@ -11,7 +11,8 @@ const NODE_DIR = path.join(__dirname, '../../../nodes/PhonovationTrigger');
 describe('Phonovation Trigger description', () => {
 	const trigger = new PhonovationTrigger();
 	const { description } = trigger;
-	const property = (name: string) => description.properties.find((p) => p.name === name) as INodeProperties;
+	const property = (name: string) =>
+		description.properties.find((p) => p.name === name) as INodeProperties;
 	const shown = (name: string, parameters: INodeParameters) =>
 		NodeHelpers.displayParameter(parameters, property(name), null, description, parameters);
 
@@ -20,26 +21,49 @@ describe('Phonovation Trigger description', () => {
 		expect(description.group).toEqual(['trigger']);
 		expect(description.inputs).toEqual([]);
 		expect(description.usableAsTool).toBeUndefined();
-		expect(description.credentials?.map((c) => [c.name, c.required])).toEqual([['phonovationApi', true]]);
+		expect(description.credentials?.map((c) => [c.name, c.required])).toEqual([
+			['phonovationApi', true],
+		]);
 	});
 
 	it('shows a Production URL ending in /phonovation that accepts POST', () => {
 		const [webhook] = description.webhooks!;
 		const node = { webhookId: 'abc', parameters: {} } as unknown as INode;
-		expect(NodeHelpers.getNodeWebhookUrl('https://n8n.example/webhook', 'wf', node, String(webhook.path), false)).toBe(
-			'https://n8n.example/webhook/abc/phonovation',
-		);
+		expect(
+			NodeHelpers.getNodeWebhookUrl(
+				'https://n8n.example/webhook',
+				'wf',
+				node,
+				String(webhook.path),
+				false,
+			),
+		).toBe('https://n8n.example/webhook/abc/phonovation');
 		expect(webhook.httpMethod).toBe('POST');
 	});
 
 	it('starts a new trigger on replies, opt-outs and receipts, with no options set', () => {
-		const parameters = NodeHelpers.getNodeParameters(description.properties, {}, true, false, null, description);
-		expect(parameters).toMatchObject({ events: ['inbound', 'optOut', 'deliveryReceipt'], options: {} });
+		const parameters = NodeHelpers.getNodeParameters(
+			description.properties,
+			{},
+			true,
+			false,
+			null,
+			description,
+		);
+		expect(parameters).toMatchObject({
+			events: ['inbound', 'optOut', 'deliveryReceipt'],
+			options: {},
+		});
 	});
 
 	it('lists the four events by name, alphabetically', () => {
 		const options = property('events').options as Array<{ name: string }>;
-		expect(options.map((o) => o.name)).toEqual(['Delivery Receipt', 'Inbound Message', 'Opt-Out', 'Processing Result']);
+		expect(options.map((o) => o.name)).toEqual([
+			'Delivery Receipt',
+			'Inbound Message',
+			'Opt-Out',
+			'Processing Result',
+		]);
 	});
 
 	it('offers six options with safe values once added; the old URL token is marked deprecated and masked', () => {
@@ -52,7 +76,9 @@ describe('Phonovation Trigger description', () => {
 			['URL Token (Deprecated)', ''],
 			['Verify Signature', true],
 		]);
-		expect(options.find((o) => o.displayName.startsWith('URL Token'))!.typeOptions?.password).toBe(true);
+		expect(options.find((o) => o.displayName.startsWith('URL Token'))!.typeOptions?.password).toBe(
+			true,
+		);
 	});
 
 	it('asks to move a URL token still set in the node to the credential, only while it is set', () => {
@@ -76,8 +102,10 @@ describe('Phonovation Trigger description', () => {
 		expect(shown('unverifiedNotice', { options: {} })).toBe(false);
 	});
 
-	it('explains the credential\'s URL token when processing results are selected', () => {
-		expect(property('processingResultNotice').displayName).toMatch(/URL Token in the Phonovation credential/);
+	it("explains the credential's URL token when processing results are selected", () => {
+		expect(property('processingResultNotice').displayName).toMatch(
+			/URL Token in the Phonovation credential/,
+		);
 		expect(shown('processingResultNotice', { events: ['inbound', 'processingResult'] })).toBe(true);
 		expect(shown('processingResultNotice', { events: ['inbound', 'optOut'] })).toBe(false);
 	});
@@ -99,15 +127,21 @@ describe('Phonovation Trigger description', () => {
 	});
 
 	it('ships a codex file with the category and documentation links', () => {
-		const codex = JSON.parse(readFileSync(path.join(NODE_DIR, 'PhonovationTrigger.node.json'), 'utf8'));
+		const codex = JSON.parse(
+			readFileSync(path.join(NODE_DIR, 'PhonovationTrigger.node.json'), 'utf8'),
+		);
 		expect(codex).toEqual({
 			node: 'n8n-nodes-phonovation.phonovationTrigger',
 			nodeVersion: '1.0',
 			codexVersion: '1.0',
 			categories: ['Communication'],
 			resources: {
-				credentialDocumentation: [{ url: 'https://github.com/n8n-nodes-phonovation/n8n-nodes-phonovation#credentials' }],
-				primaryDocumentation: [{ url: 'https://github.com/n8n-nodes-phonovation/n8n-nodes-phonovation#trigger' }],
+				credentialDocumentation: [
+					{ url: 'https://github.com/n8n-nodes-phonovation/n8n-nodes-phonovation#credentials' },
+				],
+				primaryDocumentation: [
+					{ url: 'https://github.com/n8n-nodes-phonovation/n8n-nodes-phonovation#trigger' },
+				],
 			},
 		});
 	});

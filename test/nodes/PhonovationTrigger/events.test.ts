@@ -19,7 +19,8 @@ describe.each(TRIGGER_VERSIONS)('Phonovation Trigger %s', (version) => {
 	const triggerEngine = (credential?: Record<string, string>) => engineAt(credential, version);
 
 	describe('opt-outs', () => {
-		const optOut = (content: string) => inboundFields({ to: '50123', content, keyphrase: '*', notifyId: '' });
+		const optOut = (content: string) =>
+			inboundFields({ to: '50123', content, keyphrase: '*', notifyId: '' });
 
 		it('recognises SMS-To 50123 as an opt-out with the keyword and a suppression hint', async () => {
 			const out = await postForm(triggerEngine(), optOut('STOP'));
@@ -39,7 +40,13 @@ describe.each(TRIGGER_VERSIONS)('Phonovation Trigger %s', (version) => {
 					notifyId: null,
 					keyphrase: null,
 					type: 'AuthCode',
-					network: { mcc: '272', mnc: '1', country: 'Ireland', carrier: 'Vodafone Ireland', operatorNetwork: true },
+					network: {
+						mcc: '272',
+						mnc: '1',
+						country: 'Ireland',
+						carrier: 'Vodafone Ireland',
+						operatorNetwork: true,
+					},
 					receivedAt: '2026-04-09T16:03:11.000Z',
 					via: 'shortcode',
 				},
@@ -54,7 +61,11 @@ describe.each(TRIGGER_VERSIONS)('Phonovation Trigger %s', (version) => {
 			['opt-out', 'OPT OUT'],
 		])('reads the opt-out keyword of "%s" as %s', async (content, keyword) => {
 			const out = await postForm(triggerEngine(), optOut(content));
-			expect(out.items[0].json).toMatchObject({ event: 'optOut', text: content, optOutKeyword: keyword });
+			expect(out.items[0].json).toMatchObject({
+				event: 'optOut',
+				text: content,
+				optOutKeyword: keyword,
+			});
 			expect(out.items[0].json.unverified).toMatchObject({ via: 'shortcode' });
 		});
 
@@ -65,7 +76,9 @@ describe.each(TRIGGER_VERSIONS)('Phonovation Trigger %s', (version) => {
 				expect(out.items[0].json).toMatchObject({
 					event: 'inbound',
 					text: content,
-					hint: expect.stringMatching(/^Texted to the opt-out shortcode 50123 .* not treated as an opt-out/),
+					hint: expect.stringMatching(
+						/^Texted to the opt-out shortcode 50123 .* not treated as an opt-out/,
+					),
 					unverified: expect.objectContaining({ to: '50123' }),
 				});
 				expect(out.items[0].json).not.toHaveProperty('optOutKeyword');
@@ -73,7 +86,10 @@ describe.each(TRIGGER_VERSIONS)('Phonovation Trigger %s', (version) => {
 		);
 
 		it('refuses an opt-out with a bad signature (401)', async () => {
-			const out = await postForm(triggerEngine(), withField(optOut('STOP'), 'SMS-From', '353870000000'));
+			const out = await postForm(
+				triggerEngine(),
+				withField(optOut('STOP'), 'SMS-From', '353870000000'),
+			);
 			expect(out).toMatchObject(refusal(401));
 		});
 
@@ -83,13 +99,17 @@ describe.each(TRIGGER_VERSIONS)('Phonovation Trigger %s', (version) => {
 		});
 
 		it('is never held back by the keyword filter', async () => {
-			const out = await postForm(triggerEngine(), optOut('STOP'), { options: { keywords: 'CONFIRM' } });
+			const out = await postForm(triggerEngine(), optOut('STOP'), {
+				options: { keywords: 'CONFIRM' },
+			});
 			expect(out.items[0].json.event).toBe('optOut');
 		});
 
 		it('does not emit plain inbound messages when only opt-outs are selected', async () => {
 			const engine = triggerEngine();
-			expect(await postForm(engine, inboundFields(), { events: ['optOut'] })).toMatchObject(IGNORED);
+			expect(await postForm(engine, inboundFields(), { events: ['optOut'] })).toMatchObject(
+				IGNORED,
+			);
 			expect((await postForm(engine, optOut('STOP'), { events: ['optOut'] })).executed).toBe(true);
 		});
 	});
@@ -115,7 +135,7 @@ describe.each(TRIGGER_VERSIONS)('Phonovation Trigger %s', (version) => {
 			});
 		});
 
-		it('verifies the provider\'s documented example (SMS-NotifyID, True sent, true hashed)', async () => {
+		it("verifies the provider's documented example (SMS-NotifyID, True sent, true hashed)", async () => {
 			const body =
 				'SMS-Type=Notification&SMS-NotifyID=321354&SMS-Success=True&SMS-To=353871111111&SMS-From=353877777777' +
 				'&SMS-Verify=9db038748b3088971d913616c13e769b&SMS-TotalToSend=1&SMS-TotalSent=1&SMS-TotalFailed=0' +
@@ -132,15 +152,29 @@ describe.each(TRIGGER_VERSIONS)('Phonovation Trigger %s', (version) => {
 
 		it('accepts the success value hashed either as sent or lower-cased', async () => {
 			const engine = triggerEngine();
-			expect((await postForm(engine, receiptFields({ success: 'True', hashedSuccess: 'True' }))).status).toBe(200);
-			expect((await postForm(engine, receiptFields({ success: 'True', hashedSuccess: 'true' }))).status).toBe(200);
-			expect((await postForm(engine, receiptFields({ success: 'False', hashedSuccess: 'false' }))).status).toBe(200);
+			expect(
+				(await postForm(engine, receiptFields({ success: 'True', hashedSuccess: 'True' }))).status,
+			).toBe(200);
+			expect(
+				(await postForm(engine, receiptFields({ success: 'True', hashedSuccess: 'true' }))).status,
+			).toBe(200);
+			expect(
+				(await postForm(engine, receiptFields({ success: 'False', hashedSuccess: 'false' })))
+					.status,
+			).toBe(200);
 		});
 
 		it('reports a partly failed message as not delivered', async () => {
-			const out = await postForm(triggerEngine(), receiptFields({ success: 'False', totals: ['2', '1', '1'] }));
+			const out = await postForm(
+				triggerEngine(),
+				receiptFields({ success: 'False', totals: ['2', '1', '1'] }),
+			);
 			expect(out.items[0].json).toMatchObject({ delivered: false });
-			expect(out.items[0].json.unverified).toMatchObject({ totalToSend: 2, totalSent: 1, totalFailed: 1 });
+			expect(out.items[0].json.unverified).toMatchObject({
+				totalToSend: 2,
+				totalSent: 1,
+				totalFailed: 1,
+			});
 		});
 
 		it('refuses a receipt whose success value was flipped (401)', async () => {
@@ -150,18 +184,30 @@ describe.each(TRIGGER_VERSIONS)('Phonovation Trigger %s', (version) => {
 
 		it('refuses a receipt whose notifyId was changed, or that is signed with another secret (401)', async () => {
 			const engine = triggerEngine();
-			expect(await postForm(engine, withField(receiptFields(), 'SMS-NotifyId', '321355'))).toMatchObject(refusal(401));
-			expect(await postForm(engine, receiptFields({ secret: 'not-the-secret' }))).toMatchObject(refusal(401));
-			expect(await postForm(engine, withoutField(receiptFields(), 'SMS-Verify'))).toMatchObject(refusal(401));
+			expect(
+				await postForm(engine, withField(receiptFields(), 'SMS-NotifyId', '321355')),
+			).toMatchObject(refusal(401));
+			expect(await postForm(engine, receiptFields({ secret: 'not-the-secret' }))).toMatchObject(
+				refusal(401),
+			);
+			expect(await postForm(engine, withoutField(receiptFields(), 'SMS-Verify'))).toMatchObject(
+				refusal(401),
+			);
 			// Without a signed field the signature cannot match either.
-			expect(await postForm(engine, withoutField(receiptFields(), 'SMS-Success'))).toMatchObject(refusal(401));
-			expect(await postForm(engine, withoutField(receiptFields(), 'SMS-NotifyId'))).toMatchObject(refusal(401));
+			expect(await postForm(engine, withoutField(receiptFields(), 'SMS-Success'))).toMatchObject(
+				refusal(401),
+			);
+			expect(await postForm(engine, withoutField(receiptFields(), 'SMS-NotifyId'))).toMatchObject(
+				refusal(401),
+			);
 		});
 
 		it('refuses a receipt with an empty notifyId (401): its signature is one value for the whole account', async () => {
 			const engine = triggerEngine();
 			expect(await postForm(engine, receiptFields({ notifyId: '' }))).toMatchObject(refusal(401));
-			expect(await postForm(engine, receiptFields({ notifyId: '', success: 'False' }))).toMatchObject(refusal(401));
+			expect(
+				await postForm(engine, receiptFields({ notifyId: '', success: 'False' })),
+			).toMatchObject(refusal(401));
 		});
 
 		it('lets a receipt with an empty notifyId through when asked, marked verified: false with the reason', async () => {
@@ -171,7 +217,9 @@ describe.each(TRIGGER_VERSIONS)('Phonovation Trigger %s', (version) => {
 				event: 'deliveryReceipt',
 				notifyId: null,
 				verified: false,
-				hint: expect.stringMatching(/^This receipt has no NotifyId\. Its SMS-Verify is the same for every such receipt/),
+				hint: expect.stringMatching(
+					/^This receipt has no NotifyId\. Its SMS-Verify is the same for every such receipt/,
+				),
 			});
 			// The option does not switch the signature off.
 			const forged = receiptFields({ notifyId: '', secret: 'not-the-secret' });
@@ -188,11 +236,15 @@ describe.each(TRIGGER_VERSIONS)('Phonovation Trigger %s', (version) => {
 
 		it('refuses a receipt without SMS-Success with 400 when signatures are not checked', async () => {
 			const fields = withoutField(receiptFields(), 'SMS-Success');
-			expect(await postForm(triggerEngine(), fields, { options: { verifySignature: false } })).toMatchObject(refusal(400));
+			expect(
+				await postForm(triggerEngine(), fields, { options: { verifySignature: false } }),
+			).toMatchObject(refusal(400));
 		});
 
 		it('acknowledges but ignores receipts when the event is not selected', async () => {
-			const out = await postForm(triggerEngine(), receiptFields(), { events: ['inbound', 'optOut'] });
+			const out = await postForm(triggerEngine(), receiptFields(), {
+				events: ['inbound', 'optOut'],
+			});
 			expect(out).toMatchObject(IGNORED);
 		});
 
@@ -232,7 +284,11 @@ describe.each(TRIGGER_VERSIONS)('Phonovation Trigger %s', (version) => {
 		it('emits CAMPAIGN_ERROR (no NotifyId) with notifyId null', async () => {
 			const out = await postJson(
 				tokenEngine(),
-				{ Status: 'CAMPAIGN_ERROR', FinishedAt: '2025-06-06T17:50:57.675187Z', Message: 'Sender is not valid' },
+				{
+					Status: 'CAMPAIGN_ERROR',
+					FinishedAt: '2025-06-06T17:50:57.675187Z',
+					Message: 'Sender is not valid',
+				},
 				selected,
 				withToken,
 			);
@@ -253,27 +309,39 @@ describe.each(TRIGGER_VERSIONS)('Phonovation Trigger %s', (version) => {
 			['2025-06-06T17:55:48.5', '2025-06-06T17:55:48.500Z'],
 			['2025-06-06T18:55:48.1+01:00', '2025-06-06T17:55:48.100Z'],
 		])('reads FinishedAt %s as %s', async (finishedAt, iso) => {
-			const out = await postJson(tokenEngine(), { ...success, FinishedAt: finishedAt }, selected, withToken);
+			const out = await postJson(
+				tokenEngine(),
+				{ ...success, FinishedAt: finishedAt },
+				selected,
+				withToken,
+			);
 			expect(out.items[0].json.finishedAt).toBe(iso);
 		});
 
 		it('refuses processing results with 401 when no URL token is configured, even if the URL has one', async () => {
-			expect(await postJson(triggerEngine(), success, selected, withToken)).toMatchObject(refusal(401));
-		});
-
-		it('still accepts the token from the node\'s old URL Token option when the credential has none', async () => {
-			const legacy = { events: ALL_EVENTS, options: { token: TOKEN } };
-			const out = await postJson(triggerEngine(), success, legacy, withToken);
-			expect(out.items[0].json).toMatchObject({ event: 'processingResult', status: 'MESSAGE_SUCCESS' });
-			expect(await postJson(triggerEngine(), success, legacy, { query: { token: 'guess' } })).toMatchObject(refusal(401));
-		});
-
-		it('prefers the credential\'s URL Token over the old option', async () => {
-			const legacy = { events: ALL_EVENTS, options: { token: 'old-node-token' } };
-			expect((await postJson(tokenEngine(), success, legacy, withToken)).executed).toBe(true);
-			expect(await postJson(tokenEngine(), success, legacy, { query: { token: 'old-node-token' } })).toMatchObject(
+			expect(await postJson(triggerEngine(), success, selected, withToken)).toMatchObject(
 				refusal(401),
 			);
+		});
+
+		it("still accepts the token from the node's old URL Token option when the credential has none", async () => {
+			const legacy = { events: ALL_EVENTS, options: { token: TOKEN } };
+			const out = await postJson(triggerEngine(), success, legacy, withToken);
+			expect(out.items[0].json).toMatchObject({
+				event: 'processingResult',
+				status: 'MESSAGE_SUCCESS',
+			});
+			expect(
+				await postJson(triggerEngine(), success, legacy, { query: { token: 'guess' } }),
+			).toMatchObject(refusal(401));
+		});
+
+		it("prefers the credential's URL Token over the old option", async () => {
+			const legacy = { events: ALL_EVENTS, options: { token: 'old-node-token' } };
+			expect((await postJson(tokenEngine(), success, legacy, withToken)).executed).toBe(true);
+			expect(
+				await postJson(tokenEngine(), success, legacy, { query: { token: 'old-node-token' } }),
+			).toMatchObject(refusal(401));
 		});
 
 		it.each([
@@ -304,7 +372,10 @@ describe.each(TRIGGER_VERSIONS)('Phonovation Trigger %s', (version) => {
 		it.each([
 			['FinishedAt tomorrow', { ...success, FinishedAt: 'tomorrow' }],
 			['FinishedAt on February 30', { ...success, FinishedAt: '2026-02-30T10:00:00Z' }],
-			['FinishedAt with 8 fractional digits', { ...success, FinishedAt: '2026-04-09T14:39:40.12345678Z' }],
+			[
+				'FinishedAt with 8 fractional digits',
+				{ ...success, FinishedAt: '2026-04-09T14:39:40.12345678Z' },
+			],
 			['no Status', { Message: 'no status' }],
 			['an array', [success]],
 			['a numeric Status', { ...success, Status: 1 }],
@@ -314,19 +385,26 @@ describe.each(TRIGGER_VERSIONS)('Phonovation Trigger %s', (version) => {
 
 		it('refuses invalid JSON that n8n leaves to the node (a +json type) with 400', async () => {
 			const request = { ...withToken, contentType: 'application/problem+json' };
-			expect(await postJson(tokenEngine(), '{"Status": ', selected, request)).toMatchObject(refusal(400));
+			expect(await postJson(tokenEngine(), '{"Status": ', selected, request)).toMatchObject(
+				refusal(400),
+			);
 		});
 
-		it.each(['application/cloudevents+json', 'application/vnd.phonovation.result+json; charset=utf-8'])(
-			'accepts a processing result sent as %s',
-			async (contentType) => {
-				const out = await postJson(tokenEngine(), success, selected, { ...withToken, contentType });
-				expect(out.items[0].json).toMatchObject({ event: 'processingResult', notifyId: 'order-001' });
-			},
-		);
+		it.each([
+			'application/cloudevents+json',
+			'application/vnd.phonovation.result+json; charset=utf-8',
+		])('accepts a processing result sent as %s', async (contentType) => {
+			const out = await postJson(tokenEngine(), success, selected, { ...withToken, contentType });
+			expect(out.items[0].json).toMatchObject({ event: 'processingResult', notifyId: 'order-001' });
+		});
 
 		it('a processing result sent as a form is not a relay (400)', async () => {
-			const out = await postForm(tokenEngine(), encodeForm(Object.entries(success)), selected, withToken);
+			const out = await postForm(
+				tokenEngine(),
+				encodeForm(Object.entries(success)),
+				selected,
+				withToken,
+			);
 			expect(out).toMatchObject(refusal(400));
 		});
 	});
@@ -349,7 +427,10 @@ describe.each(TRIGGER_VERSIONS)('Phonovation Trigger %s', (version) => {
 		it('never routes by the unsigned SMS-Keyphrase: a replayed "yes" with keyphrase CANCEL stays YES', async () => {
 			expect(await send('CANCEL', 'CANCEL', 'yes')).toMatchObject(IGNORED);
 			const out = await send('YES', 'CANCEL', 'yes');
-			expect(out.items[0].json).toMatchObject({ keyword: 'YES', unverified: expect.objectContaining({ keyphrase: 'CANCEL' }) });
+			expect(out.items[0].json).toMatchObject({
+				keyword: 'YES',
+				unverified: expect.objectContaining({ keyphrase: 'CANCEL' }),
+			});
 		});
 
 		it('acknowledges but ignores messages that match no keyword (200, nothing started)', async () => {
@@ -364,7 +445,11 @@ describe.each(TRIGGER_VERSIONS)('Phonovation Trigger %s', (version) => {
 		});
 
 		it('still checks the signature before filtering', async () => {
-			const fields = withField(inboundFields({ keyphrase: '*', content: 'hello' }), 'SMS-Content', 'hello!');
+			const fields = withField(
+				inboundFields({ keyphrase: '*', content: 'hello' }),
+				'SMS-Content',
+				'hello!',
+			);
 			const out = await postForm(engine, fields, { options: { keywords: 'CONFIRM' } });
 			expect(out).toMatchObject(refusal(401));
 		});
@@ -378,7 +463,12 @@ it('no response, item or error text ever contains the relay secret', async () =>
 		postForm(engine, inboundFields({ secret: 'x' })),
 		postForm(engine, receiptFields(), { options: { includeRaw: true } }),
 		postForm(engine, 'garbage%'),
-		postJson(engine, { Status: 'MESSAGE_SUCCESS' }, { events: ALL_EVENTS }, { query: { token: RELAY_SECRET } }),
+		postJson(
+			engine,
+			{ Status: 'MESSAGE_SUCCESS' },
+			{ events: ALL_EVENTS },
+			{ query: { token: RELAY_SECRET } },
+		),
 	]);
 	for (const out of outcomes) expect(JSON.stringify(out)).not.toContain(RELAY_SECRET);
 });

@@ -1,6 +1,13 @@
-import { firstWord, keywordMatches, parseKeywords } from '../../../nodes/PhonovationTrigger/events/fields/keywords';
+import {
+	firstWord,
+	keywordMatches,
+	parseKeywords,
+} from '../../../nodes/PhonovationTrigger/events/fields/keywords';
 import { networkOf } from '../../../nodes/PhonovationTrigger/events/fields/network';
-import { finishedAtOf, gatewayTimestamp } from '../../../nodes/PhonovationTrigger/events/fields/timestamps';
+import {
+	finishedAtOf,
+	gatewayTimestamp,
+} from '../../../nodes/PhonovationTrigger/events/fields/timestamps';
 import { assertProcessingResult } from '../../../nodes/PhonovationTrigger/events/processingResult';
 import { parseFormBody } from '../../../nodes/PhonovationTrigger/incoming/formBody';
 import { jsonField } from '../../../nodes/PhonovationTrigger/incoming/jsonBody';
@@ -26,7 +33,9 @@ describe('form decoding', () => {
 	});
 
 	it('refuses duplicate SMS fields in any spelling', () => {
-		expect(rejectionOf(() => parseFormBody('SMS-From=1&sms-from=2'))).toMatchObject({ status: 400 });
+		expect(rejectionOf(() => parseFormBody('SMS-From=1&sms-from=2'))).toMatchObject({
+			status: 400,
+		});
 		expect({ ...parseFormBody('x=1&x=2').raw }).toEqual({ x: ['1', '2'] });
 	});
 });
@@ -34,30 +43,51 @@ describe('form decoding', () => {
 describe('request body', () => {
 	it('refuses oversized raw bodies before anything else', async () => {
 		const big = Buffer.alloc(64 * 1024 + 1, 'a');
-		await expect(readRelayBody({ headers: { 'content-type': 'text/html' }, rawBody: big })).rejects.toMatchObject({
+		await expect(
+			readRelayBody({ headers: { 'content-type': 'text/html' }, rawBody: big }),
+		).rejects.toMatchObject({
 			status: 413,
 		});
-		const atLimit = await readRelayBody({ headers: FORM, rawBody: Buffer.from(`x=${'a'.repeat(64 * 1024 - 2)}`) });
+		const atLimit = await readRelayBody({
+			headers: FORM,
+			rawBody: Buffer.from(`x=${'a'.repeat(64 * 1024 - 2)}`),
+		});
 		expect(atLimit.kind === 'form' && atLimit.fields.get('x')?.length).toBe(64 * 1024 - 2);
 	});
 
 	it('falls back to a parsed object, turning arrays into duplicates', async () => {
-		const body = await readRelayBody({ headers: FORM, body: { 'SMS-From': '1', 'SMS-Content': 'hi' } });
+		const body = await readRelayBody({
+			headers: FORM,
+			body: { 'SMS-From': '1', 'SMS-Content': 'hi' },
+		});
 		expect(body.kind === 'form' && body.fields.get('sms-content')).toBe('hi');
-		await expect(readRelayBody({ headers: FORM, body: { 'SMS-From': ['1', '2'] } })).rejects.toMatchObject({
+		await expect(
+			readRelayBody({ headers: FORM, body: { 'SMS-From': ['1', '2'] } }),
+		).rejects.toMatchObject({
 			status: 400,
 		});
 		await expect(readRelayBody({ headers: FORM, body: {} })).rejects.toMatchObject({ status: 400 });
 	});
 
 	it('reads application/*+json as JSON, only when asked, from bytes n8n left unread', async () => {
-		const request = { headers: { 'content-type': 'application/cloudevents+json; charset=utf-8' }, rawBody: undefined as unknown };
-		const reader = { ...request, readRawBody: async () => void (reader.rawBody = Buffer.from('{"Status":"X"}')) };
+		const request = {
+			headers: { 'content-type': 'application/cloudevents+json; charset=utf-8' },
+			rawBody: undefined as unknown,
+		};
+		const reader = {
+			...request,
+			readRawBody: async () => void (reader.rawBody = Buffer.from('{"Status":"X"}')),
+		};
 		const body = await readRelayBody(reader);
 		expect(body.kind === 'json' && body.value()).toEqual({ Status: 'X' });
-		const broken = await readRelayBody({ headers: { 'content-type': 'application/json' }, rawBody: Buffer.from('[1]') });
+		const broken = await readRelayBody({
+			headers: { 'content-type': 'application/json' },
+			rawBody: Buffer.from('[1]'),
+		});
 		expect(broken.kind).toBe('json');
-		expect(rejectionOf(() => broken.kind === 'json' && broken.value())).toMatchObject({ status: 400 });
+		expect(rejectionOf(() => broken.kind === 'json' && broken.value())).toMatchObject({
+			status: 400,
+		});
 	});
 });
 
@@ -86,7 +116,9 @@ describe('event recognition', () => {
 	});
 
 	it('refuses a relay carrying the signed fields of both recipes with 400', () => {
-		expect(rejectionOf(() => formRecipeOf(parseFormBody('SMS-From=1&SMS-Content=a&SMS-Success=True')))).toMatchObject({
+		expect(
+			rejectionOf(() => formRecipeOf(parseFormBody('SMS-From=1&SMS-Content=a&SMS-Success=True'))),
+		).toMatchObject({
 			status: 400,
 			detail: 'A relay carries both SMS-Success (receipt) and SMS-Content (message)',
 		});
@@ -111,8 +143,16 @@ describe('event recognition', () => {
 
 describe('network codes', () => {
 	it('names the Irish carriers by MNC, tolerating a leading zero', () => {
-		expect(networkOf('272/01')).toMatchObject({ mnc: '01', carrier: 'Vodafone Ireland', operatorNetwork: true });
-		expect(networkOf('272/5')).toMatchObject({ country: 'Ireland', carrier: null, operatorNetwork: false });
+		expect(networkOf('272/01')).toMatchObject({
+			mnc: '01',
+			carrier: 'Vodafone Ireland',
+			operatorNetwork: true,
+		});
+		expect(networkOf('272/5')).toMatchObject({
+			country: 'Ireland',
+			carrier: null,
+			operatorNetwork: false,
+		});
 		expect(networkOf('  ')).toBeNull();
 		expect(networkOf(undefined)).toBeNull();
 	});
@@ -123,8 +163,12 @@ describe('timestamps', () => {
 		expect(gatewayTimestamp('2024-01-10 14:17:44')).toBe('2024-01-10T14:17:44.000Z');
 		expect(gatewayTimestamp('2024-02-29 23:59:59')).toBe('2024-02-29T23:59:59.000Z');
 		expect(gatewayTimestamp(undefined)).toBeNull();
-		expect(rejectionOf(() => gatewayTimestamp('2023-02-29 10:00:00'))).toMatchObject({ status: 400 });
-		expect(rejectionOf(() => gatewayTimestamp('2024-01-10 14:60:00'))).toMatchObject({ status: 400 });
+		expect(rejectionOf(() => gatewayTimestamp('2023-02-29 10:00:00'))).toMatchObject({
+			status: 400,
+		});
+		expect(rejectionOf(() => gatewayTimestamp('2024-01-10 14:60:00'))).toMatchObject({
+			status: 400,
+		});
 	});
 
 	it('reads FinishedAt with 0 to 7 fractional digits, truncated to milliseconds', () => {

@@ -79,7 +79,10 @@ export function receiptFields(input: ReceiptInput = {}): Fields {
 		['SMS-Success', success],
 		['SMS-To', '353861234567'],
 		['SMS-From', 'Phonovation'],
-		['SMS-Verify', md5(notifyId + (input.hashedSuccess ?? success) + (input.secret ?? RELAY_SECRET))],
+		[
+			'SMS-Verify',
+			md5(notifyId + (input.hashedSuccess ?? success) + (input.secret ?? RELAY_SECRET)),
+		],
 		['SMS-TotalToSend', toSend],
 		['SMS-TotalSent', sent],
 		['SMS-TotalFailed', failed],
@@ -105,12 +108,18 @@ export class TriggerEngine extends Engine {
 		/** The type version of every trigger node posted to through this engine. */
 		readonly triggerVersion: number = TRIGGER_VERSIONS[1],
 	) {
-		super({ nodeTypes: { phonovationTrigger: new PhonovationTrigger() }, credentialTypes: [new PhonovationApi()] });
+		super({
+			nodeTypes: { phonovationTrigger: new PhonovationTrigger() },
+			credentialTypes: [new PhonovationApi()],
+		});
 		this.credentials.set('cred-1', { username: 'acme', password: 'pw-Secret-99', ...credential });
 	}
 }
 
-export function triggerEngine(credential?: Record<string, string>, version?: number): TriggerEngine {
+export function triggerEngine(
+	credential?: Record<string, string>,
+	version?: number,
+): TriggerEngine {
 	return new TriggerEngine(credential, version);
 }
 
@@ -121,18 +130,26 @@ export const REFUSED = {
 	tooLarge: 'Payload too large',
 } as const;
 
-const PLAIN_TEXT = { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' };
+const PLAIN_TEXT = {
+	'content-type': 'text/plain; charset=utf-8',
+	'x-content-type-options': 'nosniff',
+};
 
 /** What a refused sender gets from the node itself: a fixed plain text, nothing started. */
 export function refusal(status: 400 | 401 | 413) {
-	const body = { 400: REFUSED.badRequest, 401: REFUSED.unauthorized, 413: REFUSED.tooLarge }[status];
+	const body = { 400: REFUSED.badRequest, 401: REFUSED.unauthorized, 413: REFUSED.tooLarge }[
+		status
+	];
 	return { status, body, headers: PLAIN_TEXT, nodeResponded: true, executed: false, items: [] };
 }
 
 /** The node started nothing and left the answer to n8n (an acknowledged but ignored relay). */
 export const IGNORED = { executed: false, items: [], nodeResponded: false, result: {} };
 
-export function triggerNode(parameters: Record<string, unknown> = {}, typeVersion: number = TRIGGER_VERSIONS[1]): INode {
+export function triggerNode(
+	parameters: Record<string, unknown> = {},
+	typeVersion: number = TRIGGER_VERSIONS[1],
+): INode {
 	return {
 		id: 'trigger',
 		name: 'Phonovation Trigger',
@@ -153,7 +170,10 @@ export async function postForm(
 	request: WebhookRequest = {},
 ): Promise<WebhookOutcome> {
 	const body = typeof fields === 'string' ? fields : encodeForm(fields);
-	return await runWebhook(engine, triggerNode(parameters, engine.triggerVersion), { body, ...request });
+	return await runWebhook(engine, triggerNode(parameters, engine.triggerVersion), {
+		body,
+		...request,
+	});
 }
 
 /** POSTs a JSON processing result. */

@@ -51,17 +51,35 @@ describe('Phonovation Trigger ← simulator relays over HTTP', () => {
 				notifyId: 'order-001',
 				keyphrase: 'TA',
 				type: 'AuthCode',
-				network: { mcc: '272', mnc: '1', country: 'Ireland', carrier: 'Vodafone Ireland', operatorNetwork: true },
+				network: {
+					mcc: '272',
+					mnc: '1',
+					country: 'Ireland',
+					carrier: 'Vodafone Ireland',
+					operatorNetwork: true,
+				},
 				receivedAt: simNowIso(),
 			},
 		});
 	});
 
-	it.each(['variant', 'lower'] as const)('accepts the %s field-name spelling', async (fieldCasing) => {
-		const result = await sim.sendInbound({ fieldCasing, notifyId: 'n-7', keyphrase: 'HELLO', content: 'Hello' });
-		expect(result.status).toBe(200);
-		expect(lastItem()).toMatchObject({ keyword: 'HELLO', verified: true, unverified: expect.objectContaining({ notifyId: 'n-7', keyphrase: 'HELLO' }) });
-	});
+	it.each(['variant', 'lower'] as const)(
+		'accepts the %s field-name spelling',
+		async (fieldCasing) => {
+			const result = await sim.sendInbound({
+				fieldCasing,
+				notifyId: 'n-7',
+				keyphrase: 'HELLO',
+				content: 'Hello',
+			});
+			expect(result.status).toBe(200);
+			expect(lastItem()).toMatchObject({
+				keyword: 'HELLO',
+				verified: true,
+				unverified: expect.objectContaining({ notifyId: 'n-7', keyphrase: 'HELLO' }),
+			});
+		},
+	);
 
 	it('refuses a relay signed with the wrong key: 401 as plain text, nothing started', async () => {
 		const before = receiver.outcomes.length;
@@ -74,24 +92,48 @@ describe('Phonovation Trigger ← simulator relays over HTTP', () => {
 	it('delivers an opt-out with its keyword and suppression hint', async () => {
 		const result = await sim.sendOptOut({ content: 'OPTOUT' });
 		expect(result.status).toBe(200);
-		expect(lastItem()).toMatchObject({ event: 'optOut', optOutKeyword: 'OPTOUT', verified: true, unverified: expect.objectContaining({ to: '50123' }) });
+		expect(lastItem()).toMatchObject({
+			event: 'optOut',
+			optOutKeyword: 'OPTOUT',
+			verified: true,
+			unverified: expect.objectContaining({ to: '50123' }),
+		});
 		expect(String(lastItem()!.hint)).toMatch(/suppression list/);
 	});
 
-	it.each(['lower', 'sent'] as const)('verifies receipts with Success hashed %s', async (hashSuccessAs) => {
-		const result = await sim.sendReceipt({ notifyId: 'order-002', success: false, totalToSend: 2, totalSent: 1, totalFailed: 1, hashSuccessAs });
-		expect(result.status).toBe(200);
-		expect(lastItem()).toMatchObject({
-			event: 'deliveryReceipt',
-			notifyId: 'order-002',
-			delivered: false,
-			verified: true,
-			unverified: expect.objectContaining({ totalToSend: 2, totalSent: 1, totalFailed: 1, receivedAt: simNowIso() }),
-		});
-	});
+	it.each(['lower', 'sent'] as const)(
+		'verifies receipts with Success hashed %s',
+		async (hashSuccessAs) => {
+			const result = await sim.sendReceipt({
+				notifyId: 'order-002',
+				success: false,
+				totalToSend: 2,
+				totalSent: 1,
+				totalFailed: 1,
+				hashSuccessAs,
+			});
+			expect(result.status).toBe(200);
+			expect(lastItem()).toMatchObject({
+				event: 'deliveryReceipt',
+				notifyId: 'order-002',
+				delivered: false,
+				verified: true,
+				unverified: expect.objectContaining({
+					totalToSend: 2,
+					totalSent: 1,
+					totalFailed: 1,
+					receivedAt: simNowIso(),
+				}),
+			});
+		},
+	);
 
 	it('accepts processing results only with the URL token', async () => {
-		const ok = await sim.sendProcessingResult({ status: 'CAMPAIGN_ERROR', token: TOKEN, fractionDigits: 6 });
+		const ok = await sim.sendProcessingResult({
+			status: 'CAMPAIGN_ERROR',
+			token: TOKEN,
+			fractionDigits: 6,
+		});
 		expect(ok.status).toBe(200);
 		expect(lastItem()).toMatchObject({
 			event: 'processingResult',

@@ -20,21 +20,33 @@ describe('answers to a yes/no question texted back', () => {
 		expect(reader.read(text)).toBe(approved);
 	});
 
-	it.each(['yes but not at 10', 'maybe', 'Y E S', '', '🙂', 'yess', 'STOP', 'CANCEL'])('%j is no answer', (text) => {
-		expect(reader.read(text)).toBeNull();
-	});
+	it.each(['yes but not at 10', 'maybe', 'Y E S', '', '🙂', 'yess', 'STOP', 'CANCEL'])(
+		'%j is no answer',
+		(text) => {
+			expect(reader.read(text)).toBeNull();
+		},
+	);
 
 	it('no default answer is a stop word: a reply that opts out is never read as an answer', () => {
 		expect([...DEFAULT_NO_WORDS].filter((word) => stopWordOf(word) !== null)).toEqual([]);
 	});
 
 	it('reads the words a user configured, comma-separated, instead of the defaults', () => {
-		const own = new ApprovalReader({ yes: wordsOf('Confirm, Deimhnigh', []), no: wordsOf(' Reschedule ,', []) });
-		expect([own.read('deimhnigh'), own.read('RESCHEDULE'), own.read('yes')]).toEqual([true, false, null]);
+		const own = new ApprovalReader({
+			yes: wordsOf('Confirm, Deimhnigh', []),
+			no: wordsOf(' Reschedule ,', []),
+		});
+		expect([own.read('deimhnigh'), own.read('RESCHEDULE'), own.read('yes')]).toEqual([
+			true,
+			false,
+			null,
+		]);
 		expect(wordsOf('   ', ['YES'])).toEqual(['YES']);
 	});
 
 	it('refuses a word configured as both yes and no, naming it', () => {
-		expect(() => new ApprovalReader({ yes: ['OK'], no: ['ok'] })).toThrow('"OK" is both a yes and a no word');
+		expect(() => new ApprovalReader({ yes: ['OK'], no: ['ok'] })).toThrow(
+			'"OK" is both a yes and a no word',
+		);
 	});
 });

@@ -1,11 +1,26 @@
-import { assertSecureEndpoints, endpoint, InsecureEndpointError, safeUrl, secureEndpoint, shown } from '../../../nodes/shared/endpoints';
+import {
+	assertSecureEndpoints,
+	endpoint,
+	InsecureEndpointError,
+	safeUrl,
+	secureEndpoint,
+	shown,
+} from '../../../nodes/shared/endpoints';
 
 describe('credential URLs joined with a path', () => {
 	it.each([
 		['as entered', 'https://auth.interactsms.com', 'https://auth.interactsms.com/token'],
-		['with a trailing slash', 'https://auth.interactsms.com/', 'https://auth.interactsms.com/token'],
+		[
+			'with a trailing slash',
+			'https://auth.interactsms.com/',
+			'https://auth.interactsms.com/token',
+		],
 		['with several trailing slashes', 'http://127.0.0.1:8080///', 'http://127.0.0.1:8080/token'],
-		['with a path of its own', 'https://secure.interactsms.com/api/v1/', 'https://secure.interactsms.com/api/v1/token'],
+		[
+			'with a path of its own',
+			'https://secure.interactsms.com/api/v1/',
+			'https://secure.interactsms.com/api/v1/token',
+		],
 	])('%s', (_name, base, url) => {
 		expect(endpoint(base, '/token')).toBe(url);
 	});
@@ -65,23 +80,30 @@ describe('which credential URLs may carry a secret (https, or http to this machi
 });
 
 describe('secureEndpoint: the request URL from a credential field, or an error naming the field', () => {
-	const rule = 'must start with https:// (http:// is allowed only for this machine or a private network, such as the local simulator)';
+	const rule =
+		'must start with https:// (http:// is allowed only for this machine or a private network, such as the local simulator)';
 
 	it('joins the field and the path, trimming spaces and trailing slashes', () => {
-		expect(secureEndpoint({ authUrl: ' https://auth.interactsms.com/ ' }, 'authUrl', '/token')).toBe('https://auth.interactsms.com/token');
-		expect(secureEndpoint({ baseUrl: 'http://127.0.0.1:8080' }, 'baseUrl', '/api/v2/senderlist')).toBe(
-			'http://127.0.0.1:8080/api/v2/senderlist',
-		);
-		expect(secureEndpoint({ legacyBaseUrl: 'HTTP://LOCALHOST:8080/api/v1' }, 'legacyBaseUrl', '/sendmessage.aspx')).toBe(
-			'http://localhost:8080/api/v1/sendmessage.aspx',
-		);
+		expect(
+			secureEndpoint({ authUrl: ' https://auth.interactsms.com/ ' }, 'authUrl', '/token'),
+		).toBe('https://auth.interactsms.com/token');
+		expect(
+			secureEndpoint({ baseUrl: 'http://127.0.0.1:8080' }, 'baseUrl', '/api/v2/senderlist'),
+		).toBe('http://127.0.0.1:8080/api/v2/senderlist');
+		expect(
+			secureEndpoint(
+				{ legacyBaseUrl: 'HTTP://LOCALHOST:8080/api/v1' },
+				'legacyBaseUrl',
+				'/sendmessage.aspx',
+			),
+		).toBe('http://localhost:8080/api/v1/sendmessage.aspx');
 	});
 
 	it('returns the URL it checked, so the request goes where the check looked', () => {
 		// WHATWG URL reads a backslash as a slash: the host is 127.0.0.1, whatever an older parser thinks.
-		expect(secureEndpoint({ baseUrl: 'http://127.0.0.1\\@example.com' }, 'baseUrl', '/health')).toBe(
-			'http://127.0.0.1/@example.com/health',
-		);
+		expect(
+			secureEndpoint({ baseUrl: 'http://127.0.0.1\\@example.com' }, 'baseUrl', '/health'),
+		).toBe('http://127.0.0.1/@example.com/health');
 	});
 
 	it.each([
@@ -95,7 +117,9 @@ describe('secureEndpoint: the request URL from a credential field, or an error n
 	});
 
 	it('shows an empty field as (empty) and a scheme-less one as typed', () => {
-		expect(() => secureEndpoint({}, 'authUrl', '/token')).toThrow(`The credential's Auth URL ${rule}: (empty)`);
+		expect(() => secureEndpoint({}, 'authUrl', '/token')).toThrow(
+			`The credential's Auth URL ${rule}: (empty)`,
+		);
 		expect(() => secureEndpoint({ authUrl: 'auth.interactsms.com' }, 'authUrl', '/token')).toThrow(
 			`The credential's Auth URL ${rule}: auth.interactsms.com`,
 		);
@@ -112,12 +136,18 @@ describe('secureEndpoint: the request URL from a credential field, or an error n
 	});
 
 	it('checks every URL field, the Auth URL first', () => {
-		const safe = { authUrl: 'https://a.example', baseUrl: 'https://b.example', legacyBaseUrl: 'http://10.1.1.1/api/v1' };
+		const safe = {
+			authUrl: 'https://a.example',
+			baseUrl: 'https://b.example',
+			legacyBaseUrl: 'http://10.1.1.1/api/v1',
+		};
 		expect(() => assertSecureEndpoints(safe)).not.toThrow();
-		expect(() => assertSecureEndpoints({ ...safe, legacyBaseUrl: 'http://c.example' })).toThrow(/Legacy Base URL/);
-		expect(() => assertSecureEndpoints({ ...safe, baseUrl: 'ftp://b.example', authUrl: 'http://a.example' })).toThrow(
-			/^The credential's Auth URL /,
+		expect(() => assertSecureEndpoints({ ...safe, legacyBaseUrl: 'http://c.example' })).toThrow(
+			/Legacy Base URL/,
 		);
+		expect(() =>
+			assertSecureEndpoints({ ...safe, baseUrl: 'ftp://b.example', authUrl: 'http://a.example' }),
+		).toThrow(/^The credential's Auth URL /);
 	});
 });
 

@@ -22,7 +22,7 @@ describe('a failed login, recognised wherever n8n wraps it', () => {
 		expect(error.message).toBe('Phonovation refused the username or password');
 	});
 
-	it('is recognised as thrown and as the cause of n8n\'s own errors', () => {
+	it("is recognised as thrown and as the cause of n8n's own errors", () => {
 		expect(isLoginFailure(refused())).toBe(true);
 		expect(isLoginFailure(new NodeOperationError(node, refused()))).toBe(true);
 		expect(isLoginFailure(new ApplicationError('request failed', { cause: refused() }))).toBe(true);
@@ -36,7 +36,9 @@ describe('a failed login, recognised wherever n8n wraps it', () => {
 
 	it('is recognised by its name once copied into a plain object (as n8n serialises errors)', () => {
 		expect(isLoginFailure({ message: 'x', name: 'PhonovationLoginFailedError' })).toBe(true);
-		expect(isLoginFailure({ message: 'x', cause: { name: 'PhonovationLoginFailedError' } })).toBe(true);
+		expect(isLoginFailure({ message: 'x', cause: { name: 'PhonovationLoginFailedError' } })).toBe(
+			true,
+		);
 	});
 
 	it.each([

@@ -1,4 +1,9 @@
-import { offersOptOut, stopWordOf, SUGGESTED_OPT_OUT_TEXT, withOptOutText } from '../../../nodes/shared/optOutWords';
+import {
+	offersOptOut,
+	stopWordOf,
+	SUGGESTED_OPT_OUT_TEXT,
+	withOptOutText,
+} from '../../../nodes/shared/optOutWords';
 
 describe('opt-out wording', () => {
 	it.each([
@@ -12,12 +17,14 @@ describe('opt-out wording', () => {
 		expect(offersOptOut(text)).toBe(true);
 	});
 
-	it.each([['20% off this week!'], ['Nonstop deals all weekend'], ['Call 0501234 today'], ['Unstoppable prices']])(
-		'"%s" offers none',
-		(text) => {
-			expect(offersOptOut(text)).toBe(false);
-		},
-	);
+	it.each([
+		['20% off this week!'],
+		['Nonstop deals all weekend'],
+		['Call 0501234 today'],
+		['Unstoppable prices'],
+	])('"%s" offers none', (text) => {
+		expect(offersOptOut(text)).toBe(false);
+	});
 
 	it('the suggested Opt-Out Text names STOP and 50123', () => {
 		expect(SUGGESTED_OPT_OUT_TEXT).toBe('Text STOP to 50123 to opt out');
@@ -25,17 +32,36 @@ describe('opt-out wording', () => {
 	});
 
 	it.each([
-		['appends it on a line of its own', 'Sale today', 'Text STOP to 50123', 'Sale today\nText STOP to 50123'],
-		['drops trailing blanks before it', 'Sale today \n', ' Text STOP to 50123 ', 'Sale today\nText STOP to 50123'],
-		['leaves a text that already ends with it', 'Sale\nText STOP to 50123', 'Text STOP to 50123', 'Sale\nText STOP to 50123'],
-		['leaves it when the text ends with it and a space', 'Sale. Text STOP to 50123 ', 'Text STOP to 50123', 'Sale. Text STOP to 50123 '],
+		[
+			'appends it on a line of its own',
+			'Sale today',
+			'Text STOP to 50123',
+			'Sale today\nText STOP to 50123',
+		],
+		[
+			'drops trailing blanks before it',
+			'Sale today \n',
+			' Text STOP to 50123 ',
+			'Sale today\nText STOP to 50123',
+		],
+		[
+			'leaves a text that already ends with it',
+			'Sale\nText STOP to 50123',
+			'Text STOP to 50123',
+			'Sale\nText STOP to 50123',
+		],
+		[
+			'leaves it when the text ends with it and a space',
+			'Sale. Text STOP to 50123 ',
+			'Text STOP to 50123',
+			'Sale. Text STOP to 50123 ',
+		],
 		['adds nothing when the option is empty', 'Sale', '  ', 'Sale'],
 		['leaves an empty text empty, to be refused as empty', ' ', 'Text STOP to 50123', ' '],
 	])('%s', (_name, text, footer, expected) => {
 		expect(withOptOutText(text, footer)).toBe(expected);
 	});
 });
-
 
 describe('stop words', () => {
 	it.each([
@@ -64,9 +90,12 @@ describe('stop words', () => {
 		['👎🏽 stop', 'STOP'],
 		['Stop ✋️', 'STOP'],
 		['ＳＴＯＰ', 'STOP'],
-	])('reads "%s" as the stop word %s: case, spaces, punctuation and emoji around it do not matter', (text, word) => {
-		expect(stopWordOf(text)).toBe(word);
-	});
+	])(
+		'reads "%s" as the stop word %s: case, spaces, punctuation and emoji around it do not matter',
+		(text, word) => {
+			expect(stopWordOf(text)).toBe(word);
+		},
+	);
 
 	it.each([
 		'we have got to STOP this bill',
@@ -103,4 +132,3 @@ describe('stop words', () => {
 		expect(stopWordOf(`stop${'🛑'.repeat(10_000)}x`)).toBeNull();
 	});
 });
-

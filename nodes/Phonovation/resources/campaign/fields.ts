@@ -35,8 +35,7 @@ const messageFields: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: '0871234567, +44 7911 123456',
-		description:
-			`Numbers for this item: one number, a list separated by commas, semicolons or new lines, or an array. Items with the same ${CAMPAIGN_KEY_WORDING} are sent together as one campaign, each number once.`,
+		description: `Numbers for this item: one number, a list separated by commas, semicolons or new lines, or an array. Items with the same ${CAMPAIGN_KEY_WORDING} are sent together as one campaign, each number once.`,
 	},
 ];
 
@@ -62,7 +61,10 @@ const campaignOptions: INodeProperties = {
 
 /** The fields of one campaign operation, shown only when it is selected. */
 export function campaignProperties(operation: 'send' | 'schedule'): INodeProperties[] {
-	const fields = operation === 'schedule' ? [...messageFields, sendAtField, campaignOptions] : [...messageFields, campaignOptions];
+	const fields =
+		operation === 'schedule'
+			? [...messageFields, sendAtField, campaignOptions]
+			: [...messageFields, campaignOptions];
 	return updateDisplayOptions({ show: { resource: ['campaign'], operation: [operation] } }, fields);
 }
 
@@ -71,6 +73,9 @@ export function campaignProperties(operation: 'send' | 'schedule'): INodePropert
  * n8n asks of a list that can also take an expression ("Sender Name or ID" → "Sender").
  */
 export const FIELD_LABELS: Readonly<Record<string, string>> = Object.fromEntries([
-	...[...messageFields, sendAtField, campaignOptions, ...OPTION_FIELDS].map((field) => [field.name, field.displayName.replace(/ Name or ID$/, '')]),
+	...[...messageFields, sendAtField, campaignOptions, ...OPTION_FIELDS].map((field) => [
+		field.name,
+		field.displayName.replace(/ Name or ID$/, ''),
+	]),
 	['credential', 'Credential'],
 ]);

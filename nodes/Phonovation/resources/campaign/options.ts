@@ -1,6 +1,14 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_COUNTRY_CODE, DEFAULT_PARALLEL_REQUESTS, DEFAULT_TIMEOUT_MS, LIMITS, MAX_PARALLEL_REQUESTS, parseCountryCode, readYesNo } from '../../domain/rules';
+import {
+	DEFAULT_COUNTRY_CODE,
+	DEFAULT_PARALLEL_REQUESTS,
+	DEFAULT_TIMEOUT_MS,
+	LIMITS,
+	MAX_PARALLEL_REQUESTS,
+	parseCountryCode,
+	readYesNo,
+} from '../../domain/rules';
 import type { RuleViolation } from '../../domain/rules';
 import { SUGGESTED_OPT_OUT_TEXT } from '../../../shared/optOutWords';
 import { asText } from '../../../shared/values';
@@ -44,7 +52,9 @@ const yesNo =
 	(raw: unknown): Read<boolean> => {
 		if (isUnset(raw)) return { value: fallback };
 		const value = readYesNo(raw);
-		return value === undefined ? { value: whenUnclear, problem: `must be true or false, got "${shown(raw).toLowerCase()}"` } : { value };
+		return value === undefined
+			? { value: whenUnclear, problem: `must be true or false, got "${shown(raw).toLowerCase()}"` }
+			: { value };
 	};
 
 /** A whole number from `min` to `max`. */
@@ -53,7 +63,12 @@ const wholeNumber =
 	(raw: unknown): Read<number> => {
 		if (isUnset(raw)) return { value: fallback };
 		const n = Number(raw);
-		return Number.isInteger(n) && n >= min && n <= max ? { value: n } : { value: fallback, problem: `must be a whole number from ${min} to ${max} (got ${shown(raw)})` };
+		return Number.isInteger(n) && n >= min && n <= max
+			? { value: n }
+			: {
+					value: fallback,
+					problem: `must be a whole number from ${min} to ${max} (got ${shown(raw)})`,
+				};
 	};
 
 /** Text, trimmed, at most `limit` characters. */
@@ -61,7 +76,9 @@ const limitedText =
 	(limit: number) =>
 	(raw: unknown): Read<string> => {
 		const value = asText(raw).trim();
-		return value.length > limit ? { value, problem: `is too long: ${value.length} characters, the limit is ${limit}` } : { value };
+		return value.length > limit
+			? { value, problem: `is too long: ${value.length} characters, the limit is ${limit}` }
+			: { value };
 	};
 
 const anyText = (raw: unknown): Read<string> => ({ value: asText(raw) });
@@ -71,13 +88,23 @@ const trimmedText = (raw: unknown): Read<string> => ({ value: asText(raw).trim()
  * One of an options field's values, by value or by name in any case ("fail", "Fail", "Skip and
  * Report"); anything else is a problem and reads as `whenUnclear` (the cautious choice).
  */
-function choice<T extends string>(values: readonly T[], names: readonly string[], fallback: T, whenUnclear: T) {
+function choice<T extends string>(
+	values: readonly T[],
+	names: readonly string[],
+	fallback: T,
+	whenUnclear: T,
+) {
 	return (raw: unknown): Read<T> => {
 		if (isUnset(raw)) return { value: fallback };
 		const word = asText(raw).trim().toLowerCase();
-		const found = values.findIndex((value, i) => value.toLowerCase() === word || names[i].toLowerCase() === word);
+		const found = values.findIndex(
+			(value, i) => value.toLowerCase() === word || names[i].toLowerCase() === word,
+		);
 		if (found >= 0) return { value: values[found] };
-		return { value: whenUnclear, problem: `must be ${names.slice(0, -1).join(', ')} or ${names[names.length - 1]} (got "${shown(raw)}")` };
+		return {
+			value: whenUnclear,
+			problem: `must be ${names.slice(0, -1).join(', ')} or ${names[names.length - 1]} (got "${shown(raw)}")`,
+		};
 	};
 }
 
@@ -155,7 +182,8 @@ export const CAMPAIGN_OPTIONS = {
 			displayName: 'Dry Run',
 			type: 'boolean',
 			default: false,
-			description: 'Whether to check everything and show the exact request body without sending anything (no credits used)',
+			description:
+				'Whether to check everything and show the exact request body without sending anything (no credits used)',
 		},
 		// Never false by default: a dry run taken for a real one spends credits.
 		read: yesNo(false, true),
@@ -176,8 +204,16 @@ export const CAMPAIGN_OPTIONS = {
 		...choiceOption(
 			{ displayName: 'Invalid Numbers' },
 			[
-				{ name: 'Fail', value: 'fail', description: 'Stop the campaign before sending if any number is invalid' },
-				{ name: 'Skip and Report', value: 'skip', description: 'Send to the valid numbers and list the invalid ones in the output' },
+				{
+					name: 'Fail',
+					value: 'fail',
+					description: 'Stop the campaign before sending if any number is invalid',
+				},
+				{
+					name: 'Skip and Report',
+					value: 'skip',
+					description: 'Send to the valid numbers and list the invalid ones in the output',
+				},
 			],
 			'skip',
 			'fail',
@@ -196,10 +232,23 @@ export const CAMPAIGN_OPTIONS = {
 	},
 	messageType: {
 		...choiceOption(
-			{ displayName: 'Message Type', description: 'Whether the text is direct marketing, which Irish and EU rules require to offer a way to opt out' },
+			{
+				displayName: 'Message Type',
+				description:
+					'Whether the text is direct marketing, which Irish and EU rules require to offer a way to opt out',
+			},
 			[
-				{ name: 'Marketing', value: 'marketing', description: 'Offers, news, promotions: the text must tell recipients how to opt out' },
-				{ name: 'Transactional', value: 'transactional', description: 'Reminders, confirmations, alerts the recipient expects: no opt-out wording needed' },
+				{
+					name: 'Marketing',
+					value: 'marketing',
+					description: 'Offers, news, promotions: the text must tell recipients how to opt out',
+				},
+				{
+					name: 'Transactional',
+					value: 'transactional',
+					description:
+						'Reminders, confirmations, alerts the recipient expects: no opt-out wording needed',
+				},
 			],
 			'marketing',
 			'marketing',
@@ -207,7 +256,11 @@ export const CAMPAIGN_OPTIONS = {
 	},
 	missingOptOut: {
 		...choiceOption(
-			{ displayName: 'Missing Opt-Out Wording', description: 'What to do with a Marketing text that has no STOP, OPTOUT or 50123 wording and no Opt-Out Text' },
+			{
+				displayName: 'Missing Opt-Out Wording',
+				description:
+					'What to do with a Marketing text that has no STOP, OPTOUT or 50123 wording and no Opt-Out Text',
+			},
 			[
 				{ name: 'Fail', value: 'fail', description: 'Stop before sending, naming the item' },
 				{ name: 'Warn', value: 'warn', description: 'Send, with a warning in the output' },
@@ -264,7 +317,8 @@ export const CAMPAIGN_OPTIONS = {
 			type: 'string',
 			default: '',
 			placeholder: 'Europe/Dublin',
-			description: "Time zone of the Quiet Hours, e.g. Europe/Dublin. Empty: the workflow's time zone.",
+			description:
+				"Time zone of the Quiet Hours, e.g. Europe/Dublin. Empty: the workflow's time zone.",
 		},
 		read: trimmedText,
 		campaignKey: true,
@@ -280,15 +334,29 @@ export const CAMPAIGN_OPTIONS = {
 		read: (raw: unknown): Read<number> => {
 			if (isUnset(raw)) return { value: DEFAULT_TIMEOUT_MS };
 			const ms = Number(raw);
-			return Number.isFinite(ms) && ms > 0 ? { value: ms } : { value: DEFAULT_TIMEOUT_MS, problem: 'must be a number of milliseconds above 0' };
+			return Number.isFinite(ms) && ms > 0
+				? { value: ms }
+				: { value: DEFAULT_TIMEOUT_MS, problem: 'must be a number of milliseconds above 0' };
 		},
 	},
 	unreadableExclusions: {
 		...choiceOption(
-			{ displayName: 'Unreadable Exclusions', description: 'What to do when an Exclude Numbers entry cannot be read as a phone number' },
+			{
+				displayName: 'Unreadable Exclusions',
+				description: 'What to do when an Exclude Numbers entry cannot be read as a phone number',
+			},
 			[
-				{ name: 'Fail', value: 'fail', description: 'Stop before sending, naming the entry and the item: it may be an opted-out number' },
-				{ name: 'Warn', value: 'warn', description: 'Send, listing the entries in the output warnings; they exclude no one' },
+				{
+					name: 'Fail',
+					value: 'fail',
+					description:
+						'Stop before sending, naming the entry and the item: it may be an opted-out number',
+				},
+				{
+					name: 'Warn',
+					value: 'warn',
+					description: 'Send, listing the entries in the output warnings; they exclude no one',
+				},
 			],
 			'fail',
 			'fail',
@@ -302,18 +370,24 @@ export type OptionName = keyof typeof CAMPAIGN_OPTIONS;
 export type CampaignOptions = { [K in OptionName]?: unknown };
 
 /** The options as the pipeline uses them: every one read, defaults filled in. */
-export type OptionValues = { [K in OptionName]: ReturnType<(typeof CAMPAIGN_OPTIONS)[K]['read']>['value'] };
+export type OptionValues = {
+	[K in OptionName]: ReturnType<(typeof CAMPAIGN_OPTIONS)[K]['read']>['value'];
+};
 
 const entries = Object.entries(CAMPAIGN_OPTIONS) as Array<[OptionName, CampaignOption<unknown>]>;
 
 export const OPTION_NAMES: readonly OptionName[] = entries.map(([name]) => name);
 
 /** The Options collection's fields, in the order n8n lists them. */
-export const OPTION_FIELDS: INodeProperties[] = entries.map(([name, option]) => ({ ...option.property, name }) as INodeProperties);
+export const OPTION_FIELDS: INodeProperties[] = entries.map(
+	([name, option]) => ({ ...option.property, name }) as INodeProperties,
+);
 
-export const optionLabel = (name: OptionName): string => CAMPAIGN_OPTIONS[name].property.displayName;
+export const optionLabel = (name: OptionName): string =>
+	CAMPAIGN_OPTIONS[name].property.displayName;
 
-const flagged = (flag: 'campaignKey' | 'body' | 'report') => entries.filter(([, option]) => option[flag]).map(([name]) => name);
+const flagged = (flag: 'campaignKey' | 'body' | 'report') =>
+	entries.filter(([, option]) => option[flag]).map(([name]) => name);
 
 /** Options items must agree on to be one campaign, besides sender, text and send time. */
 export const CAMPAIGN_KEY_OPTIONS: readonly OptionName[] = flagged('campaignKey');
@@ -323,7 +397,8 @@ export const BODY_OPTIONS: readonly OptionName[] = flagged('body');
 export const REPORT_OPTIONS: readonly OptionName[] = flagged('report');
 
 /** "Sender, Text, Send At, Campaign Name, Dry Run, Quiet Hours and Quiet Hours Time Zone": what makes items one campaign. */
-export const CAMPAIGN_KEY_WORDING = ((labels: string[]) => `${labels.slice(0, -1).join(', ')} and ${labels[labels.length - 1]}`)([
+export const CAMPAIGN_KEY_WORDING = ((labels: string[]) =>
+	`${labels.slice(0, -1).join(', ')} and ${labels[labels.length - 1]}`)([
 	'Sender',
 	'Text',
 	'Send At',
@@ -336,17 +411,25 @@ function violation(name: OptionName, problem: string): RuleViolation {
 }
 
 /** One option read, its problem (if any) added to `violations`. */
-export function readOption<K extends OptionName>(name: K, raw: unknown, violations: RuleViolation[]): OptionValues[K] {
+export function readOption<K extends OptionName>(
+	name: K,
+	raw: unknown,
+	violations: RuleViolation[],
+): OptionValues[K] {
 	const read = (CAMPAIGN_OPTIONS[name] as CampaignOption<OptionValues[K]>).read(raw);
 	if (read.problem !== undefined) violations.push(violation(name, read.problem));
 	return read.value;
 }
 
 /** Every option but the Notify ID (each item's own) read: the values and the problems, in the table's order. */
-export function readOptions(raw: CampaignOptions): { values: OptionValues; violations: RuleViolation[] } {
+export function readOptions(raw: CampaignOptions): {
+	values: OptionValues;
+	violations: RuleViolation[];
+} {
 	const violations: RuleViolation[] = [];
 	const values = {} as Record<OptionName, unknown>;
-	for (const [name] of entries) if (name !== 'notifyId') values[name] = readOption(name, raw[name], violations);
+	for (const [name] of entries)
+		if (name !== 'notifyId') values[name] = readOption(name, raw[name], violations);
 	values.notifyId = '';
 	return { values: values as OptionValues, violations };
 }

@@ -8,7 +8,8 @@ import { type DeliveredReply, executionOfResumeUrl, replyProof } from './replyPr
 
 export const description = deliverReplyDescription;
 
-const orNull = (value: unknown) => (value === null || value === undefined || value === '' ? null : asText(value));
+const orNull = (value: unknown) =>
+	value === null || value === undefined || value === '' ? null : asText(value);
 
 /** The Reply parameter as an object (n8n may hand a JSON parameter over as text). */
 function replyItem(value: unknown): IDataObject {
@@ -34,16 +35,26 @@ async function relaySecret(ctx: IExecuteFunctions): Promise<string> {
  * error: the reply can then go on as an ordinary inbound message. A run still running (409 from
  * n8n) or an unreachable n8n is an error, so Retry On Fail delivers it again.
  */
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	// An AI Agent must never be able to make up an answer to a question a person was asked.
 	if (this.getNode().type.endsWith('Tool')) {
-		throw new NodeOperationError(this.getNode(), 'Deliver Reply cannot be used as an AI tool: only a verified reply may answer a question');
+		throw new NodeOperationError(
+			this.getNode(),
+			'Deliver Reply cannot be used as an AI tool: only a verified reply may answer a question',
+		);
 	}
 	return await eachItem(this, items, async (itemIndex) => {
 		const url = asText(this.getNodeParameter('resumeUrl', itemIndex, '')).trim();
 		const executionId = executionOfResumeUrl(url);
 		if (!executionId || !/[?&]signature=/.test(url)) {
-			throw new NodeOperationError(this.getNode(), `Resume URL: "${url.slice(0, 80)}" is not an n8n resume URL ($execution.resumeUrl)`, { itemIndex });
+			throw new NodeOperationError(
+				this.getNode(),
+				`Resume URL: "${url.slice(0, 80)}" is not an n8n resume URL ($execution.resumeUrl)`,
+				{ itemIndex },
+			);
 		}
 		const item = replyItem(this.getNodeParameter('reply', itemIndex, {}));
 		if (item.event !== 'inbound' && item.event !== 'optOut') {
@@ -54,7 +65,12 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			);
 		}
 		if (item.verified !== true) {
-			return [{ json: { resumed: false, reason: 'the reply was not verified by the Phonovation Trigger' }, pairedItem: { item: itemIndex } }];
+			return [
+				{
+					json: { resumed: false, reason: 'the reply was not verified by the Phonovation Trigger' },
+					pairedItem: { item: itemIndex },
+				},
+			];
 		}
 		const unverified = (item.unverified ?? {}) as IDataObject;
 		const reply: DeliveredReply = {
@@ -74,17 +90,38 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			ignoreHttpStatusErrors: true,
 		});
 		const status = response.statusCode as number;
-		const body = (response.body && typeof response.body === 'object' ? response.body : {}) as IDataObject;
+		const body = (
+			response.body && typeof response.body === 'object' ? response.body : {}
+		) as IDataObject;
 		// n8n answers 200 once the run resumes (its own body, not ours); every refusal of ours says resumed: false.
-		if (status === 200 && body.resumed !== false) return [{ json: { resumed: true, executionId }, pairedItem: { item: itemIndex } }];
-		const said = typeof body.reason === 'string' ? body.reason : typeof body.message === 'string' ? body.message : `n8n answered ${status}`;
+		if (status === 200 && body.resumed !== false)
+			return [{ json: { resumed: true, executionId }, pairedItem: { item: itemIndex } }];
+		const said =
+			typeof body.reason === 'string'
+				? body.reason
+				: typeof body.message === 'string'
+					? body.message
+					: `n8n answered ${status}`;
 		// The run is not saved as waiting yet, or n8n failed: delivering again later may work.
-		if (status >= 500 || (status === 409 && /running/i.test(said) && typeof body.reason !== 'string')) {
-			throw new NodeOperationError(this.getNode(), `The asking run could not take the reply: ${said}`, {
-				itemIndex,
-				description: 'Set Retry On Fail on this node to deliver it again: a run resumes only once, so a repeat is harmless.',
-			});
+		if (
+			status >= 500 ||
+			(status === 409 && /running/i.test(said) && typeof body.reason !== 'string')
+		) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`The asking run could not take the reply: ${said}`,
+				{
+					itemIndex,
+					description:
+						'Set Retry On Fail on this node to deliver it again: a run resumes only once, so a repeat is harmless.',
+				},
+			);
 		}
-		return [{ json: { resumed: false, executionId, status, reason: said }, pairedItem: { item: itemIndex } }];
+		return [
+			{
+				json: { resumed: false, executionId, status, reason: said },
+				pairedItem: { item: itemIndex },
+			},
+		];
 	});
 }

@@ -9,7 +9,11 @@ import { DEFAULT_NO_WORDS, DEFAULT_YES_WORDS } from '../../../shared/approvalWor
  * The fields the campaign pipeline texts the question from (runCampaigns): To is stored as
  * `recipients` and Message as `text`, the names saved workflows have.
  */
-export const QUESTION_PARAMETERS = { from: senderField.name, text: 'text', recipients: 'recipients' } as const;
+export const QUESTION_PARAMETERS = {
+	from: senderField.name,
+	text: 'text',
+	recipients: 'recipients',
+} as const;
 
 const sendAndWaitFields: INodeProperties[] = [
 	{
@@ -38,14 +42,23 @@ const sendAndWaitFields: INodeProperties[] = [
 	// Read when the answer comes, from the paused item: what was asked, of whom and when.
 	{ displayName: 'Asked At', name: 'askedAt', type: 'hidden', default: '={{ $json.askedAt }}' },
 	{ displayName: 'Asked To', name: 'askedTo', type: 'hidden', default: '={{ $json.to }}' },
-	{ displayName: 'Asked Notify ID', name: 'askedNotifyId', type: 'hidden', default: '={{ $json.notifyId }}' },
+	{
+		displayName: 'Asked Notify ID',
+		name: 'askedNotifyId',
+		type: 'hidden',
+		default: '={{ $json.notifyId }}',
+	},
 	{
 		displayName: 'Response Type',
 		name: 'responseType',
 		type: 'options',
 		default: 'approval',
 		options: [
-			{ name: 'Approval', value: 'approval', description: 'A yes or a no texted back: the output says approved true or false' },
+			{
+				name: 'Approval',
+				value: 'approval',
+				description: 'A yes or a no texted back: the output says approved true or false',
+			},
 			{ name: 'Free Text', value: 'freeText', description: 'Any text texted back' },
 		],
 	},
@@ -68,7 +81,8 @@ const sendAndWaitFields: INodeProperties[] = [
 				name: 'excludeNumbers',
 				type: 'string',
 				default: '',
-				description: 'Numbers never to ask, such as your opt-out list (the same forms as a campaign\'s Exclude Numbers); an excluded number is an error, nothing is sent',
+				description:
+					"Numbers never to ask, such as your opt-out list (the same forms as a campaign's Exclude Numbers); an excluded number is an error, nothing is sent",
 			},
 			{
 				displayName: 'Limit Wait Time (Minutes)',
@@ -76,14 +90,16 @@ const sendAndWaitFields: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 0 },
 				default: 0,
-				description: 'After this many minutes without an answer the run goes on with timedOut: true (0: wait without a limit). n8n checks waiting runs once a minute.',
+				description:
+					'After this many minutes without an answer the run goes on with timedOut: true (0: wait without a limit). n8n checks waiting runs once a minute.',
 			},
 			{
 				displayName: 'No Words',
 				name: 'noWords',
 				type: 'string',
 				default: DEFAULT_NO_WORDS.join(', '),
-				description: 'Replies that decline, comma-separated (Approval); case, accents and punctuation around them are ignored',
+				description:
+					'Replies that decline, comma-separated (Approval); case, accents and punctuation around them are ignored',
 			},
 			{
 				displayName: 'Other Replies',
@@ -91,8 +107,16 @@ const sendAndWaitFields: INodeProperties[] = [
 				type: 'options',
 				default: 'keepWaiting',
 				options: [
-					{ name: 'Keep Waiting', value: 'keepWaiting', description: 'A reply that is neither a yes nor a no word leaves the run waiting' },
-					{ name: 'Go On', value: 'goOn', description: 'The run goes on with approved: null and the text' },
+					{
+						name: 'Keep Waiting',
+						value: 'keepWaiting',
+						description: 'A reply that is neither a yes nor a no word leaves the run waiting',
+					},
+					{
+						name: 'Go On',
+						value: 'goOn',
+						description: 'The run goes on with approved: null and the text',
+					},
 				],
 				description: 'What a reply that is no answer does (Approval)',
 			},
@@ -101,7 +125,8 @@ const sendAndWaitFields: INodeProperties[] = [
 				name: 'yesWords',
 				type: 'string',
 				default: DEFAULT_YES_WORDS.join(', '),
-				description: 'Replies that approve, comma-separated (Approval); case, accents and punctuation around them are ignored',
+				description:
+					'Replies that approve, comma-separated (Approval); case, accents and punctuation around them are ignored',
 			},
 		],
 	},
@@ -126,5 +151,11 @@ const deliverReplyFields: INodeProperties[] = [
 	},
 ];
 
-export const sendAndWaitDescription = updateDisplayOptions({ show: { resource: ['conversation'], operation: ['sendAndWait'] } }, sendAndWaitFields);
-export const deliverReplyDescription = updateDisplayOptions({ show: { resource: ['conversation'], operation: ['deliverReply'] } }, deliverReplyFields);
+export const sendAndWaitDescription = updateDisplayOptions(
+	{ show: { resource: ['conversation'], operation: ['sendAndWait'] } },
+	sendAndWaitFields,
+);
+export const deliverReplyDescription = updateDisplayOptions(
+	{ show: { resource: ['conversation'], operation: ['deliverReply'] } },
+	deliverReplyFields,
+);

@@ -10,7 +10,11 @@ import { type DeliveredReply, provenReply } from './replyProof';
 import { QUESTION_PARAMETERS } from './fields';
 
 /** Answered to the caller (Deliver Reply); the run stays waiting. */
-function stillWaiting(ctx: IWebhookFunctions, status: number, reason: string): IWebhookResponseData {
+function stillWaiting(
+	ctx: IWebhookFunctions,
+	status: number,
+	reason: string,
+): IWebhookResponseData {
 	ctx.getResponseObject().status(status).json({ resumed: false, reason });
 	return { noWebhookResponse: true };
 }
@@ -23,7 +27,12 @@ const asInternational = (msisdn: string) => (/^\d+$/.test(msisdn) ? `+${msisdn}`
 /** What the paused item says of its question (sendAndWait wrote it; hidden parameters read it back). */
 function askedQuestion(ctx: IWebhookFunctions, countryCode: string) {
 	const saved = asText(ctx.getNodeParameter('askedTo', ''));
-	const to = saved ? normaliseMsisdn(asInternational(saved), countryCode) : normaliseMsisdn(asText(ctx.getNodeParameter(QUESTION_PARAMETERS.recipients, '')), countryCode);
+	const to = saved
+		? normaliseMsisdn(asInternational(saved), countryCode)
+		: normaliseMsisdn(
+				asText(ctx.getNodeParameter(QUESTION_PARAMETERS.recipients, '')),
+				countryCode,
+			);
 	return {
 		msisdn: to.ok ? to.msisdn : null,
 		askedAt: Date.parse(asText(ctx.getNodeParameter('askedAt', ''))),
@@ -32,18 +41,34 @@ function askedQuestion(ctx: IWebhookFunctions, countryCode: string) {
 }
 
 /** Why this reply does not answer this question, or null when it does. */
-function mismatch(ctx: IWebhookFunctions, reply: DeliveredReply, secret: string, countryCode: string, asked: AskedQuestion): string | null {
+function mismatch(
+	ctx: IWebhookFunctions,
+	reply: DeliveredReply,
+	secret: string,
+	countryCode: string,
+	asked: AskedQuestion,
+): string | null {
 	const from = normaliseMsisdn(asInternational(reply.from), countryCode);
-	if (!asked.msisdn || !from.ok || from.msisdn !== asked.msisdn) return 'the reply is from another number';
+	if (!asked.msisdn || !from.ok || from.msisdn !== asked.msisdn)
+		return 'the reply is from another number';
 	const executionId = ctx.getExecutionId();
 	if (reply.notifyId && reply.notifyId !== asked.notifyId) {
 		// Linked to another question: of this run (another node), or of another run of this node.
 		const otherOfThisRun = reply.notifyId.startsWith(`${executionId}.`);
-		const askedBy = askingExecution(reply.notifyId, { nodeId: ctx.getNode().id, msisdn: asked.msisdn }, secret);
-		if (otherOfThisRun || (askedBy !== null && askedBy !== executionId)) return 'the reply answers another question';
+		const askedBy = askingExecution(
+			reply.notifyId,
+			{ nodeId: ctx.getNode().id, msisdn: asked.msisdn },
+			secret,
+		);
+		if (otherOfThisRun || (askedBy !== null && askedBy !== executionId))
+			return 'the reply answers another question';
 	}
 	const receivedAt = reply.receivedAt === null ? NaN : Date.parse(reply.receivedAt);
-	if (!Number.isNaN(receivedAt) && !Number.isNaN(asked.askedAt) && receivedAt < asked.askedAt - 60_000) {
+	if (
+		!Number.isNaN(receivedAt) &&
+		!Number.isNaN(asked.askedAt) &&
+		receivedAt < asked.askedAt - 60_000
+	) {
 		return 'the reply was sent before the question was asked';
 	}
 	return null;
@@ -66,13 +91,24 @@ export async function receiveReply(this: IWebhookFunctions): Promise<IWebhookRes
 		const asked = askedQuestion(this, countryCode);
 		const why = mismatch(this, reply, secret, countryCode, asked);
 		if (why) return stillWaiting(this, 409, why);
-		const item: IDataObject = { from: reply.from, text: reply.text, receivedAt: reply.receivedAt, optedOut: reply.optedOut, timedOut: false };
+		const item: IDataObject = {
+			from: reply.from,
+			text: reply.text,
+			receivedAt: reply.receivedAt,
+			optedOut: reply.optedOut,
+			timedOut: false,
+		};
 		if (this.getNodeParameter('responseType', 'approval') === 'approval') {
-			const approved = reply.optedOut ? false : new ApprovalReader(approvalWordsOf(options)).read(reply.text);
-			if (approved === null && options.otherReplies !== 'goOn') return stillWaiting(this, 202, 'not an answer: still waiting');
+			const approved = reply.optedOut
+				? false
+				: new ApprovalReader(approvalWordsOf(options)).read(reply.text);
+			if (approved === null && options.otherReplies !== 'goOn')
+				return stillWaiting(this, 202, 'not an answer: still waiting');
 			item.approved = approved;
 		}
-		item.waitedSeconds = Number.isNaN(asked.askedAt) ? null : Math.max(0, Math.round((Date.now() - asked.askedAt) / 1000));
+		item.waitedSeconds = Number.isNaN(asked.askedAt)
+			? null
+			: Math.max(0, Math.round((Date.now() - asked.askedAt) / 1000));
 		return { webhookResponse: { resumed: true }, workflowData: [[{ json: item }]] };
 	} catch (error) {
 		return stillWaiting(this, 400, (error as Error).message);

@@ -14,16 +14,38 @@ export interface DeliveredReply {
 }
 
 export function replyProof(executionId: string, reply: DeliveredReply, secret: string): string {
-	const signed = JSON.stringify(['reply-v1', executionId, reply.from, reply.text, reply.receivedAt, reply.optedOut, reply.notifyId]);
+	const signed = JSON.stringify([
+		'reply-v1',
+		executionId,
+		reply.from,
+		reply.text,
+		reply.receivedAt,
+		reply.optedOut,
+		reply.notifyId,
+	]);
 	return createHmac('sha256', secret).update(signed).digest('hex');
 }
 
 /** The reply in a request body, if it is one and its proof holds for this execution. */
-export function provenReply(body: unknown, executionId: string, secret: string): DeliveredReply | null {
+export function provenReply(
+	body: unknown,
+	executionId: string,
+	secret: string,
+): DeliveredReply | null {
 	if (!body || typeof body !== 'object' || secret === '') return null;
 	const { from, text, receivedAt, optedOut, notifyId, proof } = body as Record<string, unknown>;
-	if (typeof from !== 'string' || typeof text !== 'string' || typeof optedOut !== 'boolean' || typeof proof !== 'string') return null;
-	if ((receivedAt !== null && typeof receivedAt !== 'string') || (notifyId !== null && typeof notifyId !== 'string')) return null;
+	if (
+		typeof from !== 'string' ||
+		typeof text !== 'string' ||
+		typeof optedOut !== 'boolean' ||
+		typeof proof !== 'string'
+	)
+		return null;
+	if (
+		(receivedAt !== null && typeof receivedAt !== 'string') ||
+		(notifyId !== null && typeof notifyId !== 'string')
+	)
+		return null;
 	const reply: DeliveredReply = { from, text, receivedAt, optedOut, notifyId };
 	const expected = Buffer.from(replyProof(executionId, reply, secret));
 	const given = Buffer.from(proof);

@@ -18,7 +18,10 @@ const LONGCODE = /^\+?\d{5,16}$/;
 const MAX_WAIT_MINUTES = 525_600;
 
 function notAsked(ctx: IExecuteFunctions, message: string): NodeOperationError {
-	return new NodeOperationError(ctx.getNode(), message, { itemIndex: 0, description: 'Nothing was sent.' });
+	return new NodeOperationError(ctx.getNode(), message, {
+		itemIndex: 0,
+		description: 'Nothing was sent.',
+	});
 }
 
 /** The question's number, checked before anything is sent. */
@@ -35,7 +38,10 @@ function questionedNumber(ctx: IExecuteFunctions, options: ConversationOptions):
 function waitTillOf(ctx: IExecuteFunctions, options: ConversationOptions, askedAt: Date): Date {
 	const minutes = Number(options.limitWaitTime ?? 0);
 	if (!Number.isFinite(minutes) || minutes < 0 || minutes > MAX_WAIT_MINUTES) {
-		throw notAsked(ctx, `Limit Wait Time: must be a number of minutes from 0 (no limit) to ${MAX_WAIT_MINUTES}, got "${asText(options.limitWaitTime)}"`);
+		throw notAsked(
+			ctx,
+			`Limit Wait Time: must be a number of minutes from 0 (no limit) to ${MAX_WAIT_MINUTES}, got "${asText(options.limitWaitTime)}"`,
+		);
 	}
 	return minutes > 0 ? new Date(askedAt.getTime() + minutes * 60_000) : WAIT_INDEFINITELY;
 }
@@ -62,7 +68,10 @@ function refuseRetriedExecution(ctx: IExecuteFunctions, executionId: string): vo
  * the answer (see receiveReply.ts) or Limit Wait Time passes. n8n resumes one waiting node per
  * execution, so one item is asked. Every mistake is caught before the question is texted.
  */
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	if (items.length !== 1) {
 		throw notAsked(
 			this,
@@ -71,7 +80,11 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	}
 	const options = this.getNodeParameter('options', 0, {}) as ConversationOptions;
 	const from = asText(this.getNodeParameter(QUESTION_PARAMETERS.from, 0, '')).trim();
-	if (!LONGCODE.test(from)) throw notAsked(this, `Sender: "${from}" cannot receive replies; choose a numeric longcode of your account`);
+	if (!LONGCODE.test(from))
+		throw notAsked(
+			this,
+			`Sender: "${from}" cannot receive replies; choose a numeric longcode of your account`,
+		);
 	const msisdn = questionedNumber(this, options);
 	if (this.getNodeParameter('responseType', 0, 'approval') === 'approval') {
 		try {
@@ -84,26 +97,53 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	const waitTill = waitTillOf(this, options, askedAt);
 	const credentials = await this.getCredentials('phonovationApi');
 	const secret = asText(credentials.relaySecret);
-	if (secret === '') throw notAsked(this, 'Credential: set a Relay Secret; it proves that the answer came from the number asked');
+	if (secret === '')
+		throw notAsked(
+			this,
+			'Credential: set a Relay Secret; it proves that the answer came from the number asked',
+		);
 	const executionId = this.getExecutionId();
-	if (!fitsQuestionRef(executionId)) throw notAsked(this, `This execution's id "${executionId}" is too long for a Notify ID the reply can carry`);
+	if (!fitsQuestionRef(executionId))
+		throw notAsked(
+			this,
+			`This execution's id "${executionId}" is too long for a Notify ID the reply can carry`,
+		);
 	refuseRetriedExecution(this, executionId);
 	const notifyId = questionRef({ executionId, nodeId: this.getNode().id, msisdn }, secret)!;
 
 	// The campaign pipeline sends it: sender check, Exclude Numbers, retry record, unknown outcomes.
-	const [sent] = await runCampaigns(this, items, 'send', { ...QUESTION_PARAMETERS, fixed: { notifyId, messageType: 'transactional' } });
+	const [sent] = await runCampaigns(this, items, 'send', {
+		...QUESTION_PARAMETERS,
+		fixed: { notifyId, messageType: 'transactional' },
+	});
 	if (sent.json.error !== undefined) return [sent];
 	if (sent.json.status !== 'accepted') {
 		// Excluded, refused by the provider…: nobody was asked, so there is nothing to wait for.
 		const why = `${asText(sent.json.status)}${sent.json.reason ? `: ${asText(sent.json.reason)}` : ''}`;
-		const error = new NodeOperationError(this.getNode(), `Nothing was asked: ${msisdn} is ${why}`, { itemIndex: 0 });
+		const error = new NodeOperationError(this.getNode(), `Nothing was asked: ${msisdn} is ${why}`, {
+			itemIndex: 0,
+		});
 		if (!this.continueOnFail()) throw error;
-		return [{ json: { error: error.message, details: sent.json as IDataObject }, pairedItem: { item: 0 } }];
+		return [
+			{
+				json: { error: error.message, details: sent.json as IDataObject },
+				pairedItem: { item: 0 },
+			},
+		];
 	}
 
 	// n8n passes the paused item on unchanged when the limit passes: it says so. The answer's
 	// webhook reads `to`, `askedAt` and `notifyId` back from it (hidden parameters).
-	items[0].json = { ...items[0].json, timedOut: true, approved: null, text: null, to: msisdn, askedAt: askedAt.toISOString(), notifyId, sent: sent.json };
+	items[0].json = {
+		...items[0].json,
+		timedOut: true,
+		approved: null,
+		text: null,
+		to: msisdn,
+		askedAt: askedAt.toISOString(),
+		notifyId,
+		sent: sent.json,
+	};
 	await this.putExecutionToWait(waitTill);
 	return items;
 }

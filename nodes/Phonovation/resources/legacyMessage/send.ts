@@ -3,7 +3,13 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { secureEndpoint, shown } from '../../../shared/endpoints';
 import { normaliseMsisdn, splitRecipients } from '../../domain/phoneNumbers';
-import { DEFAULT_COUNTRY_CODE, LIMITS, legacySettingsSchema, parseCountryCode, violationsOf } from '../../domain/rules';
+import {
+	DEFAULT_COUNTRY_CODE,
+	LIMITS,
+	legacySettingsSchema,
+	parseCountryCode,
+	violationsOf,
+} from '../../domain/rules';
 import { providerError } from '../../transport/failures';
 import { mayHaveBeenProcessed, provesRefusal } from '../../transport/processed';
 import { CREDENTIAL, isFailure, plainRequest, type PlainResponse } from '../../transport/request';
@@ -56,7 +62,8 @@ export const description: INodeProperties[] = [
 				name: 'defaultCountryCode',
 				type: 'string',
 				default: DEFAULT_COUNTRY_CODE,
-				description: "A country's calling code (353 = Ireland, 44 = UK) given to a number written in national form with a leading 0",
+				description:
+					"A country's calling code (353 = Ireland, 44 = UK) given to a number written in national form with a leading 0",
 			},
 			{
 				displayName: 'Notify ID',
@@ -90,7 +97,10 @@ function readMessage(ctx: IExecuteFunctions, itemIndex: number): LegacyMessage {
 	const from = String(ctx.getNodeParameter('from', itemIndex, '')).trim();
 	const text = withLegacyLineBreaks(String(ctx.getNodeParameter('text', itemIndex, '')));
 	const toList = splitRecipients(ctx.getNodeParameter('to', itemIndex, ''));
-	const options = ctx.getNodeParameter('options', itemIndex, {}) as { notifyId?: string; defaultCountryCode?: string };
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as {
+		notifyId?: string;
+		defaultCountryCode?: string;
+	};
 	const notifyId = String(options.notifyId ?? '').trim();
 
 	const [violation] = violationsOf(legacySettingsSchema, { from, text, notifyId });
@@ -100,7 +110,11 @@ function readMessage(ctx: IExecuteFunctions, itemIndex: number): LegacyMessage {
 	const country = parseCountryCode(options.defaultCountryCode);
 	if (!country.ok) fail(ctx, `Default Country Code ${country.problem}`, itemIndex);
 	if (toList.length !== 1) {
-		fail(ctx, `To must hold exactly one number (got ${toList.length}); use the Campaign resource for many recipients`, itemIndex);
+		fail(
+			ctx,
+			`To must hold exactly one number (got ${toList.length}); use the Campaign resource for many recipients`,
+			itemIndex,
+		);
 	}
 	const to = normaliseMsisdn(toList[0], country.code);
 	if (!to.ok) fail(ctx, `To "${toList[0]}" is not a valid number: ${to.reason}`, itemIndex);
@@ -117,35 +131,61 @@ function statusLines(body: unknown, secret: string): { code: string; message: st
 
 /** A 200 in the gateway's own format: a numeric status code on its first line. */
 function legacyAnswer(response: PlainResponse): boolean {
-	return response.status === 200 && /^\d+$/.test(String(response.body ?? '').split(/\r?\n/, 1)[0].trim());
+	return (
+		response.status === 200 &&
+		/^\d+$/.test(
+			String(response.body ?? '')
+				.split(/\r?\n/, 1)[0]
+				.trim(),
+		)
+	);
 }
 
 /** The provider's status line when it accepted the message; otherwise an error with its words, password masked. */
-function accepted(ctx: IExecuteFunctions, response: PlainResponse, password: string, itemIndex: number) {
+function accepted(
+	ctx: IExecuteFunctions,
+	response: PlainResponse,
+	password: string,
+	itemIndex: number,
+) {
 	const { code, message } = statusLines(response.body, password);
 	if (response.status !== 200) {
 		const text = [code, message].filter(Boolean).join(' ').slice(0, 300);
-		throw new NodeApiError(ctx.getNode(), { httpCode: String(response.status), message: text }, {
-			message: `Phonovation's legacy API answered HTTP ${response.status}${text ? `: ${text}` : ''}`,
-			description: provesRefusal(response.status, response.body)
-				? 'The request was refused, so the message was not sent; a retry may send it.'
-				: 'The legacy API answers HTTP 200 even when it refuses a message, so whether this one was sent is unknown; it is not posted again. Check before sending it again.',
-			itemIndex,
-		});
+		throw new NodeApiError(
+			ctx.getNode(),
+			{ httpCode: String(response.status), message: text },
+			{
+				message: `Phonovation's legacy API answered HTTP ${response.status}${text ? `: ${text}` : ''}`,
+				description: provesRefusal(response.status, response.body)
+					? 'The request was refused, so the message was not sent; a retry may send it.'
+					: 'The legacy API answers HTTP 200 even when it refuses a message, so whether this one was sent is unknown; it is not posted again. Check before sending it again.',
+				itemIndex,
+			},
+		);
 	}
 	if (!legacyAnswer(response)) {
-		throw new NodeApiError(ctx.getNode(), { httpCode: '200', message: 'not a legacy status line' }, {
-			message: "Phonovation's legacy API answered HTTP 200 without its status line",
-			description: 'Whether the message was sent is unknown, so it is not posted again: check before sending it again.',
-			itemIndex,
-		});
+		throw new NodeApiError(
+			ctx.getNode(),
+			{ httpCode: '200', message: 'not a legacy status line' },
+			{
+				message: "Phonovation's legacy API answered HTTP 200 without its status line",
+				description:
+					'Whether the message was sent is unknown, so it is not posted again: check before sending it again.',
+				itemIndex,
+			},
+		);
 	}
 	if (code !== '0') {
-		throw new NodeApiError(ctx.getNode(), { code, message }, {
-			message: `Phonovation's legacy API refused the message (status ${code || 'missing'}): ${message || 'no message'}`,
-			description: 'A status other than 0 may still come after the message went, so it is not posted again by a retry: check before sending it again.',
-			itemIndex,
-		});
+		throw new NodeApiError(
+			ctx.getNode(),
+			{ code, message },
+			{
+				message: `Phonovation's legacy API refused the message (status ${code || 'missing'}): ${message || 'no message'}`,
+				description:
+					'A status other than 0 may still come after the message went, so it is not posted again by a retry: check before sending it again.',
+				itemIndex,
+			},
+		);
 	}
 	return { code, message };
 }
@@ -154,18 +194,29 @@ function accepted(ctx: IExecuteFunctions, response: PlainResponse, password: str
  * A redirect is never followed: 307 and 308 would post the form, password included, to wherever
  * Location points. The answer is an error naming the status, never the Location.
  */
-function refuseRedirect(ctx: IExecuteFunctions, response: PlainResponse, url: string, itemIndex: number): void {
+function refuseRedirect(
+	ctx: IExecuteFunctions,
+	response: PlainResponse,
+	url: string,
+	itemIndex: number,
+): void {
 	if (response.status < 300 || response.status >= 400) return;
 	const message = `Phonovation's legacy API at ${shown(url)} answered HTTP ${response.status} (a redirect). The legacy send never follows redirects, so the password is not sent anywhere else. Check the credential's Legacy Base URL.`;
-	throw new NodeApiError(ctx.getNode(), { httpCode: String(response.status), message }, {
-		message,
-		description: 'Whether the server that answered with the redirect acted on the message is unknown: check before sending it again.',
-		itemIndex,
-	});
+	throw new NodeApiError(
+		ctx.getNode(),
+		{ httpCode: String(response.status), message },
+		{
+			message,
+			description:
+				'Whether the server that answered with the redirect acted on the message is unknown: check before sending it again.',
+			itemIndex,
+		},
+	);
 }
 
 /** `sendmessage.aspx`: form-encoded, always HTTP 200; the body's first line is the status code. */
-const NOT_AGAIN = 'sent in an earlier attempt of this execution (Retry On Fail or a retried execution); not posted again, even where its text or settings now differ';
+const NOT_AGAIN =
+	'sent in an earlier attempt of this execution (Retry On Fail or a retried execution); not posted again, even where its text or settings now differ';
 
 async function sendOne(
 	ctx: IExecuteFunctions,
@@ -190,7 +241,11 @@ async function sendOne(
 	const key = SentLedger.key(itemIndex, message.to);
 	const earlier = ledger.get(key);
 	if (earlier?.unknown) {
-		fail(ctx, `The legacy send could not be confirmed in an earlier attempt of this execution, so it may have been sent; it is not posted again. Check the provider before sending again`, itemIndex);
+		fail(
+			ctx,
+			`The legacy send could not be confirmed in an earlier attempt of this execution, so it may have been sent; it is not posted again. Check the provider before sending again`,
+			itemIndex,
+		);
 	}
 	if (earlier) return [{ json: { ...earlier, note: NOT_AGAIN }, pairedItem: { item: itemIndex } }];
 
@@ -238,7 +293,10 @@ function checked(ctx: IExecuteFunctions, itemIndex: number): Checked {
  * first: without Continue On Fail an invalid item stops the run before anything is sent; with it, the
  * invalid item becomes an error item and the others are sent.
  */
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	// First, so a run that stops on an invalid item still leaves its record: a Retry then sends.
 	const runIndex = this.getWorkflowDataProxy(0).$runIndex;
 	const ledger = new SentLedger(this.getContext('node'), runIndex);

@@ -12,7 +12,10 @@ export class SentLedger {
 	readonly started: boolean;
 
 	constructor(nodeContext: IContextObject, runIndex: number) {
-		const runs = (nodeContext.phonovationLegacySends ??= {}) as Record<string, Record<string, IDataObject>>;
+		const runs = (nodeContext.phonovationLegacySends ??= {}) as Record<
+			string,
+			Record<string, IDataObject>
+		>;
 		this.started = runs[runIndex] !== undefined;
 		this.sends = runs[runIndex] ??= {};
 	}

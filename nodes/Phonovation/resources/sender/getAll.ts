@@ -26,7 +26,10 @@ export const description: INodeProperties[] = [
 ];
 
 /** One output item per approved sender ID: `{ name, type, typeLabel }`, for every input item. */
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	return await eachItem(this, items, async (itemIndex) => {
 		const senders = await fetchSenders(this);
 		const returnAll = this.getNodeParameter('returnAll', itemIndex, true) as boolean;

@@ -18,10 +18,19 @@ export function senderTypeLabel(type: number): string {
 }
 
 /** The account's approved sender IDs (`GET /api/v2/senderlist`, a bare array). */
-export async function fetchSenders(ctx: IExecuteFunctions | ILoadOptionsFunctions): Promise<SenderRecord[]> {
-	const list = await apiRequest<unknown>(ctx, { method: 'GET', path: '/api/v2/senderlist' }, 'the sender list request');
+export async function fetchSenders(
+	ctx: IExecuteFunctions | ILoadOptionsFunctions,
+): Promise<SenderRecord[]> {
+	const list = await apiRequest<unknown>(
+		ctx,
+		{ method: 'GET', path: '/api/v2/senderlist' },
+		'the sender list request',
+	);
 	const entries = Array.isArray(list) ? list : [];
 	return entries
-		.filter((s): s is { name: unknown; type: unknown } => typeof s === 'object' && s !== null && 'name' in s)
+		.filter(
+			(s): s is { name: unknown; type: unknown } =>
+				typeof s === 'object' && s !== null && 'name' in s,
+		)
 		.map((s) => ({ name: String(s.name), type: Number(s.type) }));
 }

@@ -8,7 +8,10 @@ import { eachItem } from '../../eachItem';
 export const description: INodeProperties[] = [];
 
 /** One health report per input item. */
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	return await eachItem(this, items, async (itemIndex) => await checkOnce(this, itemIndex));
 }
 
@@ -25,7 +28,13 @@ async function checkOnce(ctx: IExecuteFunctions, itemIndex: number): Promise<INo
 	const checkedAt = new Date().toISOString();
 	const responseTimeMs = Date.now() - started;
 	const json = isFailure(response)
-		? { healthy: false, status: response.status ?? null, reason: response.code ?? response.message, checkedAt, responseTimeMs }
+		? {
+				healthy: false,
+				status: response.status ?? null,
+				reason: response.code ?? response.message,
+				checkedAt,
+				responseTimeMs,
+			}
 		: {
 				healthy: response.status >= 200 && response.status < 300,
 				status: response.status,

@@ -9,5 +9,8 @@ import { createHash } from 'node:crypto';
  * between two signed fields (`From=3538`, `Content=71111111Hi`) keeps the key too.
  */
 export function relayKeyOf(event: string, signed: readonly unknown[]): string {
-	return createHash('sha256').update(JSON.stringify([event, ...signed]), 'utf8').digest('hex').slice(0, 32);
+	return createHash('sha256')
+		.update(JSON.stringify([event, ...signed]), 'utf8')
+		.digest('hex')
+		.slice(0, 32);
 }

@@ -1,6 +1,6 @@
 import { zoneOfNumber } from '../../../../nodes/Phonovation/domain/countryZones';
 
-describe('a recipient\'s time zone from their number', () => {
+describe("a recipient's time zone from their number", () => {
 	it.each([
 		['353871234567', 'Europe/Dublin'],
 		['447911123456', 'Europe/London'],
@@ -11,7 +11,10 @@ describe('a recipient\'s time zone from their number', () => {
 		expect(zoneOfNumber(msisdn)).toBe(zone);
 	});
 
-	it.each(['12125550100', '79161234567', '61412345678', '5511912345678'])('%s is in a country with several zones: none', (msisdn) => {
-		expect(zoneOfNumber(msisdn)).toBeUndefined();
-	});
+	it.each(['12125550100', '79161234567', '61412345678', '5511912345678'])(
+		'%s is in a country with several zones: none',
+		(msisdn) => {
+			expect(zoneOfNumber(msisdn)).toBeUndefined();
+		},
+	);
 });

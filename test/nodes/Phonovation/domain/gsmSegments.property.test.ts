@@ -30,10 +30,16 @@ const EMOJI_SEQUENCES = [
  */
 const texts = fc
 	.tuple(
-		fc.constantFrom(GSM.concat(EXTENSION), GSM.concat(EXTENSION, UNICODE_LETTERS, EMOJI_SEQUENCES), GSM.concat(EMOJI_SEQUENCES)),
-		fc.integer({ min: 1, max: 240 }) // empty text bills 0 parts here, 1 by the oracle: see gsmSegments.test.ts,
+		fc.constantFrom(
+			GSM.concat(EXTENSION),
+			GSM.concat(EXTENSION, UNICODE_LETTERS, EMOJI_SEQUENCES),
+			GSM.concat(EMOJI_SEQUENCES),
+		),
+		fc.integer({ min: 1, max: 240 }), // empty text bills 0 parts here, 1 by the oracle: see gsmSegments.test.ts,
 	)
-	.chain(([pool, length]) => fc.array(fc.constantFrom(...pool), { minLength: length, maxLength: length }))
+	.chain(([pool, length]) =>
+		fc.array(fc.constantFrom(...pool), { minLength: length, maxLength: length }),
+	)
 	.map((pieces) => pieces.join(''));
 
 function oracle(text: string) {
@@ -52,7 +58,10 @@ describe('analyseText against sms-segments-calculator on generated texts with em
 		fc.assert(
 			fc.property(texts, (text) => {
 				const { encoding, segments, units, characters, unicodeCharacters } = analyseText(text);
-				expect({ text, encoding, segments, units, characters, unicodeCharacters }).toEqual({ text, ...oracle(text) });
+				expect({ text, encoding, segments, units, characters, unicodeCharacters }).toEqual({
+					text,
+					...oracle(text),
+				});
 			}),
 			{ seed: 20_260_612, numRuns: 300 },
 		);
@@ -64,14 +73,30 @@ describe('kept disagreements: graphemes the oracle splits with older Unicode rul
 	const holdingHands = '🧑\u200D🤝\u200D🧑'; // Unicode 12: 8 units, one grapheme
 
 	it.each([
-		{ name: "64×'á' + heart on fire + 64×'á'", text: 'á'.repeat(64) + fire + 'á'.repeat(64), ours: 3, theirs: 2 },
-		{ name: "61×'á' + people holding hands + 64×'á'", text: 'á'.repeat(61) + holdingHands + 'á'.repeat(64), ours: 3, theirs: 2 },
-	])('$name: one emoji, never cut in two ($ours parts; the oracle cuts it and says $theirs)', ({ text, ours, theirs }) => {
-		expect(new SegmentedMessage(text).segmentsCount).toBe(theirs);
-		expect(analyseText(text).segments).toBe(ours);
-	});
+		{
+			name: "64×'á' + heart on fire + 64×'á'",
+			text: 'á'.repeat(64) + fire + 'á'.repeat(64),
+			ours: 3,
+			theirs: 2,
+		},
+		{
+			name: "61×'á' + people holding hands + 64×'á'",
+			text: 'á'.repeat(61) + holdingHands + 'á'.repeat(64),
+			ours: 3,
+			theirs: 2,
+		},
+	])(
+		'$name: one emoji, never cut in two ($ours parts; the oracle cuts it and says $theirs)',
+		({ text, ours, theirs }) => {
+			expect(new SegmentedMessage(text).segmentsCount).toBe(theirs);
+			expect(analyseText(text).segments).toBe(ours);
+		},
+	);
 
 	it('lists a newer ZWJ sequence as one character', () => {
-		expect(analyseText(`Hi ${fire} ${holdingHands}`).unicodeCharacters).toEqual([fire, holdingHands]);
+		expect(analyseText(`Hi ${fire} ${holdingHands}`).unicodeCharacters).toEqual([
+			fire,
+			holdingHands,
+		]);
 	});
 });

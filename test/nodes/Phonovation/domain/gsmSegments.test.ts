@@ -49,13 +49,23 @@ const CASES: Case[] = [
 		units: 306,
 	},
 	{ name: 'all extension characters', text: '^{}\\[~]|€\f', characters: 10, units: 20 },
-	{ name: 'Irish fada: "Fáilte! Reply STOP"', text: 'Fáilte! Reply STOP', characters: 18, units: 18 },
+	{
+		name: 'Irish fada: "Fáilte! Reply STOP"',
+		text: 'Fáilte! Reply STOP',
+		characters: 18,
+		units: 18,
+	},
 	{ name: 'á ×70', text: 'á'.repeat(70), characters: 70, units: 70 },
 	{ name: 'á ×71', text: 'á'.repeat(71), characters: 71, units: 71 },
 	{ name: 'é ×70 (é is GSM)', text: 'é'.repeat(70), characters: 70, units: 70 },
 	{ name: 'curly apostrophe ’', text: 'It’s ready, collect it today', characters: 28, units: 28 },
 	{ name: 'emoji ×35 (70 code units)', text: EMOJI.repeat(35), characters: 35, units: 70 },
-	{ name: 'emoji ×36 (a pair never straddles parts)', text: EMOJI.repeat(36), characters: 36, units: 72 },
+	{
+		name: 'emoji ×36 (a pair never straddles parts)',
+		text: EMOJI.repeat(36),
+		characters: 36,
+		units: 72,
+	},
 	{
 		name: "66×'a' + emoji + 66×'a' (pair pushed past the 67 boundary)",
 		text: a(66) + EMOJI + a(66),
@@ -86,9 +96,19 @@ const CASES: Case[] = [
 		characters: 70,
 		units: 73,
 	},
-	{ name: 'thumbs up with a skin tone ×18', text: THUMBS_UP_DARK.repeat(18), characters: 36, units: 72 },
+	{
+		name: 'thumbs up with a skin tone ×18',
+		text: THUMBS_UP_DARK.repeat(18),
+		characters: 36,
+		units: 72,
+	},
 	{ name: 'heart with variation selector ×36', text: '❤️'.repeat(36), characters: 72, units: 72 },
-	{ name: 'combining accents stacked on one letter ×30', text: 'a\u0301\u0323'.repeat(30), characters: 90, units: 90 },
+	{
+		name: 'combining accents stacked on one letter ×30',
+		text: 'a\u0301\u0323'.repeat(30),
+		characters: 90,
+		units: 90,
+	},
 ];
 
 describe('analyseText agrees with sms-segments-calculator', () => {
@@ -109,16 +129,41 @@ describe('analyseText agrees with sms-segments-calculator', () => {
 
 	it('agrees on 300 pseudo-random texts mixing GSM, extension and Unicode characters', () => {
 		// Characters that never join into multi-code-point graphemes, so the oracle's grapheme view equals ours.
-		const alphabet = ['a', 'Z', ' ', '9', '€', '[', '\f', 'é', 'Ø', '\r', '\n', 'á', '’', 'Ω', EMOJI, 'ó'];
+		const alphabet = [
+			'a',
+			'Z',
+			' ',
+			'9',
+			'€',
+			'[',
+			'\f',
+			'é',
+			'Ø',
+			'\r',
+			'\n',
+			'á',
+			'’',
+			'Ω',
+			EMOJI,
+			'ó',
+		];
 		const gsmOnly = alphabet.slice(0, 11);
 		let seed = 20240611;
 		const next = () => (seed = (seed * 48271) % 2147483647); // MINSTD, reproducible
 		for (let round = 0; round < 300; round++) {
 			const pool = round % 3 === 0 ? alphabet : gsmOnly;
-			const text = Array.from({ length: 1 + (next() % 400) }, () => pool[next() % pool.length]).join('');
+			const text = Array.from(
+				{ length: 1 + (next() % 400) },
+				() => pool[next() % pool.length],
+			).join('');
 			const expected = oracle(text);
 			const result = analyseText(text);
-			expect({ text, encoding: result.encoding, segments: result.segments, units: result.units }).toEqual({
+			expect({
+				text,
+				encoding: result.encoding,
+				segments: result.segments,
+				units: result.units,
+			}).toEqual({
 				text,
 				encoding: expected.encoding,
 				segments: expected.segments,
@@ -152,7 +197,13 @@ describe('analyseText details the oracle does not cover', () => {
 
 	it('lists whole graphemes: flags, ZWJ sequences and accented letters, never a bare joiner or half a flag', () => {
 		const text = `Fáilte ${IRISH_FLAG} ${FAMILY} Cafe\u0301 ${THUMBS_UP_DARK} ${IRISH_FLAG}`;
-		expect(analyseText(text).unicodeCharacters).toEqual(['á', IRISH_FLAG, FAMILY, 'e\u0301', THUMBS_UP_DARK]);
+		expect(analyseText(text).unicodeCharacters).toEqual([
+			'á',
+			IRISH_FLAG,
+			FAMILY,
+			'e\u0301',
+			THUMBS_UP_DARK,
+		]);
 	});
 
 	it('lists each character that forced Unicode once, in order of appearance', () => {
@@ -170,7 +221,8 @@ describe('isGsm7', () => {
 		const disagreements: string[] = [];
 		for (let code = 0; code <= 0x24ff; code++) {
 			const char = String.fromCharCode(code);
-			if (isGsm7(char) !== (new SegmentedMessage(char).encodingName === 'GSM-7')) disagreements.push(char);
+			if (isGsm7(char) !== (new SegmentedMessage(char).encodingName === 'GSM-7'))
+				disagreements.push(char);
 		}
 		expect(disagreements).toEqual([]);
 	});

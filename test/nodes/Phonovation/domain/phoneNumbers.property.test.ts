@@ -3,7 +3,11 @@ import type { CountryCode } from 'libphonenumber-js';
 import { getCountryCallingCode, parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import metadata from 'libphonenumber-js/metadata.max.json';
 
-import { normaliseMsisdn, splitRecipients, toMsisdn } from '../../../../nodes/Phonovation/domain/phoneNumbers';
+import {
+	normaliseMsisdn,
+	splitRecipients,
+	toMsisdn,
+} from '../../../../nodes/Phonovation/domain/phoneNumbers';
 
 /**
  * Generated numbers, written as people write them, read by normaliseMsisdn and by Google's numbering
@@ -43,7 +47,18 @@ function nationalNumbers(country: CountryCode): fc.Arbitrary<string> {
 const SEPARATORS = ['', ' ', '-', '.', '\u00A0', '\u202F', ' - '];
 /** libphonenumber does not take the narrow no-break space; it gets a plain space there. */
 const forOracle = (separator: string) => (separator === '\u202F' ? ' ' : separator);
-const MARKS = ['\u202A', '\u202C', '\u202E', '\u2066', '\u2069', '\u200E', '\u200F', '\u200B', '\uFEFF', '\u00AD'];
+const MARKS = [
+	'\u202A',
+	'\u202C',
+	'\u202E',
+	'\u2066',
+	'\u2069',
+	'\u200E',
+	'\u200F',
+	'\u200B',
+	'\uFEFF',
+	'\u00AD',
+];
 
 interface Layout {
 	separators: number[];
@@ -127,8 +142,15 @@ interface Reading {
 function oracleReading(sample: Sample): Reading & { possible: boolean } {
 	const text = sample.form === 'bare' ? `+${sample.clean.replace(/\D/g, '')}` : sample.clean;
 	// 00 is the international prefix from Ireland (and most of Europe), not from the US (011).
-	const parsed = parsePhoneNumberFromString(text, sample.form === 'national' ? sample.country : 'IE');
-	return { ok: parsed?.isValid() ?? false, msisdn: parsed?.number.slice(1), possible: parsed?.isPossible() ?? false };
+	const parsed = parsePhoneNumberFromString(
+		text,
+		sample.form === 'national' ? sample.country : 'IE',
+	);
+	return {
+		ok: parsed?.isValid() ?? false,
+		msisdn: parsed?.number.slice(1),
+		possible: parsed?.isPossible() ?? false,
+	};
 }
 
 function ourReading(sample: Sample): Reading {
@@ -152,7 +174,8 @@ const KEPT: Disagreement[] = [
 	{
 		name: "other countries' number ranges are not checked",
 		why: 'outside Ireland only the length is checked: the gateway knows its routes, and metadata lags new ranges',
-		applies: (s, ours, oracle) => s.country !== 'IE' && ours.ok && !oracle.ok && ours.msisdn === oracle.msisdn,
+		applies: (s, ours, oracle) =>
+			s.country !== 'IE' && ours.ok && !oracle.ok && ours.msisdn === oracle.msisdn,
 	},
 	{
 		name: "an invalid number's trunk prefix is dropped all the same",
@@ -161,7 +184,8 @@ const KEPT: Disagreement[] = [
 			'that country and then calls the whole invalid; outside Ireland we drop it and check only the length',
 		applies: (s, ours, oracle) => {
 			const code = getCountryCallingCode(s.country);
-			const withTrunkPrefix = ours.msisdn && code + (trunkPrefixOf(s.country) || '0') + ours.msisdn.slice(code.length);
+			const withTrunkPrefix =
+				ours.msisdn && code + (trunkPrefixOf(s.country) || '0') + ours.msisdn.slice(code.length);
 			return s.country !== 'IE' && ours.ok && !oracle.ok && oracle.msisdn === withTrunkPrefix;
 		},
 	},
@@ -169,17 +193,24 @@ const KEPT: Disagreement[] = [
 		name: 'digits that could be two numbers are refused',
 		why:
 			'under a Default Country Code other than Irish, digits without + or 00 that are a number as written and ' +
-			'also the default country\'s number as written there (Polish 483 000 000, or +48 3000000) are refused naming ' +
+			"also the default country's number as written there (Polish 483 000 000, or +48 3000000) are refused naming " +
 			'both: libphonenumber picks one, and a text must not reach a stranger on a guess',
-		applies: (s, ours) => s.country !== 'IE' && (s.form === 'bare' || s.form === 'national') && !ours.ok && /^ambiguous: /.test(ours.reason ?? ''),
+		applies: (s, ours) =>
+			s.country !== 'IE' &&
+			(s.form === 'bare' || s.form === 'national') &&
+			!ours.ok &&
+			/^ambiguous: /.test(ours.reason ?? ''),
 	},
 	{
-		name: "digits that are no number of the default country are read as written",
+		name: 'digits that are no number of the default country are read as written',
 		why:
 			'docs/provider-api.md#msisdn-rules: bare digits carry their country code, so a Spanish, Polish or Italian number written there with ' +
 			'a digit too few or too many, no number of that country, is read as international digits (7800 0000 as +7…)',
 		applies: (s, ours, oracle) =>
-			s.form === 'national' && trunkPrefixOf(s.country) === '' && ours.ok && !oracle.ok &&
+			s.form === 'national' &&
+			trunkPrefixOf(s.country) === '' &&
+			ours.ok &&
+			!oracle.ok &&
 			ours.msisdn === s.clean.replace(/\D/g, ''),
 	},
 	{
@@ -189,7 +220,10 @@ const KEPT: Disagreement[] = [
 			'country without trunk prefix as written there are read as that (393 123 4567 under 39: +39 393 123 4567); ' +
 			'libphonenumber reads them as international and finds them invalid',
 		applies: (s, ours, oracle) =>
-			s.form === 'bare' && trunkPrefixOf(s.country) !== '0' && ours.ok && !oracle.ok &&
+			s.form === 'bare' &&
+			trunkPrefixOf(s.country) !== '0' &&
+			ours.ok &&
+			!oracle.ok &&
 			ours.msisdn === getCountryCallingCode(s.country) + s.clean.replace(/\D/g, ''),
 	},
 	{
@@ -198,7 +232,8 @@ const KEPT: Disagreement[] = [
 			'Spanish, Polish and NANP numbers never start with 0, so +34 (0) 612… can only be the national habit: ' +
 			'we send +34 612…; libphonenumber keeps the 0 and calls the number invalid',
 		applies: (s, ours) =>
-			s.form === 'trunkAfterCode' && ['ES', 'PL', 'US'].includes(s.country) &&
+			s.form === 'trunkAfterCode' &&
+			['ES', 'PL', 'US'].includes(s.country) &&
 			ours.msisdn === getCountryCallingCode(s.country) + s.nsn,
 	},
 	{
@@ -206,14 +241,25 @@ const KEPT: Disagreement[] = [
 		why:
 			"Irish numbers are checked against libphonenumber's general Irish pattern (lengths per first digit), so a " +
 			'number of a valid length in an unallocated range passes, as it did before',
-		applies: (s, ours, oracle) => s.country === 'IE' && ours.ok && !oracle.ok && oracle.possible && ours.msisdn === oracle.msisdn,
+		applies: (s, ours, oracle) =>
+			s.country === 'IE' &&
+			ours.ok &&
+			!oracle.ok &&
+			oracle.possible &&
+			ours.msisdn === oracle.msisdn,
 	},
 ];
 
 const RUN = { seed: 20_260_612, numRuns: 2500 };
 
 /** Rare in generated numbers, so given as well: a 5-digit Berlin number, valid but under the provider minimum. */
-const SHORT_GERMAN: Sample = { country: 'DE', form: 'international', nsn: '30123', clean: '+49 30 123', shown: '+49 30 123' };
+const SHORT_GERMAN: Sample = {
+	country: 'DE',
+	form: 'international',
+	nsn: '30123',
+	clean: '+49 30 123',
+	shown: '+49 30 123',
+};
 
 describe('normaliseMsisdn against libphonenumber on generated numbers (IE GB FR DE ES IT PL US)', () => {
 	it('agrees on validity and the normalised form, except for the disagreements kept on purpose', () => {
@@ -225,7 +271,11 @@ describe('normaliseMsisdn against libphonenumber on generated numbers (IE GB FR 
 				const agree = ours.ok === oracle.ok && (!ours.ok || ours.msisdn === oracle.msisdn);
 				if (agree) return;
 				const kept = KEPT.find((d) => d.applies(sample, ours, oracle));
-				expect({ sample, ours, oracle: kept ? 'kept' : oracle }).toEqual({ sample, ours, oracle: 'kept' });
+				expect({ sample, ours, oracle: kept ? 'kept' : oracle }).toEqual({
+					sample,
+					ours,
+					oracle: 'kept',
+				});
 				seen.set(kept!.name, seen.get(kept!.name)! + 1);
 			}),
 			{ ...RUN, examples: [[SHORT_GERMAN]] },
@@ -235,7 +285,11 @@ describe('normaliseMsisdn against libphonenumber on generated numbers (IE GB FR 
 	});
 
 	it('gives an Irish number the same verdict in national and international form', () => {
-		const irish = fc.record({ nsn: nationalNumbers('IE'), change: fc.constantFrom('none', 'drop', 'add'), digit: fc.nat(9) });
+		const irish = fc.record({
+			nsn: nationalNumbers('IE'),
+			change: fc.constantFrom('none', 'drop', 'add'),
+			digit: fc.nat(9),
+		});
 		fc.assert(
 			fc.property(irish, ({ nsn, change, digit }) => {
 				const number = mutated(nsn, change, digit);
@@ -267,7 +321,11 @@ describe('toMsisdn (the allocation-free reading of large lists)', () => {
 		fc.assert(
 			fc.property(written, countryCodes, (input, code) => {
 				const full = normaliseMsisdn(input, code);
-				expect({ input, code, msisdn: toMsisdn(input, code) }).toEqual({ input, code, msisdn: full.ok ? full.msisdn : undefined });
+				expect({ input, code, msisdn: toMsisdn(input, code) }).toEqual({
+					input,
+					code,
+					msisdn: full.ok ? full.msisdn : undefined,
+				});
 			}),
 			{ ...RUN, numRuns: 5000 },
 		);
@@ -278,9 +336,16 @@ describe('toMsisdn (the allocation-free reading of large lists)', () => {
 			fc.property(fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }), countryCodes, (n, code) => {
 				const [entry] = splitRecipients(n);
 				const msisdn = toMsisdn(entry, code);
-				const read = [entry, `${n}.0`, `${n}.00`].map((input) => [toMsisdn(input, code), normaliseMsisdn(input, code)] as const);
+				const read = [entry, `${n}.0`, `${n}.00`].map(
+					(input) => [toMsisdn(input, code), normaliseMsisdn(input, code)] as const,
+				);
 				for (const [fast, full] of read) {
-					expect({ n, code, fast, full: full.ok ? full.msisdn : undefined }).toEqual({ n, code, fast: msisdn, full: msisdn });
+					expect({ n, code, fast, full: full.ok ? full.msisdn : undefined }).toEqual({
+						n,
+						code,
+						fast: msisdn,
+						full: msisdn,
+					});
 				}
 				if (msisdn !== undefined) expect(msisdn.endsWith(`${n}0`)).toBe(false);
 			}),

@@ -1,6 +1,11 @@
 import type { CountryCode } from 'libphonenumber-js';
 import mobileExamples from 'libphonenumber-js/examples.mobile.json';
-import { getCountries, getCountryCallingCode, getExampleNumber, parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import {
+	getCountries,
+	getCountryCallingCode,
+	getExampleNumber,
+	parsePhoneNumberFromString,
+} from 'libphonenumber-js/max';
 import metadata from 'libphonenumber-js/metadata.max.json';
 
 import {
@@ -28,7 +33,9 @@ function nationalPrefixOf(country: CountryCode): unknown {
 	return (metadata.countries as unknown as Record<string, unknown[]>)[country][5];
 }
 
-const NON_GEOGRAPHIC_CODES = Object.keys((metadata as unknown as { nonGeographic: object }).nonGeographic);
+const NON_GEOGRAPHIC_CODES = Object.keys(
+	(metadata as unknown as { nonGeographic: object }).nonGeographic,
+);
 
 const REGION_OF: Record<string, CountryCode> = { '353': 'IE', '44': 'GB' };
 
@@ -134,7 +141,10 @@ describe('normaliseMsisdn: rejected numbers say what is wrong', () => {
 		{ input: '00087 123 4567', reason: /^country prefix cannot start with 0$/ },
 		{ input: '000871234567', reason: /^country prefix cannot start with 0$/ },
 		// A UK mobile in national form is not Irish: sending it as 3537911… would reach nobody.
-		{ input: '07911 123456', reason: /^no country prefix: national numbers other than Irish 0… need one$/ },
+		{
+			input: '07911 123456',
+			reason: /^no country prefix: national numbers other than Irish 0… need one$/,
+		},
 		{ input: '020 7946 0018', reason: /^no country prefix/ },
 		// An Irish mobile whose 0 a spreadsheet dropped.
 		{ input: '871234567', reason: /^no country prefix: .*Irish mobile without its leading 0/ },
@@ -160,7 +170,11 @@ describe('splitRecipients', () => {
 			value: '0871234567, +44 7911 123456 ,33612345678',
 			expected: ['0871234567', '+44 7911 123456', '33612345678'],
 		},
-		{ shape: 'semicolon list', value: '0871234567;0861234567', expected: ['0871234567', '0861234567'] },
+		{
+			shape: 'semicolon list',
+			value: '0871234567;0861234567',
+			expected: ['0871234567', '0861234567'],
+		},
 		{
 			shape: 'newline list with CRLF and blank lines',
 			value: '0871234567\r\n\r\n 0861234567 \n',
@@ -201,7 +215,11 @@ describe('splitRecipients', () => {
 	it('hands an object over whole, so the rejection shows what was passed', () => {
 		const [entry] = splitRecipients({ phone: '0871234567' });
 		const result = normaliseMsisdn(entry);
-		expect(result).toMatchObject({ ok: false, input: '{"phone":"0871234567"}', reason: 'contains letters' });
+		expect(result).toMatchObject({
+			ok: false,
+			input: '{"phone":"0871234567"}',
+			reason: 'contains letters',
+		});
 	});
 
 	it('feeds normaliseMsisdn: every entry of a mixed list normalises like the oracle reads it', () => {
@@ -233,14 +251,28 @@ describe('spreadsheet floats and scientific notation', () => {
 		const [entry] = splitRecipients(353871111111);
 		expect(entry).toBe('353871111111');
 		expect(toMsisdn(entry, '353')).toBe('353871111111');
-		expect(splitRecipients([353871111111, '353871111111.0']).map((e) => toMsisdn(e, '353'))).toEqual(['353871111111', '353871111111']);
+		expect(
+			splitRecipients([353871111111, '353871111111.0']).map((e) => toMsisdn(e, '353')),
+		).toEqual(['353871111111', '353871111111']);
 	});
 
 	it.each([
-		{ input: '3.53871E+11', reason: 'scientific notation: digits are lost (format the spreadsheet column as text)' },
-		{ input: '3.53871e11', reason: 'scientific notation: digits are lost (format the spreadsheet column as text)' },
-		{ input: '3,53871E+11', reason: 'scientific notation: digits are lost (format the spreadsheet column as text)' },
-		{ input: '3.53871111111E+11', reason: 'scientific notation: digits are lost (format the spreadsheet column as text)' },
+		{
+			input: '3.53871E+11',
+			reason: 'scientific notation: digits are lost (format the spreadsheet column as text)',
+		},
+		{
+			input: '3.53871e11',
+			reason: 'scientific notation: digits are lost (format the spreadsheet column as text)',
+		},
+		{
+			input: '3,53871E+11',
+			reason: 'scientific notation: digits are lost (format the spreadsheet column as text)',
+		},
+		{
+			input: '3.53871111111E+11',
+			reason: 'scientific notation: digits are lost (format the spreadsheet column as text)',
+		},
 		{ input: '353871111111.5', reason: 'not a whole number (it has a decimal part)' },
 		{ input: '35387111111.10', reason: 'not a whole number (it has a decimal part)' },
 		{ input: '8711111.5', reason: 'not a whole number (it has a decimal part)' },
@@ -263,7 +295,10 @@ describe('spreadsheet floats and scientific notation', () => {
 
 	it('a JS number too large to hold its digits is refused, not sent to a rounded number', () => {
 		const [entry] = splitRecipients(98765432109876543210);
-		expect(normaliseMsisdn(entry)).toMatchObject({ ok: false, reason: expect.stringMatching(/^scientific notation/) });
+		expect(normaliseMsisdn(entry)).toMatchObject({
+			ok: false,
+			reason: expect.stringMatching(/^scientific notation/),
+		});
 	});
 });
 
@@ -283,7 +318,10 @@ describe('normaliseMsisdn: the trunk 0 after a country code', () => {
 	});
 
 	it('keeps the 0 of an Italian landline written nationally with Default Country Code 39', () => {
-		expect(normaliseMsisdn('06 1234 5678', '39')).toMatchObject({ ok: true, msisdn: oracleMsisdn('06 1234 5678', 'IT') });
+		expect(normaliseMsisdn('06 1234 5678', '39')).toMatchObject({
+			ok: true,
+			msisdn: oracleMsisdn('06 1234 5678', 'IT'),
+		});
 	});
 
 	it("drops a 0 written after the code of every country whose numbers take a trunk 0 (libphonenumber's metadata and examples)", () => {
@@ -293,17 +331,26 @@ describe('normaliseMsisdn: the trunk 0 after a country code', () => {
 			const msisdn = `${example?.countryCallingCode}${example?.nationalNumber}`;
 			if (!example || msisdn.length < 8 || nationalPrefixOf(country) !== '0') continue;
 			const input = `+${example.countryCallingCode} 0${example.nationalNumber}`;
-			expect({ input, result: normaliseMsisdn(input) }).toEqual({ input, result: { ok: true, input, msisdn } });
+			expect({ input, result: normaliseMsisdn(input) }).toEqual({
+				input,
+				result: { ok: true, input, msisdn },
+			});
 			checked.push(country);
 		}
 		expect(checked.length).toBeGreaterThan(100);
 	});
 
 	it('reads the country calling code of every country and non-geographic service libphonenumber knows', () => {
-		const codes = new Set([...getCountries().map((c) => getCountryCallingCode(c)), ...NON_GEOGRAPHIC_CODES]);
+		const codes = new Set([
+			...getCountries().map((c) => getCountryCallingCode(c)),
+			...NON_GEOGRAPHIC_CODES,
+		]);
 		for (const code of codes) {
 			const national = '9'.repeat(9);
-			expect({ code, length: countryCodeLength(code + national) }).toEqual({ code, length: code.length });
+			expect({ code, length: countryCodeLength(code + national) }).toEqual({
+				code,
+				length: code.length,
+			});
 		}
 		expect(codes.size).toBeGreaterThan(200);
 	});
@@ -316,7 +363,10 @@ describe('normaliseMsisdn: Irish numbers fit the Irish plan in every written for
 		['00353 87 123 456', mobileShortBy1],
 		['35387123456', mobileShortBy1],
 		['087 123 456', 'too short (8 digits after the 0, Irish numbers starting 08 have 9 to 10)'],
-		['+353 87 123 456 789', 'too long (11 digits after 353, Irish numbers starting 8 have 9 to 10)'],
+		[
+			'+353 87 123 456 789',
+			'too long (11 digits after 353, Irish numbers starting 8 have 9 to 10)',
+		],
 		['+353 76 123 45', 'too short (7 digits after 353, Irish numbers starting 7 have 9)'],
 		['+353 31 234 5678', 'not an Irish number: nothing in the Irish plan starts with 3 after 353'],
 	])('%s → %s', (input, reason) => {
@@ -344,31 +394,59 @@ describe('normaliseMsisdn: invisible formatting from Outlook, WhatsApp and web p
 		{ input: '087 123 4567\u0301', reason: 'contains U+0301' },
 		{ input: '087 123 4567 ✓', reason: 'contains "✓"' },
 		{ input: '087 123\u200D4567', reason: 'contains U+200D' },
-	])('names a character it cannot read by its code point when invisible: $reason', ({ input, reason }) => {
-		const result = normaliseMsisdn(input);
-		expect(result).toEqual({ ok: false, input, reason });
-		if (!result.ok) expect(result.reason).toMatch(/^[\x20-\x7E✓]+$/);
-	});
+	])(
+		'names a character it cannot read by its code point when invisible: $reason',
+		({ input, reason }) => {
+			const result = normaliseMsisdn(input);
+			expect(result).toEqual({ ok: false, input, reason });
+			if (!result.ok) expect(result.reason).toMatch(/^[\x20-\x7E✓]+$/);
+		},
+	);
 
 	it('keeps an invisible mark out of every reason, whatever else is wrong', () => {
-		for (const input of ['\u202A087 123 456\u202C', '\u200B+353 31 234 5678', '\u2066x\u2069', '\u200E12345']) {
+		for (const input of [
+			'\u202A087 123 456\u202C',
+			'\u200B+353 31 234 5678',
+			'\u2066x\u2069',
+			'\u200E12345',
+		]) {
 			const result = normaliseMsisdn(input);
 			expect(result.ok).toBe(false);
-			if (!result.ok) expect({ input, reason: result.reason }).toEqual({ input, reason: expect.stringMatching(/^[\x20-\x7E…]+$/) });
+			if (!result.ok)
+				expect({ input, reason: result.reason }).toEqual({
+					input,
+					reason: expect.stringMatching(/^[\x20-\x7E…]+$/),
+				});
 		}
 	});
 });
 
 describe('suppressionForms: what an Exclude Numbers entry stands for', () => {
 	it.each([
-		{ entry: '871234567', forms: ['353871234567'], why: 'an Irish mobile whose 0 a spreadsheet dropped' },
+		{
+			entry: '871234567',
+			forms: ['353871234567'],
+			why: 'an Irish mobile whose 0 a spreadsheet dropped',
+		},
 		{ entry: ' 871 234 567 ', forms: ['353871234567'], why: 'the same, spaced' },
 		{ entry: '0871234567', forms: ['353871234567'], why: 'national form' },
 		{ entry: '+353 (0)87 123 4567', forms: ['353871234567'], why: 'international form' },
-		{ entry: '\u202A087 123 4567\u202C', forms: ['353871234567'], why: 'pasted with direction marks' },
-		{ entry: '07911 123456', forms: [], why: 'a UK mobile in national form under the Irish default' },
+		{
+			entry: '\u202A087 123 4567\u202C',
+			forms: ['353871234567'],
+			why: 'pasted with direction marks',
+		},
+		{
+			entry: '07911 123456',
+			forms: [],
+			why: 'a UK mobile in national form under the Irish default',
+		},
 		{ entry: '+44 7911 123456', forms: ['447911123456'], why: 'a UK mobile in international form' },
-		{ entry: '821234567', forms: ['821234567', '353821234567'], why: 'read as written and as a lost-0 Irish number' },
+		{
+			entry: '821234567',
+			forms: ['821234567', '353821234567'],
+			why: 'read as written and as a lost-0 Irish number',
+		},
 		{ entry: '+871234567', forms: ['871234567'], why: 'written with +: not a lost 0' },
 		{ entry: '087 123 456', forms: [], why: 'a digit short' },
 		{ entry: 'opted out', forms: [], why: 'no number' },
@@ -379,7 +457,11 @@ describe('suppressionForms: what an Exclude Numbers entry stands for', () => {
 
 	it('follows the Default Country Code for national entries and still catches the lost Irish 0', () => {
 		expect(suppressionForms('07911 123456', '44')).toEqual(['447911123456']);
-		expect(suppressionForms('871234567', '44')).toEqual(['871234567', '44871234567', '353871234567']);
+		expect(suppressionForms('871234567', '44')).toEqual([
+			'871234567',
+			'44871234567',
+			'353871234567',
+		]);
 	});
 
 	it('reads nothing when the Default Country Code is not a country code', () => {
@@ -411,32 +493,38 @@ describe('normaliseMsisdn: digits without +, 00 or a leading 0 under a Default C
 		{
 			input: '7911123456',
 			code: '44',
-			reason: 'ambiguous: 7911123456 as written (country code 7) or a UK number without its leading 0 (447911123456); write it with + and its country code',
+			reason:
+				'ambiguous: 7911123456 as written (country code 7) or a UK number without its leading 0 (447911123456); write it with + and its country code',
 		},
 		{
 			input: '2079460018',
 			code: '44',
-			reason: 'ambiguous: 2079460018 as written (country code 20) or a UK number without its leading 0 (442079460018); write it with + and its country code',
+			reason:
+				'ambiguous: 2079460018 as written (country code 20) or a UK number without its leading 0 (442079460018); write it with + and its country code',
 		},
 		{
 			input: '15112345678',
 			code: '49',
-			reason: 'ambiguous: 15112345678 as written (country code 1) or a German number without its leading 0 (4915112345678); write it with + and its country code',
+			reason:
+				'ambiguous: 15112345678 as written (country code 1) or a German number without its leading 0 (4915112345678); write it with + and its country code',
 		},
 		{
 			input: '(202) 456-1111',
 			code: '1',
-			reason: 'ambiguous: 2024561111 as written (country code 20) or a North American number as written there (12024561111); write it with + and its country code',
+			reason:
+				'ambiguous: 2024561111 as written (country code 20) or a North American number as written there (12024561111); write it with + and its country code',
 		},
 		{
 			input: '3612345678',
 			code: '39',
-			reason: 'ambiguous: 3612345678 as written (country code 36) or an Italian number as written there (393612345678); write it with + and its country code',
+			reason:
+				'ambiguous: 3612345678 as written (country code 36) or an Italian number as written there (393612345678); write it with + and its country code',
 		},
 		{
 			input: '22 123 45 67',
 			code: '48',
-			reason: 'ambiguous: 221234567 as written (country code 221) or a Polish number as written there (48221234567); write it with + and its country code',
+			reason:
+				'ambiguous: 221234567 as written (country code 221) or a Polish number as written there (48221234567); write it with + and its country code',
 		},
 	])('$input under $code could be two numbers: refused naming both', ({ input, code, reason }) => {
 		expect(normaliseMsisdn(input, code)).toEqual({ ok: false, input, reason });
@@ -447,34 +535,50 @@ describe('normaliseMsisdn: digits without +, 00 or a leading 0 under a Default C
 		{
 			input: '612345678',
 			code: '33',
-			reason: 'no country prefix: looks like a French number without its leading 0 (33612345678); write it with its 0, or with + and its country code',
+			reason:
+				'no country prefix: looks like a French number without its leading 0 (33612345678); write it with its 0, or with + and its country code',
 		},
 		{
 			input: '412345678',
 			code: '61',
-			reason: 'no country prefix: looks like an Australian number without its leading 0 (61412345678); write it with its 0, or with + and its country code',
+			reason:
+				'no country prefix: looks like an Australian number without its leading 0 (61412345678); write it with its 0, or with + and its country code',
 		},
 		{
 			input: '871234567',
 			code: '44',
-			reason: 'no country prefix: it starts with no country calling code (write it with + and its country code, or in national form)',
+			reason:
+				'no country prefix: it starts with no country calling code (write it with + and its country code, or in national form)',
 		},
 		{
 			input: '3312345678',
 			code: '49',
-			reason: 'no country prefix: as written it is no French number (8 digits after 33 fit no French number)',
+			reason:
+				'no country prefix: as written it is no French number (8 digits after 33 fit no French number)',
 		},
-		{ input: '35387123456', code: '44', reason: 'too short (8 digits after 353, Irish numbers starting 8 have 9 to 10)' },
+		{
+			input: '35387123456',
+			code: '44',
+			reason: 'too short (8 digits after 353, Irish numbers starting 8 have 9 to 10)',
+		},
 		{ input: '1234567', code: '44', reason: 'too short (7 digits, min 8)' },
 		// An Italian landline keeps its 0: without it, it is neither Italian nor, as written, Australian.
-		{ input: '612345678', code: '39', reason: 'no country prefix: as written it is no Australian number (7 digits after 61 fit no Australian number)' },
+		{
+			input: '612345678',
+			code: '39',
+			reason:
+				'no country prefix: as written it is no Australian number (7 digits after 61 fit no Australian number)',
+		},
 	])('$input under $code is refused: $reason', ({ input, code, reason }) => {
 		expect(normaliseMsisdn(input, code)).toEqual({ ok: false, input, reason });
 		expect(toMsisdn(input, code)).toBeUndefined();
 	});
 
 	it('reads the Irish default as before: only an Irish mobile without its 0 is refused, other bare digits are international', () => {
-		expect(normaliseMsisdn('871234567', '353')).toMatchObject({ ok: false, reason: 'no country prefix: looks like an Irish mobile without its leading 0' });
+		expect(normaliseMsisdn('871234567', '353')).toMatchObject({
+			ok: false,
+			reason: 'no country prefix: looks like an Irish mobile without its leading 0',
+		});
 		expect(normaliseMsisdn('7911123456', '353')).toMatchObject({ ok: true, msisdn: '7911123456' });
 		expect(normaliseMsisdn('12345678', '353')).toMatchObject({ ok: true, msisdn: '12345678' });
 	});
@@ -505,26 +609,87 @@ describe("normaliseMsisdn: a national number must fit the Default Country Code's
 	});
 
 	it('checks only the length in countries nationalNumbers.ts does not cover', () => {
-		expect(normaliseMsisdn('067 123 4567', '380')).toMatchObject({ ok: true, msisdn: '380671234567' });
-		expect(normaliseMsisdn('0671234567890', '380')).toMatchObject({ ok: true, msisdn: '380671234567890' });
+		expect(normaliseMsisdn('067 123 4567', '380')).toMatchObject({
+			ok: true,
+			msisdn: '380671234567',
+		});
+		expect(normaliseMsisdn('0671234567890', '380')).toMatchObject({
+			ok: true,
+			msisdn: '380671234567890',
+		});
 	});
 });
 
 describe('suppressionForms: every number an entry may be, in every country', () => {
 	it.each([
-		{ entry: '7911123456', code: '44', forms: ['7911123456', '447911123456'], why: 'as written (+7) and a UK mobile that lost its 0' },
+		{
+			entry: '7911123456',
+			code: '44',
+			forms: ['7911123456', '447911123456'],
+			why: 'as written (+7) and a UK mobile that lost its 0',
+		},
 		{ entry: '07911 123456', code: '44', forms: ['447911123456'], why: 'UK national form' },
-		{ entry: '2079460018', code: '44', forms: ['2079460018', '442079460018'], why: 'as written (+20) and a London number that lost its 0' },
+		{
+			entry: '2079460018',
+			code: '44',
+			forms: ['2079460018', '442079460018'],
+			why: 'as written (+20) and a London number that lost its 0',
+		},
 		{ entry: '06 12 34 56 78', code: '33', forms: ['33612345678'], why: 'French national form' },
-		{ entry: '6 12 34 56 78', code: '33', forms: ['612345678', '33612345678'], why: 'a French mobile that lost its 0' },
-		{ entry: '15112345678', code: '49', forms: ['15112345678', '4915112345678'], why: 'as written (+1) and a German mobile that lost its 0' },
-		{ entry: '612345678', code: '34', forms: ['34612345678', '612345678'], why: 'Spanish as written there, and as written' },
-		{ entry: '312 345 6789', code: '39', forms: ['393123456789', '3123456789', '3903123456789'], why: 'Italian mobile, as written, and an Italian 0… number' },
-		{ entry: '612345678', code: '39', forms: ['612345678', '390612345678'], why: 'an Italian landline that lost its 0 keeps it' },
-		{ entry: '(202) 456-1111', code: '1', forms: ['2024561111', '12024561111'], why: 'as written (+20) and a US number' },
-		{ entry: '447911123456', code: '33', forms: ['447911123456'], why: 'a UK number as written is no French number' },
-		{ entry: '+7 911 123 456', code: '44', forms: ['7911123456'], why: 'written with +: not a lost 0' },
-		{ entry: '871234567', code: '33', forms: ['871234567', '33871234567', '353871234567'], why: 'also the Irish mobile that lost its 0' },
+		{
+			entry: '6 12 34 56 78',
+			code: '33',
+			forms: ['612345678', '33612345678'],
+			why: 'a French mobile that lost its 0',
+		},
+		{
+			entry: '15112345678',
+			code: '49',
+			forms: ['15112345678', '4915112345678'],
+			why: 'as written (+1) and a German mobile that lost its 0',
+		},
+		{
+			entry: '612345678',
+			code: '34',
+			forms: ['34612345678', '612345678'],
+			why: 'Spanish as written there, and as written',
+		},
+		{
+			entry: '312 345 6789',
+			code: '39',
+			forms: ['393123456789', '3123456789', '3903123456789'],
+			why: 'Italian mobile, as written, and an Italian 0… number',
+		},
+		{
+			entry: '612345678',
+			code: '39',
+			forms: ['612345678', '390612345678'],
+			why: 'an Italian landline that lost its 0 keeps it',
+		},
+		{
+			entry: '(202) 456-1111',
+			code: '1',
+			forms: ['2024561111', '12024561111'],
+			why: 'as written (+20) and a US number',
+		},
+		{
+			entry: '447911123456',
+			code: '33',
+			forms: ['447911123456'],
+			why: 'a UK number as written is no French number',
+		},
+		{
+			entry: '+7 911 123 456',
+			code: '44',
+			forms: ['7911123456'],
+			why: 'written with +: not a lost 0',
+		},
+		{
+			entry: '871234567',
+			code: '33',
+			forms: ['871234567', '33871234567', '353871234567'],
+			why: 'also the Irish mobile that lost its 0',
+		},
 		{ entry: '07911 12345', code: '44', forms: [], why: 'no UK number: unreadable' },
 	])('$entry under $code → $forms ($why)', ({ entry, code, forms }) => {
 		expect(suppressionForms(entry, code)).toEqual(forms);

@@ -1,5 +1,10 @@
 import type { QuietHours } from '../../../../nodes/Phonovation/domain/quietHours';
-import { hasOpenWindow, parseQuietHours, quietHoursEnd, quietHoursEndIn } from '../../../../nodes/Phonovation/domain/quietHours';
+import {
+	hasOpenWindow,
+	parseQuietHours,
+	quietHoursEnd,
+	quietHoursEndIn,
+} from '../../../../nodes/Phonovation/domain/quietHours';
 
 const DUBLIN = 'Europe/Dublin';
 
@@ -9,7 +14,8 @@ function window(text: string, zone = DUBLIN): QuietHours {
 	return parsed.quietHours;
 }
 
-const endOf = (moment: string, text = '21:00-08:00', zone = DUBLIN) => quietHoursEnd(new Date(moment), window(text, zone))?.toUTC().toISO() ?? null;
+const endOf = (moment: string, text = '21:00-08:00', zone = DUBLIN) =>
+	quietHoursEnd(new Date(moment), window(text, zone))?.toUTC().toISO() ?? null;
 
 /** One test per case: a moment (UTC) and when quiet hours 21:00-08:00 in Dublin around it end, or null. */
 const itEnds = (cases: Array<[string, string, string | null]>) =>
@@ -32,7 +38,12 @@ describe('quiet hours', () => {
 	it('labels the window as the user should read it, with two-digit hours and minutes and the zone', () => {
 		expect(parseQuietHours('  9:30 – 17:05 ', DUBLIN)).toEqual({
 			ok: true,
-			quietHours: { start: 9 * 60 + 30, end: 17 * 60 + 5, zone: DUBLIN, label: '09:30-17:05 Europe/Dublin' },
+			quietHours: {
+				start: 9 * 60 + 30,
+				end: 17 * 60 + 5,
+				zone: DUBLIN,
+				label: '09:30-17:05 Europe/Dublin',
+			},
 		});
 		expect(parseQuietHours('23:45-0:00', 'America/New_York')).toMatchObject({
 			quietHours: { label: '23:45-00:00 America/New_York' },
@@ -45,8 +56,16 @@ describe('quiet hours', () => {
 	});
 
 	it.each([
-		['9pm-8am', 'quietHours', 'Quiet Hours "9pm-8am" is not a window such as 21:00-08:00 (24-hour clock)'],
-		['24:00-08:00', 'quietHours', 'Quiet Hours "24:00-08:00" is not a window such as 21:00-08:00 (24-hour clock)'],
+		[
+			'9pm-8am',
+			'quietHours',
+			'Quiet Hours "9pm-8am" is not a window such as 21:00-08:00 (24-hour clock)',
+		],
+		[
+			'24:00-08:00',
+			'quietHours',
+			'Quiet Hours "24:00-08:00" is not a window such as 21:00-08:00 (24-hour clock)',
+		],
 		['08:00-08:00', 'quietHours', 'Quiet Hours "08:00-08:00" starts and ends at the same time'],
 	])('refuses "%s", naming the option', (text, field, message) => {
 		expect(parseQuietHours(text, DUBLIN)).toEqual({ ok: false, violation: { field, message } });
@@ -57,15 +76,28 @@ describe('quiet hours', () => {
 			ok: false,
 			violation: {
 				field: 'quietHoursTimeZone',
-				message: 'Quiet Hours Time Zone "Europe/Atlantis" is not a time zone; use a name such as Europe/Dublin',
+				message:
+					'Quiet Hours Time Zone "Europe/Atlantis" is not a time zone; use a name such as Europe/Dublin',
 			},
 		});
 	});
 
 	itEnds([
-		['23:30 Irish summer time → 08:00 the next morning', '2030-06-01T22:30:00Z', '2030-06-02T07:00:00.000Z'],
-		['23:30 Irish winter time → 08:00 the next morning', '2030-12-01T23:30:00Z', '2030-12-02T08:00:00.000Z'],
-		['02:00, after midnight → 08:00 that morning', '2030-12-02T02:00:00Z', '2030-12-02T08:00:00.000Z'],
+		[
+			'23:30 Irish summer time → 08:00 the next morning',
+			'2030-06-01T22:30:00Z',
+			'2030-06-02T07:00:00.000Z',
+		],
+		[
+			'23:30 Irish winter time → 08:00 the next morning',
+			'2030-12-01T23:30:00Z',
+			'2030-12-02T08:00:00.000Z',
+		],
+		[
+			'02:00, after midnight → 08:00 that morning',
+			'2030-12-02T02:00:00Z',
+			'2030-12-02T08:00:00.000Z',
+		],
 		['07:59:59 is still inside', '2030-12-02T07:59:59Z', '2030-12-02T08:00:00.000Z'],
 		['21:00 is inside', '2030-12-01T21:00:00Z', '2030-12-02T08:00:00.000Z'],
 		['08:00 is outside', '2030-12-02T08:00:00Z', null],
@@ -75,10 +107,26 @@ describe('quiet hours', () => {
 
 	describe('across the 2030 Dublin clock changes', () => {
 		itEnds([
-			['23:30 GMT on 30 March → 08:00 IST on 31 March (a 7.5 h night)', '2030-03-30T23:30:00Z', '2030-03-31T07:00:00.000Z'],
-			['00:30 GMT on 31 March, before the clocks go forward', '2030-03-31T00:30:00Z', '2030-03-31T07:00:00.000Z'],
-			['03:00 IST on 31 March, after they went forward', '2030-03-31T02:00:00Z', '2030-03-31T07:00:00.000Z'],
-			['23:30 IST on 26 October → 08:00 GMT on 27 October (a 9.5 h night)', '2030-10-26T22:30:00Z', '2030-10-27T08:00:00.000Z'],
+			[
+				'23:30 GMT on 30 March → 08:00 IST on 31 March (a 7.5 h night)',
+				'2030-03-30T23:30:00Z',
+				'2030-03-31T07:00:00.000Z',
+			],
+			[
+				'00:30 GMT on 31 March, before the clocks go forward',
+				'2030-03-31T00:30:00Z',
+				'2030-03-31T07:00:00.000Z',
+			],
+			[
+				'03:00 IST on 31 March, after they went forward',
+				'2030-03-31T02:00:00Z',
+				'2030-03-31T07:00:00.000Z',
+			],
+			[
+				'23:30 IST on 26 October → 08:00 GMT on 27 October (a 9.5 h night)',
+				'2030-10-26T22:30:00Z',
+				'2030-10-27T08:00:00.000Z',
+			],
 			['the first 01:30 on 27 October (IST)', '2030-10-27T00:30:00Z', '2030-10-27T08:00:00.000Z'],
 			['the second 01:30 on 27 October (GMT)', '2030-10-27T01:30:00Z', '2030-10-27T08:00:00.000Z'],
 		]);
@@ -101,37 +149,54 @@ describe('quiet hours', () => {
 		expect(endOf('2030-12-01T14:00:00Z', '12:00-14:00')).toBeNull();
 	});
 
-	it('reads the moment in the window\'s zone, not UTC', () => {
+	it("reads the moment in the window's zone, not UTC", () => {
 		// 23:30 in Dublin is 18:30 in New York: outside New York's quiet hours.
 		expect(endOf('2030-12-01T23:30:00Z', '21:00-08:00', 'America/New_York')).toBeNull();
-		expect(endOf('2030-12-02T03:00:00Z', '21:00-08:00', 'America/New_York')).toBe('2030-12-02T13:00:00.000Z');
+		expect(endOf('2030-12-02T03:00:00Z', '21:00-08:00', 'America/New_York')).toBe(
+			'2030-12-02T13:00:00.000Z',
+		);
 	});
 });
 
-describe('quiet hours across the recipients\' time zones', () => {
+describe("quiet hours across the recipients' time zones", () => {
 	const parsed = parseQuietHours('21:00-08:00', 'Europe/Dublin');
 	const night = parsed.ok && parsed.quietHours ? parsed.quietHours : undefined;
 
 	it('ends when it has ended in every zone: Dublin and Paris at 21:30 Dublin time wait for 08:00 Dublin', () => {
-		const end = quietHoursEndIn(new Date('2030-01-15T21:30:00Z'), night!, ['Europe/Dublin', 'Europe/Paris']);
+		const end = quietHoursEndIn(new Date('2030-01-15T21:30:00Z'), night!, [
+			'Europe/Dublin',
+			'Europe/Paris',
+		]);
 		expect(end?.toUTC().toISO()).toBe('2030-01-16T08:00:00.000Z');
 	});
 
 	it('at 20:30 Dublin time it is already quiet in Paris (21:30 there), until 08:00 Dublin', () => {
-		const end = quietHoursEndIn(new Date('2030-01-15T20:30:00Z'), night!, ['Europe/Dublin', 'Europe/Paris']);
+		const end = quietHoursEndIn(new Date('2030-01-15T20:30:00Z'), night!, [
+			'Europe/Dublin',
+			'Europe/Paris',
+		]);
 		expect(end?.toUTC().toISO()).toBe('2030-01-16T08:00:00.000Z');
 		expect(quietHoursEndIn(new Date('2030-01-15T20:30:00Z'), night!, ['Europe/Dublin'])).toBeNull();
 	});
 
 	it('at 07:30 Dublin time Paris is awake (08:30) but Dublin is not: 08:00 Dublin', () => {
-		const end = quietHoursEndIn(new Date('2030-01-15T07:30:00Z'), night!, ['Europe/Paris', 'Europe/Dublin']);
+		const end = quietHoursEndIn(new Date('2030-01-15T07:30:00Z'), night!, [
+			'Europe/Paris',
+			'Europe/Dublin',
+		]);
 		expect(end?.toUTC().toISO()).toBe('2030-01-15T08:00:00.000Z');
 	});
 
 	it('is null when the moment is outside the window everywhere', () => {
-		expect(quietHoursEndIn(new Date('2030-01-15T12:00:00Z'), night!, ['Europe/Dublin', 'Europe/Paris'])).toBeNull();
+		expect(
+			quietHoursEndIn(new Date('2030-01-15T12:00:00Z'), night!, ['Europe/Dublin', 'Europe/Paris']),
+		).toBeNull();
 		// Noon in Dublin is 21:00 in Tokyo, quiet until 23:00 UTC, when Dublin is quiet until 08:00 (17:00 in Tokyo).
-		expect(quietHoursEndIn(new Date('2030-01-15T12:00:00Z'), night!, ['Europe/Dublin', 'Asia/Tokyo'])?.toUTC().toISO()).toBe('2030-01-16T08:00:00.000Z');
+		expect(
+			quietHoursEndIn(new Date('2030-01-15T12:00:00Z'), night!, ['Europe/Dublin', 'Asia/Tokyo'])
+				?.toUTC()
+				.toISO(),
+		).toBe('2030-01-16T08:00:00.000Z');
 	});
 });
 
@@ -143,21 +208,39 @@ describe('whether any time of day is outside Quiet Hours in every zone', () => {
 	const winter = new Date('2030-01-15T12:00:00Z');
 
 	it('Dublin and Tokyo under 21:00-08:00 share 08:00-12:00 UTC; with New York added none is left', () => {
-		expect(hasOpenWindow(winter, night('21:00-08:00')!, ['Europe/Dublin', 'Asia/Tokyo'])).toBe(true);
-		expect(hasOpenWindow(winter, night('21:00-08:00')!, ['Europe/Dublin', 'Asia/Tokyo', 'America/New_York'])).toBe(false);
+		expect(hasOpenWindow(winter, night('21:00-08:00')!, ['Europe/Dublin', 'Asia/Tokyo'])).toBe(
+			true,
+		);
+		expect(
+			hasOpenWindow(winter, night('21:00-08:00')!, [
+				'Europe/Dublin',
+				'Asia/Tokyo',
+				'America/New_York',
+			]),
+		).toBe(false);
 	});
 
 	it('one zone always has a window; a short window leaves room across the world', () => {
 		expect(hasOpenWindow(winter, night('21:00-08:00')!, ['Asia/Tokyo'])).toBe(true);
 		// 23:00-06:00 leaves 11:00-14:00 and 21:00-23:00 UTC awake in all three.
-		expect(hasOpenWindow(winter, night('23:00-06:00')!, ['Europe/Dublin', 'Asia/Tokyo', 'America/New_York'])).toBe(true);
+		expect(
+			hasOpenWindow(winter, night('23:00-06:00')!, [
+				'Europe/Dublin',
+				'Asia/Tokyo',
+				'America/New_York',
+			]),
+		).toBe(true);
 	});
 
 	it('counts to the minute, with half-hour zones: under 00:00-23:30 each zone is open half an hour', () => {
 		// Open 23:30-24:00 Dublin (23:30 UTC) and 23:30-24:00 Kolkata (18:00 UTC): never both.
 		expect(hasOpenWindow(winter, night('00:00-23:30')!, ['Asia/Kolkata'])).toBe(true);
-		expect(hasOpenWindow(winter, night('00:00-23:30')!, ['Europe/Dublin', 'Asia/Kolkata'])).toBe(false);
+		expect(hasOpenWindow(winter, night('00:00-23:30')!, ['Europe/Dublin', 'Asia/Kolkata'])).toBe(
+			false,
+		);
 		// Kathmandu (+05:45) opens 18:15-18:45 UTC, overlapping Kolkata's 18:00-18:30.
-		expect(hasOpenWindow(winter, night('00:00-23:30')!, ['Asia/Kathmandu', 'Asia/Kolkata'])).toBe(true);
+		expect(hasOpenWindow(winter, night('00:00-23:30')!, ['Asia/Kathmandu', 'Asia/Kolkata'])).toBe(
+			true,
+		);
 	});
 });

@@ -1,19 +1,34 @@
-import { campaignSettingsSchema, LIMITS, parseCountryCode, readYesNo, violationsOf } from '../../../../nodes/Phonovation/domain/rules';
+import {
+	campaignSettingsSchema,
+	LIMITS,
+	parseCountryCode,
+	readYesNo,
+	violationsOf,
+} from '../../../../nodes/Phonovation/domain/rules';
 
 describe('campaign rules (docs/provider-api.md#limits)', () => {
 	it('accepts sender and text at their limits', () => {
-		expect(violationsOf(campaignSettingsSchema, { from: 'F'.repeat(LIMITS.from), text: 't'.repeat(LIMITS.text) })).toEqual([]);
+		expect(
+			violationsOf(campaignSettingsSchema, {
+				from: 'F'.repeat(LIMITS.from),
+				text: 't'.repeat(LIMITS.text),
+			}),
+		).toEqual([]);
 	});
 
 	it('names the field and the limit one past each limit', () => {
-		expect(violationsOf(campaignSettingsSchema, { from: 'F'.repeat(21), text: 't'.repeat(2001) })).toEqual([
+		expect(
+			violationsOf(campaignSettingsSchema, { from: 'F'.repeat(21), text: 't'.repeat(2001) }),
+		).toEqual([
 			{ field: 'from', message: 'Sender ID is too long: 21 characters, the limit is 20' },
 			{ field: 'text', message: 'Text is too long: 2001 characters, the limit is 2000' },
 		]);
 	});
 
 	it('refuses blank text and sender', () => {
-		expect(violationsOf(campaignSettingsSchema, { text: '   ', from: '' }).map((v) => v.message)).toEqual(['Sender ID is empty', 'Text is empty']);
+		expect(
+			violationsOf(campaignSettingsSchema, { text: '   ', from: '' }).map((v) => v.message),
+		).toEqual(['Sender ID is empty', 'Text is empty']);
 	});
 });
 
@@ -53,19 +68,35 @@ describe('Default Country Code', () => {
 		expect(parseCountryCode(input)).toEqual({ ok: true, code });
 	});
 
-	it.each(['1876', '0353', 'IE', '3 5 3', '+', '35', '0', '999', '+35', '0035', '800', '882', '388', '671', '00'])(
-		'"%s" is refused, naming the option',
+	it.each([
+		'1876',
+		'0353',
+		'IE',
+		'3 5 3',
+		'+',
+		'35',
+		'0',
+		'999',
+		'+35',
+		'0035',
+		'800',
+		'882',
+		'388',
+		'671',
+		'00',
+	])('"%s" is refused, naming the option', (input) => {
+		expect(parseCountryCode(input)).toEqual({
+			ok: false,
+			problem: `"${input.trim()}" is not a country calling code (ITU-T E.164), e.g. 353 for Ireland or 44 for the UK`,
+		});
+	});
+
+	it.each([['33'], ['+358'], ['0049'], ['7'], ['998'], ['383']])(
+		'"%s" is a country calling code',
 		(input) => {
-			expect(parseCountryCode(input)).toEqual({
-				ok: false,
-				problem: `"${input.trim()}" is not a country calling code (ITU-T E.164), e.g. 353 for Ireland or 44 for the UK`,
-			});
+			expect(parseCountryCode(input)).toEqual({ ok: true, code: input.replace(/^(\+|00)/, '') });
 		},
 	);
-
-	it.each([['33'], ['+358'], ['0049'], ['7'], ['998'], ['383']])('"%s" is a country calling code', (input) => {
-		expect(parseCountryCode(input)).toEqual({ ok: true, code: input.replace(/^(\+|00)/, '') });
-	});
 
 	it('shows at most 20 characters of what was typed', () => {
 		const result = parseCountryCode('x'.repeat(500));

@@ -33,7 +33,11 @@ describe('toSendAt', () => {
 		['an impossible date', '2030-02-30T10:00', /is not a date-time/],
 		['empty', '', /is not a date-time/],
 		['blank', '   ', /is not a date-time/],
-		['nothing (an expression that gave undefined)', undefined, /^Send At "undefined" is not a date-time/],
+		[
+			'nothing (an expression that gave undefined)',
+			undefined,
+			/^Send At "undefined" is not a date-time/,
+		],
 		['null', null, /^Send At "null" is not a date-time/],
 		['true', true, /^Send At "true" is not a date-time/],
 		['an object', { at: '2030-06-01T10:00' }, /is not a date-time/],

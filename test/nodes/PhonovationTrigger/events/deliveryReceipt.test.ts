@@ -3,7 +3,8 @@ import { relayKeyOf } from '../../../../nodes/PhonovationTrigger/events/fields/r
 import { parseFormBody } from '../../../../nodes/PhonovationTrigger/incoming/formBody';
 import { rejectionOf } from '../support';
 
-const form = (fields: Record<string, string>) => parseFormBody(new URLSearchParams(fields).toString());
+const form = (fields: Record<string, string>) =>
+	parseFormBody(new URLSearchParams(fields).toString());
 
 const RECEIPT = {
 	'SMS-Type': 'Notification',
@@ -44,22 +45,47 @@ describe('delivery receipt items', () => {
 	});
 
 	it('gives null for empty or absent counts and fields', () => {
-		expect(receiptItem(form({ 'SMS-NotifyId': '', 'SMS-Success': 'false', 'SMS-TotalSent': ' ' }))).toEqual({
+		expect(
+			receiptItem(form({ 'SMS-NotifyId': '', 'SMS-Success': 'false', 'SMS-TotalSent': ' ' })),
+		).toEqual({
 			event: 'deliveryReceipt',
 			notifyId: null,
 			delivered: false,
 			relayKey: relayKeyOf('deliveryReceipt', [null, false]),
-			unverified: { to: null, from: null, totalToSend: null, totalSent: null, totalFailed: null, receivedAt: null },
+			unverified: {
+				to: null,
+				from: null,
+				totalToSend: null,
+				totalSent: null,
+				totalFailed: null,
+				receivedAt: null,
+			},
 		});
 	});
 
 	it.each([
 		['no notifyId', { 'SMS-Success': 'True' }, 'Missing field SMS-NotifyId'],
 		['no success value', { 'SMS-NotifyId': '1' }, 'Missing field SMS-Success'],
-		['a success value that is neither', { 'SMS-NotifyId': '1', 'SMS-Success': 'yes' }, 'SMS-Success is neither True nor False'],
-		['a count that is not a whole number', { ...RECEIPT, 'SMS-TotalSent': '2.5' }, 'SMS-TotalSent is not a whole number'],
-		['a negative count', { ...RECEIPT, 'SMS-TotalFailed': '-1' }, 'SMS-TotalFailed is not a whole number'],
-		['a count with letters', { ...RECEIPT, 'SMS-TotalToSend': '3 sms' }, 'SMS-TotalToSend is not a whole number'],
+		[
+			'a success value that is neither',
+			{ 'SMS-NotifyId': '1', 'SMS-Success': 'yes' },
+			'SMS-Success is neither True nor False',
+		],
+		[
+			'a count that is not a whole number',
+			{ ...RECEIPT, 'SMS-TotalSent': '2.5' },
+			'SMS-TotalSent is not a whole number',
+		],
+		[
+			'a negative count',
+			{ ...RECEIPT, 'SMS-TotalFailed': '-1' },
+			'SMS-TotalFailed is not a whole number',
+		],
+		[
+			'a count with letters',
+			{ ...RECEIPT, 'SMS-TotalToSend': '3 sms' },
+			'SMS-TotalToSend is not a whole number',
+		],
 	])('refuses %s with 400', (_name, fields, detail) => {
 		expect(rejectionOf(() => receiptItem(form(fields)))).toMatchObject({ status: 400, detail });
 	});

@@ -2,7 +2,8 @@ import { EVENTS } from '../../../../nodes/PhonovationTrigger/events';
 import { parseFormBody } from '../../../../nodes/PhonovationTrigger/incoming/formBody';
 import type { VerifiedRelay } from '../../../../nodes/PhonovationTrigger/verification/verifyRelay';
 
-const form = (fields: Record<string, string>) => parseFormBody(new URLSearchParams(fields).toString());
+const form = (fields: Record<string, string>) =>
+	parseFormBody(new URLSearchParams(fields).toString());
 const message = (content: string, to: string): VerifiedRelay => ({
 	proof: 'message',
 	fields: form({ 'SMS-From': '353871111111', 'SMS-Content': content, 'SMS-To': to }),
@@ -14,18 +15,29 @@ const RELAYS: Array<[string, VerifiedRelay]> = [
 	['a STOP reply', message('STOP', '353877777777')],
 	['a STOP to the shortcode', message('STOP', '50123')],
 	['other text to the shortcode', message('Yes please', '50123')],
-	['a message without content', { proof: 'message', fields: form({ 'SMS-From': '1' }), verdict: {} }],
-	['a receipt', { proof: 'receipt', fields: form({ 'SMS-NotifyId': '1', 'SMS-Success': 'True' }), verdict: {} }],
+	[
+		'a message without content',
+		{ proof: 'message', fields: form({ 'SMS-From': '1' }), verdict: {} },
+	],
+	[
+		'a receipt',
+		{ proof: 'receipt', fields: form({ 'SMS-NotifyId': '1', 'SMS-Success': 'True' }), verdict: {} },
+	],
 	['a processing result', { proof: 'token', value: { Status: 'COMPLETED' }, verdict: {} }],
 	['JSON that is no processing result', { proof: 'token', value: {}, verdict: {} }],
 ];
 
 describe('event registry', () => {
-	it.each(RELAYS)('exactly one event claims %s, whether STOP replies count or not', (_name, relay) => {
-		for (const stopReplies of [true, false]) {
-			expect(EVENTS.filter((event) => event.claim(relay, { stopReplies }) !== null)).toHaveLength(1);
-		}
-	});
+	it.each(RELAYS)(
+		'exactly one event claims %s, whether STOP replies count or not',
+		(_name, relay) => {
+			for (const stopReplies of [true, false]) {
+				expect(EVENTS.filter((event) => event.claim(relay, { stopReplies }) !== null)).toHaveLength(
+					1,
+				);
+			}
+		},
+	);
 
 	it('has one module per event value', () => {
 		expect(new Set(EVENTS.map((event) => event.value)).size).toBe(EVENTS.length);

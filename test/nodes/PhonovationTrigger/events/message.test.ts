@@ -4,7 +4,8 @@ import { SUPPRESSION_HINT } from '../../../../nodes/PhonovationTrigger/events/op
 import { parseFormBody } from '../../../../nodes/PhonovationTrigger/incoming/formBody';
 import { messageItem, rejectionOf } from '../support';
 
-const form = (fields: Record<string, string>) => parseFormBody(new URLSearchParams(fields).toString());
+const form = (fields: Record<string, string>) =>
+	parseFormBody(new URLSearchParams(fields).toString());
 
 const INBOUND = {
 	'SMS-From': '353871111111',
@@ -31,33 +32,58 @@ describe('inbound items', () => {
 				notifyId: 'order-1',
 				keyphrase: 'CONFIRM',
 				type: 'Text',
-				network: { mcc: '272', mnc: '3', country: 'Ireland', carrier: 'Eir', operatorNetwork: false },
+				network: {
+					mcc: '272',
+					mnc: '3',
+					country: 'Ireland',
+					carrier: 'Eir',
+					operatorNetwork: false,
+				},
 				receivedAt: '2026-04-09T16:03:11.000Z',
 			},
 		});
 	});
 
 	it('takes the keyword from the signed text, not from SMS-Keyphrase', () => {
-		const item = messageItem(form({ ...INBOUND, 'SMS-Keyphrase': 'CANCEL', 'SMS-Content': 'Yes, please!' }), {
-			stopReplies: true,
+		const item = messageItem(
+			form({ ...INBOUND, 'SMS-Keyphrase': 'CANCEL', 'SMS-Content': 'Yes, please!' }),
+			{
+				stopReplies: true,
+			},
+		);
+		expect(item).toMatchObject({
+			keyword: 'YES',
+			unverified: expect.objectContaining({ keyphrase: 'CANCEL' }),
 		});
-		expect(item).toMatchObject({ keyword: 'YES', unverified: expect.objectContaining({ keyphrase: 'CANCEL' }) });
 	});
 
 	it('keeps the same relayKey whatever the unsigned fields say, and changes it with the signed ones', () => {
-		const key = (fields: Record<string, string>) => messageItem(form(fields), { stopReplies: true }).relayKey;
+		const key = (fields: Record<string, string>) =>
+			messageItem(form(fields), { stopReplies: true }).relayKey;
 		const original = key(INBOUND);
-		expect(key({ ...INBOUND, 'SMS-TimeStamp': '2026-04-10 09:00:00', 'SMS-NotifyId': 'x', 'SMS-To': '1' })).toBe(original);
+		expect(
+			key({
+				...INBOUND,
+				'SMS-TimeStamp': '2026-04-10 09:00:00',
+				'SMS-NotifyId': 'x',
+				'SMS-To': '1',
+			}),
+		).toBe(original);
 		expect(key({ ...INBOUND, 'SMS-Content': 'Confirm please!' })).not.toBe(original);
 		expect(key({ ...INBOUND, 'SMS-From': '353871111112' })).not.toBe(original);
 		// Moving the boundary between From and Content keeps the signature valid: it is the same relay replayed.
-		expect(key({ ...INBOUND, 'SMS-From': '35387111111', 'SMS-Content': '1Confirm please' })).toBe(original);
+		expect(key({ ...INBOUND, 'SMS-From': '35387111111', 'SMS-Content': '1Confirm please' })).toBe(
+			original,
+		);
 	});
 
 	it('gives null for absent or empty optional fields and for the * keyphrase', () => {
-		const item = messageItem(form({ 'SMS-From': '353871111111', 'SMS-Content': '', 'SMS-Keyphrase': '*', 'SMS-To': '' }), {
-			stopReplies: true,
-		});
+		const item = messageItem(
+			form({ 'SMS-From': '353871111111', 'SMS-Content': '', 'SMS-Keyphrase': '*', 'SMS-To': '' }),
+			{
+				stopReplies: true,
+			},
+		);
 		expect(item).toEqual({
 			event: 'inbound',
 			from: '353871111111',
@@ -65,9 +91,18 @@ describe('inbound items', () => {
 			keyword: null,
 			sessionId: 'sms:353871111111',
 			relayKey: relayKeyOf('message', ['353871111111']),
-			unverified: { to: null, notifyId: null, keyphrase: null, type: null, network: null, receivedAt: null },
+			unverified: {
+				to: null,
+				notifyId: null,
+				keyphrase: null,
+				type: null,
+				network: null,
+				receivedAt: null,
+			},
 		});
-		expect(messageItem(form({ 'SMS-From': '1', 'SMS-Content': '  ' }), { stopReplies: true }).keyword).toBeNull();
+		expect(
+			messageItem(form({ 'SMS-From': '1', 'SMS-Content': '  ' }), { stopReplies: true }).keyword,
+		).toBeNull();
 	});
 
 	it('makes a STOP reply an opt-out, with the keyword, the route and the hint, only when STOP replies count', () => {
@@ -86,23 +121,36 @@ describe('inbound items', () => {
 	});
 
 	it('never makes other text an opt-out because SMS-To names the shortcode; the item says where it was sent', () => {
-		const replayed = messageItem(form({ ...INBOUND, 'SMS-To': '50123', 'SMS-Content': 'Yes please' }), { stopReplies: true });
+		const replayed = messageItem(
+			form({ ...INBOUND, 'SMS-To': '50123', 'SMS-Content': 'Yes please' }),
+			{ stopReplies: true },
+		);
 		expect(replayed).toMatchObject({ event: 'inbound', hint: SHORTCODE_TEXT_HINT });
 		expect(replayed).not.toHaveProperty('optOutKeyword');
 		// A stop word to the shortcode opts out even when STOP replies do not count.
-		const stop = messageItem(form({ ...INBOUND, 'SMS-To': ' 50123 ', 'SMS-Content': 'OPTOUT' }), { stopReplies: false });
-		expect(stop).toMatchObject({ event: 'optOut', optOutKeyword: 'OPTOUT', unverified: expect.objectContaining({ via: 'shortcode' }) });
+		const stop = messageItem(form({ ...INBOUND, 'SMS-To': ' 50123 ', 'SMS-Content': 'OPTOUT' }), {
+			stopReplies: false,
+		});
+		expect(stop).toMatchObject({
+			event: 'optOut',
+			optOutKeyword: 'OPTOUT',
+			unverified: expect.objectContaining({ via: 'shortcode' }),
+		});
 	});
 
 	it('keeps the key when the unsigned SMS-To turns a replayed STOP from inbound into an opt-out', () => {
 		const reply = messageItem(form({ ...INBOUND, 'SMS-Content': 'STOP' }), { stopReplies: false });
-		const steered = messageItem(form({ ...INBOUND, 'SMS-Content': 'STOP', 'SMS-To': '50123' }), { stopReplies: false });
+		const steered = messageItem(form({ ...INBOUND, 'SMS-Content': 'STOP', 'SMS-To': '50123' }), {
+			stopReplies: false,
+		});
 		expect([reply.event, steered.event]).toEqual(['inbound', 'optOut']);
 		expect(steered.relayKey).toBe(reply.relayKey);
 	});
 
 	it('tells the user, in so many words, to suppress the number', () => {
-		expect(SUPPRESSION_HINT).toBe('Add this number to your suppression list now and send it no more marketing messages.');
+		expect(SUPPRESSION_HINT).toBe(
+			'Add this number to your suppression list now and send it no more marketing messages.',
+		);
 	});
 
 	it.each([
@@ -110,6 +158,9 @@ describe('inbound items', () => {
 		['a blank sender', { 'SMS-From': '  ', 'SMS-Content': 'hi' }, 'Empty field SMS-From'],
 		['no content', { 'SMS-From': '1' }, 'Missing field SMS-Content'],
 	])('refuses %s with 400', (_name, fields, detail) => {
-		expect(rejectionOf(() => messageItem(form(fields), { stopReplies: true }))).toMatchObject({ status: 400, detail });
+		expect(rejectionOf(() => messageItem(form(fields), { stopReplies: true }))).toMatchObject({
+			status: 400,
+			detail,
+		});
 	});
 });

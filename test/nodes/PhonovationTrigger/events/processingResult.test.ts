@@ -3,21 +3,33 @@ import { processingResultItem } from '../../../../nodes/PhonovationTrigger/event
 import { rejectionOf } from '../support';
 
 describe('processing result items', () => {
-	it('reads the provider\'s PascalCase fields, in any case', () => {
+	it("reads the provider's PascalCase fields, in any case", () => {
 		expect(
-			processingResultItem({ Status: 'COMPLETED', message: 'Done', NOTIFYID: 'order-1', FinishedAt: '2026-04-09T14:39:40.6Z' }),
+			processingResultItem({
+				Status: 'COMPLETED',
+				message: 'Done',
+				NOTIFYID: 'order-1',
+				FinishedAt: '2026-04-09T14:39:40.6Z',
+			}),
 		).toEqual({
 			event: 'processingResult',
 			status: 'COMPLETED',
 			message: 'Done',
 			notifyId: 'order-1',
 			finishedAt: '2026-04-09T14:39:40.600Z',
-			relayKey: relayKeyOf('processingResult', ['COMPLETED', 'order-1', 'Done', '2026-04-09T14:39:40.600Z']),
+			relayKey: relayKeyOf('processingResult', [
+				'COMPLETED',
+				'order-1',
+				'Done',
+				'2026-04-09T14:39:40.600Z',
+			]),
 		});
 	});
 
 	it('gives null for absent, null or empty fields, and a number as text', () => {
-		expect(processingResultItem({ Status: 'CAMPAIGN_ERROR', Message: null, NotifyId: '', Extra: 1 })).toEqual({
+		expect(
+			processingResultItem({ Status: 'CAMPAIGN_ERROR', Message: null, NotifyId: '', Extra: 1 }),
+		).toEqual({
 			event: 'processingResult',
 			status: 'CAMPAIGN_ERROR',
 			message: null,

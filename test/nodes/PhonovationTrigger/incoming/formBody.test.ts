@@ -1,4 +1,8 @@
-import { formFieldsFromObject, MAX_FIELDS, parseFormBody } from '../../../../nodes/PhonovationTrigger/incoming/formBody';
+import {
+	formFieldsFromObject,
+	MAX_FIELDS,
+	parseFormBody,
+} from '../../../../nodes/PhonovationTrigger/incoming/formBody';
 import { rejectionOf } from '../support';
 
 describe('form fields', () => {
@@ -9,7 +13,7 @@ describe('form fields', () => {
 		expect(parseFormBody('x=1&X=2').size).toBe(1);
 	});
 
-	it('keeps the first value of a repeated field that is not the provider\'s', () => {
+	it("keeps the first value of a repeated field that is not the provider's", () => {
 		expect(parseFormBody('x=1&x=2').get('x')).toBe('1');
 	});
 
@@ -38,17 +42,31 @@ describe('form fields', () => {
 	});
 
 	it('from a body n8n already parsed: strings as they are, numbers as text, nothing as empty', () => {
-		const fields = formFieldsFromObject({ 'SMS-From': '353871111111', count: 5, none: null, list: ['a', 'b'] });
-		expect({ ...fields.raw }).toEqual({ 'SMS-From': '353871111111', count: '5', none: '', list: ['a', 'b'] });
+		const fields = formFieldsFromObject({
+			'SMS-From': '353871111111',
+			count: 5,
+			none: null,
+			list: ['a', 'b'],
+		});
+		expect({ ...fields.raw }).toEqual({
+			'SMS-From': '353871111111',
+			count: '5',
+			none: '',
+			list: ['a', 'b'],
+		});
 		expect(fields.get('count')).toBe('5');
 	});
 
-	it('collects a repeated name that is not the provider\'s in one array, in order', () => {
-		expect({ ...parseFormBody('x=1&x=2&x=3&y=0&x=4').raw }).toEqual({ x: ['1', '2', '3', '4'], y: '0' });
+	it("collects a repeated name that is not the provider's in one array, in order", () => {
+		expect({ ...parseFormBody('x=1&x=2&x=3&y=0&x=4').raw }).toEqual({
+			x: ['1', '2', '3', '4'],
+			y: '0',
+		});
 	});
 
 	it(`takes up to ${MAX_FIELDS} fields and refuses one more with 400`, () => {
-		const fields = (count: number) => Array.from({ length: count }, (_, i) => `f${i}=${i}`).join('&');
+		const fields = (count: number) =>
+			Array.from({ length: count }, (_, i) => `f${i}=${i}`).join('&');
 		expect(parseFormBody(fields(MAX_FIELDS)).size).toBe(MAX_FIELDS);
 		expect(rejectionOf(() => parseFormBody(fields(MAX_FIELDS + 1)))).toMatchObject({
 			status: 400,
@@ -60,8 +78,14 @@ describe('form fields', () => {
 
 	it('refuses 64 KiB of one repeated name (a&a&…) with 400, as it would any other flood of fields', () => {
 		const flood = Array.from({ length: 32_767 }, () => 'a').join('&');
-		expect(rejectionOf(() => parseFormBody(flood))).toMatchObject({ status: 400, detail: `More than ${MAX_FIELDS} form fields` });
-		const parsed = Object.fromEntries([['SMS-From', '1'], ['a', Array.from({ length: 1_000 }, () => '')]]);
+		expect(rejectionOf(() => parseFormBody(flood))).toMatchObject({
+			status: 400,
+			detail: `More than ${MAX_FIELDS} form fields`,
+		});
+		const parsed = Object.fromEntries([
+			['SMS-From', '1'],
+			['a', Array.from({ length: 1_000 }, () => '')],
+		]);
 		expect(rejectionOf(() => formFieldsFromObject(parsed))).toMatchObject({ status: 400 });
 	});
 });

@@ -1,4 +1,8 @@
-import { LOG_LINES_PER_WINDOW, LOG_WINDOW_MS, rateLimitedLog } from '../../../../nodes/PhonovationTrigger/incoming/log';
+import {
+	LOG_LINES_PER_WINDOW,
+	LOG_WINDOW_MS,
+	rateLimitedLog,
+} from '../../../../nodes/PhonovationTrigger/incoming/log';
 
 describe('log lines caused by requests', () => {
 	it(`writes at most ${LOG_LINES_PER_WINDOW} a minute, then says how many it left out`, () => {

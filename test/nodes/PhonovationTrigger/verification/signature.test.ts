@@ -22,7 +22,9 @@ describe('relay signatures', () => {
 	it('hash text as UTF-8 (fadas, emoji)', () => {
 		// md5 of the UTF-8 bytes of "Fáilte 👋", computed with python's hashlib.
 		expect(md5Hex('Fáilte 👋')).toBe('92dabc817643cebe349c66b24c25ddec');
-		expect(inboundDigest('353871111111', 'Fáilte 👋', 'Password1')).toBe('044ffa32b7d9649e41c98fdf3866e58a');
+		expect(inboundDigest('353871111111', 'Fáilte 👋', 'Password1')).toBe(
+			'044ffa32b7d9649e41c98fdf3866e58a',
+		);
 	});
 
 	it('compare digests ignoring hex case, refusing other lengths and other values', () => {
@@ -44,7 +46,12 @@ describe('relay signatures', () => {
 	it('verify receipts whether the provider hashed True as sent or lower-cased', () => {
 		const sentTrue = { notifyId: '321354', success: 'True', verify: DOC_RECEIPT_DIGEST };
 		expect(verifyReceiptSignature(sentTrue, 'Password1')).toBe(true);
-		expect(verifyReceiptSignature({ ...sentTrue, verify: 'b060c2d249446366c2fb760466540aa4' }, 'Password1')).toBe(true);
+		expect(
+			verifyReceiptSignature(
+				{ ...sentTrue, verify: 'b060c2d249446366c2fb760466540aa4' },
+				'Password1',
+			),
+		).toBe(true);
 		expect(verifyReceiptSignature({ ...sentTrue, success: 'False' }, 'Password1')).toBe(false);
 		expect(verifyReceiptSignature({ ...sentTrue, notifyId: '321355' }, 'Password1')).toBe(false);
 		expect(verifyReceiptSignature(sentTrue, 'Password2')).toBe(false);

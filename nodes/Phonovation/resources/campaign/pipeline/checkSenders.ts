@@ -19,7 +19,11 @@ export interface SenderVerdict {
 
 const INTERNATIONAL = 1;
 
-function verdictFor(plan: CampaignPlan, byName: Map<string, SenderRecord>, approved: string): SenderVerdict {
+function verdictFor(
+	plan: CampaignPlan,
+	byName: Map<string, SenderRecord>,
+	approved: string,
+): SenderVerdict {
 	const itemIndex = plan.items[0]?.itemIndex ?? 0;
 	const sender = byName.get(plan.settings.from);
 	if (!sender) {
@@ -28,7 +32,10 @@ function verdictFor(plan: CampaignPlan, byName: Map<string, SenderRecord>, appro
 	}
 	if (sender.type === INTERNATIONAL && sendsToIreland(plan)) {
 		const reason = `Sender ID "${plan.settings.from}" is ${senderTypeLabel(INTERNATIONAL)}: the provider does not deliver it to Irish (353) numbers`;
-		return { irishSkip: { kind: 'undeliverable', reason }, warnings: [`${reason}; they were left out`] };
+		return {
+			irishSkip: { kind: 'undeliverable', reason },
+			warnings: [`${reason}; they were left out`],
+		};
 	}
 	return { warnings: [] };
 }
@@ -44,7 +51,8 @@ function sendsToIreland(plan: CampaignPlan): boolean {
 /** The items with a number left out as undeliverable. */
 function withUndeliverable(plan: CampaignPlan): Set<EntryOwner> {
 	const owners = new Set<EntryOwner>();
-	for (const [entry, skip] of plan.recipients.skips) if (skip.kind === 'undeliverable') owners.add(plan.recipients.numbers.owner(entry));
+	for (const [entry, skip] of plan.recipients.skips)
+		if (skip.kind === 'undeliverable') owners.add(plan.recipients.numbers.owner(entry));
 	return owners;
 }
 
@@ -60,10 +68,17 @@ async function senderList(ctx: IExecuteFunctions): Promise<SenderList> {
 	}
 }
 
-function violationsForAll(live: CampaignPlan[], field: string, message: (plan: CampaignPlan) => string) {
+function violationsForAll(
+	live: CampaignPlan[],
+	field: string,
+	message: (plan: CampaignPlan) => string,
+) {
 	const verdicts = new Map<CampaignPlan, SenderVerdict>();
 	for (const plan of live) {
-		verdicts.set(plan, { violation: { field, message: message(plan), itemIndex: plan.items[0].itemIndex }, warnings: [] });
+		verdicts.set(plan, {
+			violation: { field, message: message(plan), itemIndex: plan.items[0].itemIndex },
+			warnings: [],
+		});
 	}
 	return verdicts;
 }
@@ -86,7 +101,10 @@ export async function checkSenders(
 	// sent without a list, so a failure to read one is not remembered: a retry asks again.
 	const fresh = await senderList(ctx);
 	if ('refused' in fresh) return violationsForAll(live, 'credential', () => fresh.refused);
-	const seen = 'list' in fresh ? await ledger.once('senders', async () => fresh) : (ledger.recall<SenderList>('senders') ?? fresh);
+	const seen =
+		'list' in fresh
+			? await ledger.once('senders', async () => fresh)
+			: (ledger.recall<SenderList>('senders') ?? fresh);
 	if (!('list' in seen)) {
 		const why = 'unreadable' in seen ? seen.unreadable : '';
 		return violationsForAll(

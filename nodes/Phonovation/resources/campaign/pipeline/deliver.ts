@@ -3,7 +3,12 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { errorStrings, providerError } from '../../../transport/failures';
 import { apiExchange, type Exchange } from '../../../transport/request';
-import { confirmsAcceptance, isOwnRefusal, mayHaveBeenProcessed, provesRefusal } from '../../../transport/processed';
+import {
+	confirmsAcceptance,
+	isOwnRefusal,
+	mayHaveBeenProcessed,
+	provesRefusal,
+} from '../../../transport/processed';
 import type { QuietHours } from '../../../domain/quietHours';
 import { sendAtWhenPosted } from '../../../domain/compliance';
 import { Ledger, type Recorded } from './ledger';
@@ -89,31 +94,58 @@ function dryRun(url: string, plan: CampaignPlan): Delivery {
 		dryRunRequests: Array.from({ length: plan.batchCount }, (_, index) => ({
 			method: 'POST',
 			url,
-			body: JSON.parse(requestBody(plan.settings, { columns, entries: plan.batch(index) }).toString('utf8')) as IDataObject,
+			body: JSON.parse(
+				requestBody(plan.settings, { columns, entries: plan.batch(index) }).toString('utf8'),
+			) as IDataObject,
 		})),
 	};
 }
 
 const UNCONFIRMED_ADVICE = "check the provider's report before sending these numbers again";
 
-const messageOf = (message: unknown): string | null => (message === null || message === undefined || message === '' ? null : String(message));
+const messageOf = (message: unknown): string | null =>
+	message === null || message === undefined || message === '' ? null : String(message);
 
 /**
  * Reads the provider's 2xx answer to a posted batch: only `success: true` confirms it. Anything
  * else, `success: false` included, may come after processing, so it is unconfirmed.
  */
-function answerOutcome(ctx: IExecuteFunctions, answer: unknown, where: string, itemIndex: number): BatchOutcome {
+function answerOutcome(
+	ctx: IExecuteFunctions,
+	answer: unknown,
+	where: string,
+	itemIndex: number,
+): BatchOutcome {
 	if (confirmsAcceptance(answer)) {
 		const response = answer as CampaignResponse;
-		return { state: 'accepted', message: messageOf(response.message), errors: errorStrings(response.errors) };
+		return {
+			state: 'accepted',
+			message: messageOf(response.message),
+			errors: errorStrings(response.errors),
+		};
 	}
 	const said = isOwnRefusal(answer)
-		? [messageOf((answer as CampaignResponse).message), ...errorStrings((answer as CampaignResponse).errors)].filter(Boolean).join('; ')
+		? [
+				messageOf((answer as CampaignResponse).message),
+				...errorStrings((answer as CampaignResponse).errors),
+			]
+				.filter(Boolean)
+				.join('; ')
 		: '';
-	const what = said ? `the provider answered success: false with HTTP 2xx (${said.slice(0, 500)})` : 'the provider answered without a readable confirmation';
+	const what = said
+		? `the provider answered success: false with HTTP 2xx (${said.slice(0, 500)})`
+		: 'the provider answered without a readable confirmation';
 	// An error from the first attempt on, as after a retry: the text may have gone.
 	const reason = `${what}${where}; ${UNCONFIRMED_ADVICE}`;
-	return { state: 'unconfirmed', reason, failure: new NodeOperationError(ctx.getNode(), `Phonovation did not confirm the campaign${where}: ${reason}`, { itemIndex }) };
+	return {
+		state: 'unconfirmed',
+		reason,
+		failure: new NodeOperationError(
+			ctx.getNode(),
+			`Phonovation did not confirm the campaign${where}: ${reason}`,
+			{ itemIndex },
+		),
+	};
 }
 
 /**
@@ -130,8 +162,17 @@ class WriteAhead {
 	) {}
 
 	ahead(fingerprint: string): void {
-		const reason = 'posted, but no answer was recorded (the execution was stopped, timed out or ended while waiting for it)';
-		this.key = this.ledger.record({ state: 'unconfirmed', reason: `${reason}; ${UNCONFIRMED_ADVICE}`, body: fingerprint, who: this.who() }, this.key);
+		const reason =
+			'posted, but no answer was recorded (the execution was stopped, timed out or ended while waiting for it)';
+		this.key = this.ledger.record(
+			{
+				state: 'unconfirmed',
+				reason: `${reason}; ${UNCONFIRMED_ADVICE}`,
+				body: fingerprint,
+				who: this.who(),
+			},
+			this.key,
+		);
 	}
 
 	/** The provider answered: its record, or none for a proven refusal. */
@@ -198,11 +239,22 @@ async function postBatch(
 				abortSignal: run.ctx.getExecutionCancelSignal?.(),
 			});
 		} finally {
-			run.pacer.release(slot, exchange?.ok === true || (exchange !== undefined && exchange.failure.status !== 429));
+			run.pacer.release(
+				slot,
+				exchange?.ok === true || (exchange !== undefined && exchange.failure.status !== 429),
+			);
 		}
-		if (exchange.ok) return { outcome: answerOutcome(run.ctx, exchange.body, where, itemIndex), posted: fingerprint, settings };
+		if (exchange.ok)
+			return {
+				outcome: answerOutcome(run.ctx, exchange.body, where, itemIndex),
+				posted: fingerprint,
+				settings,
+			};
 		const { failure } = exchange;
-		const wait = failure.status === 429 && provesRefusal(429, failure.body) ? waitAfterTooMany(failure.retryAfter, new Date()) : null;
+		const wait =
+			failure.status === 429 && provesRefusal(429, failure.body)
+				? waitAfterTooMany(failure.retryAfter, new Date())
+				: null;
 		if (wait !== null && attempt < TOO_MANY_REQUESTS.maxRetries) {
 			// Refused before processing: safe to repeat once everyone has waited.
 			written.refused();
@@ -213,15 +265,31 @@ async function postBatch(
 		const error = providerError(run.ctx, `the campaign${where}`, failure, itemIndex);
 		if (mayHaveBeenProcessed(failure)) {
 			const reason = `${error.message}; the request may have reached the provider: ${UNCONFIRMED_ADVICE}`;
-			return { outcome: { state: 'unconfirmed', reason, failure: error }, posted: fingerprint, settings };
+			return {
+				outcome: { state: 'unconfirmed', reason, failure: error },
+				posted: fingerprint,
+				settings,
+			};
 		}
 		return { outcome: { state: 'failed', failure: error }, posted: fingerprint, settings };
 	}
 }
 
-function recorded(outcome: BatchOutcome, body: string, who: () => string): (Recorded & { body: string; who: string }) | undefined {
-	if (outcome.state === 'accepted') return { state: 'accepted', message: outcome.message, errors: outcome.errors, body, who: who() };
-	if (outcome.state === 'unconfirmed') return { state: 'unconfirmed', reason: outcome.reason, body, who: who() };
+function recorded(
+	outcome: BatchOutcome,
+	body: string,
+	who: () => string,
+): (Recorded & { body: string; who: string }) | undefined {
+	if (outcome.state === 'accepted')
+		return {
+			state: 'accepted',
+			message: outcome.message,
+			errors: outcome.errors,
+			body,
+			who: who(),
+		};
+	if (outcome.state === 'unconfirmed')
+		return { state: 'unconfirmed', reason: outcome.reason, body, who: who() };
 	return undefined;
 }
 
@@ -229,13 +297,30 @@ function recorded(outcome: BatchOutcome, body: string, who: () => string): (Reco
  * A batch an earlier attempt posted, as this attempt reports it. An unconfirmed one stays an
  * error on every attempt, so a retry never turns "may not have gone" into success.
  */
-function replayed(ctx: IExecuteFunctions, plan: CampaignPlan, earlier: Recorded, fingerprint: string): BatchOutcome {
+function replayed(
+	ctx: IExecuteFunctions,
+	plan: CampaignPlan,
+	earlier: Recorded,
+	fingerprint: string,
+): BatchOutcome {
 	const changed = earlier.body !== undefined && earlier.body !== fingerprint;
-	if (earlier.state === 'accepted') return { state: 'accepted', message: earlier.message, errors: earlier.errors, replayed: true, changed };
-	const failure = new NodeOperationError(ctx.getNode(), `An earlier attempt of this execution could not confirm the campaign: ${earlier.reason}`, {
-		itemIndex: plan.items[0].itemIndex,
-		description: 'It is not posted again, so it cannot be sent twice; it stays an error until you have checked the provider\'s report.',
-	});
+	if (earlier.state === 'accepted')
+		return {
+			state: 'accepted',
+			message: earlier.message,
+			errors: earlier.errors,
+			replayed: true,
+			changed,
+		};
+	const failure = new NodeOperationError(
+		ctx.getNode(),
+		`An earlier attempt of this execution could not confirm the campaign: ${earlier.reason}`,
+		{
+			itemIndex: plan.items[0].itemIndex,
+			description:
+				"It is not posted again, so it cannot be sent twice; it stays an error until you have checked the provider's report.",
+		},
+	);
 	return { state: 'unconfirmed', reason: earlier.reason, failure, replayed: true, changed };
 }
 
@@ -261,7 +346,11 @@ function duplicatesOf(columns: CampaignRecipients): Map<string, number[]> | unde
  * then as every item that listed it too (`Ledger.duplicateKey`), one per line. Written as bytes
  * and read as one Latin-1 string: no string per recipient, and a long one is kept outside V8's heap.
  */
-function whoOf(columns: CampaignRecipients, entries: Int32Array, duplicates: Map<string, number[]> | undefined): string {
+function whoOf(
+	columns: CampaignRecipients,
+	entries: Int32Array,
+	duplicates: Map<string, number[]> | undefined,
+): string {
 	const out = new ByteWriter(entries.length * 16);
 	for (let i = 0; i < entries.length; i++) {
 		const entry = entries[i];
@@ -289,7 +378,12 @@ function whoOf(columns: CampaignRecipients, entries: Int32Array, duplicates: Map
  * Splits a batch into the recipients an earlier attempt already posted (with their record) and
  * those still to post. Only a retry looks anything up.
  */
-function earlierOf(run: DeliveryContext, columns: CampaignRecipients, batch: Int32Array, fingerprint: string) {
+function earlierOf(
+	run: DeliveryContext,
+	columns: CampaignRecipients,
+	batch: Int32Array,
+	fingerprint: string,
+) {
 	const known = new Map<number, Recorded>();
 	if (!run.ledger.retrying) return { known, fresh: batch };
 	const whole = run.ledger.byBody(fingerprint);
@@ -304,18 +398,30 @@ function earlierOf(run: DeliveryContext, columns: CampaignRecipients, batch: Int
 		else if (run.ledger.recipient(`d${who}`)) textedForOthers.add(entry);
 		else fresh.push(entry);
 	}
-	return { known, fresh: fresh.length === batch.length ? batch : Int32Array.from(fresh), textedForOthers };
+	return {
+		known,
+		fresh: fresh.length === batch.length ? batch : Int32Array.from(fresh),
+		textedForOthers,
+	};
 }
 
 /**
  * Reports a recipient as its record says, outside any batch posted now. One outcome (and one error)
  * per record, however many recipients it covers; an unconfirmed record keeps the campaign an error.
  */
-function rememberEarlier(run: Replaying, plan: CampaignPlan, delivery: Delivery, entry: number, record: Recorded, seen: Map<Recorded, BatchOutcome>): void {
+function rememberEarlier(
+	run: Replaying,
+	plan: CampaignPlan,
+	delivery: Delivery,
+	entry: number,
+	record: Recorded,
+	seen: Map<Recorded, BatchOutcome>,
+): void {
 	let outcome = seen.get(record);
 	if (!outcome) seen.set(record, (outcome = replayed(run.ctx, plan, record, record.body ?? '')));
 	(delivery.earlier ??= new Map()).set(entry, outcome);
-	if (outcome.state === 'unconfirmed') delivery.failure ??= { error: outcome.failure!, batch: 0, replayed: true };
+	if (outcome.state === 'unconfirmed')
+		delivery.failure ??= { error: outcome.failure!, batch: 0, replayed: true };
 }
 
 /** What reporting from the record needs: no endpoint, no pacer. */
@@ -327,7 +433,12 @@ type Replaying = Pick<DeliveryContext, 'ctx' | 'ledger'>;
  * reached, and all of a campaign a rule now stops. A number texted then for another item that
  * listed it too is marked so. Numbers in batches posted now were looked up as they were posted.
  */
-function replayUnposted(run: Replaying, plan: CampaignPlan, delivery: Delivery, lookedUp: readonly boolean[] = []): void {
+function replayUnposted(
+	run: Replaying,
+	plan: CampaignPlan,
+	delivery: Delivery,
+	lookedUp: readonly boolean[] = [],
+): void {
 	if (!run.ledger.retrying) return;
 	const seen = new Map<Recorded, BatchOutcome>();
 	const columns = plan.recipients;
@@ -339,14 +450,18 @@ function replayUnposted(run: Replaying, plan: CampaignPlan, delivery: Delivery, 
 	for (const item of plan.items) {
 		// One report per number of an item: a number the item lists twice was posted once.
 		const reported = new Set<string | null>();
-		for (let entry = item.first; entry < item.end; entry++) if (posted(entry)) reported.add(columns.msisdn(entry));
+		for (let entry = item.first; entry < item.end; entry++)
+			if (posted(entry)) reported.add(columns.msisdn(entry));
 		for (let entry = item.first; entry < item.end; entry++) {
 			const msisdn = columns.msisdn(entry);
 			if (!msisdn || reported.has(msisdn)) continue;
 			reported.add(msisdn);
 			const record = run.ledger.recipient(Ledger.recipientKey(item.itemIndex, msisdn));
 			if (record) rememberEarlier(run, plan, delivery, entry, record, seen);
-			else if (!columns.skip(entry) && run.ledger.recipient(Ledger.duplicateKey(item.itemIndex, msisdn))) {
+			else if (
+				!columns.skip(entry) &&
+				run.ledger.recipient(Ledger.duplicateKey(item.itemIndex, msisdn))
+			) {
 				(delivery.textedForOthers ??= new Set()).add(entry);
 			}
 		}
@@ -358,7 +473,11 @@ function replayUnposted(run: Replaying, plan: CampaignPlan, delivery: Delivery, 
  * execution left it: what it posted is reported from the record, the rest `not sent` with the
  * rule. Undefined when no earlier attempt posted any of it: then it is a plain error.
  */
-export function stoppedDelivery(run: Replaying, plan: CampaignPlan, error: Error): Delivery | undefined {
+export function stoppedDelivery(
+	run: Replaying,
+	plan: CampaignPlan,
+	error: Error,
+): Delivery | undefined {
 	if (!run.ledger.retrying) return undefined;
 	const delivery: Delivery = { batches: [], requests: 0, retriedAfter429: 0 };
 	replayUnposted(run, plan, delivery);
@@ -368,14 +487,22 @@ export function stoppedDelivery(run: Replaying, plan: CampaignPlan, error: Error
 }
 
 /** Reports the recipients an earlier attempt posted; the first unconfirmed one keeps the campaign an error. */
-function replayKnown(run: DeliveryContext, plan: CampaignPlan, known: Map<number, Recorded>, fingerprint: string, index: number, delivery: Delivery) {
+function replayKnown(
+	run: DeliveryContext,
+	plan: CampaignPlan,
+	known: Map<number, Recorded>,
+	fingerprint: string,
+	index: number,
+	delivery: Delivery,
+) {
 	const outcomes = new Map<Recorded, BatchOutcome>();
 	for (const [entry, record] of known) {
 		let outcome = outcomes.get(record);
 		if (!outcome) {
 			outcome = replayed(run.ctx, plan, record, fingerprint);
 			outcomes.set(record, outcome);
-			if (outcome.state === 'unconfirmed') delivery.failure ??= { error: outcome.failure!, batch: index, replayed: true };
+			if (outcome.state === 'unconfirmed')
+				delivery.failure ??= { error: outcome.failure!, batch: index, replayed: true };
 		}
 		(delivery.earlier ??= new Map()).set(entry, outcome);
 	}
@@ -383,23 +510,49 @@ function replayKnown(run: DeliveryContext, plan: CampaignPlan, known: Map<number
 }
 
 /** The campaign's settings as the clock leaves them now (Quiet Hours and Send At judged at this moment), or why the batch must not go. */
-function settingsAt(run: DeliveryContext, plan: CampaignPlan, index: number): { ok: true; settings: CampaignSettings } | { ok: false; error: Error } {
+function settingsAt(
+	run: DeliveryContext,
+	plan: CampaignPlan,
+	index: number,
+): { ok: true; settings: CampaignSettings } | { ok: false; error: Error } {
 	const { settings } = plan;
-	const timing = sendAtWhenPosted({ scheduled: settings.scheduled === true, sendAt: settings.sendAt, quietHours: settings.quietHours ?? null }, new Date());
+	const timing = sendAtWhenPosted(
+		{
+			scheduled: settings.scheduled === true,
+			sendAt: settings.sendAt,
+			quietHours: settings.quietHours ?? null,
+		},
+		new Date(),
+	);
 	if (!timing.ok) {
-		const error = new NodeOperationError(run.ctx.getNode(), `Send At: ${timing.message}${batchLabel(index, plan.batchCount)}`, {
-			itemIndex: plan.items[0].itemIndex,
-		});
+		const error = new NodeOperationError(
+			run.ctx.getNode(),
+			`Send At: ${timing.message}${batchLabel(index, plan.batchCount)}`,
+			{
+				itemIndex: plan.items[0].itemIndex,
+			},
+		);
 		return { ok: false, error };
 	}
-	return { ok: true, settings: timing.sendAt === settings.sendAt ? settings : { ...settings, sendAt: timing.sendAt } };
+	return {
+		ok: true,
+		settings: timing.sendAt === settings.sendAt ? settings : { ...settings, sendAt: timing.sendAt },
+	};
 }
 
 /** A Send planned inside Quiet Hours already says so; one that entered them while going out is counted here. */
-function noteMovedIntoQuietHours(plan: CampaignPlan, posted: CampaignSettings, delivery: Delivery): void {
+function noteMovedIntoQuietHours(
+	plan: CampaignPlan,
+	posted: CampaignSettings,
+	delivery: Delivery,
+): void {
 	const { quietHours, sendAt } = plan.settings;
 	if (plan.settings.scheduled || !quietHours || !posted.sendAt || posted.sendAt === sendAt) return;
-	const moved = (delivery.movedIntoQuietHours ??= { quietHours, requests: 0, sendAt: posted.sendAt });
+	const moved = (delivery.movedIntoQuietHours ??= {
+		quietHours,
+		requests: 0,
+		sendAt: posted.sendAt,
+	});
 	moved.requests++;
 }
 
@@ -453,11 +606,19 @@ export async function deliver(run: DeliveryContext, plan: CampaignPlan): Promise
 		let who: string | undefined;
 		const whoOfFresh = () => (who ??= whoOf(columns, fresh, duplicates));
 		const written = new WriteAhead(run.ledger, whoOfFresh);
-		const { outcome, posted, settings } = await postBatch(run, plan, index, bodyFor, written, delivery);
+		const { outcome, posted, settings } = await postBatch(
+			run,
+			plan,
+			index,
+			bodyFor,
+			written,
+			delivery,
+		);
 		written.settle(posted === undefined ? undefined : recorded(outcome, posted, whoOfFresh));
 		if (settings && posted) noteMovedIntoQuietHours(plan, settings, delivery);
 		delivery.batches[index] = outcome;
-		const failure = outcome.state === 'failed' || outcome.state === 'unconfirmed' ? outcome.failure : undefined;
+		const failure =
+			outcome.state === 'failed' || outcome.state === 'unconfirmed' ? outcome.failure : undefined;
 		if (failure) {
 			delivery.failure = { error: failure, batch: index };
 			break;

@@ -24,7 +24,8 @@ export async function deliverAll(
 				const delivery = await deliver(run, plans[index]);
 				deliveries[index] = delivery;
 				// An earlier attempt's unconfirmed batch keeps its campaign an error but stops no other.
-				if (delivery.failure && !delivery.failure.replayed && options.stopOnFailure) run.stop.requested = true;
+				if (delivery.failure && !delivery.failure.replayed && options.stopOnFailure)
+					run.stop.requested = true;
 			} catch (error) {
 				// Nothing new starts; the others' requests in flight finish and are recorded before this is thrown.
 				run.stop.requested = true;
@@ -32,7 +33,9 @@ export async function deliverAll(
 			}
 		}
 	};
-	await Promise.allSettled(Array.from({ length: Math.max(1, Math.min(options.workers, plans.length)) }, worker));
+	await Promise.allSettled(
+		Array.from({ length: Math.max(1, Math.min(options.workers, plans.length)) }, worker),
+	);
 	if (thrown) throw asNodeError(run.ctx, thrown.error);
 	return deliveries;
 }

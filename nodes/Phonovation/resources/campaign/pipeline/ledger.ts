@@ -37,8 +37,13 @@ export class Ledger {
 	readonly started: boolean;
 
 	constructor(nodeContext: IContextObject, runIndex: number) {
-		this.started = (nodeContext.phonovationFacts as Record<string, unknown> | undefined)?.[runIndex] !== undefined;
-		const runs = (nodeContext.phonovationBatches ??= {}) as Record<string, Record<string, Recorded>>;
+		this.started =
+			(nodeContext.phonovationFacts as Record<string, unknown> | undefined)?.[runIndex] !==
+			undefined;
+		const runs = (nodeContext.phonovationBatches ??= {}) as Record<
+			string,
+			Record<string, Recorded>
+		>;
 		this.batches = runs[runIndex] ??= {};
 		const facts = (nodeContext.phonovationFacts ??= {}) as Record<string, IContextObject>;
 		this.facts = facts[runIndex] ??= {};
@@ -113,9 +118,13 @@ export class Ledger {
 
 	/** Records a posted batch with who it texted (no recipient is in two batches of one run, so that names it). */
 	/** `key`: what an earlier `record` of the same recipients returned (saves hashing them again). */
-	record(outcome: Recorded & { body: string; who: string }, key = `who:${createHash('sha256').update(outcome.who).digest('base64')}`): string {
+	record(
+		outcome: Recorded & { body: string; who: string },
+		key = `who:${createHash('sha256').update(outcome.who).digest('base64')}`,
+	): string {
 		this.batches[key] = outcome;
-		if (this.byRecipient) for (const who of outcome.who.split('\n')) this.byRecipient.set(who, outcome);
+		if (this.byRecipient)
+			for (const who of outcome.who.split('\n')) this.byRecipient.set(who, outcome);
 		return key;
 	}
 
@@ -124,7 +133,8 @@ export class Ledger {
 		const numbers = new Set<string>();
 		for (const record of Object.values(this.batches)) {
 			if (record.state !== 'accepted') continue;
-			for (const who of record.who?.split('\n') ?? []) if (!who.startsWith('d')) numbers.add(who.slice(who.indexOf(':') + 1));
+			for (const who of record.who?.split('\n') ?? [])
+				if (!who.startsWith('d')) numbers.add(who.slice(who.indexOf(':') + 1));
 		}
 		return [...numbers];
 	}
@@ -134,6 +144,8 @@ export class Ledger {
 		const record = this.batches[key];
 		if (!record) return;
 		delete this.batches[key];
-		if (this.byRecipient) for (const who of record.who?.split('\n') ?? []) if (this.byRecipient.get(who) === record) this.byRecipient.delete(who);
+		if (this.byRecipient)
+			for (const who of record.who?.split('\n') ?? [])
+				if (this.byRecipient.get(who) === record) this.byRecipient.delete(who);
 	}
 }

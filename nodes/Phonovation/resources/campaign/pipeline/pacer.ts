@@ -98,7 +98,9 @@ export class Pacer {
 				this.inFlight++;
 				return { generation: this.generation, startedAt: this.clock.now() };
 			}
-			await new Promise<void>((resolve) => (repeat ? this.waiting.unshift(resolve) : this.waiting.push(resolve)));
+			await new Promise<void>((resolve) =>
+				repeat ? this.waiting.unshift(resolve) : this.waiting.push(resolve),
+			);
 		}
 	}
 
@@ -126,7 +128,12 @@ export class Pacer {
 		this.window = Math.max(1, Math.min(this.window - 1, admitted));
 		this.knownLimit = this.currentLimit;
 		const roundTripMs = this.usualMs > 0 ? this.usualMs : 1000;
-		this.probeAt = now + Math.max(seconds * 1000 * PACING.probeAfterRetryAfters, roundTripMs * PACING.probeAfterRoundTrips);
+		this.probeAt =
+			now +
+			Math.max(
+				seconds * 1000 * PACING.probeAfterRetryAfters,
+				roundTripMs * PACING.probeAfterRoundTrips,
+			);
 		this.growing = false;
 	}
 
@@ -141,8 +148,13 @@ export class Pacer {
 		const tookMs = now - slot.startedAt;
 		if (this.recentMs < 0) this.recentMs = this.usualMs = tookMs;
 		this.recentMs += PACING.recentWeight * (tookMs - this.recentMs);
-		this.usualMs = Math.min(this.recentMs, this.usualMs + PACING.usualWeight * (tookMs - this.usualMs));
-		const strained = this.recentMs > this.usualMs * PACING.slowerThan && this.recentMs - this.usualMs > PACING.slowerByMs;
+		this.usualMs = Math.min(
+			this.recentMs,
+			this.usualMs + PACING.usualWeight * (tookMs - this.usualMs),
+		);
+		const strained =
+			this.recentMs > this.usualMs * PACING.slowerThan &&
+			this.recentMs - this.usualMs > PACING.slowerByMs;
 		if (strained) {
 			if (slot.generation !== this.generation) return;
 			this.window = Math.max(1, this.window * PACING.cutTo);
@@ -150,13 +162,15 @@ export class Pacer {
 			this.generation++;
 			return;
 		}
-		const cap = now < this.probeAt ? Math.min(this.knownLimit, this.settings.ceiling) : this.settings.ceiling;
+		const cap =
+			now < this.probeAt ? Math.min(this.knownLimit, this.settings.ceiling) : this.settings.ceiling;
 		if (this.window >= cap) return;
 		this.window = Math.min(cap, this.window + (this.growing ? 1 : 1 / this.window));
 	}
 
 	/** Wakes as many waiting requests as there are free slots. */
 	private wake(): void {
-		for (let free = this.currentLimit - this.inFlight; free > 0 && this.waiting.length > 0; free--) this.waiting.shift()?.();
+		for (let free = this.currentLimit - this.inFlight; free > 0 && this.waiting.length > 0; free--)
+			this.waiting.shift()?.();
 	}
 }

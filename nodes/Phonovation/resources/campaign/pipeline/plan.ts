@@ -8,8 +8,21 @@ import { hasOpenWindow, type QuietHours } from '../../../domain/quietHours';
 import { toSendAt } from '../../../domain/sendAt';
 import { asText } from '../../../../shared/values';
 import type { Findings } from '../../../domain/compliance';
-import { labelOf, movedOutOfQuietHours, quietHoursOf, sendAtOutsideQuietHours, textToSend } from '../../../domain/compliance';
-import { CAMPAIGN_KEY_OPTIONS, CAMPAIGN_KEY_WORDING, type CampaignOptions, type OptionValues, readOption, readOptions } from '../options';
+import {
+	labelOf,
+	movedOutOfQuietHours,
+	quietHoursOf,
+	sendAtOutsideQuietHours,
+	textToSend,
+} from '../../../domain/compliance';
+import {
+	CAMPAIGN_KEY_OPTIONS,
+	CAMPAIGN_KEY_WORDING,
+	type CampaignOptions,
+	type OptionValues,
+	readOption,
+	readOptions,
+} from '../options';
 import type { ItemParameters } from './readParameters';
 import type { EntryOwner, Skip } from './recipients';
 import { CampaignRecipients, NumberColumns, NumberSet } from './recipients';
@@ -50,7 +63,6 @@ export class PlannedItem {
 	get end(): number {
 		return this.owner.first + this.owner.inputs.length;
 	}
-
 }
 
 /** An item that broke a rule of its own; with Continue On Fail the rest of its campaign still goes out. */
@@ -106,7 +118,6 @@ export class CampaignPlan implements PlanFields {
 	batch(index: number): Int32Array {
 		return this.recipients.batch(index, this.settings.batchSize);
 	}
-
 }
 
 export interface PlanContext {
@@ -132,21 +143,36 @@ function checkedNotifyId(value: unknown, violations: RuleViolation[]): string | 
 }
 
 /** Send At checked (Schedule), then moved out of Quiet Hours; a Send's moment is now. */
-function checkedSendAt(item: ItemParameters, quiet: QuietHours | null, context: PlanContext, found: Findings): string | null {
-	if (!context.scheduled) return sendAtOutsideQuietHours(quiet, { sendAt: null, now: context.now }, found);
+function checkedSendAt(
+	item: ItemParameters,
+	quiet: QuietHours | null,
+	context: PlanContext,
+	found: Findings,
+): string | null {
+	if (!context.scheduled)
+		return sendAtOutsideQuietHours(quiet, { sendAt: null, now: context.now }, found);
 	const result = toSendAt(item.sendAt, context.zone, context.now);
-	if (result.ok) return sendAtOutsideQuietHours(quiet, { sendAt: result.sendAt, now: context.now }, found);
+	if (result.ok)
+		return sendAtOutsideQuietHours(quiet, { sendAt: result.sendAt, now: context.now }, found);
 	found.violations.push({ field: 'sendAt', message: result.message });
 	return null;
 }
 
 /** Max Parts per Text: a text billed as more parts than the user allows is not sent. */
-function partsWithin(text: string, maxParts: number, withFooter: boolean, violations: RuleViolation[]): void {
+function partsWithin(
+	text: string,
+	maxParts: number,
+	withFooter: boolean,
+	violations: RuleViolation[],
+): void {
 	if (maxParts === 0) return;
 	const parts = analyseText(text).segments;
 	if (parts <= maxParts) return;
 	const footer = withFooter ? ' with the Opt-Out Text' : '';
-	violations.push({ field: 'maxParts', message: `Max Parts per Text is ${maxParts}, and the text${footer} is ${parts} parts long` });
+	violations.push({
+		field: 'maxParts',
+		message: `Max Parts per Text is ${maxParts}, and the text${footer} is ${parts} parts long`,
+	});
 }
 
 /** The first few unreadable entries, each with where it sits and why: `"unsubscribed": contains letters; …`. */
@@ -210,7 +236,11 @@ function readNumbers(items: ItemRequest[]): { numbers: NumberColumns; skips: Map
 			msisdns[first + i] = msisdn ?? null;
 			if (msisdn === undefined) {
 				const reason = input === '' ? 'no number given' : invalidReason(input, countryCode);
-				if (failOnInvalid) item.violations.push({ field: 'recipients', message: `Invalid number "${input}": ${reason}` });
+				if (failOnInvalid)
+					item.violations.push({
+						field: 'recipients',
+						message: `Invalid number "${input}": ${reason}`,
+					});
 				skips.set(first + i, { kind: 'invalid', reason });
 			} else if (excluded?.has(msisdn)) skips.set(first + i, EXCLUDED);
 		}
@@ -230,21 +260,30 @@ interface RowSettings extends CampaignSettings {
 	violationsAfter: RuleViolation[];
 }
 
-function rowSettings(item: ItemParameters, context: PlanContext, suppressions: SuppressionCache): RowSettings {
+function rowSettings(
+	item: ItemParameters,
+	context: PlanContext,
+	suppressions: SuppressionCache,
+): RowSettings {
 	const { values: options, violations: before } = readOptions(item.options);
 	const found: Findings = { violations: before, warnings: [] };
 	const userText = asText(item.text);
 	const text = textToSend(userText, options, found);
 	partsWithin(text, options.maxParts, text !== userText, before);
 	const countryCode = options.defaultCountryCode ?? '';
-	const suppression = countryCode ? suppressions.get(options.excludeNumbers, countryCode) : undefined;
+	const suppression = countryCode
+		? suppressions.get(options.excludeNumbers, countryCode)
+		: undefined;
 	// Anything but Warn fails: an entry that excludes no one may be an opted-out number.
 	if (suppression && suppression.unreadable.length > 0 && options.unreadableExclusions !== 'warn') {
 		before.push({ field: 'excludeNumbers', message: unreadableExclusionsError(suppression) });
 	}
 	const after: RuleViolation[] = [];
 	const quietHours = quietHoursOf(options, context.zone, { violations: after });
-	const sendAt = checkedSendAt(item, quietHours, context, { violations: after, warnings: found.warnings });
+	const sendAt = checkedSendAt(item, quietHours, context, {
+		violations: after,
+		warnings: found.warnings,
+	});
 	return {
 		from: asText(item.from).trim(),
 		text,
@@ -267,7 +306,8 @@ function rowSettings(item: ItemParameters, context: PlanContext, suppressions: S
 /** Every option of `x` but the Notify ID has the same value in `y` (for…in: no array per row). */
 function optionsOfXInY(x: CampaignOptions, y: CampaignOptions): boolean {
 	for (const key in x) {
-		if (key !== 'notifyId' && x[key as keyof CampaignOptions] !== y[key as keyof CampaignOptions]) return false;
+		if (key !== 'notifyId' && x[key as keyof CampaignOptions] !== y[key as keyof CampaignOptions])
+			return false;
 	}
 	return true;
 }
@@ -326,7 +366,11 @@ function duplicateReason(item: EntryOwner, first: EntryOwner): string {
 }
 
 /** The numbers to send, in order, each once (entries of the sendable items); later copies become duplicates. */
-function dedupe(numbers: NumberColumns, sendable: readonly EntryOwner[], skips: Map<number, Skip>): Int32Array {
+function dedupe(
+	numbers: NumberColumns,
+	sendable: readonly EntryOwner[],
+	skips: Map<number, Skip>,
+): Int32Array {
 	const { msisdns } = numbers;
 	const order = new Int32Array(numbers.size);
 	let sending = 0;
@@ -336,7 +380,11 @@ function dedupe(numbers: NumberColumns, sendable: readonly EntryOwner[], skips: 
 		for (let entry = owner.first; entry < owner.first + owner.inputs.length; entry++) {
 			if (msisdns[entry] === null || skips.has(entry)) continue;
 			const first = seen.addOrFind(entry);
-			if (first >= 0) skips.set(entry, { kind: 'duplicate', reason: duplicateReason(owner, numbers.owner(first)) });
+			if (first >= 0)
+				skips.set(entry, {
+					kind: 'duplicate',
+					reason: duplicateReason(owner, numbers.owner(first)),
+				});
 			else order[sending++] = entry;
 		}
 	}
@@ -362,8 +410,12 @@ function sharedRequestSettings(items: ItemRequest[]): { source: RowSettings; war
 	const named = (label: string, itemIndexes: number[], value: string) =>
 		`${label} differs on item(s) ${itemIndexes.slice(0, 5).join(', ')}${itemIndexes.length > 5 ? '…' : ''}; their campaign (same ${CAMPAIGN_KEY_WORDING}) used item ${first.itemIndex}'s ${value}, so that no number is texted twice`;
 	const warnings = [
-		...(differing.batchSize.length ? [named('Batch Size', differing.batchSize, String(batchSize))] : []),
-		...(differing.timeoutMs.length ? [named('Request Timeout', differing.timeoutMs, `${timeoutMs} ms`)] : []),
+		...(differing.batchSize.length
+			? [named('Batch Size', differing.batchSize, String(batchSize))]
+			: []),
+		...(differing.timeoutMs.length
+			? [named('Request Timeout', differing.timeoutMs, `${timeoutMs} ms`)]
+			: []),
 	];
 	return { source: first.settings, warnings };
 }
@@ -375,11 +427,14 @@ function settle(items: ItemRequest[], context: PlanContext): CampaignPlan {
 	const [first] = items;
 	const { from, text, sendAt, options, scheduled, quietHours } = first.settings;
 	const { batchSize, timeoutMs } = shared.source;
-	const violations: ItemViolation[] = violationsOf(campaignSettingsSchema, { from, text }).map((v) => ({ ...v, itemIndex: first.itemIndex, message: withFooterNoted(v, first) }));
+	const violations: ItemViolation[] = violationsOf(campaignSettingsSchema, { from, text }).map(
+		(v) => ({ ...v, itemIndex: first.itemIndex, message: withFooterNoted(v, first) }),
+	);
 	const owners = numbers.owners;
 	const rejected: RejectedItem[] = [];
 	items.forEach((i, o) => {
-		if (i.violations.length > 0) rejected.push({ itemIndex: i.itemIndex, violations: i.violations, owner: owners[o] });
+		if (i.violations.length > 0)
+			rejected.push({ itemIndex: i.itemIndex, violations: i.violations, owner: owners[o] });
 	});
 	const sendableOwners = owners.filter((_, o) => items[o].violations.length === 0);
 	const sendable = items.filter((i) => i.violations.length === 0);
@@ -392,10 +447,17 @@ function settle(items: ItemRequest[], context: PlanContext): CampaignPlan {
 		});
 	}
 	const timing = inRecipientsZones({ sendAt, quietHours }, numbers, order, context);
-	if (timing.violation && sendable.length > 0) violations.push({ field: 'quietHours', message: timing.violation, itemIndex: sendable[0].itemIndex });
+	if (timing.violation && sendable.length > 0)
+		violations.push({
+			field: 'quietHours',
+			message: timing.violation,
+			itemIndex: sendable[0].itemIndex,
+		});
 	const settings = { from, text, options, batchSize, timeoutMs, scheduled, ...timing.settings };
 	const recipients = new CampaignRecipients(numbers, skips, order);
-	const planned = sendable.map((item, i) => new PlannedItem(item.itemIndex, item.settings.failOnInvalid, sendableOwners[i]));
+	const planned = sendable.map(
+		(item, i) => new PlannedItem(item.itemIndex, item.settings.failOnInvalid, sendableOwners[i]),
+	);
 	return new CampaignPlan({
 		settings,
 		items: planned,
@@ -416,7 +478,11 @@ function inRecipientsZones(
 	numbers: NumberColumns,
 	order: Int32Array,
 	context: PlanContext,
-): { settings: { sendAt: string | null; quietHours?: QuietHours | null }; warnings: string[]; violation?: string } {
+): {
+	settings: { sendAt: string | null; quietHours?: QuietHours | null };
+	warnings: string[];
+	violation?: string;
+} {
 	const quiet = timing.quietHours;
 	if (!quiet?.byRecipient || order.length === 0) return { settings: timing, warnings: [] };
 	const zones = new Set<string>();
@@ -429,25 +495,36 @@ function inRecipientsZones(
 	if (unplaced > 0) zones.add(quiet.zone);
 	const warnings: string[] = [];
 	if (unplaced > 0) {
-		warnings.push(`Quiet Hours: ${unplaced} recipient(s) are in a country with no single time zone, so their Quiet Hours are judged in the workflow's (${quiet.zone}); set Quiet Hours Time Zone to choose one`);
+		warnings.push(
+			`Quiet Hours: ${unplaced} recipient(s) are in a country with no single time zone, so their Quiet Hours are judged in the workflow's (${quiet.zone}); set Quiet Hours Time Zone to choose one`,
+		);
 	}
 	const judged = { ...quiet, zones: [...zones] };
 	if (!hasOpenWindow(context.now, judged, judged.zones)) {
 		const violation = `${labelOf(judged)} leave no time of day outside Quiet Hours in all of them, so no send time can be found; nothing was sent. Split the recipients by region or set Quiet Hours Time Zone`;
 		return { settings: { sendAt: timing.sendAt, quietHours: judged }, warnings, violation };
 	}
-	const sendAt = movedOutOfQuietHours({ sendAt: timing.sendAt, now: context.now }, judged, judged.zones, { warnings });
+	const sendAt = movedOutOfQuietHours(
+		{ sendAt: timing.sendAt, now: context.now },
+		judged,
+		judged.zones,
+		{ warnings },
+	);
 	return { settings: { sendAt, quietHours: judged }, warnings };
 }
 
 /** A limit the text breaks only with its Opt-Out Text should say so. */
 function withFooterNoted(violation: RuleViolation, item: ItemRequest): string {
-	return violation.field === 'text' && item.settings.optOutAppended ? `${violation.message} (with the Opt-Out Text)` : violation.message;
+	return violation.field === 'text' && item.settings.optOutAppended
+		? `${violation.message} (with the Opt-Out Text)`
+		: violation.message;
 }
 
 function warningsOf(items: ItemRequest[]): string[] {
 	const rows = new Set(items.map((i) => i.settings));
-	const suppressions = new Set([...rows].map((r) => r.suppression).filter((s) => s && s.unreadable.length > 0));
+	const suppressions = new Set(
+		[...rows].map((r) => r.suppression).filter((s) => s && s.unreadable.length > 0),
+	);
 	const own = new Set([...rows].flatMap((r) => r.warnings));
 	return [...[...suppressions].map((s) => unreadableExclusionsWarning(s!)), ...own];
 }
@@ -456,7 +533,11 @@ function warningsOf(items: ItemRequest[]): string[] {
  * The plan without the numbers to send that `leaveOut` picks, each given `skip` (e.g. numbers the
  * sender cannot reach); the rest keep their order and are batched again.
  */
-export function withSkipped(plan: CampaignPlan, leaveOut: (msisdn: string) => boolean, skip: Skip): CampaignPlan {
+export function withSkipped(
+	plan: CampaignPlan,
+	leaveOut: (msisdn: string) => boolean,
+	skip: Skip,
+): CampaignPlan {
 	const { numbers, order } = plan.recipients;
 	let skips: Map<number, Skip> | undefined;
 	const left = new Int32Array(order.length);
@@ -471,9 +552,17 @@ export function withSkipped(plan: CampaignPlan, leaveOut: (msisdn: string) => bo
 	const recipients = new CampaignRecipients(numbers, skips, kept);
 	const violations = [...plan.violations];
 	if (kept.length === 0) {
-		violations.push({ field: 'recipients', message: `No recipient left to send to: ${skip.reason}`, itemIndex: plan.items[0].itemIndex });
+		violations.push({
+			field: 'recipients',
+			message: `No recipient left to send to: ${skip.reason}`,
+			itemIndex: plan.items[0].itemIndex,
+		});
 	}
-	return plan.with({ recipients, violations, batchCount: batchCountOf(kept.length, plan.settings.batchSize, violations) });
+	return plan.with({
+		recipients,
+		violations,
+		batchCount: batchCountOf(kept.length, plan.settings.batchSize, violations),
+	});
 }
 
 /** What items must agree on to be one campaign: what their requests carry, and the options flagged so (options.ts). */

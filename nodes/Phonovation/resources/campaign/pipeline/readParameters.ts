@@ -18,7 +18,11 @@ export interface CampaignParameters {
 }
 
 /** Send's and Schedule's fields (fields.ts). */
-export const CAMPAIGN_PARAMETERS: CampaignParameters = { from: 'from', text: 'text', recipients: 'recipients' };
+export const CAMPAIGN_PARAMETERS: CampaignParameters = {
+	from: 'from',
+	text: 'text',
+	recipients: 'recipients',
+};
 
 /** One input item's campaign parameters as n8n resolved them, before any checking. */
 export interface ItemParameters {
@@ -39,10 +43,12 @@ export interface ItemParameters {
  * that can differ per item: $json, $node[…], .item, $thisItem, paired items, $itemIndex, $binary…
  */
 const WHOLE_OUTPUT = /\$\(\s*(['"])[^'"]+\1\s*\)\s*\.\s*(?:all|first|last)\s*\(/;
-const ITEM_DEPENDENT = /\$json|\$data\b|\$binary|\$item|\$position|\$node\b|\$thisItem|\$input|\.item\b|pairedItem|itemMatching|\$parameter|\$\(\s*['"][^'"]+['"]\s*\)\s*\.\s*(?!all|first|last)/;
+const ITEM_DEPENDENT =
+	/\$json|\$data\b|\$binary|\$item|\$position|\$node\b|\$thisItem|\$input|\.item\b|pairedItem|itemMatching|\$parameter|\$\(\s*['"][^'"]+['"]\s*\)\s*\.\s*(?!all|first|last)/;
 
 export const sameForEveryItem = (raw: unknown) =>
-	typeof raw === 'string' && (!raw.includes('$') || (WHOLE_OUTPUT.test(raw) && !ITEM_DEPENDENT.test(raw)));
+	typeof raw === 'string' &&
+	(!raw.includes('$') || (WHOLE_OUTPUT.test(raw) && !ITEM_DEPENDENT.test(raw)));
 
 /**
  * Reads parameters per item. One without expressions is the same for every item, so it is read
@@ -70,7 +76,11 @@ class ParameterReader {
 	}
 
 	private plainField(name: string): string[] | null {
-		if (!this.plainFields.has(name)) this.plainFields.set(name, this.fastPath.has(name) ? plainFieldPath(this.rawValue(name)) : null);
+		if (!this.plainFields.has(name))
+			this.plainFields.set(
+				name,
+				this.fastPath.has(name) ? plainFieldPath(this.rawValue(name)) : null,
+			);
 		return this.plainFields.get(name)!;
 	}
 
@@ -79,7 +89,13 @@ class ParameterReader {
 	 * expression that reads nothing of the item is evaluated once (a suppression list of 10,000
 	 * numbers would otherwise be rebuilt for each of 100,000 items).
 	 */
-	read(name: string, itemIndex: number, fallback: unknown, unreadable: RuleViolation[], sameForAllItems = false): unknown {
+	read(
+		name: string,
+		itemIndex: number,
+		fallback: unknown,
+		unreadable: RuleViolation[],
+		sameForAllItems = false,
+	): unknown {
 		if (this.constant.has(name)) return this.constant.get(name);
 		const field = this.plainField(name);
 		if (field) return readField(this.items[itemIndex]?.json, field);
@@ -90,7 +106,10 @@ class ParameterReader {
 			if (!hasExpression(raw) || itemIndependent) this.constant.set(name, value);
 			return value;
 		} catch (error) {
-			unreadable.push({ field: name.replace(/^options\./, ''), message: `Could not read ${name}: ${(error as Error).message}` });
+			unreadable.push({
+				field: name.replace(/^options\./, ''),
+				message: `Could not read ${name}: ${(error as Error).message}`,
+			});
 			return fallback;
 		}
 	}
@@ -98,7 +117,8 @@ class ParameterReader {
 	/** A parameter as stored, by dotted path (`options.notifyId`). */
 	private rawValue(path: string): unknown {
 		let value: unknown = this.raw;
-		for (const key of path.split('.')) value = (value as Record<string, unknown> | undefined)?.[key];
+		for (const key of path.split('.'))
+			value = (value as Record<string, unknown> | undefined)?.[key];
 		return value;
 	}
 }
@@ -107,7 +127,11 @@ class ParameterReader {
 const OPTION_PATHS = OPTION_NAMES.map((name) => [name, `options.${name}`] as const);
 
 /** Each option read on its own, so a constant one is read once and only changing ones per item. */
-function readOptions(reader: ParameterReader, itemIndex: number, unreadable: RuleViolation[]): CampaignOptions {
+function readOptions(
+	reader: ParameterReader,
+	itemIndex: number,
+	unreadable: RuleViolation[],
+): CampaignOptions {
 	const options: CampaignOptions = {};
 	// Indexed: 15 options × 100,000 items would each leave an iterator result and a pair behind.
 	for (let i = 0; i < OPTION_PATHS.length; i++) {

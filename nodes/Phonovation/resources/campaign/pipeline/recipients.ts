@@ -33,7 +33,9 @@ export class NumberColumns {
 		readonly msisdns: ReadonlyArray<string | null>,
 	) {
 		this.ownerOf = new Int32Array(msisdns.length);
-		owners.forEach((owner, o) => this.ownerOf.fill(o, owner.first, owner.first + owner.inputs.length));
+		owners.forEach((owner, o) =>
+			this.ownerOf.fill(o, owner.first, owner.first + owner.inputs.length),
+		);
 	}
 
 	get size(): number {
@@ -95,7 +97,6 @@ export class CampaignRecipients {
 	batch(index: number, size: number): Int32Array {
 		return this.order.subarray(index * size, Math.min((index + 1) * size, this.order.length));
 	}
-
 }
 
 /** FNV-1a over a number's characters: the numbers are digits, so no allocation is needed to hash them. */

@@ -58,19 +58,29 @@ const NUMBER_LIKE = /\+?\d[\d \-().]{4,28}\d/g;
  * or `00`, with spaces or dashes, or nationally (`087…` for `35387…`, matched when exactly one
  * sent number ends with it behind a one- to three-digit country code).
  */
-function numbersNamedIn(message: string, sent: Set<string | null>, sentList: readonly (string | null)[]): string[] {
+function numbersNamedIn(
+	message: string,
+	sent: Set<string | null>,
+	sentList: readonly (string | null)[],
+): string[] {
 	const named = new Set<string>();
 	for (const run of message.match(NUMBER_LIKE) ?? []) {
 		// Two numbers with only a space between them read as one run: try the pieces too.
 		const whole = sentNumberOf(run, sent, sentList);
-		const found = whole ? [whole] : run.split(/\s+/).map((piece) => sentNumberOf(piece, sent, sentList));
+		const found = whole
+			? [whole]
+			: run.split(/\s+/).map((piece) => sentNumberOf(piece, sent, sentList));
 		for (const number of found) if (number) named.add(number);
 	}
 	return [...named];
 }
 
 /** The sent number `written` stands for, if exactly one. */
-function sentNumberOf(written: string, sent: Set<string | null>, sentList: readonly (string | null)[]): string | undefined {
+function sentNumberOf(
+	written: string,
+	sent: Set<string | null>,
+	sentList: readonly (string | null)[],
+): string | undefined {
 	// A trunk 0 written by habit after the country code (`+353 (0)87…`) and a spreadsheet's `.0` are no digits.
 	const digits = written.replace(/\(0\)/g, '').replace(/\.0+$/, '').replace(/\D/g, '');
 	if (digits.length < 6) return undefined;
@@ -78,7 +88,13 @@ function sentNumberOf(written: string, sent: Set<string | null>, sentList: reado
 	if (sent.has(international)) return international;
 	if (!digits.startsWith('0') || digits.startsWith('00')) return undefined;
 	const national = digits.slice(1);
-	const matches = sentList.filter((n) => n !== null && n.endsWith(national) && n.length - national.length >= 1 && n.length - national.length <= 3);
+	const matches = sentList.filter(
+		(n) =>
+			n !== null &&
+			n.endsWith(national) &&
+			n.length - national.length >= 1 &&
+			n.length - national.length <= 3,
+	);
 	return matches.length === 1 ? matches[0]! : undefined;
 }
 
@@ -115,7 +131,12 @@ function providerErrors(plan: CampaignPlan, delivery: Delivery): ProviderErrors 
 	for (const [outcome, numbers] of earlier) read(outcome, () => numbers);
 	delivery.batches.forEach((outcome, index) => {
 		if ('replayed' in outcome && outcome.replayed) return;
-		read(outcome, () => Array.from(plan.batch(index).filter((entry) => !delivery.earlier?.has(entry)), (entry) => columns.msisdn(entry)));
+		read(outcome, () =>
+			Array.from(
+				plan.batch(index).filter((entry) => !delivery.earlier?.has(entry)),
+				(entry) => columns.msisdn(entry),
+			),
+		);
 	});
 	return found;
 }
@@ -127,11 +148,17 @@ const ACCEPTED: Verdict = Object.freeze({ status: 'accepted', reason: null });
 const DRY_RUN: Verdict = Object.freeze({ status: 'dry run', reason: 'not sent: dry run' });
 const TEXTED_FOR_ANOTHER: Verdict = Object.freeze({
 	status: 'duplicate',
-	reason: 'not sent again: an earlier attempt of this execution texted this number for another item that listed it',
+	reason:
+		'not sent again: an earlier attempt of this execution texted this number for another item that listed it',
 });
 
 /** The one place that decides a recipient's (an entry's) status: from the plan, its batch's outcome and the provider's errors. */
-function statusOf(entry: number, plan: CampaignPlan, delivery: Delivery, errors: ProviderErrors): Verdict {
+function statusOf(
+	entry: number,
+	plan: CampaignPlan,
+	delivery: Delivery,
+	errors: ProviderErrors,
+): Verdict {
 	const columns = plan.recipients;
 	// Posted by an earlier attempt of this execution (even if this attempt skips it): what the provider said then.
 	const earlier = delivery.earlier?.get(entry);
@@ -140,23 +167,42 @@ function statusOf(entry: number, plan: CampaignPlan, delivery: Delivery, errors:
 	if (delivery.textedForOthers?.has(entry)) return TEXTED_FOR_ANOTHER;
 	// No batch: a rule stopped the campaign on this attempt (an earlier one may have posted some of it).
 	const position = columns.position(entry);
-	const outcome = earlier ?? (position === undefined ? undefined : delivery.batches[Math.floor(position / plan.settings.batchSize)]);
+	const outcome =
+		earlier ??
+		(position === undefined
+			? undefined
+			: delivery.batches[Math.floor(position / plan.settings.batchSize)]);
 	if (outcome?.state === 'dry run') return DRY_RUN;
 	if (outcome?.state === 'unconfirmed') return { status: 'unconfirmed', reason: outcome.reason };
 	if (outcome?.state === 'accepted') {
-		const named = errors.byNumber.size === 0 ? undefined : errors.byNumber.get(columns.msisdn(entry)!);
+		const named =
+			errors.byNumber.size === 0 ? undefined : errors.byNumber.get(columns.msisdn(entry)!);
 		return named ? { status: 'rejected by provider', reason: named.join('; ') } : ACCEPTED;
 	}
-	if (!delivery.failure) return { status: 'not sent', reason: 'not sent: the run stopped after another campaign failed' };
+	if (!delivery.failure)
+		return {
+			status: 'not sent',
+			reason: 'not sent: the run stopped after another campaign failed',
+		};
 	const { error, batch } = delivery.failure;
-	if (batch === undefined) return { status: 'not sent', reason: `not sent on this attempt: ${error.message}` };
-	return { status: 'not sent', reason: `the campaign request failed${batchLabel(batch, plan.batchCount)}: ${error.message}` };
+	if (batch === undefined)
+		return { status: 'not sent', reason: `not sent on this attempt: ${error.message}` };
+	return {
+		status: 'not sent',
+		reason: `the campaign request failed${batchLabel(batch, plan.batchCount)}: ${error.message}`,
+	};
 }
 
 /** An entry and its status as the output shows it. */
 function reportOf(entry: number, plan: CampaignPlan, verdict: Verdict): RecipientReport {
 	const columns = plan.recipients;
-	return { input: columns.input(entry), msisdn: columns.msisdn(entry), notifyId: columns.notifyId(entry), status: verdict.status, reason: verdict.reason };
+	return {
+		input: columns.input(entry),
+		msisdn: columns.msisdn(entry),
+		notifyId: columns.notifyId(entry),
+		status: verdict.status,
+		reason: verdict.reason,
+	};
 }
 
 function emptyCounts(): Record<RecipientStatus, number> {
@@ -198,11 +244,22 @@ const SINGLE_COUNTS = new Map<RecipientStatus, Record<RecipientStatus, number>>(
 );
 
 /** The common case, one number per row, without the arrays and records a list needs. */
-function singleOutcome(item: PlannedItem, plan: CampaignPlan, delivery: Delivery, errors: ProviderErrors): ItemOutcome {
+function singleOutcome(
+	item: PlannedItem,
+	plan: CampaignPlan,
+	delivery: Delivery,
+	errors: ProviderErrors,
+): ItemOutcome {
 	const entry = item.first;
 	const verdict = statusOf(entry, plan, delivery, errors);
 	const report = reportOf(entry, plan, verdict);
-	return { item, recipients: [report], numbers: undefined, accepted: NONE as string[], counts: SINGLE_COUNTS.get(verdict.status)! };
+	return {
+		item,
+		recipients: [report],
+		numbers: undefined,
+		accepted: NONE as string[],
+		counts: SINGLE_COUNTS.get(verdict.status)!,
+	};
 }
 
 /**
@@ -213,13 +270,20 @@ function presized(size: number): string[] {
 	return size > COMPACT_ABOVE ? new Array<string>(size) : [];
 }
 
-function itemOutcome(item: PlannedItem, plan: CampaignPlan, delivery: Delivery, errors: ProviderErrors): ItemOutcome {
+function itemOutcome(
+	item: PlannedItem,
+	plan: CampaignPlan,
+	delivery: Delivery,
+	errors: ProviderErrors,
+): ItemOutcome {
 	const size = item.end - item.first;
 	if (size === 1) return singleOutcome(item, plan, delivery, errors);
 	const counts = emptyCounts();
 	const compact = size > COMPACT_ABOVE;
 	const { dryRun } = plan.settings.options;
-	const numbers = compact ? { acceptedNumbers: dryRun ? [] : presized(size), dryRunNumbers: dryRun ? presized(size) : [] } : undefined;
+	const numbers = compact
+		? { acceptedNumbers: dryRun ? [] : presized(size), dryRunNumbers: dryRun ? presized(size) : [] }
+		: undefined;
 	const listed = { acceptedNumbers: 0, dryRunNumbers: 0 };
 	const recipients: RecipientReport[] = [];
 	const accepted: string[] = numbers ? numbers.acceptedNumbers : [];
@@ -252,7 +316,12 @@ function reportedOptions(settings: CampaignSettings): Json {
 }
 
 /** What every item of one campaign reports the same way (one object, shared by its items). */
-function campaignSummary(plan: CampaignPlan, delivery: Delivery, credits: number, errors: ProviderErrors): Json {
+function campaignSummary(
+	plan: CampaignPlan,
+	delivery: Delivery,
+	credits: number,
+	errors: ProviderErrors,
+): Json {
 	const { settings } = plan;
 	return {
 		from: settings.from,
@@ -276,7 +345,9 @@ function deliveryWarnings(delivery: Delivery, unconfirmed: number): string[] {
 			`${replayed} recipient(s) of this campaign reached the provider in an earlier attempt of this execution (Retry On Fail or a retried execution) and were not posted again`,
 		);
 	}
-	const changed = new Set([...(delivery.earlier?.values() ?? [])].filter((b) => 'changed' in b && b.changed)).size;
+	const changed = new Set(
+		[...(delivery.earlier?.values() ?? [])].filter((b) => 'changed' in b && b.changed),
+	).size;
 	if (changed > 0) {
 		warnings.push(
 			`${changed} of those earlier request(s) would now carry another text or settings (an expression such as {{ $now }} gave a new value): what the provider answered then is reported, and the new values were not sent`,
@@ -294,19 +365,23 @@ function deliveryWarnings(delivery: Delivery, unconfirmed: number): string[] {
 		);
 	}
 	if (delivery.retriedAfter429 > 0) {
-		warnings.push(`The provider asked to slow down (HTTP 429): ${delivery.retriedAfter429} request(s) were repeated after waiting`);
+		warnings.push(
+			`The provider asked to slow down (HTTP 429): ${delivery.retriedAfter429} request(s) were repeated after waiting`,
+		);
 	}
 	return warnings;
 }
 
-const isSingle = (outcome: ItemOutcome) => !outcome.numbers && outcome.item.end - outcome.item.first === 1;
+const isSingle = (outcome: ItemOutcome) =>
+	!outcome.numbers && outcome.item.end - outcome.item.first === 1;
 
 /** The numbers the provider accepted in the campaign, in item order (no array per one-number item). */
 function acceptedNumbers(outcomes: ItemOutcome[]): string[] {
 	if (outcomes.length === 1 && !isSingle(outcomes[0])) return outcomes[0].accepted;
 	const all: string[] = [];
 	outcomes.forEach((outcome) => {
-		if (!isSingle(outcome)) for (let i = 0; i < outcome.accepted.length; i++) all.push(outcome.accepted[i]);
+		if (!isSingle(outcome))
+			for (let i = 0; i < outcome.accepted.length; i++) all.push(outcome.accepted[i]);
 		else if (outcome.recipients[0].status === 'accepted') all.push(outcome.recipients[0].msisdn!);
 	});
 	return all;
@@ -353,7 +428,8 @@ class SharedObjects {
 	constructor(private readonly answer: Json | null) {}
 
 	countsOf(outcome: ItemOutcome): Json {
-		if (outcome.item.end - outcome.item.first !== 1 || outcome.numbers) return countsJson(outcome.counts);
+		if (outcome.item.end - outcome.item.first !== 1 || outcome.numbers)
+			return countsJson(outcome.counts);
 		const status = outcome.recipients[0].status;
 		let counts = this.counts.get(status);
 		if (!counts) this.counts.set(status, (counts = countsJson(outcome.counts)));
@@ -370,7 +446,8 @@ function itemJson(outcome: ItemOutcome, shared: Shared): Json {
 	const { plan, delivery, errors } = shared;
 	const itemErrors: string[] = errors.byNumber.size > 0 ? [] : (NONE as string[]);
 	if (errors.byNumber.size > 0) {
-		for (const r of outcome.recipients) itemErrors.push(...(errors.byNumber.get(r.msisdn ?? '') ?? []));
+		for (const r of outcome.recipients)
+			itemErrors.push(...(errors.byNumber.get(r.msisdn ?? '') ?? []));
 	}
 	const counts = shared.objects.countsOf(outcome);
 	const response = shared.objects.responseOf(itemErrors);
@@ -384,15 +461,55 @@ function itemJson(outcome: ItemOutcome, shared: Shared): Json {
 	if (isSingle(outcome)) {
 		const [only] = recipients;
 		const { status, msisdn, reason, input, notifyId } = only;
-		json = { status, msisdn, reason, input, notifyId, recipients, counts, warnings, campaign, text, response, operation, success, dryRun };
+		json = {
+			status,
+			msisdn,
+			reason,
+			input,
+			notifyId,
+			recipients,
+			counts,
+			warnings,
+			campaign,
+			text,
+			response,
+			operation,
+			success,
+			dryRun,
+		};
 	} else if (numbers) {
 		const { acceptedNumbers, dryRunNumbers } = numbers;
-		json = { status: ownStatus(outcome), recipients, acceptedNumbers, dryRunNumbers, counts, warnings, campaign, text, response, operation, success, dryRun };
+		json = {
+			status: ownStatus(outcome),
+			recipients,
+			acceptedNumbers,
+			dryRunNumbers,
+			counts,
+			warnings,
+			campaign,
+			text,
+			response,
+			operation,
+			success,
+			dryRun,
+		};
 	} else {
-		json = { status: ownStatus(outcome), recipients, counts, warnings, campaign, text, response, operation, success, dryRun };
+		json = {
+			status: ownStatus(outcome),
+			recipients,
+			counts,
+			warnings,
+			campaign,
+			text,
+			response,
+			operation,
+			success,
+			dryRun,
+		};
 	}
 	// The exact bodies are shown once per campaign, on its first item.
-	if (plan.settings.options.dryRun && outcome.item === plan.items[0]) json.requests = delivery.dryRunRequests;
+	if (plan.settings.options.dryRun && outcome.item === plan.items[0])
+		json.requests = delivery.dryRunRequests;
 	return json;
 }
 
@@ -400,7 +517,12 @@ function itemJson(outcome: ItemOutcome, shared: Shared): Json {
  * Every item's output for one campaign. `estimatedCredits` (in `campaign` and `text`) is the
  * campaign's: parts × the recipients the provider accepted, or would be sent in a dry run.
  */
-export function reportCampaign(operation: string, plan: CampaignPlan, delivery: Delivery, warnings: string[]): CampaignReport {
+export function reportCampaign(
+	operation: string,
+	plan: CampaignPlan,
+	delivery: Delivery,
+	warnings: string[],
+): CampaignReport {
 	const errors = providerErrors(plan, delivery);
 	const outcomes = plan.items.map((item) => itemOutcome(item, plan, delivery, errors));
 	const unconfirmed = outcomes.reduce((sum, o) => sum + o.counts.unconfirmed, 0);
@@ -415,7 +537,11 @@ export function reportCampaign(operation: string, plan: CampaignPlan, delivery: 
 		summary: campaignSummary(plan, delivery, credits, errors),
 		text: { ...analysis, estimatedCredits: credits },
 		warnings: [...plan.warnings, ...warnings, ...deliveryWarnings(delivery, unconfirmed)],
-		objects: new SharedObjects(plan.settings.options.dryRun ? null : { success: !delivery.failure, message: errors.message, errors: [] }),
+		objects: new SharedObjects(
+			plan.settings.options.dryRun
+				? null
+				: { success: !delivery.failure, message: errors.message, errors: [] },
+		),
 	};
 	return {
 		accepted: acceptedNumbers(outcomes),

@@ -19,7 +19,8 @@ export function batchLabel(index: number, total: number): string {
 function needsEscaping(text: string): boolean {
 	for (let i = 0; i < text.length; i++) {
 		const code = text.charCodeAt(i);
-		if (code < 0x20 || code === 0x22 || code === 0x5c || (code >= 0xd800 && code <= 0xdfff)) return true;
+		if (code < 0x20 || code === 0x22 || code === 0x5c || (code >= 0xd800 && code <= 0xdfff))
+			return true;
 	}
 	return false;
 }
@@ -50,7 +51,12 @@ export class ByteWriter {
 		let digits = 1;
 		for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) digits++;
 		this.reserve(digits);
-		for (let at = this.length + digits - 1, rest = value; at >= this.length; at--, rest = Math.floor(rest / 10)) this.bytes[at] = 48 + (rest % 10);
+		for (
+			let at = this.length + digits - 1, rest = value;
+			at >= this.length;
+			at--, rest = Math.floor(rest / 10)
+		)
+			this.bytes[at] = 48 + (rest % 10);
 		this.length += digits;
 	}
 

@@ -10,11 +10,24 @@ import { applyVerdict, checkSenders } from './checkSenders';
 import type { DeliveryContext } from './deliver';
 import { deliverAll } from './dispatch';
 import { Ledger } from './ledger';
-import { type CampaignOperation, ruleStopError, stoppedReports, stoppingError, violationError, writeStopped, writeReports } from './output';
+import {
+	type CampaignOperation,
+	ruleStopError,
+	stoppedReports,
+	stoppingError,
+	violationError,
+	writeStopped,
+	writeReports,
+} from './output';
 import { Pacer } from './pacer';
 import { planCampaigns } from './plan';
 import { readOption } from '../options';
-import { CAMPAIGN_PARAMETERS, type CampaignParameters, type ItemParameters, readParameters } from './readParameters';
+import {
+	CAMPAIGN_PARAMETERS,
+	type CampaignParameters,
+	type ItemParameters,
+	readParameters,
+} from './readParameters';
 import { reportCampaign } from './report';
 import { CAMPAIGN_PATH } from './requestBody';
 
@@ -30,7 +43,11 @@ async function deliveryContext(
 	const options = parameters[0]?.options ?? {};
 	const violations: RuleViolation[] = [];
 	const ceiling = readOption('parallelRequests', options.parallelRequests, violations);
-	const adaptive = readOption('adaptiveParallelRequests', options.adaptiveParallelRequests, violations);
+	const adaptive = readOption(
+		'adaptiveParallelRequests',
+		options.adaptiveParallelRequests,
+		violations,
+	);
 	if (violations.length > 0) throw violationError(ctx, [{ ...violations[0], itemIndex: 0 }], 'run');
 	return {
 		ctx,
@@ -46,15 +63,23 @@ async function deliveryContext(
  * Runs what posts and reports; an unexpected error there (a bug, an answer nobody foresaw) still
  * names every recipient the provider had accepted, so nobody re-runs the campaign blind.
  */
-async function afterAcceptance<T>(ctx: IExecuteFunctions, ledger: Ledger, work: () => Promise<T>): Promise<T> {
+async function afterAcceptance<T>(
+	ctx: IExecuteFunctions,
+	ledger: Ledger,
+	work: () => Promise<T>,
+): Promise<T> {
 	try {
 		return await work();
 	} catch (error) {
 		const accepted = ledger.acceptedNumbers();
 		if (accepted.length === 0) throw asNodeError(ctx, error);
-		const failure = new NodeOperationError(ctx.getNode(), `The campaign could not be reported: ${(error as Error).message}`, {
-			description: 'Nothing is posted again by a retry of this execution.',
-		});
+		const failure = new NodeOperationError(
+			ctx.getNode(),
+			`The campaign could not be reported: ${(error as Error).message}`,
+			{
+				description: 'Nothing is posted again by a retry of this execution.',
+			},
+		);
 		throw stoppingError(failure, accepted);
 	}
 }
@@ -75,11 +100,16 @@ export async function runCampaigns(
 	const ledger = new Ledger(ctx.getContext('node'), runIndex);
 	refuseBlindRetry(ctx, ledger.started, runIndex);
 	// Retry On Fail calls the node again after a Stop or a Timeout: nothing more may go.
-	if (ctx.getExecutionCancelSignal()?.aborted) throw new NodeOperationError(ctx.getNode(), 'The execution was stopped; nothing more was sent');
+	if (ctx.getExecutionCancelSignal()?.aborted)
+		throw new NodeOperationError(ctx.getNode(), 'The execution was stopped; nothing more was sent');
 	const parameters = readParameters(ctx, items, scheduled, source);
 	// Planned as at the first attempt, so what it posted is reported rather than refused; each
 	// request is judged against the clock again as it is posted (deliver).
-	const planned = planCampaigns(parameters, { scheduled, now: ledger.firstPlanned(new Date()), zone: ctx.getTimezone() });
+	const planned = planCampaigns(parameters, {
+		scheduled,
+		now: ledger.firstPlanned(new Date()),
+		zone: ctx.getTimezone(),
+	});
 	// Resolved first: a credential URL that may not be used stops the run before any request.
 	const run = await deliveryContext(ctx, parameters, ledger);
 	const verdicts = await checkSenders(ctx, planned, ledger);
@@ -90,18 +120,34 @@ export async function runCampaigns(
 	const out: INodeExecutionData[] = new Array(items.length);
 	if (problem) writeStopped(stoppedReports(ctx, ledger, operation, plans), out);
 
-	const sending = [...plans.keys()].filter((i) => plans[i].violations.length === 0 && plans[i].items.length > 0);
+	const sending = [...plans.keys()].filter(
+		(i) => plans[i].violations.length === 0 && plans[i].items.length > 0,
+	);
 	const stopOnFailure = !ctx.continueOnFail();
 	const reports = await afterAcceptance(ctx, ledger, async () => {
-		const deliveries = await deliverAll(run, sending.map((i) => plans[i]), { workers: run.workers, stopOnFailure });
+		const deliveries = await deliverAll(
+			run,
+			sending.map((i) => plans[i]),
+			{ workers: run.workers, stopOnFailure },
+		);
 		return sending.map((index, i) => ({
 			delivery: deliveries[i],
-			report: deliveries[i] && reportCampaign(operation, plans[index], deliveries[i], verdicts.get(planned[index])?.warnings ?? []),
+			report:
+				deliveries[i] &&
+				reportCampaign(
+					operation,
+					plans[index],
+					deliveries[i],
+					verdicts.get(planned[index])?.warnings ?? [],
+				),
 		}));
 	});
 	const failed = reports.find((r) => r.delivery?.failure)?.delivery;
 	if (failed?.failure && stopOnFailure) {
-		throw stoppingError(failed.failure.error, reports.flatMap((r) => r.report?.accepted ?? []));
+		throw stoppingError(
+			failed.failure.error,
+			reports.flatMap((r) => r.report?.accepted ?? []),
+		);
 	}
 	writeReports(reports, out);
 	return out;

@@ -18,7 +18,8 @@ export function waitAfterTooMany(retryAfter: string | undefined, now: Date): num
 	if (text) {
 		const asDate = Date.parse(text);
 		if (/^\d+(\.\d+)?$/.test(text)) seconds = Number(text);
-		else if (!Number.isNaN(asDate)) seconds = Math.max(0, Math.ceil((asDate - now.getTime()) / 1000));
+		else if (!Number.isNaN(asDate))
+			seconds = Math.max(0, Math.ceil((asDate - now.getTime()) / 1000));
 	}
 	return seconds <= TOO_MANY_REQUESTS.maxWaitSeconds ? seconds : null;
 }

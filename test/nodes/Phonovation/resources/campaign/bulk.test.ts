@@ -25,7 +25,10 @@ describe('campaign.send at scale', () => {
 		expect(f.sim.count('POST', '/api/v2/Campaign')).toBe(1);
 		expect(f.sim.count('POST', '/token')).toBe(1);
 		expect(f.sim.campaigns[0].body.recipientInfo).toHaveLength(n);
-		expect(f.sim.campaigns[0].body.recipientInfo[n - 1]).toEqual({ msisdn: '353873099999', notifyId: 'c99999' });
+		expect(f.sim.campaigns[0].body.recipientInfo[n - 1]).toEqual({
+			msisdn: '353873099999',
+			notifyId: 'c99999',
+		});
 		expect(result.items).toHaveLength(n);
 		expect((result.items[n - 1].json as any).recipients[0].status).toBe('accepted');
 		expect(result.items[n - 1].pairedItem).toEqual({ item: n - 1 });

@@ -10,7 +10,8 @@ const SEND = {
 };
 const SCHEDULE = { ...SEND, operation: 'schedule' };
 const FOOTER = 'Text STOP to 50123 to opt out';
-const MISSING = /^Message Type is Marketing but the text offers no way to opt out \(no STOP, OPTOUT or 50123 wording\)/;
+const MISSING =
+	/^Message Type is Marketing but the text offers no way to opt out \(no STOP, OPTOUT or 50123 wording\)/;
 type Json = Record<string, any>;
 const jsonOf = (items: Array<{ json: unknown }>) => items.map((i) => i.json as Json);
 
@@ -33,9 +34,15 @@ describe('compliance: opt-out wording and quiet hours', () => {
 			const items = itemsOf(2, (i) => ({
 				text: i === 0 ? 'Spring sale: 20% off' : `Spring sale\n${FOOTER}`,
 			}));
-			const result = await f.run({ ...SEND, text: '={{ $json.text }}', options: { optOutText: FOOTER } }, items);
+			const result = await f.run(
+				{ ...SEND, text: '={{ $json.text }}', options: { optOutText: FOOTER } },
+				items,
+			);
 			expect(result.error).toBeUndefined();
-			expect(f.sim.campaigns.map((c) => c.body.text)).toEqual([`Spring sale: 20% off\n${FOOTER}`, `Spring sale\n${FOOTER}`]);
+			expect(f.sim.campaigns.map((c) => c.body.text)).toEqual([
+				`Spring sale: 20% off\n${FOOTER}`,
+				`Spring sale\n${FOOTER}`,
+			]);
 			expect(jsonOf(result.items).map((o) => o.warnings)).toEqual([[], []]);
 		});
 
@@ -67,7 +74,9 @@ describe('compliance: opt-out wording and quiet hours', () => {
 				text: 'a'.repeat(1980),
 				options: { optOutText: FOOTER },
 			});
-			expect(result.error?.message).toBe('Text is too long: 2010 characters, the limit is 2000 (with the Opt-Out Text) (item 0)');
+			expect(result.error?.message).toBe(
+				'Text is too long: 2010 characters, the limit is 2000 (with the Opt-Out Text) (item 0)',
+			);
 			expect(f.sim.count('POST', '/api/v2/Campaign')).toBe(0);
 		});
 	});
@@ -147,7 +156,10 @@ describe('compliance: opt-out wording and quiet hours', () => {
 			if (DateTime.utc().second >= 55) await new Promise((resolve) => setTimeout(resolve, 6_000));
 			const start = DateTime.utc().plus({ minutes: 1 }).startOf('minute');
 			const end = start.plus({ hours: 2 });
-			f.sim.injectFault('/api/v2/Campaign', { kind: 'delay', ms: start.toMillis() - Date.now() + 500 });
+			f.sim.injectFault('/api/v2/Campaign', {
+				kind: 'delay',
+				ms: start.toMillis() - Date.now() + 500,
+			});
 			const result = await f.run({
 				...SEND,
 				text: 'Doors open at 8',
@@ -172,17 +184,29 @@ describe('compliance: opt-out wording and quiet hours', () => {
 			f.engine.timezone = 'America/New_York';
 			// Quiet now in Dublin; in New York (5 hours behind) this window lies elsewhere in the day.
 			const { quietHours, end } = quietWindow(-1, 1);
-			const result = await f.run({ ...SEND, recipients: '0871234567', text: 'Doors open at 8', options: { quietHours, messageType: 'transactional' } });
+			const result = await f.run({
+				...SEND,
+				recipients: '0871234567',
+				text: 'Doors open at 8',
+				options: { quietHours, messageType: 'transactional' },
+			});
 			expect(result.error).toBeUndefined();
 			expect(f.sim.campaigns.map((c) => c.body.sendAt)).toEqual([end]);
-			expect(jsonOf(result.items)[0].campaign.quietHours).toBe(`${quietHours} in the recipients' time zones (Europe/Dublin)`);
+			expect(jsonOf(result.items)[0].campaign.quietHours).toBe(
+				`${quietHours} in the recipients' time zones (Europe/Dublin)`,
+			);
 		});
 
-		it('a number of a country with several zones is judged in the workflow\'s zone, with a warning', async () => {
+		it("a number of a country with several zones is judged in the workflow's zone, with a warning", async () => {
 			const f = fixture();
 			f.engine.timezone = 'Europe/Dublin';
 			const { quietHours, end } = quietWindow(-1, 1);
-			const result = await f.run({ ...SEND, recipients: '+12125550100', text: 'Doors open at 8', options: { quietHours, messageType: 'transactional' } });
+			const result = await f.run({
+				...SEND,
+				recipients: '+12125550100',
+				text: 'Doors open at 8',
+				options: { quietHours, messageType: 'transactional' },
+			});
 			expect(f.sim.campaigns.map((c) => c.body.sendAt)).toEqual([end]);
 			expect(jsonOf(result.items)[0].warnings).toEqual(
 				expect.arrayContaining([
@@ -205,8 +229,16 @@ describe('compliance: opt-out wording and quiet hours', () => {
 		});
 
 		it.each([
-			['23:30 GMT on 30 March → 08:00 IST, after the clocks go forward', '2030-03-30T23:30', '2030-03-31T07:00Z'],
-			['23:30 IST on 26 October → 08:00 GMT, after the clocks go back', '2030-10-26T23:30', '2030-10-27T08:00Z'],
+			[
+				'23:30 GMT on 30 March → 08:00 IST, after the clocks go forward',
+				'2030-03-30T23:30',
+				'2030-03-31T07:00Z',
+			],
+			[
+				'23:30 IST on 26 October → 08:00 GMT, after the clocks go back',
+				'2030-10-26T23:30',
+				'2030-10-27T08:00Z',
+			],
 			['07:00 on 27 October → 08:00 GMT that morning', '2030-10-27T07:00', '2030-10-27T08:00Z'],
 			['12:00 on 31 March is outside: unchanged', '2030-03-31T12:00', '2030-03-31T11:00Z'],
 		])('a Schedule in Europe/Dublin at %s', async (_name, sendAt, wire) => {
@@ -241,7 +273,10 @@ describe('compliance: opt-out wording and quiet hours', () => {
 		});
 
 		it.each([
-			[{ quietHours: '9pm-8am' }, 'Quiet Hours "9pm-8am" is not a window such as 21:00-08:00 (24-hour clock) (item 0)'],
+			[
+				{ quietHours: '9pm-8am' },
+				'Quiet Hours "9pm-8am" is not a window such as 21:00-08:00 (24-hour clock) (item 0)',
+			],
 			[
 				{ quietHours: '21:00-08:00', quietHoursTimeZone: 'Dublin' },
 				'Quiet Hours Time Zone "Dublin" is not a time zone; use a name such as Europe/Dublin (item 0)',

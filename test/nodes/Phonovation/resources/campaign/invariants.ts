@@ -105,7 +105,8 @@ export const NUMBER_FORMS = {
 	trunkZero: (s: Subscriber) => `+${s.country} (0)${grouped(s)}`,
 	national: (s: Subscriber, cc: CountryCode) => (s.country === cc ? `0${s.national}` : null),
 	nationalSpaced: (s: Subscriber, cc: CountryCode) => (s.country === cc ? `0${grouped(s)}` : null),
-	nationalDashed: (s: Subscriber, cc: CountryCode) => (s.country === cc ? `0${grouped(s).replace(/ /g, '-')}` : null),
+	nationalDashed: (s: Subscriber, cc: CountryCode) =>
+		s.country === cc ? `0${grouped(s).replace(/ /g, '-')}` : null,
 	jsNumber: (s: Subscriber) => Number(s.msisdn),
 } satisfies Record<string, (s: Subscriber, cc: CountryCode) => string | number | null>;
 export type NumberForm = keyof typeof NUMBER_FORMS;
@@ -118,12 +119,22 @@ export type NumberForm = keyof typeof NUMBER_FORMS;
  */
 export const EXCLUSION_ONLY_FORMS = {
 	lostZero: (s: Subscriber, cc: CountryCode) => (s.mobile && s.country === cc ? s.national : null),
-	lostZeroNumber: (s: Subscriber, cc: CountryCode) => (s.mobile && s.country === cc ? Number(s.national) : null),
+	lostZeroNumber: (s: Subscriber, cc: CountryCode) =>
+		s.mobile && s.country === cc ? Number(s.national) : null,
 } satisfies Record<string, (s: Subscriber, cc: CountryCode) => string | number | null>;
 export type ExclusionForm = NumberForm | keyof typeof EXCLUSION_ONLY_FORMS;
 
 /** Entries that are no number a recipient can have (too short, letters, an Irish mobile without its 0). */
-export const INVALID_ENTRIES: readonly (string | number)[] = ['12345', 'abc', '0871234', '+353 87 100', 871000001, '871000002', '+44 12', 'n/a'];
+export const INVALID_ENTRIES: readonly (string | number)[] = [
+	'12345',
+	'abc',
+	'0871234',
+	'+353 87 100',
+	871000001,
+	'871000002',
+	'+44 12',
+	'n/a',
+];
 /** Those invalid only because the Default Country Code is Irish (with 44, `0871234` is a UK number and `871000001` an international one). */
 const INVALID_ONLY_IN_IRELAND = new Set([2, 4, 5]);
 
@@ -135,8 +146,16 @@ export const UNREADABLE_EXCLUSIONS: readonly string[] = ['abc', 'n/a', '12345', 
 
 function written(who: number, form: ExclusionForm, cc: CountryCode): string | number {
 	const s = SUBSCRIBERS[who];
-	const write = (NUMBER_FORMS as Record<string, (s: Subscriber, cc: CountryCode) => string | number | null>)[form] ??
-		(EXCLUSION_ONLY_FORMS as Record<string, (s: Subscriber, cc: CountryCode) => string | number | null>)[form];
+	const write =
+		(NUMBER_FORMS as Record<string, (s: Subscriber, cc: CountryCode) => string | number | null>)[
+			form
+		] ??
+		(
+			EXCLUSION_ONLY_FORMS as Record<
+				string,
+				(s: Subscriber, cc: CountryCode) => string | number | null
+			>
+		)[form];
 	return write(s, cc) ?? s.msisdn;
 }
 
@@ -148,7 +167,8 @@ export type RecipientEntry = { who: number; form: NumberForm } | { invalid: numb
 /** How an item holds its entries in `$json.phone`. */
 export const PHONE_SHAPES = {
 	/** One entry as it is (string or JS number); several joined with ", ". */
-	value: (values: (string | number)[]) => (values.length === 1 ? values[0] : values.map(String).join(', ')),
+	value: (values: (string | number)[]) =>
+		values.length === 1 ? values[0] : values.map(String).join(', '),
 	array: (values: (string | number)[]) => values,
 	semicolons: (values: (string | number)[]) => values.map(String).join(';'),
 	lines: (values: (string | number)[]) => values.map(String).join('\n'),
@@ -199,14 +219,20 @@ export const EXCLUDE_SHAPES = {
 		`={{ ${JSON.stringify(values.map((v, i) => (i % 2 === 0 ? [v] : v)))} }}`,
 	/** One entry as an expression giving the value itself (a JS number stays a number). */
 	expression: (values: (string | number)[]) =>
-		values.length === 1 ? `={{ ${JSON.stringify(values[0])} }}` : `={{ ${JSON.stringify(values)} }}`,
+		values.length === 1
+			? `={{ ${JSON.stringify(values[0])} }}`
+			: `={{ ${JSON.stringify(values)} }}`,
 	/** CRM rows (`{ Name, Email, Phone: "", MobilePhone }`), one object alone, several in an array. */
-	crmRows: (values: (string | number)[]) => expression(values.length === 1 ? CRM_ROW(values[0], 0) : values.map(CRM_ROW)),
+	crmRows: (values: (string | number)[]) =>
+		expression(values.length === 1 ? CRM_ROW(values[0], 0) : values.map(CRM_ROW)),
 	/** Whole n8n items of a CRM node (`$('Contacts').all()`): read by their json (`Mobile Phone`, `Phone 2`, `TelNo`). */
-	crmItems: (values: (string | number)[]) => expression(values.map((v, i) => ({ json: CRM_ITEM(v, i), pairedItem: { item: 0 } }))),
+	crmItems: (values: (string | number)[]) =>
+		expression(values.map((v, i) => ({ json: CRM_ITEM(v, i), pairedItem: { item: 0 } }))),
 	/** CRM rows whose number is under a home phone field, the mobile one empty. */
 	crmHomePhone: (values: (string | number)[]) =>
-		expression(values.map((v, i) => ({ 'Contact ID': 1000 + i, MobilePhone: '', 'Home Phone': v }))),
+		expression(
+			values.map((v, i) => ({ 'Contact ID': 1000 + i, MobilePhone: '', 'Home Phone': v })),
+		),
 } satisfies Record<string, (values: (string | number)[]) => string>;
 export type ExcludeShape = keyof typeof EXCLUDE_SHAPES;
 
@@ -233,7 +259,8 @@ export const REQUEST_TIMEOUT_MS = 300;
 const PROXY_PAGE = (status: number, reason: string) =>
 	`<html>\r\n<head><title>${status} ${reason}</title></head>\r\n<body>\r\n<center><h1>${status} ${reason}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`;
 /** Envoy's answer when the upstream (the API) dropped the connection after it had the request: it may have processed it. */
-const UPSTREAM_RESET = 'upstream connect error or disconnect/reset before headers. reset reason: connection termination';
+const UPSTREAM_RESET =
+	'upstream connect error or disconnect/reset before headers. reset reason: connection termination';
 
 /**
  * Faults for the next campaign requests, in order (`pass` lets one through untouched). What each
@@ -251,13 +278,37 @@ export const CAMPAIGN_FAULTS = {
 		kind: 'answer',
 		status: 200,
 		contentType: 'application/json; charset=utf-8',
-		body: JSON.stringify({ success: false, message: 'Error scheduling campaign', errors: ['Internal error, please try again'] }),
+		body: JSON.stringify({
+			success: false,
+			message: 'Error scheduling campaign',
+			errors: ['Internal error, please try again'],
+		}),
 	},
-	'processed, then 200 HTML': { kind: 'answer', status: 200, contentType: 'text/html', body: '<html><body><h1>Request received</h1></body></html>' },
-	'processed, then 502 proxy page': { kind: 'answer', status: 502, contentType: 'text/html', body: PROXY_PAGE(502, 'Bad Gateway') },
+	'processed, then 200 HTML': {
+		kind: 'answer',
+		status: 200,
+		contentType: 'text/html',
+		body: '<html><body><h1>Request received</h1></body></html>',
+	},
+	'processed, then 502 proxy page': {
+		kind: 'answer',
+		status: 502,
+		contentType: 'text/html',
+		body: PROXY_PAGE(502, 'Bad Gateway'),
+	},
 	'processed, then 503 upstream reset': { kind: 'answer', status: 503, body: UPSTREAM_RESET },
-	'processed, then 503 proxy page': { kind: 'answer', status: 503, contentType: 'text/html', body: PROXY_PAGE(503, 'Service Temporarily Unavailable') },
-	'processed, then 504 proxy page': { kind: 'answer', status: 504, contentType: 'text/html', body: PROXY_PAGE(504, 'Gateway Time-out') },
+	'processed, then 503 proxy page': {
+		kind: 'answer',
+		status: 503,
+		contentType: 'text/html',
+		body: PROXY_PAGE(503, 'Service Temporarily Unavailable'),
+	},
+	'processed, then 504 proxy page': {
+		kind: 'answer',
+		status: 504,
+		contentType: 'text/html',
+		body: PROXY_PAGE(504, 'Gateway Time-out'),
+	},
 	/** A redirect after processing (a 303 is what a server answers a processed POST with); never followed. */
 	'processed, then 303 redirect': { kind: 'answer', status: 303, body: '' },
 	'accepted, errors as objects': { kind: 'errorsAs', shape: 'objects' },
@@ -267,7 +318,12 @@ export const CAMPAIGN_FAULTS = {
 	'502': { kind: 'status', status: 502 },
 	/** The provider's own JSON CampaignResponse (`success: false`) with a 503: a refusal it vouches for. */
 	'503': { kind: 'status', status: 503 },
-	'503 proxy page (not processed)': { kind: 'status', status: 503, contentType: 'text/html', body: PROXY_PAGE(503, 'Service Temporarily Unavailable') },
+	'503 proxy page (not processed)': {
+		kind: 'status',
+		status: 503,
+		contentType: 'text/html',
+		body: PROXY_PAGE(503, 'Service Temporarily Unavailable'),
+	},
 	'late (processed after the timeout)': { kind: 'delay', ms: 2 * REQUEST_TIMEOUT_MS },
 	slow: { kind: 'delay', ms: 50 },
 	reset: { kind: 'reset' },
@@ -351,7 +407,13 @@ const weighted = <T>(...choices: Array<[number, T]>) =>
 const numberForms = Object.keys(NUMBER_FORMS) as NumberForm[];
 
 const recipientEntry: fc.Arbitrary<RecipientEntry> = fc.oneof(
-	{ weight: 6, arbitrary: fc.record({ who: fc.nat(SUBSCRIBERS.length - 1), form: fc.constantFrom(...numberForms) }) },
+	{
+		weight: 6,
+		arbitrary: fc.record({
+			who: fc.nat(SUBSCRIBERS.length - 1),
+			form: fc.constantFrom(...numberForms),
+		}),
+	},
 	{ weight: 1, arbitrary: fc.record({ invalid: fc.nat(INVALID_ENTRIES.length - 1) }) },
 );
 
@@ -372,7 +434,15 @@ const generatedItem: fc.Arbitrary<GeneratedItem> = fc.record({
 /** A suppression list is where national forms and lost zeros turn up (a spreadsheet of opt-outs): they are likelier there. */
 const exclusionForm = fc.oneof(
 	{ weight: 1, arbitrary: fc.constantFrom(...numberForms) },
-	{ weight: 1, arbitrary: fc.constantFrom<ExclusionForm>('national', 'nationalSpaced', 'lostZero', 'lostZeroNumber') },
+	{
+		weight: 1,
+		arbitrary: fc.constantFrom<ExclusionForm>(
+			'national',
+			'nationalSpaced',
+			'lostZero',
+			'lostZeroNumber',
+		),
+	},
 );
 
 const exclusionEntry: fc.Arbitrary<ExclusionEntry> = fc.oneof(
@@ -407,7 +477,11 @@ const campaignFault = weighted<CampaignFault>(
 );
 
 /** `value` in `yes` of `yes + no` runs, else undefined. */
-const sometimes = <T>(yes: number, no: number, value: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> =>
+const sometimes = <T>(
+	yes: number,
+	no: number,
+	value: fc.Arbitrary<T>,
+): fc.Arbitrary<T | undefined> =>
 	fc.oneof({ weight: no, arbitrary: fc.constant(undefined) }, { weight: yes, arbitrary: value });
 
 const zone = weighted<Zone>([1, 'Europe/Dublin'], [1, 'Europe/Paris']);
@@ -431,11 +505,18 @@ export const generatedRun: fc.Arbitrary<GeneratedRun> = fc.record({
 	quietHours: sometimes(
 		1,
 		3,
-		fc.record({ when: weighted<'now' | 'soon'>([3, 'now'], [1, 'soon']), anchor: zone, named: sometimes(1, 2, zone) }),
+		fc.record({
+			when: weighted<'now' | 'soon'>([3, 'now'], [1, 'soon']),
+			anchor: zone,
+			named: sometimes(1, 2, zone),
+		}),
 	),
 	schedule: weighted<'later' | 'soon' | undefined>([18, undefined], [1, 'later'], [1, 'soon']),
 	waitAcrossTheMoment: weighted([5, false], [1, true]),
-	workflowZone: weighted<'Europe/Dublin' | 'America/New_York'>([1, 'Europe/Dublin'], [1, 'America/New_York']),
+	workflowZone: weighted<'Europe/Dublin' | 'America/New_York'>(
+		[1, 'Europe/Dublin'],
+		[1, 'America/New_York'],
+	),
 	batchSize: fc.integer({ min: 1, max: 3 }),
 	parallelRequests: fc.integer({ min: 1, max: 4 }),
 	adaptive: fc.boolean(),
@@ -444,11 +525,18 @@ export const generatedRun: fc.Arbitrary<GeneratedRun> = fc.record({
 	unreachable: sometimes(
 		1,
 		9,
-		fc.record({ failures: fc.integer({ min: 1, max: 2 }), how: weighted<Unreachable['how']>([2, 'ENOTFOUND'], [1, 'EAI_AGAIN'], [1, 'ECONNREFUSED']) }),
+		fc.record({
+			failures: fc.integer({ min: 1, max: 2 }),
+			how: weighted<Unreachable['how']>([2, 'ENOTFOUND'], [1, 'EAI_AGAIN'], [1, 'ECONNREFUSED']),
+		}),
 	),
 	senderListFailures: weighted([16, 0], [1, 1], [1, 2]),
 	retry: fc.record({ retryOnFail: fc.boolean(), maxTries: fc.integer({ min: 1, max: 3 }) }),
-	onError: weighted<OnError>([1, 'stopWorkflow'], [1, 'continueRegularOutput'], [1, 'continueErrorOutput']),
+	onError: weighted<OnError>(
+		[1, 'stopWorkflow'],
+		[1, 'continueRegularOutput'],
+		[1, 'continueErrorOutput'],
+	),
 	executionRetry: weighted([3, false], [1, true]),
 });
 
@@ -457,7 +545,10 @@ export const generatedRun: fc.Arbitrary<GeneratedRun> = fc.record({
 const countryCodeOf = (run: GeneratedRun): CountryCode => run.countryCode ?? '353';
 
 /** Each entry's written value and the msisdn the node must make of it (null: invalid). */
-function entryOf(entry: RecipientEntry, cc: CountryCode): { value: string | number; msisdn: string | null } {
+function entryOf(
+	entry: RecipientEntry,
+	cc: CountryCode,
+): { value: string | number; msisdn: string | null } {
 	if ('invalid' in entry) {
 		// With another country's code those few are numbers after all: another invalid entry stands in.
 		const index = cc !== '353' && INVALID_ONLY_IN_IRELAND.has(entry.invalid) ? 1 : entry.invalid;
@@ -466,8 +557,12 @@ function entryOf(entry: RecipientEntry, cc: CountryCode): { value: string | numb
 	return { value: written(entry.who, entry.form, cc), msisdn: SUBSCRIBERS[entry.who].msisdn };
 }
 
-function exclusionOf(entry: ExclusionEntry, cc: CountryCode): { value: string | number; msisdn: string | null } {
-	if ('unreadable' in entry) return { value: UNREADABLE_EXCLUSIONS[entry.unreadable], msisdn: null };
+function exclusionOf(
+	entry: ExclusionEntry,
+	cc: CountryCode,
+): { value: string | number; msisdn: string | null } {
+	if ('unreadable' in entry)
+		return { value: UNREADABLE_EXCLUSIONS[entry.unreadable], msisdn: null };
 	return { value: written(entry.who, entry.form, cc), msisdn: SUBSCRIBERS[entry.who].msisdn };
 }
 
@@ -477,8 +572,12 @@ export function inputItems(run: GeneratedRun): INodeExecutionData[] {
 	const cc = countryCodeOf(run);
 	return run.items.map((item, i) => {
 		const values = item.recipients.map((e) => entryOf(e, cc).value);
-		const json: Record<string, unknown> = { name: item.name, ref: item.longRef ? LONG_REF : `ref-${i}` };
-		if (values.length > 0) json.phone = PHONE_SHAPES[item.shape](values) as INodeExecutionData['json'][string];
+		const json: Record<string, unknown> = {
+			name: item.name,
+			ref: item.longRef ? LONG_REF : `ref-${i}`,
+		};
+		if (values.length > 0)
+			json.phone = PHONE_SHAPES[item.shape](values) as INodeExecutionData['json'][string];
 		return { json: json as INodeExecutionData['json'] };
 	});
 }
@@ -497,18 +596,35 @@ const minutesOf = (at: DateTime) => at.hour * 60 + at.minute;
  * The run's Quiet Hours against the (possibly moved) wall clock: from an hour ago to an hour
  * ahead, or from `moment` (a minute's start) for an hour, in the anchor zone's local time.
  */
-export function quietWindowOf(setting: QuietHoursSetting, nowMs: number, moment?: number): QuietWindow {
+export function quietWindowOf(
+	setting: QuietHoursSetting,
+	nowMs: number,
+	moment?: number,
+): QuietWindow {
 	const zone = setting.named ?? setting.anchor;
 	const now = DateTime.fromMillis(nowMs, { zone });
-	const start = setting.when === 'soon' && moment !== undefined ? DateTime.fromMillis(moment, { zone }) : now.minus({ hours: 1 });
-	const end = setting.when === 'soon' && moment !== undefined ? start.plus({ hours: 1 }) : now.plus({ hours: 1 }).startOf('minute');
-	return { option: `${start.toFormat('HH:mm')}-${end.toFormat('HH:mm')}`, start: minutesOf(start), end: minutesOf(end), named: setting.named };
+	const start =
+		setting.when === 'soon' && moment !== undefined
+			? DateTime.fromMillis(moment, { zone })
+			: now.minus({ hours: 1 });
+	const end =
+		setting.when === 'soon' && moment !== undefined
+			? start.plus({ hours: 1 })
+			: now.plus({ hours: 1 }).startOf('minute');
+	return {
+		option: `${start.toFormat('HH:mm')}-${end.toFormat('HH:mm')}`,
+		start: minutesOf(start),
+		end: minutesOf(end),
+		named: setting.named,
+	};
 }
 
 /** Whether `ms` is inside the window in `zone`'s local time (its end is outside, as in the node). */
 export function insideQuietHours(ms: number, window: QuietWindow, zone: string): boolean {
 	const minute = minutesOf(DateTime.fromMillis(ms, { zone }));
-	return window.start > window.end ? minute >= window.start || minute < window.end : minute >= window.start && minute < window.end;
+	return window.start > window.end
+		? minute >= window.start || minute < window.end
+		: minute >= window.start && minute < window.end;
 }
 
 /** What the moment-dependent parameters are for one execution of a run. */
@@ -531,14 +647,18 @@ export function nodeParameters(run: GeneratedRun, moments: Moments = {}): INodeP
 	};
 	if (run.countryCode && run.countryCode !== '353') options.defaultCountryCode = run.countryCode;
 	if (run.quietHours) {
-		options.quietHours = moments.quiet?.option ?? `(${run.quietHours.when}, in ${run.quietHours.named ?? run.quietHours.anchor})`;
+		options.quietHours =
+			moments.quiet?.option ??
+			`(${run.quietHours.when}, in ${run.quietHours.named ?? run.quietHours.anchor})`;
 		if (run.quietHours.named) options.quietHoursTimeZone = run.quietHours.named;
 	}
 	const notifyId = NOTIFY_IDS[run.notifyId];
 	if (notifyId !== undefined) options.notifyId = notifyId;
 	if (run.exclude) {
 		const cc = countryCodeOf(run);
-		options.excludeNumbers = EXCLUDE_SHAPES[run.exclude.shape](run.exclude.entries.map((e) => exclusionOf(e, cc).value));
+		options.excludeNumbers = EXCLUDE_SHAPES[run.exclude.shape](
+			run.exclude.entries.map((e) => exclusionOf(e, cc).value),
+		);
 		if (run.exclude.unreadable === 'warn') options.unreadableExclusions = 'warn';
 	}
 	return {
@@ -680,12 +800,21 @@ type LookupCallback = (...args: unknown[]) => void;
  * nothing listens (`ECONNREFUSED`); every other look-up of it finds the simulator. Returns how
  * many failed so far, and the undo.
  */
-function breakConnections(fixture: PhonovationFixture, unreachable: Unreachable): { failed: () => number; restore: () => void } {
+function breakConnections(
+	fixture: PhonovationFixture,
+	unreachable: Unreachable,
+): { failed: () => number; restore: () => void } {
 	const original = dns.lookup;
 	let failed = 0;
 	const lookup = (hostname: string, options: unknown, callback?: LookupCallback) => {
 		if (typeof options === 'function') return lookup(hostname, {}, options as LookupCallback);
-		const call = (host: string) => (original as unknown as (h: string, o: unknown, c?: LookupCallback) => void).call(dns, host, options, callback);
+		const call = (host: string) =>
+			(original as unknown as (h: string, o: unknown, c?: LookupCallback) => void).call(
+				dns,
+				host,
+				options,
+				callback,
+			);
 		if (hostname !== UNREACHABLE_HOST) return call(hostname);
 		if (failed < unreachable.failures && fixture.sim.count('GET', SENDER_LIST) > 0) {
 			failed++;
@@ -721,7 +850,8 @@ async function settled(fixture: PhonovationFixture, deadlineMs = 10_000): Promis
 		return arrived.size;
 	};
 	while (open() > 0) {
-		if (Date.now() > until) throw new Error(`the simulator still has ${open()} request(s) open after ${deadlineMs} ms`);
+		if (Date.now() > until)
+			throw new Error(`the simulator still has ${open()} request(s) open after ${deadlineMs} ms`);
 		await new Promise((resolve) => setTimeout(resolve, 5));
 	}
 }
@@ -729,7 +859,8 @@ async function settled(fixture: PhonovationFixture, deadlineMs = 10_000): Promis
 function pairedIndex(paired: unknown): number | undefined {
 	if (typeof paired === 'number') return paired;
 	if (Array.isArray(paired)) return paired.length === 1 ? pairedIndex(paired[0]) : undefined;
-	if (paired && typeof paired === 'object' && 'item' in paired) return (paired as { item: number }).item;
+	if (paired && typeof paired === 'object' && 'item' in paired)
+		return (paired as { item: number }).item;
 	return undefined;
 }
 
@@ -763,15 +894,26 @@ export function trustedRefusal(exchange: Pick<CampaignExchange, 'status' | 'answ
  * Whether the node can have read the answer: given before its Timeout, with a margin either way
  * (its clock starts before the request arrives).
  */
-function answeredWithin(exchange: CampaignExchange, margin: 'surely in time' | 'not surely too late'): boolean {
+function answeredWithin(
+	exchange: CampaignExchange,
+	margin: 'surely in time' | 'not surely too late',
+): boolean {
 	if (exchange.answeredAt === undefined || exchange.status === 0) return false;
 	const took = exchange.answeredAt - exchange.arrivedAt;
-	return margin === 'surely in time' ? took < REQUEST_TIMEOUT_MS - 100 : took < REQUEST_TIMEOUT_MS + 100;
+	return margin === 'surely in time'
+		? took < REQUEST_TIMEOUT_MS - 100
+		: took < REQUEST_TIMEOUT_MS + 100;
 }
 
 /** The answer confirmed acceptance to the node: a 2xx JSON `success: true`, answered before the node's Timeout. */
 function confirmed(exchange: CampaignExchange): boolean {
-	if (exchange.campaignId === undefined || exchange.status === undefined || exchange.status < 200 || exchange.status >= 300) return false;
+	if (
+		exchange.campaignId === undefined ||
+		exchange.status === undefined ||
+		exchange.status < 200 ||
+		exchange.status >= 300
+	)
+		return false;
 	if (!answeredWithin(exchange, 'not surely too late')) return false;
 	return (parsed(exchange.answer) as { success?: unknown } | undefined)?.success === true;
 }
@@ -779,9 +921,13 @@ function confirmed(exchange: CampaignExchange): boolean {
 function seenRequests(fixture: PhonovationFixture): SeenRequest[] {
 	const campaigns = new Map(fixture.sim.campaigns.map((c) => [c.id, c]));
 	return fixture.sim.campaignExchanges.map((exchange) => {
-		const campaign = exchange.campaignId === undefined ? undefined : campaigns.get(exchange.campaignId);
-		const info = Array.isArray(exchange.body?.recipientInfo) ? (exchange.body.recipientInfo as Array<{ msisdn: string; notifyId?: string }>) : [];
-		const took = exchange.answeredAt === undefined ? 'open' : `${exchange.answeredAt - exchange.arrivedAt} ms`;
+		const campaign =
+			exchange.campaignId === undefined ? undefined : campaigns.get(exchange.campaignId);
+		const info = Array.isArray(exchange.body?.recipientInfo)
+			? (exchange.body.recipientInfo as Array<{ msisdn: string; notifyId?: string }>)
+			: [];
+		const took =
+			exchange.answeredAt === undefined ? 'open' : `${exchange.answeredAt - exchange.arrivedAt} ms`;
 		return {
 			arrivedAt: exchange.arrivedAt,
 			recipients: info.map((r) => ({ msisdn: String(r.msisdn), notifyId: r.notifyId ?? null })),
@@ -798,27 +944,45 @@ function seenRequests(fixture: PhonovationFixture): SeenRequest[] {
 
 type Runner = (contextData?: IExecuteContextData) => ReturnType<PhonovationFixture['run']>;
 
-export async function execute(fixture: PhonovationFixture, run: GeneratedRun): Promise<Observation> {
+export async function execute(
+	fixture: PhonovationFixture,
+	run: GeneratedRun,
+): Promise<Observation> {
 	fixture.reset();
 	const soon = run.quietHours?.when === 'soon' || run.schedule === 'soon';
 	const wall = soon ? moveWallClock() : undefined;
 	const moments: Moments = { moment: wall?.moment };
 	if (run.quietHours) moments.quiet = quietWindowOf(run.quietHours, Date.now(), wall?.moment);
-	if (run.schedule) moments.sendAt = new Date(run.schedule === 'soon' ? wall!.moment : Date.now() + 30 * 60_000).toISOString();
-	if (soon && run.waitAcrossTheMoment) fixture.sim.injectFault(CAMPAIGN, CAMPAIGN_FAULTS['429 wait 1s']);
+	if (run.schedule)
+		moments.sendAt = new Date(
+			run.schedule === 'soon' ? wall!.moment : Date.now() + 30 * 60_000,
+		).toISOString();
+	if (soon && run.waitAcrossTheMoment)
+		fixture.sim.injectFault(CAMPAIGN, CAMPAIGN_FAULTS['429 wait 1s']);
 	for (const fault of run.faults) fixture.sim.injectFault(CAMPAIGN, CAMPAIGN_FAULTS[fault]);
-	if (run.senderListFailures > 0) fixture.sim.injectFault(SENDER_LIST, { kind: 'status', status: 500 }, run.senderListFailures);
+	if (run.senderListFailures > 0)
+		fixture.sim.injectFault(SENDER_LIST, { kind: 'status', status: 500 }, run.senderListFailures);
 	const broken = run.unreachable ? breakConnections(fixture, run.unreachable) : undefined;
 	if (run.unreachable) {
 		const baseUrl = `http://${UNREACHABLE_HOST}:${new URL(fixture.sim.url).port}`;
-		fixture.engine.credentials.set('cred-1', { ...simulatorCredentialData(fixture.sim, { baseUrl }), accessToken: '' });
+		fixture.engine.credentials.set('cred-1', {
+			...simulatorCredentialData(fixture.sim, { baseUrl }),
+			accessToken: '',
+		});
 	}
 	const zone = fixture.engine.timezone;
 	fixture.engine.timezone = run.workflowZone ?? zone;
 	const restoreClock = installClock(run.clockSteps);
-	fixture.sim.config.campaignLimit = run.providerLimit ? { max: run.providerLimit, retryAfter: 0 } : undefined;
+	fixture.sim.config.campaignLimit = run.providerLimit
+		? { max: run.providerLimit, retryAfter: 0 }
+		: undefined;
 	const runOnce: Runner = (contextData) =>
-		fixture.run(nodeParameters(run, moments), inputItems(run), nodeSettings(run), contextData ? { contextData } : undefined);
+		fixture.run(
+			nodeParameters(run, moments),
+			inputItems(run),
+			nodeSettings(run),
+			contextData ? { contextData } : undefined,
+		);
 	let result;
 	let executions = 1;
 	try {
@@ -842,7 +1006,10 @@ export async function execute(fixture: PhonovationFixture, run: GeneratedRun): P
 	const requests = seenRequests(fixture);
 	return {
 		processed: fixture.sim.campaigns.map((c) =>
-			(c.body.recipientInfo as Array<{ msisdn: string; notifyId?: string }>).map((r) => ({ msisdn: r.msisdn, notifyId: r.notifyId ?? null })),
+			(c.body.recipientInfo as Array<{ msisdn: string; notifyId?: string }>).map((r) => ({
+				msisdn: r.msisdn,
+				notifyId: r.notifyId ?? null,
+			})),
 		),
 		requests,
 		moments,
@@ -852,10 +1019,15 @@ export async function execute(fixture: PhonovationFixture, run: GeneratedRun): P
 		executions,
 		error: result.error && {
 			message: result.error.message,
-			acceptedRecipients: (result.error as { context?: Record<string, unknown> }).context?.acceptedRecipients,
+			acceptedRecipients: (result.error as { context?: Record<string, unknown> }).context
+				?.acceptedRecipients,
 		},
 		outputs: result.outputs.flatMap((items, output) =>
-			items.map((item) => ({ output, item: pairedIndex(item.pairedItem), json: item.json as Record<string, any> })),
+			items.map((item) => ({
+				output,
+				item: pairedIndex(item.pairedItem),
+				json: item.json as Record<string, any>,
+			})),
 		),
 	};
 }
@@ -880,16 +1052,27 @@ interface Expected {
 function expectationsOf(run: GeneratedRun): Expected {
 	const cc = countryCodeOf(run);
 	const excluded = new Set(
-		(run.exclude?.entries ?? []).map((e) => exclusionOf(e, cc).msisdn).filter((m): m is string => m !== null),
+		(run.exclude?.entries ?? [])
+			.map((e) => exclusionOf(e, cc).msisdn)
+			.filter((m): m is string => m !== null),
 	);
 	const entries = run.items.map((item) => item.recipients.map((e) => entryOf(e, cc).msisdn));
 	const deliverable = (m: string) => !excluded.has(m) && !(run.sender === 'FreeText' && isIrish(m));
 	const allowed = new Map<string, number>();
 	for (const list of entries) {
-		for (const m of new Set(list)) if (m !== null && deliverable(m)) allowed.set(m, (allowed.get(m) ?? 0) + 1);
+		for (const m of new Set(list))
+			if (m !== null && deliverable(m)) allowed.set(m, (allowed.get(m) ?? 0) + 1);
 	}
 	const refOf = (i: number) =>
-		run.notifyId === 'perItem' ? (run.items[i].longRef ? LONG_REF : `ref-${i}`) : run.notifyId === 'fixed' ? 'promo-7' : run.notifyId === 'execution' ? 'test-execution' : null;
+		run.notifyId === 'perItem'
+			? run.items[i].longRef
+				? LONG_REF
+				: `ref-${i}`
+			: run.notifyId === 'fixed'
+				? 'promo-7'
+				: run.notifyId === 'execution'
+					? 'test-execution'
+					: null;
 	return { entries, excluded, allowed, refOf };
 }
 
@@ -905,26 +1088,43 @@ const countBy = <T>(list: T[]) => {
  * Fail and no Continue On Fail, any number it cannot send.
  */
 function mustSendNothing(run: GeneratedRun, expected: Expected): string | undefined {
-	if (run.countryCode === '35') return "Default Country Code 35, which is no country's calling code";
+	if (run.countryCode === '35')
+		return "Default Country Code 35, which is no country's calling code";
 	const unreadable = (run.exclude?.entries ?? []).some((e) => 'unreadable' in e);
-	if (unreadable && run.exclude?.unreadable !== 'warn') return 'an unreadable Exclude Numbers entry with Unreadable Exclusions = Fail';
+	if (unreadable && run.exclude?.unreadable !== 'warn')
+		return 'an unreadable Exclude Numbers entry with Unreadable Exclusions = Fail';
 	if (run.invalidNumbers !== 'fail' || run.onError !== 'stopWorkflow') return undefined;
-	if (expected.entries.some((list) => list.length === 0 || list.includes(null))) return 'an invalid number with Invalid Numbers = Fail';
-	if (run.sender === 'FreeText' && expected.entries.some((list) => list.some((m) => m !== null && isIrish(m)))) {
+	if (expected.entries.some((list) => list.length === 0 || list.includes(null)))
+		return 'an invalid number with Invalid Numbers = Fail';
+	if (
+		run.sender === 'FreeText' &&
+		expected.entries.some((list) => list.some((m) => m !== null && isIrish(m)))
+	) {
 		return 'an Irish number for an international sender with Invalid Numbers = Fail';
 	}
 	return undefined;
 }
 
 /** The recipients an output item reports, its compact accepted numbers as recipients too. */
-function reportedRecipients(report: Record<string, any>): Array<{ msisdn: string | null; status: string; notifyId: string | null }> {
-	const listed = (report.recipients ?? []) as Array<{ msisdn: string | null; status: string; notifyId: string | null }>;
-	const compact = ((report.acceptedNumbers ?? []) as string[]).map((msisdn) => ({ msisdn, status: 'accepted', notifyId: null as string | null }));
+function reportedRecipients(
+	report: Record<string, any>,
+): Array<{ msisdn: string | null; status: string; notifyId: string | null }> {
+	const listed = (report.recipients ?? []) as Array<{
+		msisdn: string | null;
+		status: string;
+		notifyId: string | null;
+	}>;
+	const compact = ((report.acceptedNumbers ?? []) as string[]).map((msisdn) => ({
+		msisdn,
+		status: 'accepted',
+		notifyId: null as string | null,
+	}));
 	return [...listed, ...compact];
 }
 
 /** A JavaScript error the node let out (a TypeError on an answer it did not expect): never a message for the user. */
-const CRASH = /is not a function|Cannot read properties of|Cannot set properties of|is not iterable|Cannot convert undefined or null|\b(TypeError|ReferenceError|RangeError)\b/;
+const CRASH =
+	/is not a function|Cannot read properties of|Cannot set properties of|is not iterable|Cannot convert undefined or null|\b(TypeError|ReferenceError|RangeError)\b/;
 
 const sendAtMs = (sendAt: string) => Date.parse(sendAt.replace(/Z$/, ':00Z'));
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -963,7 +1163,10 @@ export function violationsOf(run: GeneratedRun, seen: Observation): string[] {
 	//    with a Notify ID per item, no (item, number) pair is processed twice.
 	for (const [msisdn, times] of timesProcessed) {
 		const allowed = expected.allowed.get(msisdn) ?? 0;
-		if (times > allowed) problems.push(`1: ${msisdn} was processed ${times} time(s), but only ${allowed} item(s) may text it`);
+		if (times > allowed)
+			problems.push(
+				`1: ${msisdn} was processed ${times} time(s), but only ${allowed} item(s) may text it`,
+			);
 	}
 	if (run.notifyId === 'perItem') {
 		for (const [pair, times] of countBy(processed.map((r) => `${r.msisdn} for ${r.notifyId}`))) {
@@ -972,50 +1175,79 @@ export function violationsOf(run: GeneratedRun, seen: Observation): string[] {
 	}
 
 	// q / s. The time rules, judged by when each request that may have been processed reached the provider.
-	const maybeProcessed = seen.requests.map((r, i) => ({ r, i })).filter(({ r }) => !r.trustedRefusal);
+	const maybeProcessed = seen.requests
+		.map((r, i) => ({ r, i }))
+		.filter(({ r }) => !r.trustedRefusal);
 	const quiet = seen.moments.quiet;
 	if (quiet) {
 		for (const { r, i } of maybeProcessed) {
-			const zones = quiet.named ? [quiet.named] : [...new Set(r.recipients.map((x) => zoneOfNumber(x.msisdn) ?? run.workflowZone ?? 'Europe/Dublin'))];
+			const zones = quiet.named
+				? [quiet.named]
+				: [
+						...new Set(
+							r.recipients.map(
+								(x) => zoneOfNumber(x.msisdn) ?? run.workflowZone ?? 'Europe/Dublin',
+							),
+						),
+					];
 			const inside = zones.filter((zone) =>
 				r.sendAt !== null
 					? insideQuietHours(sendAtMs(r.sendAt), quiet, zone)
-					: insideQuietHours(r.arrivedAt, quiet, zone) && insideQuietHours(r.arrivedAt - MOMENT_TOLERANCE_MS, quiet, zone),
+					: insideQuietHours(r.arrivedAt, quiet, zone) &&
+						insideQuietHours(r.arrivedAt - MOMENT_TOLERANCE_MS, quiet, zone),
 			);
 			if (inside.length > 0) {
-				const how = r.sendAt !== null ? `with sendAt ${r.sendAt}` : `at ${iso(r.arrivedAt)} without a sendAt`;
-				problems.push(`q: request ${i + 1} (${r.answer}) reached the provider ${how}, inside Quiet Hours ${quiet.option} in ${inside.join(', ')}`);
+				const how =
+					r.sendAt !== null ? `with sendAt ${r.sendAt}` : `at ${iso(r.arrivedAt)} without a sendAt`;
+				problems.push(
+					`q: request ${i + 1} (${r.answer}) reached the provider ${how}, inside Quiet Hours ${quiet.option} in ${inside.join(', ')}`,
+				);
 			}
 		}
 	}
 	if (run.schedule) {
 		for (const { r, i } of maybeProcessed) {
-			if (r.sendAt === null) problems.push(`s: request ${i + 1} of a Schedule (${r.answer}) reached the provider without a sendAt: it goes at once`);
+			if (r.sendAt === null)
+				problems.push(
+					`s: request ${i + 1} of a Schedule (${r.answer}) reached the provider without a sendAt: it goes at once`,
+				);
 			else if (sendAtMs(r.sendAt) <= r.arrivedAt - MOMENT_TOLERANCE_MS) {
-				problems.push(`s: request ${i + 1} of a Schedule (${r.answer}) reached the provider at ${iso(r.arrivedAt)} with sendAt ${r.sendAt}, already past`);
+				problems.push(
+					`s: request ${i + 1} of a Schedule (${r.answer}) reached the provider at ${iso(r.arrivedAt)} with sendAt ${r.sendAt}, already past`,
+				);
 			}
 		}
 	}
 
 	// 2. No excluded number is ever processed.
 	for (const msisdn of expected.excluded) {
-		if (timesProcessed.has(msisdn)) problems.push(`2: excluded ${msisdn} was processed ${timesProcessed.get(msisdn)} time(s)`);
+		if (timesProcessed.has(msisdn))
+			problems.push(`2: excluded ${msisdn} was processed ${timesProcessed.get(msisdn)} time(s)`);
 	}
 
 	// Rules that stop the whole run before anything is sent.
 	const stopper = mustSendNothing(run, expected);
-	if (stopper && processed.length > 0) problems.push(`fail: ${stopper}, yet ${processed.length} recipient(s) were processed`);
+	if (stopper && processed.length > 0)
+		problems.push(`fail: ${stopper}, yet ${processed.length} recipient(s) were processed`);
 
 	// x. Never a JavaScript error, in the run's error or in an item's.
-	const crashes = [seen.error?.message, ...seen.outputs.map((o) => o.json.error)].filter((m): m is string => typeof m === 'string' && CRASH.test(m));
-	if (crashes.length > 0) problems.push(`x: the node failed with a JavaScript error: ${crashes[0]}`);
+	const crashes = [seen.error?.message, ...seen.outputs.map((o) => o.json.error)].filter(
+		(m): m is string => typeof m === 'string' && CRASH.test(m),
+	);
+	if (crashes.length > 0)
+		problems.push(`x: the node failed with a JavaScript error: ${crashes[0]}`);
 
 	const confirmedAccepted = new Set(seen.confirmedAccepted);
 	// 5. A run that stops with an error lists in its context.acceptedRecipients only numbers the provider accepted.
 	if (seen.error) {
-		const listed = Array.isArray(seen.error.acceptedRecipients) ? (seen.error.acceptedRecipients as string[]) : [];
+		const listed = Array.isArray(seen.error.acceptedRecipients)
+			? (seen.error.acceptedRecipients as string[])
+			: [];
 		for (const m of listed) {
-			if (!confirmedAccepted.has(m)) problems.push(`5: the error's acceptedRecipients lists ${m}, whose acceptance no answer of the provider confirmed`);
+			if (!confirmedAccepted.has(m))
+				problems.push(
+					`5: the error's acceptedRecipients lists ${m}, whose acceptance no answer of the provider confirmed`,
+				);
 		}
 		return problems;
 	}
@@ -1024,7 +1256,9 @@ export function violationsOf(run: GeneratedRun, seen: Observation): string[] {
 	const byItem = new Map<number, Array<(typeof seen.outputs)[number]>>();
 	for (const out of seen.outputs) {
 		if (out.item === undefined) {
-			problems.push(`3: an output item is paired with no single input item: ${JSON.stringify(out.json).slice(0, 300)}`);
+			problems.push(
+				`3: an output item is paired with no single input item: ${JSON.stringify(out.json).slice(0, 300)}`,
+			);
 			continue;
 		}
 		byItem.set(out.item, [...(byItem.get(out.item) ?? []), out]);
@@ -1034,7 +1268,9 @@ export function violationsOf(run: GeneratedRun, seen: Observation): string[] {
 	const maybe = new Map<string, number>();
 	const providerAccepted = new Set(seen.acceptedByProvider);
 	/** Numbers carried by a request that reached the provider and may have been processed. */
-	const mayHaveBeenProcessed = new Set(maybeProcessed.flatMap(({ r }) => r.recipients.map((x) => x.msisdn)));
+	const mayHaveBeenProcessed = new Set(
+		maybeProcessed.flatMap(({ r }) => r.recipients.map((x) => x.msisdn)),
+	);
 	/** Per key: how many items report it with each "never processed" status. */
 	const notProcessed = new Map<string, Map<string, number>>();
 	const saidNotProcessed = (key: string, status: string) => {
@@ -1042,7 +1278,8 @@ export function violationsOf(run: GeneratedRun, seen: Observation): string[] {
 		counts.set(status, (counts.get(status) ?? 0) + 1);
 		notProcessed.set(key, counts);
 	};
-	const keyOf = (msisdn: string, notifyId: string | null) => (run.notifyId === 'perItem' ? `${msisdn} for ${notifyId}` : msisdn);
+	const keyOf = (msisdn: string, notifyId: string | null) =>
+		run.notifyId === 'perItem' ? `${msisdn} for ${notifyId}` : msisdn;
 	run.items.forEach((_, i) => {
 		const outs = byItem.get(i) ?? [];
 		if (outs.length !== 1) {
@@ -1054,7 +1291,8 @@ export function violationsOf(run: GeneratedRun, seen: Observation): string[] {
 		// Blocked by a rule (`{ error }` alone, "Nothing was sent"): its numbers count as never
 		// processed for it, so the per-number check below flags any that were.
 		if (json.error !== undefined && !hasDetails) {
-			for (const m of new Set(expected.entries[i])) if (m !== null) saidNotProcessed(keyOf(m, expected.refOf(i)), 'error item');
+			for (const m of new Set(expected.entries[i]))
+				if (m !== null) saidNotProcessed(keyOf(m, expected.refOf(i)), 'error item');
 			return;
 		}
 		const report = (hasDetails ? json.details : json) as Record<string, any>;
@@ -1063,12 +1301,15 @@ export function violationsOf(run: GeneratedRun, seen: Observation): string[] {
 		const got = reported.map((r) => r.msisdn);
 		const sorted = (list: Array<string | null>) => [...list].map(String).sort();
 		if (JSON.stringify(sorted(got)) !== JSON.stringify(sorted(wanted))) {
-			problems.push(`3: item ${i} reports numbers ${JSON.stringify(got)}, its input stands for ${JSON.stringify(wanted)}`);
+			problems.push(
+				`3: item ${i} reports numbers ${JSON.stringify(got)}, its input stands for ${JSON.stringify(wanted)}`,
+			);
 			return;
 		}
 		for (const r of reported) {
 			if (r.msisdn === null) {
-				if (r.status !== 'invalid') problems.push(`3: item ${i} reports an invalid entry as ${r.status}`);
+				if (r.status !== 'invalid')
+					problems.push(`3: item ${i} reports an invalid entry as ${r.status}`);
 				continue;
 			}
 			if (expected.excluded.has(r.msisdn) && r.status !== 'excluded') {
@@ -1078,22 +1319,29 @@ export function violationsOf(run: GeneratedRun, seen: Observation): string[] {
 			if (NOT_PROCESSED.has(r.status)) saidNotProcessed(key, r.status);
 			if (PROCESSED_ONCE.has(r.status)) once.set(key, (once.get(key) ?? 0) + 1);
 			else if (r.status === 'unconfirmed') maybe.set(key, (maybe.get(key) ?? 0) + 1);
-			else if (!NOT_PROCESSED.has(r.status)) problems.push(`3: item ${i} reports ${r.msisdn} with status ${r.status}`);
+			else if (!NOT_PROCESSED.has(r.status))
+				problems.push(`3: item ${i} reports ${r.msisdn} with status ${r.status}`);
 			// 3r: accepted only on the provider's word, in time (an answer with success: true); refused only when it refused it.
 			if (r.status === 'accepted' && !confirmedAccepted.has(r.msisdn)) {
 				problems.push(
 					`3r: item ${i} reports ${r.msisdn} accepted, but no answer of the provider confirmed it` +
-						(providerAccepted.has(r.msisdn) ? ' (it was processed: its answer did not say success: true in time)' : ''),
+						(providerAccepted.has(r.msisdn)
+							? ' (it was processed: its answer did not say success: true in time)'
+							: ''),
 				);
 			}
 			if (r.status === 'rejected by provider' && providerAccepted.has(r.msisdn)) {
-				problems.push(`3r: item ${i} reports ${r.msisdn} rejected by provider, but the provider accepted it`);
+				problems.push(
+					`3r: item ${i} reports ${r.msisdn} rejected by provider, but the provider accepted it`,
+				);
 			}
 			// u. Unconfirmed only where it may have been processed: not after a refusal the provider vouches for.
 			if (r.status === 'unconfirmed' && !mayHaveBeenProcessed.has(r.msisdn)) {
 				problems.push(
 					`u: item ${i} reports ${r.msisdn} unconfirmed, but no request carrying it reached the provider except ones it refused itself (4xx, 503 with its JSON)` +
-						(seen.neverOpened > 0 ? `; ${seen.neverOpened} connection(s) never opened (${run.unreachable?.how})` : ''),
+						(seen.neverOpened > 0
+							? `; ${seen.neverOpened} connection(s) never opened (${run.unreachable?.how})`
+							: ''),
 				);
 			}
 			// 4. An item that reports success never has an unconfirmed recipient; nor does a run that stops on errors and did not.
@@ -1101,7 +1349,9 @@ export function violationsOf(run: GeneratedRun, seen: Observation): string[] {
 				problems.push(`4: item ${i} reports success: true with ${r.msisdn} unconfirmed`);
 			}
 			if (r.status === 'unconfirmed' && run.onError === 'stopWorkflow') {
-				problems.push(`4: item ${i} reports ${r.msisdn} unconfirmed, yet the run (On Error: stop) ended without an error`);
+				problems.push(
+					`4: item ${i} reports ${r.msisdn} unconfirmed, yet the run (On Error: stop) ended without an error`,
+				);
 			}
 		}
 	});
@@ -1116,11 +1366,23 @@ export function violationsOf(run: GeneratedRun, seen: Observation): string[] {
 			// than it was processed; 3d / 3n / 3b the processings no item owns up to are as many as
 			// items that call it a duplicate ("sent once") / "not sent" / that are bare error items.
 			const excess = times - high;
-			const cover = (status: string) => excess > 0 && excess <= (notProcessed.get(key)?.get(status) ?? 0);
-			const label = times < low ? '3c' : cover('duplicate') ? '3d' : cover('not sent') ? '3n' : cover('error item') ? '3b' : '3';
+			const cover = (status: string) =>
+				excess > 0 && excess <= (notProcessed.get(key)?.get(status) ?? 0);
+			const label =
+				times < low
+					? '3c'
+					: cover('duplicate')
+						? '3d'
+						: cover('not sent')
+							? '3n'
+							: cover('error item')
+								? '3b'
+								: '3';
 			problems.push(
 				`${label}: ${key} was processed ${times} time(s), but the items report it accepted ${low} time(s), unconfirmed ${high - low} time(s)` +
-					(said.length ? `, and ${said.map(([status, n]) => `${status} ${n} time(s)`).join(', ')}` : ''),
+					(said.length
+						? `, and ${said.map(([status, n]) => `${status} ${n} time(s)`).join(', ')}`
+						: ''),
 			);
 		}
 	}
@@ -1139,7 +1401,12 @@ export function describeRun(run: GeneratedRun, seen: Observation): string {
 			workflowZone: run.workflowZone,
 			items: inputItems(run).map((i) => i.json),
 			clockSteps: run.clockSteps,
-			campaignFaults: [...(seen.moments.moment !== undefined && run.waitAcrossTheMoment ? ['429 wait 1s (across the moment)'] : []), ...run.faults],
+			campaignFaults: [
+				...(seen.moments.moment !== undefined && run.waitAcrossTheMoment
+					? ['429 wait 1s (across the moment)']
+					: []),
+				...run.faults,
+			],
 			unreachable: run.unreachable && { ...run.unreachable, neverOpened: seen.neverOpened },
 			providerLimit: run.providerLimit,
 			senderListFailures: run.senderListFailures,

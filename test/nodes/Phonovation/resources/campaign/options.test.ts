@@ -11,7 +11,10 @@ import {
 	readOptions,
 	REPORT_OPTIONS,
 } from '../../../../../nodes/Phonovation/resources/campaign/options';
-import { campaignProperties, FIELD_LABELS } from '../../../../../nodes/Phonovation/resources/campaign/fields';
+import {
+	campaignProperties,
+	FIELD_LABELS,
+} from '../../../../../nodes/Phonovation/resources/campaign/fields';
 import type { RuleViolation } from '../../../../../nodes/Phonovation/domain/rules';
 import { itemsOf, sharedFixture } from '../../fixture';
 
@@ -23,7 +26,8 @@ function read(name: OptionName, raw: unknown): { value: unknown; violations: Rul
 
 describe('the campaign option table', () => {
 	it('is what the node shows under Options, in the alphabetical order n8n lists them', () => {
-		const options = campaignProperties('send').find((p) => p.name === 'options')!.options as INodeProperties[];
+		const options = campaignProperties('send').find((p) => p.name === 'options')!
+			.options as INodeProperties[];
 		expect(options.map((o) => o.name)).toEqual(OPTION_NAMES);
 		const labels = OPTION_FIELDS.map((o) => o.displayName);
 		expect(labels).toEqual([...labels].sort((a, b) => a.localeCompare(b)));
@@ -34,10 +38,19 @@ describe('the campaign option table', () => {
 	});
 
 	it('says what makes items one campaign in the Recipients description', () => {
-		expect(CAMPAIGN_KEY_OPTIONS).toEqual(['campaignName', 'dryRun', 'quietHours', 'quietHoursTimeZone']);
-		expect(CAMPAIGN_KEY_WORDING).toBe('Sender, Text, Send At, Campaign Name, Dry Run, Quiet Hours and Quiet Hours Time Zone');
+		expect(CAMPAIGN_KEY_OPTIONS).toEqual([
+			'campaignName',
+			'dryRun',
+			'quietHours',
+			'quietHoursTimeZone',
+		]);
+		expect(CAMPAIGN_KEY_WORDING).toBe(
+			'Sender, Text, Send At, Campaign Name, Dry Run, Quiet Hours and Quiet Hours Time Zone',
+		);
 		const recipients = campaignProperties('send').find((p) => p.name === 'recipients')!;
-		expect(recipients.description).toContain(`Items with the same ${CAMPAIGN_KEY_WORDING} are sent together as one campaign`);
+		expect(recipients.description).toContain(
+			`Items with the same ${CAMPAIGN_KEY_WORDING} are sent together as one campaign`,
+		);
 		expect(BODY_OPTIONS).toEqual(['campaignName']);
 		expect(REPORT_OPTIONS).toEqual(['campaignName']);
 	});
@@ -86,21 +99,36 @@ describe('reading an option as a spreadsheet or an expression gives it', () => {
 
 	it.each([
 		['parallelRequests', 0, 'Parallel Requests must be a whole number from 1 to 1000 (got 0)'],
-		['parallelRequests', 'many', 'Parallel Requests must be a whole number from 1 to 1000 (got many)'],
+		[
+			'parallelRequests',
+			'many',
+			'Parallel Requests must be a whole number from 1 to 1000 (got many)',
+		],
 		['batchSize', 2.5, 'Batch Size must be a whole number from 1 to 400000 (got 2.5)'],
 		['batchSize', 400_001, 'Batch Size must be a whole number from 1 to 400000 (got 400001)'],
 		['maxParts', 31, 'Max Parts per Text must be a whole number from 0 to 30 (got 31)'],
-		['adaptiveParallelRequests', 'sometimes', 'Adaptive Parallel Requests must be true or false, got "sometimes"'],
+		[
+			'adaptiveParallelRequests',
+			'sometimes',
+			'Adaptive Parallel Requests must be true or false, got "sometimes"',
+		],
 		['dryRun', 'Maybe', 'Dry Run must be true or false, got "maybe"'],
 		['invalidNumbers', 'ignore', 'Invalid Numbers must be Fail or Skip and Report (got "ignore")'],
 		['missingOptOut', 'shrug', 'Missing Opt-Out Wording must be Fail or Warn (got "shrug")'],
 		['campaignName', 'c'.repeat(31), 'Campaign Name is too long: 31 characters, the limit is 30'],
 		['notifyId', 'n'.repeat(31), 'Notify ID is too long: 31 characters, the limit is 30'],
 		['timeout', -1, 'Request Timeout must be a number of milliseconds above 0'],
-		['defaultCountryCode', '35', 'Default Country Code "35" is not a country calling code (ITU-T E.164), e.g. 353 for Ireland or 44 for the UK'],
-	] as Array<[OptionName, unknown, string]>)('%s %p is refused, labelled once', (name, raw, message) => {
-		expect(read(name, raw).violations).toEqual([{ field: name, message }]);
-	});
+		[
+			'defaultCountryCode',
+			'35',
+			'Default Country Code "35" is not a country calling code (ITU-T E.164), e.g. 353 for Ireland or 44 for the UK',
+		],
+	] as Array<[OptionName, unknown, string]>)(
+		'%s %p is refused, labelled once',
+		(name, raw, message) => {
+			expect(read(name, raw).violations).toEqual([{ field: name, message }]);
+		},
+	);
 
 	it('reads a value it refuses as the cautious choice, never as one that spends more', () => {
 		expect(read('dryRun', 'maybe').value).toBe(true);
@@ -111,29 +139,45 @@ describe('reading an option as a spreadsheet or an expression gives it', () => {
 	});
 
 	it('cuts what it shows of a long value', () => {
-		expect(read('parallelRequests', 'x'.repeat(200)).violations[0].message).toBe(`Parallel Requests must be a whole number from 1 to 1000 (got ${'x'.repeat(20)}…)`);
+		expect(read('parallelRequests', 'x'.repeat(200)).violations[0].message).toBe(
+			`Parallel Requests must be a whole number from 1 to 1000 (got ${'x'.repeat(20)}…)`,
+		);
 	});
 
 	it('reads all options but the Notify ID in the table order, each problem once', () => {
-		const { violations } = readOptions({ batchSize: 0, dryRun: 'maybe', notifyId: 'n'.repeat(40), timeout: 'soon' });
+		const { violations } = readOptions({
+			batchSize: 0,
+			dryRun: 'maybe',
+			notifyId: 'n'.repeat(40),
+			timeout: 'soon',
+		});
 		expect(violations.map((v) => v.field)).toEqual(['batchSize', 'dryRun', 'timeout']);
 	});
 });
 
-const SEND = { resource: 'campaign', operation: 'send', from: 'Phonovation', text: 'Hi', recipients: '0871234567' };
+const SEND = {
+	resource: 'campaign',
+	operation: 'send',
+	from: 'Phonovation',
+	text: 'Hi',
+	recipients: '0871234567',
+};
 
 describe('campaign options checked before sending', () => {
 	const fixture = sharedFixture();
 
-	it.each(['35', '999', '0', '1876', 'IE', '+0353', '12a'])('a Default Country Code of "%s" is refused, naming the option', async (code) => {
-		const f = fixture();
-		const result = await f.run({ ...SEND, options: { defaultCountryCode: code } });
-		expect(result.error?.message).toBe(
-			`Default Country Code "${code}" is not a country calling code (ITU-T E.164), e.g. 353 for Ireland or 44 for the UK (item 0)`,
-		);
-		expect(result.error?.description).toMatch(/Nothing was sent/);
-		expect(f.sim.count('POST', '/api/v2/Campaign')).toBe(0);
-	});
+	it.each(['35', '999', '0', '1876', 'IE', '+0353', '12a'])(
+		'a Default Country Code of "%s" is refused, naming the option',
+		async (code) => {
+			const f = fixture();
+			const result = await f.run({ ...SEND, options: { defaultCountryCode: code } });
+			expect(result.error?.message).toBe(
+				`Default Country Code "${code}" is not a country calling code (ITU-T E.164), e.g. 353 for Ireland or 44 for the UK (item 0)`,
+			);
+			expect(result.error?.description).toMatch(/Nothing was sent/);
+			expect(f.sim.count('POST', '/api/v2/Campaign')).toBe(0);
+		},
+	);
 
 	it.each([
 		['44', '07911 123456', '447911123456'],
@@ -142,7 +186,11 @@ describe('campaign options checked before sending', () => {
 		['1', '0212 555 0100', '12125550100'],
 	])('a Default Country Code of "%s" turns %s into %s', async (code, input, msisdn) => {
 		const f = fixture();
-		const result = await f.run({ ...SEND, recipients: input, options: { defaultCountryCode: code } });
+		const result = await f.run({
+			...SEND,
+			recipients: input,
+			options: { defaultCountryCode: code },
+		});
 		expect(result.error).toBeUndefined();
 		expect(f.sim.campaigns[0].body.recipientInfo).toEqual([{ msisdn }]);
 	});
@@ -171,7 +219,9 @@ describe('campaign options checked before sending', () => {
 			text: 'Hi',
 			options: { defaultCountryCode: '1876' },
 		});
-		expect(result.error?.message).toMatch(/^Default Country Code "1876" is not a country calling code .* \(item 0\)$/);
+		expect(result.error?.message).toMatch(
+			/^Default Country Code "1876" is not a country calling code .* \(item 0\)$/,
+		);
 		expect(f.sim.requests).toHaveLength(0);
 	});
 });

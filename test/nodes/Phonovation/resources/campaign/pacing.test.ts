@@ -6,14 +6,22 @@ import { itemsOf, sharedFixture, type PhonovationFixture } from '../../fixture';
  * (arrivals and answers in order), never in milliseconds.
  */
 const CAMPAIGN = '/api/v2/Campaign';
-const SEND = { resource: 'campaign', operation: 'send', from: 'Phonovation', text: '=Hi {{ $json.name }}', recipients: '={{ $json.phone }}' };
+const SEND = {
+	resource: 'campaign',
+	operation: 'send',
+	from: 'Phonovation',
+	text: '=Hi {{ $json.name }}',
+	recipients: '={{ $json.phone }}',
+};
 type Json = Record<string, any>;
 
 jest.setTimeout(90_000);
 
-const people = (n: number) => itemsOf(n, (i) => ({ phone: `0879${String(i).padStart(6, '0')}`, name: `P${i}` }));
+const people = (n: number) =>
+	itemsOf(n, (i) => ({ phone: `0879${String(i).padStart(6, '0')}`, name: `P${i}` }));
 const processedTexts = (f: PhonovationFixture) => f.sim.campaigns.map((c) => c.body.text as string);
-const campaignEvents = (f: PhonovationFixture) => f.sim.timeline.filter((e) => e.path.toLowerCase() === CAMPAIGN.toLowerCase());
+const campaignEvents = (f: PhonovationFixture) =>
+	f.sim.timeline.filter((e) => e.path.toLowerCase() === CAMPAIGN.toLowerCase());
 
 /** Requests in flight at the provider as each request arrives (itself included), in arrival order. */
 function inFlightAtArrivals(timeline: TimelineEvent[]): number[] {
@@ -43,10 +51,14 @@ function roundPeaks(seen: number[]): Array<{ start: number; peak: number }> {
 
 /** Every row's own text processed exactly once. */
 function expectEachOnce(f: PhonovationFixture, n: number): void {
-	expect(processedTexts(f).sort()).toEqual(people(n).map((p) => `Hi ${p.json.name}`).sort());
+	expect(processedTexts(f).sort()).toEqual(
+		people(n)
+			.map((p) => `Hi ${p.json.name}`)
+			.sort(),
+	);
 }
 
-describe('Adaptive Parallel Requests: the node finds the provider\'s pace', () => {
+describe("Adaptive Parallel Requests: the node finds the provider's pace", () => {
 	const fixture = sharedFixture();
 
 	it('starts with 8 in flight and raises the number while answers come back fast, up to Parallel Requests', async () => {
@@ -68,7 +80,10 @@ describe('Adaptive Parallel Requests: the node finds the provider\'s pace', () =
 	it('pinned (Adaptive off): Parallel Requests go out at once from the start', async () => {
 		const f = fixture();
 		f.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: 40 }, 60);
-		const result = await f.run({ ...SEND, options: { parallelRequests: 24, adaptiveParallelRequests: false } }, people(60));
+		const result = await f.run(
+			{ ...SEND, options: { parallelRequests: 24, adaptiveParallelRequests: false } },
+			people(60),
+		);
 		expect(result.error).toBeUndefined();
 		expectEachOnce(f, 60);
 		const events = campaignEvents(f);
@@ -93,7 +108,9 @@ describe('Adaptive Parallel Requests: the node finds the provider\'s pace', () =
 			// Once it has found the limit it keeps close to it: most rounds send 10 to 13 at once
 			// (the 13th, a probe, is refused), and none sends more than 14.
 			const rounds = roundPeaks(inFlightAtArrivals(campaignEvents(f))).slice(3, -1);
-			expect(rounds.filter((r) => r.peak >= 10 && r.peak <= 13).length / rounds.length).toBeGreaterThan(0.7);
+			expect(
+				rounds.filter((r) => r.peak >= 10 && r.peak <= 13).length / rounds.length,
+			).toBeGreaterThan(0.7);
 			expect(Math.max(...rounds.map((r) => r.peak))).toBeLessThanOrEqual(14);
 		} finally {
 			f.sim.config.campaignLimit = undefined;
@@ -105,7 +122,10 @@ describe('Adaptive Parallel Requests: the node finds the provider\'s pace', () =
 		f.sim.config.campaignLimit = { max: 12, retryAfter: 0 };
 		try {
 			f.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: 40 }, 1000);
-			const result = await f.run({ ...SEND, options: { parallelRequests: 32, adaptiveParallelRequests: false } }, people(100));
+			const result = await f.run(
+				{ ...SEND, options: { parallelRequests: 32, adaptiveParallelRequests: false } },
+				people(100),
+			);
 			expect(result.error).toBeUndefined();
 			expectEachOnce(f, 100);
 			// 32 at once: the provider refuses 20 of the first round.

@@ -2,12 +2,19 @@ import { peakOverlap } from '../../../../simulator';
 import { itemsOf, sharedFixture, type PhonovationFixture } from '../../fixture';
 
 const CAMPAIGN = '/api/v2/Campaign';
-const SEND = { resource: 'campaign', operation: 'send', from: 'Phonovation', text: '=Hi {{ $json.name }}', recipients: '={{ $json.phone }}' };
+const SEND = {
+	resource: 'campaign',
+	operation: 'send',
+	from: 'Phonovation',
+	text: '=Hi {{ $json.name }}',
+	recipients: '={{ $json.phone }}',
+};
 type Json = Record<string, any>;
 
 jest.setTimeout(60_000);
 
-const people = (n: number) => itemsOf(n, (i) => ({ phone: `0879${String(i).padStart(6, '0')}`, name: `P${i}` }));
+const people = (n: number) =>
+	itemsOf(n, (i) => ({ phone: `0879${String(i).padStart(6, '0')}`, name: `P${i}` }));
 /** Index of the n-th (0-based) event of this kind, or the end. */
 const nthIndex = (timeline: Array<{ event: string }>, event: string, n: number) => {
 	let seen = -1;
@@ -19,7 +26,8 @@ const msisdnOf = (i: number) => `353879${String(i).padStart(6, '0')}`;
 /** Every campaign the provider processed, by its text; each must appear once. */
 const processedTexts = (f: PhonovationFixture) => f.sim.campaigns.map((c) => c.body.text as string);
 /** Each request held long enough that the node's parallel requests overlap at the provider. */
-const slowProvider = (f: PhonovationFixture, n: number) => f.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: 150 }, n);
+const slowProvider = (f: PhonovationFixture, n: number) =>
+	f.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: 150 }, n);
 
 describe('personalised campaigns go out in parallel', () => {
 	const fixture = sharedFixture();
@@ -29,7 +37,11 @@ describe('personalised campaigns go out in parallel', () => {
 		slowProvider(f, 40);
 		const result = await f.run({ ...SEND, options: { parallelRequests: 4 } }, people(40));
 		expect(result.error).toBeUndefined();
-		expect(processedTexts(f).sort()).toEqual(people(40).map((p) => `Hi ${p.json.name}`).sort());
+		expect(processedTexts(f).sort()).toEqual(
+			people(40)
+				.map((p) => `Hi ${p.json.name}`)
+				.sort(),
+		);
 		const peak = peakOverlap(f.sim.timeline, CAMPAIGN);
 		expect(peak).toBeGreaterThan(1);
 		expect(peak).toBeLessThanOrEqual(4);
@@ -40,7 +52,9 @@ describe('personalised campaigns go out in parallel', () => {
 		slowProvider(f, 30);
 		const result = await f.run(SEND, people(30));
 		expect(result.items.map((i) => i.pairedItem)).toEqual(people(30).map((_, i) => ({ item: i })));
-		expect(jsonOf(result.items).map((o) => o.recipients[0].msisdn)).toEqual(people(30).map((_, i) => msisdnOf(i)));
+		expect(jsonOf(result.items).map((o) => o.recipients[0].msisdn)).toEqual(
+			people(30).map((_, i) => msisdnOf(i)),
+		);
 	});
 
 	it("one campaign's batches still go out one after the other, in order", async () => {
@@ -62,7 +76,10 @@ describe('personalised campaigns go out in parallel', () => {
 		f.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: 150 }, 8);
 		f.sim.injectFault(CAMPAIGN, { kind: 'status', status: 429, retryAfter: 1 });
 		f.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: 150 }, 40);
-		const result = await f.run({ ...SEND, options: { parallelRequests: 8, adaptiveParallelRequests: false } }, people(40));
+		const result = await f.run(
+			{ ...SEND, options: { parallelRequests: 8, adaptiveParallelRequests: false } },
+			people(40),
+		);
 		expect(result.error).toBeUndefined();
 		expect(f.sim.count('POST', CAMPAIGN)).toBe(41);
 		expect(processedTexts(f)).toHaveLength(40);
@@ -96,7 +113,9 @@ describe('personalised campaigns go out in parallel', () => {
 		expect(f.sim.count('POST', CAMPAIGN)).toBeLessThan(60);
 		const accepted = f.sim.campaigns.map((c) => c.body.recipientInfo[0].msisdn).sort();
 		expect([...(result.error?.context?.acceptedRecipients as string[])].sort()).toEqual(accepted);
-		expect(result.error?.description).toContain(`accepted ${accepted.length} recipient(s) of this run`);
+		expect(result.error?.description).toContain(
+			`accepted ${accepted.length} recipient(s) of this run`,
+		);
 	});
 
 	it('Retry On Fail under concurrency posts only what was not accepted, each body once', async () => {
@@ -104,7 +123,11 @@ describe('personalised campaigns go out in parallel', () => {
 		f.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: 100 }, 5);
 		f.sim.injectFault(CAMPAIGN, { kind: 'status', status: 503 });
 		f.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: 100 }, 40);
-		const result = await f.run(SEND, people(30), { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 });
+		const result = await f.run(SEND, people(30), {
+			retryOnFail: true,
+			maxTries: 2,
+			waitBetweenTries: 0,
+		});
 		expect(result.error).toBeUndefined();
 		expect(processedTexts(f)).toHaveLength(30);
 		expect(new Set(processedTexts(f)).size).toBe(30);
@@ -114,7 +137,9 @@ describe('personalised campaigns go out in parallel', () => {
 	it('a Parallel Requests value out of range is an error naming the option, before anything is sent', async () => {
 		const f = fixture();
 		const result = await f.run({ ...SEND, options: { parallelRequests: 0 } }, people(2));
-		expect(result.error?.message).toBe('Parallel Requests must be a whole number from 1 to 1000 (got 0) (item 0)');
+		expect(result.error?.message).toBe(
+			'Parallel Requests must be a whole number from 1 to 1000 (got 0) (item 0)',
+		);
 		expect(f.sim.count('POST', CAMPAIGN)).toBe(0);
 	});
 });

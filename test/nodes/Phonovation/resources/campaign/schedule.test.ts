@@ -2,7 +2,12 @@ import { DateTime } from 'luxon';
 
 import { phonovationFixture, type PhonovationFixture } from '../../fixture';
 
-const SCHEDULE = { resource: 'campaign', operation: 'schedule', from: 'Phonovation', text: 'Reminder' };
+const SCHEDULE = {
+	resource: 'campaign',
+	operation: 'schedule',
+	from: 'Phonovation',
+	text: 'Reminder',
+};
 
 /** A zone without daylight saving time whose offset differs from UTC's and New York's. */
 const ZONE = 'Asia/Kolkata';
@@ -43,9 +48,14 @@ describe('campaign.schedule', () => {
 	});
 
 	it('accepts an n8n DateTime from an expression', async () => {
-		const inTwoDays = () => DateTime.now().setZone(ZONE).plus({ days: 2 }).toUTC().startOf('minute').toMillis();
+		const inTwoDays = () =>
+			DateTime.now().setZone(ZONE).plus({ days: 2 }).toUTC().startOf('minute').toMillis();
 		const earliest = inTwoDays();
-		const result = await f.run({ ...SCHEDULE, recipients: '0871234567', sendAt: '={{ $now.plus({ days: 2 }) }}' });
+		const result = await f.run({
+			...SCHEDULE,
+			recipients: '0871234567',
+			sendAt: '={{ $now.plus({ days: 2 }) }}',
+		});
 		const latest = inTwoDays();
 		expect(result.error).toBeUndefined();
 		const sent = DateTime.fromISO(f.sim.campaigns[0].body.sendAt.replace('Z', ':00Z'));
@@ -63,8 +73,16 @@ describe('campaign.schedule', () => {
 		it.each([
 			['the day before summer time (GMT)', '2030-03-30T09:00', '2030-03-30T09:00Z'],
 			['the day after summer time starts (IST, UTC+1)', '2030-04-01T09:00', '2030-04-01T08:00Z'],
-			['01:30 on 31 March, which does not exist: read as 02:30 IST', '2030-03-31T01:30', '2030-03-31T01:30Z'],
-			['01:30 on 27 October, which happens twice: the second one, in GMT', '2030-10-27T01:30', '2030-10-27T01:30Z'],
+			[
+				'01:30 on 31 March, which does not exist: read as 02:30 IST',
+				'2030-03-31T01:30',
+				'2030-03-31T01:30Z',
+			],
+			[
+				'01:30 on 27 October, which happens twice: the second one, in GMT',
+				'2030-10-27T01:30',
+				'2030-10-27T01:30Z',
+			],
 			['00:30 on 27 October, before the change (IST)', '2030-10-27T00:30', '2030-10-26T23:30Z'],
 		])('%s', async (_name, sendAt, wire) => {
 			const result = await f.run({ ...SCHEDULE, recipients: '0871234567', sendAt });
@@ -74,7 +92,11 @@ describe('campaign.schedule', () => {
 	});
 
 	it.each([
-		['in the past', '2020-01-01T10:00:00Z', /Send At 2020-01-01T10:00Z is in the past .*\(item 0\)/],
+		[
+			'in the past',
+			'2020-01-01T10:00:00Z',
+			/Send At 2020-01-01T10:00Z is in the past .*\(item 0\)/,
+		],
 		['malformed', 'next tuesday-ish', /Send At "next tuesday-ish" is not a date-time.*\(item 0\)/],
 	])('refuses a send time %s and sends nothing', async (_name, sendAt, message) => {
 		const result = await f.run({ ...SCHEDULE, recipients: '0871234567', sendAt });

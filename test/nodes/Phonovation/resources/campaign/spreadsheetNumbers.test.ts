@@ -1,13 +1,22 @@
 import { sharedFixture } from '../../fixture';
 
 const CAMPAIGN = '/api/v2/Campaign';
-const SEND = { resource: 'campaign', operation: 'send', from: 'Phonovation', text: 'Your order shipped' };
+const SEND = {
+	resource: 'campaign',
+	operation: 'send',
+	from: 'Phonovation',
+	text: 'Your order shipped',
+};
 const TRANSACTIONAL = { messageType: 'transactional' };
 type Json = Record<string, any>;
 const jsonOf = (items: Array<{ json: unknown }>) => items.map((i) => i.json as Json);
 
 /** Rows as a spreadsheet or a JSON export hands them over: the same number as a float, as text and as a JS number. */
-const ROWS = [{ json: { phone: '353871111111.0' } }, { json: { phone: 353871222222 } }, { json: { phone: '353871333333.00' } }];
+const ROWS = [
+	{ json: { phone: '353871111111.0' } },
+	{ json: { phone: 353871222222 } },
+	{ json: { phone: '353871333333.00' } },
+];
 const TEXTED = [{ msisdn: '353871111111' }, { msisdn: '353871222222' }, { msisdn: '353871333333' }];
 
 describe('spreadsheet numbers as recipients', () => {
@@ -18,22 +27,31 @@ describe('spreadsheet numbers as recipients', () => {
 		['={{ $json.phone }}'],
 		// … and through n8n's expression engine: both must text the same numbers.
 		['={{ $json.phone ?? "" }}'],
-	])('%s: a float texts its whole number, never the number with its decimal 0 as a digit', async (recipients) => {
-		const f = fixture();
-		const result = await f.run({ ...SEND, recipients, options: TRANSACTIONAL }, ROWS);
-		expect(result.error).toBeUndefined();
-		expect(f.sim.campaigns.map((c) => c.body.recipientInfo)).toEqual([TEXTED]);
-		expect(jsonOf(result.items).map((o) => o.recipients[0].status)).toEqual(['accepted', 'accepted', 'accepted']);
-	});
+	])(
+		'%s: a float texts its whole number, never the number with its decimal 0 as a digit',
+		async (recipients) => {
+			const f = fixture();
+			const result = await f.run({ ...SEND, recipients, options: TRANSACTIONAL }, ROWS);
+			expect(result.error).toBeUndefined();
+			expect(f.sim.campaigns.map((c) => c.body.recipientInfo)).toEqual([TEXTED]);
+			expect(jsonOf(result.items).map((o) => o.recipients[0].status)).toEqual([
+				'accepted',
+				'accepted',
+				'accepted',
+			]);
+		},
+	);
 
 	it('scientific notation is an invalid number with its reason, skipped and reported by default', async () => {
 		const f = fixture();
-		const result = await f.run({ ...SEND, recipients: '={{ $json.phone }}', options: TRANSACTIONAL }, [
-			{ json: { phone: '3.53871E+11' } },
-			{ json: { phone: '0871234567' } },
-		]);
+		const result = await f.run(
+			{ ...SEND, recipients: '={{ $json.phone }}', options: TRANSACTIONAL },
+			[{ json: { phone: '3.53871E+11' } }, { json: { phone: '0871234567' } }],
+		);
 		expect(result.error).toBeUndefined();
-		expect(f.sim.campaigns.map((c) => c.body.recipientInfo)).toEqual([[{ msisdn: '353871234567' }]]);
+		expect(f.sim.campaigns.map((c) => c.body.recipientInfo)).toEqual([
+			[{ msisdn: '353871234567' }],
+		]);
 		expect(jsonOf(result.items)[0].recipients[0]).toMatchObject({
 			input: '3.53871E+11',
 			msisdn: null,
@@ -44,7 +62,11 @@ describe('spreadsheet numbers as recipients', () => {
 
 	it('with Invalid Numbers = Fail, scientific notation stops the run before anything is posted', async () => {
 		const f = fixture();
-		const result = await f.run({ ...SEND, recipients: '0871234567, 3.53871E+11', options: { ...TRANSACTIONAL, invalidNumbers: 'fail' } });
+		const result = await f.run({
+			...SEND,
+			recipients: '0871234567, 3.53871E+11',
+			options: { ...TRANSACTIONAL, invalidNumbers: 'fail' },
+		});
 		expect(result.error?.message).toBe(
 			'Recipients: Invalid number "3.53871E+11": scientific notation: digits are lost (format the spreadsheet column as text) (item 0)',
 		);
@@ -89,7 +111,8 @@ describe('spreadsheet numbers that lost their leading 0, under any Default Count
 		expect(recipients[0]).toMatchObject({
 			input: '612345678',
 			status: 'invalid',
-			reason: 'no country prefix: looks like a French number without its leading 0 (33612345678); write it with its 0, or with + and its country code',
+			reason:
+				'no country prefix: looks like a French number without its leading 0 (33612345678); write it with its 0, or with + and its country code',
 		});
 	});
 
@@ -99,7 +122,8 @@ describe('spreadsheet numbers that lost their leading 0, under any Default Count
 		expect(recipients[0]).toMatchObject({
 			input: '871234567',
 			status: 'invalid',
-			reason: 'no country prefix: it starts with no country calling code (write it with + and its country code, or in national form)',
+			reason:
+				'no country prefix: it starts with no country calling code (write it with + and its country code, or in national form)',
 		});
 	});
 
@@ -121,6 +145,9 @@ describe('spreadsheet numbers that lost their leading 0, under any Default Count
 	it('the Irish default reads as before: an Irish mobile without its 0 is refused, bare international digits are sent', async () => {
 		const { texted, recipients } = await sending([871234567, 447911123456, '0871234567'], '353');
 		expect(texted).toEqual(['447911123456', '353871234567']);
-		expect(recipients[0]).toMatchObject({ status: 'invalid', reason: 'no country prefix: looks like an Irish mobile without its leading 0' });
+		expect(recipients[0]).toMatchObject({
+			status: 'invalid',
+			reason: 'no country prefix: looks like an Irish mobile without its leading 0',
+		});
 	});
 });

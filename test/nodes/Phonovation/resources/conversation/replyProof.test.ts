@@ -1,7 +1,18 @@
-import { executionOfResumeUrl, provenReply, replyProof, type DeliveredReply } from '../../../../../nodes/Phonovation/resources/conversation/replyProof';
+import {
+	executionOfResumeUrl,
+	provenReply,
+	replyProof,
+	type DeliveredReply,
+} from '../../../../../nodes/Phonovation/resources/conversation/replyProof';
 
 const SECRET = 'a-long-random-relay-secret-0123456789';
-const REPLY: DeliveredReply = { from: '353871234567', text: 'Yes!', receivedAt: '2030-06-01T10:00:00Z', optedOut: false, notifyId: '4211.abcdefghijklmnop' };
+const REPLY: DeliveredReply = {
+	from: '353871234567',
+	text: 'Yes!',
+	receivedAt: '2030-06-01T10:00:00Z',
+	optedOut: false,
+	notifyId: '4211.abcdefghijklmnop',
+};
 
 describe('the proof a delivered reply carries to the waiting run', () => {
 	it('holds for the execution it was made for, with every field as signed', () => {
@@ -21,12 +32,21 @@ describe('the proof a delivered reply carries to the waiting run', () => {
 		expect(provenReply({ ...REPLY, proof, ...change }, executionId, secret)).toBeNull();
 	});
 
-	it.each([null, 'text', {}, { ...REPLY }, { ...REPLY, proof: 'short' }, { ...REPLY, optedOut: 'false', proof: 'x'.repeat(64) }])('refuses a body that is not a proven reply: %j', (body) => {
+	it.each([
+		null,
+		'text',
+		{},
+		{ ...REPLY },
+		{ ...REPLY, proof: 'short' },
+		{ ...REPLY, optedOut: 'false', proof: 'x'.repeat(64) },
+	])('refuses a body that is not a proven reply: %j', (body) => {
 		expect(provenReply(body, '4211', SECRET)).toBeNull();
 	});
 
 	it("reads the execution from n8n's resume URL", () => {
-		expect(executionOfResumeUrl('http://127.0.0.1:5678/webhook-waiting/4211?signature=abc')).toBe('4211');
+		expect(executionOfResumeUrl('http://127.0.0.1:5678/webhook-waiting/4211?signature=abc')).toBe(
+			'4211',
+		);
 		expect(executionOfResumeUrl('https://n8n.example.com/base/webhook-waiting/98/')).toBe('98');
 		expect(executionOfResumeUrl('not a url')).toBeNull();
 	});

@@ -18,14 +18,54 @@ describe('Send and Wait for Reply: nothing is sent when the question cannot be a
 	const fixture = sharedFixture();
 
 	it.each<[string, Record<string, unknown>, INodeExecutionData[], RegExp]>([
-		['more than one item (n8n resumes one waiting node per execution)', {}, [{ json: {} }, { json: {} }], /asks one question per execution, and 2 items came in/],
-		['an alphanumeric sender, which cannot be answered', { from: 'Phonovation' }, [{ json: {} }], /^Sender: "Phonovation" cannot receive replies/],
-		['a number it cannot read', { recipients: 'call me' }, [{ json: {} }], /^To: "call me" is not a phone number/],
-		['Default Country Code 35', { options: { defaultCountryCode: '35' } }, [{ json: {} }], /^Default Country Code "35" is not a country calling code/],
-		['a word both yes and no', { options: { yesWords: 'YES, NO' } }, [{ json: {} }], /^Yes Words \/ No Words: "NO" is both a yes and a no word/],
-		['a stop word as an answer (CANCEL would opt the number out)', { options: { noWords: 'NO, CANCEL' } }, [{ json: {} }], /^Yes Words \/ No Words: "CANCEL" is a stop word/],
-		['a Limit Wait Time that is not a number of minutes', { options: { limitWaitTime: '={{ "ten" }}' } }, [{ json: {} }], /^Limit Wait Time: must be a number of minutes from 0/],
-		['a negative Limit Wait Time', { options: { limitWaitTime: -5 } }, [{ json: {} }], /^Limit Wait Time: must be a number of minutes/],
+		[
+			'more than one item (n8n resumes one waiting node per execution)',
+			{},
+			[{ json: {} }, { json: {} }],
+			/asks one question per execution, and 2 items came in/,
+		],
+		[
+			'an alphanumeric sender, which cannot be answered',
+			{ from: 'Phonovation' },
+			[{ json: {} }],
+			/^Sender: "Phonovation" cannot receive replies/,
+		],
+		[
+			'a number it cannot read',
+			{ recipients: 'call me' },
+			[{ json: {} }],
+			/^To: "call me" is not a phone number/,
+		],
+		[
+			'Default Country Code 35',
+			{ options: { defaultCountryCode: '35' } },
+			[{ json: {} }],
+			/^Default Country Code "35" is not a country calling code/,
+		],
+		[
+			'a word both yes and no',
+			{ options: { yesWords: 'YES, NO' } },
+			[{ json: {} }],
+			/^Yes Words \/ No Words: "NO" is both a yes and a no word/,
+		],
+		[
+			'a stop word as an answer (CANCEL would opt the number out)',
+			{ options: { noWords: 'NO, CANCEL' } },
+			[{ json: {} }],
+			/^Yes Words \/ No Words: "CANCEL" is a stop word/,
+		],
+		[
+			'a Limit Wait Time that is not a number of minutes',
+			{ options: { limitWaitTime: '={{ "ten" }}' } },
+			[{ json: {} }],
+			/^Limit Wait Time: must be a number of minutes from 0/,
+		],
+		[
+			'a negative Limit Wait Time',
+			{ options: { limitWaitTime: -5 } },
+			[{ json: {} }],
+			/^Limit Wait Time: must be a number of minutes/,
+		],
 	])('%s', async (_case, change, items, message) => {
 		const f = fixture();
 		const result = await f.run({ ...ASK, ...change }, items);
@@ -35,28 +75,55 @@ describe('Send and Wait for Reply: nothing is sent when the question cannot be a
 
 	it('without a Relay Secret in the credential: the answer could not be proven', async () => {
 		const f = fixture();
-		f.engine.credentials.set('cred-1', { ...simulatorCredentialData(f.sim), accessToken: '', relaySecret: '' });
+		f.engine.credentials.set('cred-1', {
+			...simulatorCredentialData(f.sim),
+			accessToken: '',
+			relaySecret: '',
+		});
 		const result = await f.run(ASK, [{ json: {} }]);
-		expect(result.error?.message).toBe('Credential: set a Relay Secret; it proves that the answer came from the number asked');
+		expect(result.error?.message).toBe(
+			'Credential: set a Relay Secret; it proves that the answer came from the number asked',
+		);
 		expect(f.sim.count('POST', CAMPAIGN)).toBe(0);
 	});
 
 	it('an excluded number is not asked, and the run says so instead of waiting', async () => {
 		const f = fixture();
-		const result = await f.run({ ...ASK, options: { excludeNumbers: '0871234567' } }, [{ json: {} }]);
+		const result = await f.run({ ...ASK, options: { excludeNumbers: '0871234567' } }, [
+			{ json: {} },
+		]);
 		expect(result.error?.message).toMatch(/^Recipients: No valid recipient left/);
 		expect(f.sim.count('POST', CAMPAIGN)).toBe(0);
 	});
 
 	it('asks once, from the longcode, with a Notify ID naming this execution, and pauses the run', async () => {
 		const f = fixture();
-		const result = await f.run(ASK, [{ json: { appointment: 'A-7' } }], { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 });
+		const result = await f.run(ASK, [{ json: { appointment: 'A-7' } }], {
+			retryOnFail: true,
+			maxTries: 2,
+			waitBetweenTries: 0,
+		});
 		expect(result.error).toBeUndefined();
 		expect(f.sim.campaigns.map((c) => c.body)).toEqual([
-			expect.objectContaining({ from: '353851234567', text: 'Reply YES to confirm', recipientInfo: [{ msisdn: '353871234567', notifyId: expect.stringMatching(/^test-execution\.[A-Za-z0-9_-]{15}$/) }] }),
+			expect.objectContaining({
+				from: '353851234567',
+				text: 'Reply YES to confirm',
+				recipientInfo: [
+					{
+						msisdn: '353871234567',
+						notifyId: expect.stringMatching(/^test-execution\.[A-Za-z0-9_-]{15}$/),
+					},
+				],
+			}),
 		]);
 		expect(result.items.map((i) => i.json)).toEqual([
-			expect.objectContaining({ appointment: 'A-7', timedOut: true, approved: null, to: '353871234567', sent: expect.objectContaining({ status: 'accepted' }) }),
+			expect.objectContaining({
+				appointment: 'A-7',
+				timedOut: true,
+				approved: null,
+				to: '353871234567',
+				sent: expect.objectContaining({ status: 'accepted' }),
+			}),
 		]);
 	});
 });

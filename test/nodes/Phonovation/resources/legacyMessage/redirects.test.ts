@@ -3,7 +3,13 @@ import { phonovationFixture, type PhonovationFixture } from '../../fixture';
 
 /** Distinctive, so any trace of it anywhere is found. */
 const PASSWORD = 'Legacy-Redirect-Secret-3381';
-const LEGACY = { resource: 'legacyMessage', operation: 'send', from: 'Acme', to: '0871234567', text: 'Hello' };
+const LEGACY = {
+	resource: 'legacyMessage',
+	operation: 'send',
+	from: 'Acme',
+	to: '0871234567',
+	text: 'Hello',
+};
 
 /**
  * The legacy API takes the username and password in its form body, so a followed 307 or 308 would
@@ -31,7 +37,10 @@ describe('legacyMessage.send never follows a redirect', () => {
 	});
 	beforeEach(() => {
 		f.reset();
-		f.engine.credentials.set('cred-1', { ...f.engine.credentials.stored('cred-1'), legacyBaseUrl: legacyUrl });
+		f.engine.credentials.set('cred-1', {
+			...f.engine.credentials.stored('cred-1'),
+			legacyBaseUrl: legacyUrl,
+		});
 		target.requests.length = 0;
 		redirecting.requests.length = 0;
 	});
@@ -41,27 +50,34 @@ describe('legacyMessage.send never follows a redirect', () => {
 		await redirecting.stop();
 	});
 
-	it.each([301, 302, 303, 307, 308])('a %i fails the item naming the status; the redirect target receives nothing', async (answer) => {
-		status = answer;
-		const result = await f.run(LEGACY);
-		expect(result.error?.message).toBe(
-			`Phonovation's legacy API at ${legacyUrl}/sendmessage.aspx answered HTTP ${answer} (a redirect). The legacy send never follows redirects, so the password is not sent anywhere else. Check the credential's Legacy Base URL.`,
-		);
-		expect(result.error?.description).toBe(
-			'Whether the server that answered with the redirect acted on the message is unknown: check before sending it again.',
-		);
-		expect(target.requests).toEqual([]);
-		expect(redirecting.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /api/v1/sendmessage.aspx']);
-		const shown = JSON.stringify(result.error) + String(result.error?.description);
-		expect(shown).not.toContain(PASSWORD);
-		expect(shown).not.toContain(targetUrl);
-	});
+	it.each([301, 302, 303, 307, 308])(
+		'a %i fails the item naming the status; the redirect target receives nothing',
+		async (answer) => {
+			status = answer;
+			const result = await f.run(LEGACY);
+			expect(result.error?.message).toBe(
+				`Phonovation's legacy API at ${legacyUrl}/sendmessage.aspx answered HTTP ${answer} (a redirect). The legacy send never follows redirects, so the password is not sent anywhere else. Check the credential's Legacy Base URL.`,
+			);
+			expect(result.error?.description).toBe(
+				'Whether the server that answered with the redirect acted on the message is unknown: check before sending it again.',
+			);
+			expect(target.requests).toEqual([]);
+			expect(redirecting.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+				'POST /api/v1/sendmessage.aspx',
+			]);
+			const shown = JSON.stringify(result.error) + String(result.error?.description);
+			expect(shown).not.toContain(PASSWORD);
+			expect(shown).not.toContain(targetUrl);
+		},
+	);
 
 	it('with Continue On Fail the item becomes an error item, and still nothing reaches the redirect target', async () => {
 		status = 307;
 		const result = await f.run(LEGACY, [{ json: {} }], { onError: 'continueRegularOutput' });
 		expect(result.error).toBeUndefined();
-		expect(result.items.map((i) => i.json.error)).toEqual([expect.stringMatching(/answered HTTP 307 \(a redirect\)/)]);
+		expect(result.items.map((i) => i.json.error)).toEqual([
+			expect.stringMatching(/answered HTTP 307 \(a redirect\)/),
+		]);
 		expect(target.requests).toEqual([]);
 	});
 });

@@ -1,6 +1,11 @@
 import { itemsOf, phonovationFixture, type PhonovationFixture } from '../../fixture';
 
-const LEGACY = { resource: 'legacyMessage', operation: 'send', from: 'Acme', text: 'Hello from the old API' };
+const LEGACY = {
+	resource: 'legacyMessage',
+	operation: 'send',
+	from: 'Acme',
+	text: 'Hello from the old API',
+};
 const LEGACY_PATH = '/api/v1/sendmessage.aspx';
 /** Distinctive, so any trace of it in an error is found. */
 const PASSWORD = 'Legacy-Secret-7781';
@@ -20,18 +25,42 @@ describe('legacyMessage.send', () => {
 		);
 		expect(result.error).toBeUndefined();
 		expect(f.sim.legacySends.map((s) => s.form)).toEqual([
-			expect.objectContaining({ user: 'demo', api_id: '1234', to: '353871234560', from: 'Acme', notify_id: 'r0', text: 'Hello from the old API' }),
+			expect.objectContaining({
+				user: 'demo',
+				api_id: '1234',
+				to: '353871234560',
+				from: 'Acme',
+				notify_id: 'r0',
+				text: 'Hello from the old API',
+			}),
 			expect.objectContaining({ to: '353871234561', notify_id: 'r1' }),
 		]);
 		expect(result.items.map((i) => i.json)).toEqual([
-			{ success: true, code: '0', message: 'Request deferred successfully', to: '353871234560', from: 'Acme', notifyId: 'r0' },
-			{ success: true, code: '0', message: 'Request deferred successfully', to: '353871234561', from: 'Acme', notifyId: 'r1' },
+			{
+				success: true,
+				code: '0',
+				message: 'Request deferred successfully',
+				to: '353871234560',
+				from: 'Acme',
+				notifyId: 'r0',
+			},
+			{
+				success: true,
+				code: '0',
+				message: 'Request deferred successfully',
+				to: '353871234561',
+				from: 'Acme',
+				notifyId: 'r1',
+			},
 		]);
 		expect(f.sim.count('POST', '/token')).toBe(0);
 	});
 
 	it('turns a non-zero status line into an error with the provider message, never the password', async () => {
-		f.engine.credentials.set('cred-1', { ...f.engine.credentials.stored('cred-1'), password: 'Legacy-Wrong-Pass-1' });
+		f.engine.credentials.set('cred-1', {
+			...f.engine.credentials.stored('cred-1'),
+			password: 'Legacy-Wrong-Pass-1',
+		});
 		const result = await f.run({ ...LEGACY, to: '0871234567' });
 		expect(result.error?.message).toMatch(/legacy API refused the message \(status [1-9]\d*\)/);
 		expect(JSON.stringify(result.error)).not.toContain('Legacy-Wrong-Pass-1');
@@ -57,7 +86,11 @@ describe('legacyMessage.send', () => {
 
 	describe('Text (docs/provider-api.md#legacy-api: 0–160 characters, line breaks as ¬)', () => {
 		it('sends CRLF, LF and CR each as one ¬', async () => {
-			const result = await f.run({ ...LEGACY, to: '0871234567', text: 'Line 1\r\nLine 2\nLine 3\rEnd\n\n' });
+			const result = await f.run({
+				...LEGACY,
+				to: '0871234567',
+				text: 'Line 1\r\nLine 2\nLine 3\rEnd\n\n',
+			});
 			expect(result.error).toBeUndefined();
 			expect(f.sim.legacySends.map((s) => s.form.text)).toEqual(['Line 1¬Line 2¬Line 3¬End¬¬']);
 		});
@@ -69,9 +102,21 @@ describe('legacyMessage.send', () => {
 		});
 
 		it.each([
-			['161 characters', 'x'.repeat(161), 'Text is too long: 161 characters, the limit is 160 (item 0)'],
-			['160 characters and a line break', `${'x'.repeat(160)}\n`, 'Text is too long: 161 characters, the limit is 160 (item 0)'],
-			['2000 characters, the campaign limit', 'x'.repeat(2000), 'Text is too long: 2000 characters, the limit is 160 (item 0)'],
+			[
+				'161 characters',
+				'x'.repeat(161),
+				'Text is too long: 161 characters, the limit is 160 (item 0)',
+			],
+			[
+				'160 characters and a line break',
+				`${'x'.repeat(160)}\n`,
+				'Text is too long: 161 characters, the limit is 160 (item 0)',
+			],
+			[
+				'2000 characters, the campaign limit',
+				'x'.repeat(2000),
+				'Text is too long: 2000 characters, the limit is 160 (item 0)',
+			],
 			// An expression that comes out empty: n8n itself refuses a Text left blank in the editor.
 			['empty text', '={{ "" }}', 'Text is empty (item 0)'],
 			['only spaces', '   ', 'Text is empty (item 0)'],
@@ -83,13 +128,23 @@ describe('legacyMessage.send', () => {
 	});
 
 	it('refuses a Notify ID over 30 characters before sending, naming it and the item', async () => {
-		const result = await f.run({ ...LEGACY, to: '0871234567', options: { notifyId: 'n'.repeat(31) } });
-		expect(result.error?.message).toBe('Notify ID is too long: 31 characters, the limit is 30 (item 0)');
+		const result = await f.run({
+			...LEGACY,
+			to: '0871234567',
+			options: { notifyId: 'n'.repeat(31) },
+		});
+		expect(result.error?.message).toBe(
+			'Notify ID is too long: 31 characters, the limit is 30 (item 0)',
+		);
 		expect(f.sim.requests).toHaveLength(0);
 	});
 
 	it('sends a Notify ID of exactly 30 characters', async () => {
-		const result = await f.run({ ...LEGACY, to: '0871234567', options: { notifyId: 'n'.repeat(30) } });
+		const result = await f.run({
+			...LEGACY,
+			to: '0871234567',
+			options: { notifyId: 'n'.repeat(30) },
+		});
 		expect(result.error).toBeUndefined();
 		expect(f.sim.legacySends[0].form.notify_id).toBe('n'.repeat(30));
 	});
@@ -109,9 +164,15 @@ describe('legacyMessage.send', () => {
 		});
 
 		it('masks it in a non-200 answer, which is reported with its status', async () => {
-			f.sim.injectFault(LEGACY_PATH, { kind: 'status', status: 503, body: `Gateway down (login demo/${PASSWORD})` });
+			f.sim.injectFault(LEGACY_PATH, {
+				kind: 'status',
+				status: 503,
+				body: `Gateway down (login demo/${PASSWORD})`,
+			});
 			const result = await f.run({ ...LEGACY, to: '0871234567' });
-			expect(result.error?.message).toBe("Phonovation's legacy API answered HTTP 503: Gateway down (login demo/***)");
+			expect(result.error?.message).toBe(
+				"Phonovation's legacy API answered HTTP 503: Gateway down (login demo/***)",
+			);
 			expect(result.error?.description).toMatch(/whether this one was sent is unknown/);
 			expect(JSON.stringify(result.error)).not.toContain(PASSWORD);
 		});
@@ -134,15 +195,27 @@ describe('legacyMessage.send', () => {
 			{ phone: '0871234562', from: 'Stranger', text: 'third' },
 			{ phone: '0871234563', from: 'Acme', text: 'fourth' },
 		];
-		const perItem = { ...LEGACY, to: '={{ $json.phone }}', from: '={{ $json.from }}', text: '={{ $json.text }}' };
+		const perItem = {
+			...LEGACY,
+			to: '={{ $json.phone }}',
+			from: '={{ $json.from }}',
+			text: '={{ $json.text }}',
+		};
 
 		it('turns an invalid item and a refused one into error items and sends the others', async () => {
-			const result = await f.run(perItem, rows.map((json) => ({ json })), { onError: 'continueRegularOutput' });
+			const result = await f.run(
+				perItem,
+				rows.map((json) => ({ json })),
+				{ onError: 'continueRegularOutput' },
+			);
 			expect(result.error).toBeUndefined();
 			expect(result.items.map((i) => i.json)).toEqual([
 				expect.objectContaining({ success: true, to: '353871234560' }),
 				{ error: 'Text is too long: 161 characters, the limit is 160 (item 1)' },
-				{ error: "Phonovation's legacy API refused the message (status 5): Sender not allowed: Stranger" },
+				{
+					error:
+						"Phonovation's legacy API refused the message (status 5): Sender not allowed: Stranger",
+				},
 				expect.objectContaining({ success: true, to: '353871234563' }),
 			]);
 			expect(result.items.map((i) => i.pairedItem)).toEqual([0, 1, 2, 3].map((item) => ({ item })));
@@ -150,8 +223,13 @@ describe('legacyMessage.send', () => {
 		});
 
 		it('without it, sends nothing when any item is invalid', async () => {
-			const result = await f.run(perItem, rows.map((json) => ({ json })));
-			expect(result.error?.message).toBe('Text is too long: 161 characters, the limit is 160 (item 1)');
+			const result = await f.run(
+				perItem,
+				rows.map((json) => ({ json })),
+			);
+			expect(result.error?.message).toBe(
+				'Text is too long: 161 characters, the limit is 160 (item 1)',
+			);
 			expect(f.sim.requests).toHaveLength(0);
 		});
 	});

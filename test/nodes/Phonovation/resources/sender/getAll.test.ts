@@ -24,12 +24,20 @@ describe('sender.getAll and the Sender dropdown', () => {
 	});
 
 	it('honours Return All off with a limit', async () => {
-		const result = await f.run({ resource: 'sender', operation: 'getAll', returnAll: false, limit: 2 });
+		const result = await f.run({
+			resource: 'sender',
+			operation: 'getAll',
+			returnAll: false,
+			limit: 2,
+		});
 		expect(result.items.map((i) => i.json.name)).toEqual(['Phonovation', 'FreeText']);
 	});
 
 	it("fills the dropdown through n8n's load-options context, warning about type 1 senders", async () => {
-		const options = await f.engine.loadOptions(f.node({ resource: 'campaign', operation: 'send' }), 'getSenders');
+		const options = await f.engine.loadOptions(
+			f.node({ resource: 'campaign', operation: 'send' }),
+			'getSenders',
+		);
 		expect(options).toEqual([
 			{ name: '353851234567 (numeric)', value: '353851234567' },
 			{ name: 'FreeText (international — not delivered to Irish numbers)', value: 'FreeText' },
@@ -42,7 +50,7 @@ describe('sender.getAll and the Sender dropdown', () => {
 		const GET_MANY = { resource: 'sender', operation: 'getAll' };
 		const trail = () => f.sim.requests.map((r) => `${r.method} ${r.path} ${r.status}`);
 
-		it('a 5xx stops the node with the status and the provider\'s words, asked once', async () => {
+		it("a 5xx stops the node with the status and the provider's words, asked once", async () => {
 			f.sim.injectFault('/api/v2/senderlist', { kind: 'status', status: 500 });
 			const result = await f.run(GET_MANY);
 			expect(result.error?.message).toBe(
@@ -82,12 +90,22 @@ describe('sender.getAll and the Sender dropdown', () => {
 
 		it('with Continue On Fail, the failed item becomes an error item and the next item still lists the senders', async () => {
 			f.sim.injectFault('/api/v2/senderlist', { kind: 'status', status: 503 });
-			const result = await f.run({ ...GET_MANY, returnAll: false, limit: 1 }, [{ json: {} }, { json: {} }], {
-				onError: 'continueRegularOutput',
-			});
+			const result = await f.run(
+				{ ...GET_MANY, returnAll: false, limit: 1 },
+				[{ json: {} }, { json: {} }],
+				{
+					onError: 'continueRegularOutput',
+				},
+			);
 			expect(result.error).toBeUndefined();
 			expect(result.items.map((i) => [i.json, i.pairedItem])).toEqual([
-				[{ error: 'Phonovation answered HTTP 503 to the sender list request: Service Unavailable: 503 Service Unavailable' }, { item: 0 }],
+				[
+					{
+						error:
+							'Phonovation answered HTTP 503 to the sender list request: Service Unavailable: 503 Service Unavailable',
+					},
+					{ item: 0 },
+				],
 				[{ name: 'Phonovation', type: 0, typeLabel: 'ComReg registered' }, { item: 1 }],
 			]);
 		});

@@ -26,6 +26,10 @@ describe('service.checkHealth', () => {
 		f.sim.injectFault('/health', { kind: 'reset' });
 		const result = await f.run({ resource: 'service', operation: 'checkHealth' });
 		expect(result.error).toBeUndefined();
-		expect(result.items[0].json).toMatchObject({ healthy: false, status: null, reason: 'ECONNRESET' });
+		expect(result.items[0].json).toMatchObject({
+			healthy: false,
+			status: null,
+			reason: 'ECONNRESET',
+		});
 	});
 });

@@ -1,4 +1,8 @@
-import { PACING, Pacer, type Slot } from '../../../../../../nodes/Phonovation/resources/campaign/pipeline/pacer';
+import {
+	PACING,
+	Pacer,
+	type Slot,
+} from '../../../../../../nodes/Phonovation/resources/campaign/pipeline/pacer';
 
 /** A clock the test moves by hand: `sleep` resolves when the test advances past its end. */
 class HandClock {
@@ -30,7 +34,8 @@ const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
 function acquireMany(pacer: Pacer, count: number) {
 	const granted: number[] = [];
 	const tickets: Array<Promise<Slot>> = [];
-	for (let i = 0; i < count; i++) tickets.push(pacer.acquire().then((ticket) => (granted.push(i), ticket)));
+	for (let i = 0; i < count; i++)
+		tickets.push(pacer.acquire().then((ticket) => (granted.push(i), ticket)));
 	return { granted, tickets };
 }
 
@@ -38,7 +43,12 @@ const fixed = (ceiling: number) => ({ ceiling, adaptive: false });
 const adaptive = (ceiling: number) => ({ ceiling, adaptive: true });
 
 /** One round trip: fill the window, let the clock run `ms`, answer them all. */
-async function roundTrip(pacer: Pacer, clock: HandClock, ms: number, answered = true): Promise<number> {
+async function roundTrip(
+	pacer: Pacer,
+	clock: HandClock,
+	ms: number,
+	answered = true,
+): Promise<number> {
 	const width = pacer.currentLimit;
 	const slots = await Promise.all(Array.from({ length: width }, () => pacer.acquire()));
 	await clock.advance(ms);
@@ -50,7 +60,10 @@ async function roundTrip(pacer: Pacer, clock: HandClock, ms: number, answered = 
  * After one fast round trip (8 → 16), sends 16 of which the provider holds 10 and refuses 6 with
  * this Retry-After; the 10 are answered `answeredAfterMs` later.
  */
-async function refusedAboveTen(retryAfter: number, answeredAfterMs: number): Promise<{ pacer: Pacer; clock: HandClock }> {
+async function refusedAboveTen(
+	retryAfter: number,
+	answeredAfterMs: number,
+): Promise<{ pacer: Pacer; clock: HandClock }> {
 	const clock = new HandClock();
 	const pacer = new Pacer(adaptive(100), clock);
 	await roundTrip(pacer, clock, 50);
@@ -128,7 +141,7 @@ describe('Pacer, fixed: Parallel Requests pinned', () => {
 	});
 });
 
-describe('Pacer, adaptive: finds the provider\'s pace below the ceiling', () => {
+describe("Pacer, adaptive: finds the provider's pace below the ceiling", () => {
 	it(`starts at ${PACING.start} and doubles each round trip while answers stay fast, up to the ceiling`, async () => {
 		const clock = new HandClock();
 		const pacer = new Pacer(adaptive(100), clock);

@@ -1,4 +1,7 @@
-import type { CampaignPlan, PlannedItem } from '../../../../../../nodes/Phonovation/resources/campaign/pipeline/plan';
+import type {
+	CampaignPlan,
+	PlannedItem,
+} from '../../../../../../nodes/Phonovation/resources/campaign/pipeline/plan';
 import { planCampaigns } from '../../../../../../nodes/Phonovation/resources/campaign/pipeline/plan';
 
 import { context, item } from './itemParameters';
@@ -6,11 +9,17 @@ import { type RecipientRecord, recordOf } from './records';
 
 /** An item's numbers as records, read from its plan's columns. */
 const recipientsOf = (plan: CampaignPlan, item: PlannedItem): RecipientRecord[] =>
-	Array.from({ length: item.end - item.first }, (_, i) => recordOf(plan.recipients, item.first + i));
+	Array.from({ length: item.end - item.first }, (_, i) =>
+		recordOf(plan.recipients, item.first + i),
+	);
 /** The recipients to send, in order, as records. */
-const toSend = (plan: CampaignPlan) => Array.from(plan.recipients.order, (entry) => recordOf(plan.recipients, entry));
+const toSend = (plan: CampaignPlan) =>
+	Array.from(plan.recipients.order, (entry) => recordOf(plan.recipients, entry));
 /** The batches as records. */
-const batchesOf = (plan: CampaignPlan) => Array.from({ length: plan.batchCount }, (_, index) => Array.from(plan.batch(index), (entry) => recordOf(plan.recipients, entry)));
+const batchesOf = (plan: CampaignPlan) =>
+	Array.from({ length: plan.batchCount }, (_, index) =>
+		Array.from(plan.batch(index), (entry) => recordOf(plan.recipients, entry)),
+	);
 
 describe('planCampaigns (pure)', () => {
 	it('groups items by sender and text in order of first appearance, and numbers each sent recipient once', () => {
@@ -40,7 +49,12 @@ describe('planCampaigns (pure)', () => {
 
 	it('splits the numbers to send into batches of Batch Size, keeping their order', () => {
 		const [plan] = planCampaigns(
-			[item(0, { recipients: ['0871000001', '0871000002', '0871000003'], options: { batchSize: 2 } })],
+			[
+				item(0, {
+					recipients: ['0871000001', '0871000002', '0871000003'],
+					options: { batchSize: 2 },
+				}),
+			],
 			context,
 		);
 		expect(batchesOf(plan).map((b) => b.map((r) => r.msisdn))).toEqual([
@@ -51,11 +65,19 @@ describe('planCampaigns (pure)', () => {
 
 	it('an item that breaks a rule of its own is set apart; the rest of its campaign is still planned', () => {
 		const [plan] = planCampaigns(
-			[item(0, { recipients: '0871000001' }), item(1, { recipients: '0871000002', options: { notifyId: 'n'.repeat(31) } })],
+			[
+				item(0, { recipients: '0871000001' }),
+				item(1, { recipients: '0871000002', options: { notifyId: 'n'.repeat(31) } }),
+			],
 			context,
 		);
 		expect(plan.rejected).toMatchObject([
-			{ itemIndex: 1, violations: [{ field: 'notifyId', message: 'Notify ID is too long: 31 characters, the limit is 30' }] },
+			{
+				itemIndex: 1,
+				violations: [
+					{ field: 'notifyId', message: 'Notify ID is too long: 31 characters, the limit is 30' },
+				],
+			},
 		]);
 		expect(plan.violations).toEqual([]);
 		expect(batchesOf(plan).map((b) => b.map((r) => r.msisdn))).toEqual([['353871000001']]);
@@ -80,20 +102,41 @@ describe('planCampaigns (pure)', () => {
 		expect(plans).toHaveLength(1);
 		const [plan] = plans;
 		expect([plan.settings.batchSize, plan.settings.timeoutMs]).toEqual([2, 120000]);
-		expect(toSend(plan).map((r) => r.msisdn)).toEqual(['353871000001', '353871000002', '353871000003', '353871000004']);
-		expect(recipientsOf(plan, plan.items[1]).map((r) => r.skip?.kind)).toEqual(['duplicate', undefined]);
+		expect(toSend(plan).map((r) => r.msisdn)).toEqual([
+			'353871000001',
+			'353871000002',
+			'353871000003',
+			'353871000004',
+		]);
+		expect(recipientsOf(plan, plan.items[1]).map((r) => r.skip?.kind)).toEqual([
+			'duplicate',
+			undefined,
+		]);
 		expect(plan.warnings.filter((w) => w.includes(' differs '))).toEqual([
 			"Batch Size differs on item(s) 1; their campaign (same Sender, Text, Send At, Campaign Name, Dry Run, Quiet Hours and Quiet Hours Time Zone) used item 0's 2, so that no number is texted twice",
 			"Request Timeout differs on item(s) 2; their campaign (same Sender, Text, Send At, Campaign Name, Dry Run, Quiet Hours and Quiet Hours Time Zone) used item 0's 120000 ms, so that no number is texted twice",
 		]);
 	});
 
-	it("an item of a shared campaign whose own Batch Size is not valid is set apart, naming the field", () => {
+	it('an item of a shared campaign whose own Batch Size is not valid is set apart, naming the field', () => {
 		const [plan] = planCampaigns(
-			[item(0, { recipients: '0871000001' }), item(1, { recipients: '0871000002', options: { batchSize: 0 } })],
+			[
+				item(0, { recipients: '0871000001' }),
+				item(1, { recipients: '0871000002', options: { batchSize: 0 } }),
+			],
 			context,
 		);
-		expect(plan.rejected).toMatchObject([{ itemIndex: 1, violations: [{ field: 'batchSize', message: 'Batch Size must be a whole number from 1 to 400000 (got 0)' }] }]);
+		expect(plan.rejected).toMatchObject([
+			{
+				itemIndex: 1,
+				violations: [
+					{
+						field: 'batchSize',
+						message: 'Batch Size must be a whole number from 1 to 400000 (got 0)',
+					},
+				],
+			},
+		]);
 		expect(toSend(plan).map((r) => r.msisdn)).toEqual(['353871000001']);
 	});
 
@@ -107,17 +150,28 @@ describe('planCampaigns (pure)', () => {
 			],
 			context,
 		);
-		expect(plans.map((p) => [p.settings.options.dryRun, p.items.map((i) => i.itemIndex), p.rejected.map((r) => r.itemIndex)])).toEqual([
+		expect(
+			plans.map((p) => [
+				p.settings.options.dryRun,
+				p.items.map((i) => i.itemIndex),
+				p.rejected.map((r) => r.itemIndex),
+			]),
+		).toEqual([
 			[true, [0, 1], [3]],
 			[false, [2], []],
 		]);
-		expect(plans[0].rejected[0].violations).toEqual([{ field: 'dryRun', message: 'Dry Run must be true or false, got "maybe"' }]);
+		expect(plans[0].rejected[0].violations).toEqual([
+			{ field: 'dryRun', message: 'Dry Run must be true or false, got "maybe"' },
+		]);
 	});
 
 	it('a shared campaign takes Batch Size and Request Timeout from its first item to be sent; items with invalid ones are set apart', () => {
 		const [plan] = planCampaigns(
 			[
-				item(0, { recipients: '0871000001', options: { batchSize: 1, timeout: 1000, notifyId: 'n'.repeat(31) } }),
+				item(0, {
+					recipients: '0871000001',
+					options: { batchSize: 1, timeout: 1000, notifyId: 'n'.repeat(31) },
+				}),
 				item(1, { recipients: '0871000002', options: { batchSize: 0 } }),
 				item(2, { recipients: '0871000003', options: { batchSize: 5, timeout: 'abc' } }),
 				item(3, { recipients: '0871000004', options: { batchSize: 5 } }),
@@ -139,7 +193,10 @@ describe('planCampaigns (pure)', () => {
 
 	it('a dry run and a real send of the same text stay two campaigns: the dry run posts nothing', () => {
 		const plans = planCampaigns(
-			[item(0, { recipients: '0871000001', options: { dryRun: true } }), item(1, { recipients: '0871000001' })],
+			[
+				item(0, { recipients: '0871000001', options: { dryRun: true } }),
+				item(1, { recipients: '0871000001' }),
+			],
 			context,
 		);
 		expect(plans.map((p) => [p.settings.options.dryRun, toSend(p).map((r) => r.msisdn)])).toEqual([
@@ -149,7 +206,9 @@ describe('planCampaigns (pure)', () => {
 	});
 
 	it('an Exclude Numbers entry it cannot read sets the item apart, naming the entry (Unreadable Exclusions = Fail by default)', () => {
-		const options = { excludeNumbers: [{ json: { phone: '0861234567' } }, { json: { phone: 'n/a' } }] };
+		const options = {
+			excludeNumbers: [{ json: { phone: '0861234567' } }, { json: { phone: 'n/a' } }],
+		};
 		const [plan] = planCampaigns([item(0, { recipients: '0871000001', options })], context);
 		expect(plan.rejected).toMatchObject([
 			{
@@ -177,8 +236,15 @@ describe('planCampaigns (pure)', () => {
 	});
 
 	it('with Unreadable Exclusions = Warn, the campaign is planned and the warning names the entries', () => {
-		const options = { excludeNumbers: '0871000002, unsubscribed', unreadableExclusions: 'warn', messageType: 'transactional' };
-		const [plan] = planCampaigns([item(0, { recipients: '0871000001, 0871000002', options })], context);
+		const options = {
+			excludeNumbers: '0871000002, unsubscribed',
+			unreadableExclusions: 'warn',
+			messageType: 'transactional',
+		};
+		const [plan] = planCampaigns(
+			[item(0, { recipients: '0871000001, 0871000002', options })],
+			context,
+		);
 		expect(plan.rejected).toEqual([]);
 		expect(toSend(plan).map((r) => r.msisdn)).toEqual(['353871000001']);
 		expect(plan.warnings).toEqual([
@@ -213,26 +279,48 @@ describe('planCampaigns (pure)', () => {
 	it('the Opt-Out Text is part of the text items are grouped by', () => {
 		const plans = planCampaigns(
 			[
-				item(0, { text: 'Sale', recipients: '0871000001', options: { optOutText: 'Text STOP to 50123' } }),
+				item(0, {
+					text: 'Sale',
+					recipients: '0871000001',
+					options: { optOutText: 'Text STOP to 50123' },
+				}),
 				item(1, { text: 'Sale\nText STOP to 50123', recipients: '0871000002' }),
 			],
 			context,
 		);
-		expect(plans.map((p) => [p.settings.text, p.items.map((i) => i.itemIndex)])).toEqual([['Sale\nText STOP to 50123', [0, 1]]]);
+		expect(plans.map((p) => [p.settings.text, p.items.map((i) => i.itemIndex)])).toEqual([
+			['Sale\nText STOP to 50123', [0, 1]],
+		]);
 	});
 
 	it('reads each row with its own options even when neighbouring rows differ in one option only', () => {
 		const plans = planCampaigns(
 			[
-				item(0, { recipients: '07911123456', options: { defaultCountryCode: '44', notifyId: 'a' } }),
+				item(0, {
+					recipients: '07911123456',
+					options: { defaultCountryCode: '44', notifyId: 'a' },
+				}),
 				item(1, { recipients: '07911123457', options: { notifyId: 'b' } }),
-				item(2, { recipients: '0871234567', options: { notifyId: 'c', excludeNumbers: '0871234567' } }),
+				item(2, {
+					recipients: '0871234567',
+					options: { notifyId: 'c', excludeNumbers: '0871234567' },
+				}),
 				item(3, { recipients: '0871234567', options: { notifyId: 'd' } }),
 			],
 			context,
 		);
-		const rows = plans.flatMap((p) => p.items.map((i) => ({ itemIndex: i.itemIndex, recipients: recipientsOf(p, i) }))).sort((a, b) => a.itemIndex - b.itemIndex);
-		expect(rows.map((r) => [r.recipients[0].msisdn, r.recipients[0].notifyId, r.recipients[0].skip?.kind ?? null])).toEqual([
+		const rows = plans
+			.flatMap((p) =>
+				p.items.map((i) => ({ itemIndex: i.itemIndex, recipients: recipientsOf(p, i) })),
+			)
+			.sort((a, b) => a.itemIndex - b.itemIndex);
+		expect(
+			rows.map((r) => [
+				r.recipients[0].msisdn,
+				r.recipients[0].notifyId,
+				r.recipients[0].skip?.kind ?? null,
+			]),
+		).toEqual([
 			['447911123456', 'a', null],
 			[null, 'b', 'invalid'],
 			['353871234567', 'c', 'excluded'],
@@ -240,11 +328,17 @@ describe('planCampaigns (pure)', () => {
 		]);
 	});
 
-	it('shares what rows have in common but keeps each row\'s own violations, in the order a row reports them', () => {
+	it("shares what rows have in common but keeps each row's own violations, in the order a row reports them", () => {
 		const [plan] = planCampaigns(
 			[
-				item(0, { recipients: '0871111111', options: { notifyId: 'x'.repeat(31), defaultCountryCode: '1876' } }),
-				item(1, { recipients: '0872222222', options: { notifyId: 'ok', defaultCountryCode: '1876' } }),
+				item(0, {
+					recipients: '0871111111',
+					options: { notifyId: 'x'.repeat(31), defaultCountryCode: '1876' },
+				}),
+				item(1, {
+					recipients: '0872222222',
+					options: { notifyId: 'ok', defaultCountryCode: '1876' },
+				}),
 			],
 			context,
 		);
@@ -254,11 +348,15 @@ describe('planCampaigns (pure)', () => {
 		]);
 	});
 
-	it('checks each scheduled row\'s own Send At even when everything else matches the row before', () => {
+	it("checks each scheduled row's own Send At even when everything else matches the row before", () => {
 		const scheduled = { ...context, scheduled: true };
 		const rows = [
 			item(0, { recipients: '0871111111', sendAt: '2030-01-02T09:00:00Z' }),
-			item(1, { recipients: '0872222222', sendAt: '2020-01-02T09:00:00Z', options: { notifyId: 'x'.repeat(31) } }),
+			item(1, {
+				recipients: '0872222222',
+				sendAt: '2020-01-02T09:00:00Z',
+				options: { notifyId: 'x'.repeat(31) },
+			}),
 			item(2, { recipients: '0873333333', sendAt: '2030-01-03T09:00:00Z' }),
 		];
 		const plans = planCampaigns(rows, scheduled);
@@ -267,6 +365,8 @@ describe('planCampaigns (pure)', () => {
 			[null, []],
 			['2030-01-03T09:00Z', [2]],
 		]);
-		expect(plans[1].rejected.map((r) => [r.itemIndex, r.violations.map((v) => v.field)])).toEqual([[1, ['notifyId', 'sendAt']]]);
+		expect(plans[1].rejected.map((r) => [r.itemIndex, r.violations.map((v) => v.field)])).toEqual([
+			[1, ['notifyId', 'sendAt']],
+		]);
 	});
 });

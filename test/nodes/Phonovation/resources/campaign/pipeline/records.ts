@@ -1,5 +1,8 @@
 import type { Skip } from '../../../../../../nodes/Phonovation/resources/campaign/pipeline/plan';
-import { CampaignRecipients, NumberColumns } from '../../../../../../nodes/Phonovation/resources/campaign/pipeline/recipients';
+import {
+	CampaignRecipients,
+	NumberColumns,
+} from '../../../../../../nodes/Phonovation/resources/campaign/pipeline/recipients';
 
 /** One number of one item as a record: what a test compares, read from a campaign's columns. */
 export interface RecipientRecord {
@@ -26,9 +29,24 @@ export function recordOf(recipients: CampaignRecipients, entry: number): Recipie
 }
 
 /** Numbers with their Notify IDs as one batch of columns (each number its own item), all to be sent in order. */
-export function batchOf(records: ReadonlyArray<{ msisdn: string; notifyId: string | null }>): { columns: CampaignRecipients; entries: Int32Array } {
-	const owners = records.map((r, i) => ({ itemIndex: i, notifyId: r.notifyId, inputs: [r.msisdn], first: i }));
+export function batchOf(records: ReadonlyArray<{ msisdn: string; notifyId: string | null }>): {
+	columns: CampaignRecipients;
+	entries: Int32Array;
+} {
+	const owners = records.map((r, i) => ({
+		itemIndex: i,
+		notifyId: r.notifyId,
+		inputs: [r.msisdn],
+		first: i,
+	}));
 	const order = Int32Array.from(records, (_, i) => i);
-	const columns = new CampaignRecipients(new NumberColumns(owners, records.map((r) => r.msisdn)), new Map(), order);
+	const columns = new CampaignRecipients(
+		new NumberColumns(
+			owners,
+			records.map((r) => r.msisdn),
+		),
+		new Map(),
+		order,
+	);
 	return { columns, entries: order };
 }

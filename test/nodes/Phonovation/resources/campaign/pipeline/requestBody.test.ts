@@ -1,6 +1,11 @@
 import { readOptions } from '../../../../../../nodes/Phonovation/resources/campaign/options';
 import type { CampaignSettings } from '../../../../../../nodes/Phonovation/resources/campaign/pipeline/plan';
-import { batchLabel, ByteWriter, CAMPAIGN_PATH, requestBody as bodyOfBatch } from '../../../../../../nodes/Phonovation/resources/campaign/pipeline/requestBody';
+import {
+	batchLabel,
+	ByteWriter,
+	CAMPAIGN_PATH,
+	requestBody as bodyOfBatch,
+} from '../../../../../../nodes/Phonovation/resources/campaign/pipeline/requestBody';
 
 import { batchOf } from './records';
 
@@ -20,14 +25,17 @@ interface Recipient {
 
 const recipient = (msisdn: string, notifyId: string | null): Recipient => ({ msisdn, notifyId });
 
-const requestBody = (settings: CampaignSettings, batch: Recipient[]) => bodyOfBatch(settings, batchOf(batch));
+const requestBody = (settings: CampaignSettings, batch: Recipient[]) =>
+	bodyOfBatch(settings, batchOf(batch));
 
 /** The body as docs/provider-api.md#campaign-request describes it, serialised by JSON.stringify: the oracle. */
 function expected(settings: CampaignSettings, batch: Recipient[]): string {
 	const body: Record<string, unknown> = { text: settings.text, from: settings.from };
 	if (settings.options.campaignName) body.campaignName = settings.options.campaignName;
 	if (settings.sendAt) body.sendAt = settings.sendAt;
-	body.recipientInfo = batch.map((r) => (r.notifyId ? { msisdn: r.msisdn, notifyId: r.notifyId } : { msisdn: r.msisdn }));
+	body.recipientInfo = batch.map((r) =>
+		r.notifyId ? { msisdn: r.msisdn, notifyId: r.notifyId } : { msisdn: r.msisdn },
+	);
 	return JSON.stringify(body);
 }
 
@@ -37,7 +45,16 @@ describe('the campaign request body (docs/provider-api.md#msisdn-rules)', () => 
 	});
 
 	it('is byte for byte what JSON.stringify makes of it, for Notify IDs with quotes, backslashes, control characters, emoji and lone surrogates', () => {
-		const awkward = ['say "hi"', 'back\\slash', 'tab\there\u0001', 'fada á 😀', 'lone \ud800 half', '</script>', null, ''];
+		const awkward = [
+			'say "hi"',
+			'back\\slash',
+			'tab\there\u0001',
+			'fada á 😀',
+			'lone \ud800 half',
+			'</script>',
+			null,
+			'',
+		];
 		const batch = awkward.map((id, i) => recipient(`35387100000${i}`, id));
 		expect(requestBody(SETTINGS, batch).toString('utf8')).toBe(expected(SETTINGS, batch));
 	});
@@ -54,7 +71,9 @@ describe('the campaign request body (docs/provider-api.md#msisdn-rules)', () => 
 
 	it('stays exact when the Notify IDs are far longer than the buffer first assumed', () => {
 		// 30 control characters escape to 180 bytes each: the buffer must grow several times.
-		const batch = Array.from({ length: 5_000 }, (_, i) => recipient(`3538710${String(i).padStart(5, '0')}`, `\u0001`.repeat(29) + (i % 10)));
+		const batch = Array.from({ length: 5_000 }, (_, i) =>
+			recipient(`3538710${String(i).padStart(5, '0')}`, `\u0001`.repeat(29) + (i % 10)),
+		);
 		const body = requestBody(SETTINGS, batch);
 		expect(body.toString('utf8')).toBe(expected(SETTINGS, batch));
 		expect(body.length).toBe(Buffer.byteLength(expected(SETTINGS, batch)));
@@ -70,8 +89,13 @@ describe('the campaign request body (docs/provider-api.md#msisdn-rules)', () => 
 	});
 
 	it('keeps every recipient, in order, in a body far larger than its first buffer', () => {
-		const batch = Array.from({ length: 10_000 }, (_, i) => recipient(`3538${String(i).padStart(8, '0')}`, i % 2 ? `n${i}` : null));
-		const info = JSON.parse(requestBody(SETTINGS, batch).toString('utf8')).recipientInfo as Array<{ msisdn: string; notifyId?: string }>;
+		const batch = Array.from({ length: 10_000 }, (_, i) =>
+			recipient(`3538${String(i).padStart(8, '0')}`, i % 2 ? `n${i}` : null),
+		);
+		const info = JSON.parse(requestBody(SETTINGS, batch).toString('utf8')).recipientInfo as Array<{
+			msisdn: string;
+			notifyId?: string;
+		}>;
 		expect(info).toHaveLength(10_000);
 		expect(info[0]).toEqual({ msisdn: '353800000000' });
 		expect(info[9_999]).toEqual({ msisdn: '353800009999', notifyId: 'n9999' });
@@ -89,7 +113,19 @@ describe('batch label', () => {
 
 describe('the campaign request body, Notify IDs written without JSON.stringify', () => {
 	it('stays exact when plain and escaped Notify IDs alternate, repeat and follow each other', () => {
-		const ids = ['plain', 'plain', 'q"uote', 'q"uote', 'plain', 'ctl\u0001', 'fada á', '😀', 'plain', null, 'x'];
+		const ids = [
+			'plain',
+			'plain',
+			'q"uote',
+			'q"uote',
+			'plain',
+			'ctl\u0001',
+			'fada á',
+			'😀',
+			'plain',
+			null,
+			'x',
+		];
 		const batch = ids.map((id, i) => recipient(`35387100000${i % 10}`, id));
 		expect(requestBody(SETTINGS, batch).toString('utf8')).toBe(expected(SETTINGS, batch));
 	});

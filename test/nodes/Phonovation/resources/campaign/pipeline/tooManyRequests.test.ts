@@ -32,7 +32,7 @@ describe('waiting after a 429', () => {
 		['60.5 s', '60.5'],
 		['an HTTP date 61 s ahead', later(61)],
 		['an hour', '3600'],
-	])('does not wait for %s: the request fails with the provider\'s answer', (_name, retryAfter) => {
+	])("does not wait for %s: the request fails with the provider's answer", (_name, retryAfter) => {
 		expect(waitAfterTooMany(retryAfter, NOW)).toBeNull();
 	});
 });
