@@ -1,7 +1,8 @@
 // Mutation testing (`npm run test:mutation`): StrykerJS mutates nodes/ and credentials/ and runs the
 // unit tests (jest.mutation.config.js) against each mutant. `MUTATION_GROUP=<group>` narrows a run
 // to one group of modules and the tests written for them (the groups below); `--mutate` on the
-// command line narrows it further, e.g. `npm run test:mutation -- --mutate nodes/PhonovationTrigger/events/fields/keywords.ts`.
+// command line narrows it further, e.g. `npm run test:mutation -- --mutate
+// nodes/PhonovationTrigger/events/fields/keywords.ts`.
 const PIPELINE = 'nodes/Phonovation/resources/campaign/pipeline';
 const PURE_PIPELINE = [
 	'plan',

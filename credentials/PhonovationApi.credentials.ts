@@ -24,7 +24,10 @@ interface TokenServerError {
 const isRedirect = (status: number | undefined) =>
 	status !== undefined && status >= 300 && status < 400;
 
-/** The token URL, once all three URL fields are safe: an unsafe one fails the login (and the Test button) before anything is sent. */
+/**
+ * The token URL, once all three URL fields are safe: an unsafe one fails the login (and the Test button) before
+ * anything is sent.
+ */
 function tokenUrl(credentials: ICredentialDataDecryptedObject): string {
 	try {
 		assertSecureEndpoints(credentials);

@@ -2,7 +2,8 @@
 class SummaryReporter {
 	onRunComplete(_contexts, results) {
 		const { numPassedTests, numFailedTests, numPendingTests, numTodoTests } = results;
-		const failedSuites = results.numRuntimeErrorTestSuites; // suites that crashed before their tests ran
+		// suites that crashed before their tests ran
+		const failedSuites = results.numRuntimeErrorTestSuites;
 		process.stdout.write(
 			`\ntests: ${numPassedTests} passed, ${numFailedTests + failedSuites} failed, ${numPendingTests + numTodoTests} skipped\n`,
 		);

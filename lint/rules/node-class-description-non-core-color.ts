@@ -1,4 +1,7 @@
-/** Port of upstream `node-class-description-non-core-color`: not n8n's core color #ff6d5a (description.color / defaults.color). */
+/**
+ * Port of upstream `node-class-description-non-core-color`: not n8n's core color #ff6d5a (description.color /
+ * defaults.color).
+ */
 import { TSESTree } from '@typescript-eslint/utils';
 
 import {

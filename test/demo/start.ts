@@ -87,7 +87,10 @@ function instructions(
 `;
 }
 
-/** A repeat of the stop signal within this window is the same request (tsx passes a signal on again when the demo is slow to acknowledge it), not a second Ctrl-C. */
+/**
+ * A repeat of the stop signal within this window is the same request (tsx passes a signal on again when the demo is
+ * slow to acknowledge it), not a second Ctrl-C.
+ */
 const REPEAT_WINDOW_MS = 100;
 
 async function main(): Promise<void> {

@@ -130,7 +130,8 @@ describe('Send and Wait for Reply in n8n', () => {
 			expect(forged.status).toBe(401);
 			expect((await env.client.execution(executionId)).status).toBe('waiting');
 
-			// The reply workflow hands verified replies to the run (its lookup of the resume URL is the example's Data Table).
+			// The reply workflow hands verified replies to the run (its lookup of the resume URL is the example's Data
+			// Table).
 			const replies = await env.importWorkflow(
 				chain('Replies to questions', [
 					phonovationTrigger('On Reply', { events: ['inbound', 'optOut'] }, REPLIES_WEBHOOK_ID),

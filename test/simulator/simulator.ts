@@ -584,7 +584,10 @@ function errorObject(message: string): { msisdn: string | null; error: string } 
 	return match ? { msisdn: match[2], error: match[1] } : { msisdn: null, error: message };
 }
 
-/** A JSON campaign answer with its `errors` in a shape the provider does not show (docs/provider-api.md#campaign-response; errorsAs fault). */
+/**
+ * A JSON campaign answer with its `errors` in a shape the provider does not show
+ * (docs/provider-api.md#campaign-response; errorsAs fault).
+ */
 function withErrorsAs(reply: Reply, shape: ErrorsShape): Reply {
 	let answer: { errors?: unknown } & Record<string, unknown>;
 	try {

@@ -35,7 +35,10 @@ const PHONE_KEYS = new Set(PHONE_FIELDS.map(fieldKey));
 const PHONE_WORD =
 	/phone|msisdn|^(?:mobiles?|mobil|mobiel|movil|celular|cell|cell?ulare?|tel|telefon[eo]?)(?:no|nr|num|number|nummer|numero)?$/;
 
-/** `Mobile Phone Number`, `mobile_phone`, `MobilePhone`, `MSISDNNumber`, `phone2` → its lower-case words, accents dropped. */
+/**
+ * `Mobile Phone Number`, `mobile_phone`, `MobilePhone`, `MSISDNNumber`, `phone2` → its lower-case words, accents
+ * dropped.
+ */
 function wordsOf(name: string): string[] {
 	const separated = name
 		.normalize('NFD')
@@ -225,7 +228,9 @@ class Reader {
 		}
 	}
 
-	/** Each part's numbers when every part is a whole number (`0871234567 0861234567`), else undefined (`087 123 4567`). */
+	/**
+	 * Each part's numbers when every part is a whole number (`0871234567 0861234567`), else undefined (`087 123 4567`).
+	 */
 	private wholeNumbers(parts: string[]): string[][] | undefined {
 		const found: string[][] = [];
 		for (const part of parts) {

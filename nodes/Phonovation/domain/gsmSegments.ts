@@ -10,7 +10,10 @@ export interface TextAnalysis {
 	segments: number;
 	/** The capacity that applied: 160/153 for GSM-7, 70/67 for UCS-2. */
 	perSegment: number;
-	/** Distinct characters (whole graphemes: a flag, an emoji sequence) that forced UCS-2, in order of first appearance ([] for GSM-7). */
+	/**
+	 * Distinct characters (whole graphemes: a flag, an emoji sequence) that forced UCS-2, in order of first appearance
+	 * ([] for GSM-7).
+	 */
 	unicodeCharacters: string[];
 }
 

@@ -219,7 +219,10 @@ function bareInCountry(digits: string, country: string): string | { reason: stri
 	return national;
 }
 
-/** Why bare digits are nobody's number as written: too short or long, no country code, or not fitting that country's plan. */
+/**
+ * Why bare digits are nobody's number as written: too short or long, no country code, or not fitting that country's
+ * plan.
+ */
 function asWrittenProblem(msisdn: string): string | undefined {
 	const length = lengthProblem(msisdn);
 	if (length !== undefined) return length;

@@ -50,7 +50,9 @@ const HANDSHAKE = new Set([
 	'ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE',
 ]);
 
-/** OpenSSL's EPROTO is a handshake failure only when it says so (a server that speaks no TLS: "wrong version number"). */
+/**
+ * OpenSSL's EPROTO is a handshake failure only when it says so (a server that speaks no TLS: "wrong version number").
+ */
 const HANDSHAKE_WORDS =
 	/wrong version number|handshake|unsupported protocol|no protocols available/i;
 
@@ -65,7 +67,10 @@ export function neverOpened(
 	return code === 'EPROTO' && HANDSHAKE_WORDS.test(`${failure.detail ?? ''} ${failure.message}`);
 }
 
-/** The provider's own JSON answer that it did not accept the request (every campaign error says `success: false`: docs/provider-api.md#campaign-response). */
+/**
+ * The provider's own JSON answer that it did not accept the request (every campaign error says `success: false`:
+ * docs/provider-api.md#campaign-response).
+ */
 export function isOwnRefusal(body: unknown): boolean {
 	return (
 		typeof body === 'object' && body !== null && (body as { success?: unknown }).success === false

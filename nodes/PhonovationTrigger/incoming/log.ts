@@ -8,7 +8,10 @@ export const LOG_LINES_PER_WINDOW = 10;
 export const LOG_WINDOW_MS = 60_000;
 
 export interface RateLimitedLog {
-	/** Writes `line` with `write` unless the window's allowance is spent; says what was dropped once the next window opens. */
+	/**
+	 * Writes `line` with `write` unless the window's allowance is spent; says what was dropped once the next window
+	 * opens.
+	 */
 	(write: (line: string) => void, line: string): void;
 }
 

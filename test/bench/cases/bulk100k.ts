@@ -17,7 +17,10 @@ export interface Bulk100kOptions {
 
 const MESSAGE: Message = { from: 'Phonovation', text: 'Big news' };
 
-/** Opted-out numbers: the first tenth of the contacts (10,000 of 100,000), as an item-independent expression builds them. */
+/**
+ * Opted-out numbers: the first tenth of the contacts (10,000 of 100,000), as an item-independent expression builds
+ * them.
+ */
 const suppressedOf = (items: number) => Math.min(10_000, Math.floor(items / 10));
 const suppressionList = (count: number) =>
 	`={{ Array.from({ length: ${count} }, (_, i) => '0873' + String(i).padStart(6, '0')) }}`;

@@ -100,7 +100,8 @@ export async function startDemo(timeoutMs = 180_000): Promise<RunningDemo> {
 			// already gone
 		}
 	};
-	// npm may be gone while the rest of its group lingers (the bug this guards against), and n8n is in a group of its own.
+	// npm may be gone while the rest of its group lingers (the bug this guards against), and n8n is in a group of its
+	// own.
 	const kill = () => {
 		if (!isClosed) killGroup(child.pid);
 		killGroup(n8nPid);

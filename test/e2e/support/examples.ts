@@ -37,7 +37,9 @@ export function readExample(name: string): WorkflowJson {
 	return JSON.parse(readFileSync(exampleWorkflowPath(name), 'utf8')) as WorkflowJson;
 }
 
-/** A webhook id that is the same on every run for one example's trigger, so its production URL is known before import. */
+/**
+ * A webhook id that is the same on every run for one example's trigger, so its production URL is known before import.
+ */
 export function exampleWebhookId(name: string, nodeName: string): string {
 	const hex = createHash('sha256').update(`examples/${name}#${nodeName}`).digest('hex');
 	const variant = ((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16);

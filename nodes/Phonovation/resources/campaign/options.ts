@@ -396,7 +396,10 @@ export const BODY_OPTIONS: readonly OptionName[] = flagged('body');
 /** Options echoed in each item's `campaign` output. */
 export const REPORT_OPTIONS: readonly OptionName[] = flagged('report');
 
-/** "Sender, Text, Send At, Campaign Name, Dry Run, Quiet Hours and Quiet Hours Time Zone": what makes items one campaign. */
+/**
+ * "Sender, Text, Send At, Campaign Name, Dry Run, Quiet Hours and Quiet Hours Time Zone": what makes items one
+ * campaign.
+ */
 export const CAMPAIGN_KEY_WORDING = ((labels: string[]) =>
 	`${labels.slice(0, -1).join(', ')} and ${labels[labels.length - 1]}`)([
 	'Sender',

@@ -8,7 +8,9 @@ import type { IContextObject, IDataObject } from 'n8n-workflow';
 export class SentLedger {
 	private readonly sends: Record<string, IDataObject>;
 
-	/** Whether this node's record for this run existed before this attempt (an attempt or a failed execution before it). */
+	/**
+	 * Whether this node's record for this run existed before this attempt (an attempt or a failed execution before it).
+	 */
 	readonly started: boolean;
 
 	constructor(nodeContext: IContextObject, runIndex: number) {

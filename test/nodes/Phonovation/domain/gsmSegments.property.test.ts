@@ -35,7 +35,8 @@ const texts = fc
 			GSM.concat(EXTENSION, UNICODE_LETTERS, EMOJI_SEQUENCES),
 			GSM.concat(EMOJI_SEQUENCES),
 		),
-		fc.integer({ min: 1, max: 240 }), // empty text bills 0 parts here, 1 by the oracle: see gsmSegments.test.ts,
+		// Empty text bills 0 parts here, 1 by the oracle: see gsmSegments.test.ts.
+		fc.integer({ min: 1, max: 240 }),
 	)
 	.chain(([pool, length]) =>
 		fc.array(fc.constantFrom(...pool), { minLength: length, maxLength: length }),

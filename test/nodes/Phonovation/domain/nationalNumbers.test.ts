@@ -11,7 +11,10 @@ import {
 	withArticle,
 } from '../../../../nodes/Phonovation/domain/nationalNumbers';
 
-/** One country's record in the compressed metadata: [calling code, …, slot 2 general pattern, …, slot 5 trunk prefix, …, slot 11 types]. */
+/**
+ * One country's record in the compressed metadata: [calling code, …, slot 2 general pattern, …, slot 5 trunk prefix,
+ * …, slot 11 types].
+ */
 type CountryRecord = [string, string, string, number[], unknown, string | 0, ...unknown[]];
 const RECORDS = metadata.countries as unknown as Record<string, CountryRecord>;
 const REGIONS_OF = metadata.country_calling_codes as unknown as Record<string, CountryCode[]>;

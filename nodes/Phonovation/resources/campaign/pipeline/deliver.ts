@@ -509,7 +509,10 @@ function replayKnown(
 	return outcomes;
 }
 
-/** The campaign's settings as the clock leaves them now (Quiet Hours and Send At judged at this moment), or why the batch must not go. */
+/**
+ * The campaign's settings as the clock leaves them now (Quiet Hours and Send At judged at this moment), or why the
+ * batch must not go.
+ */
 function settingsAt(
 	run: DeliveryContext,
 	plan: CampaignPlan,

@@ -6,7 +6,8 @@ import type { CampaignPlan } from './plan';
 /**
  * Delivers campaigns side by side: as many at a time as the pacer allows requests in flight, each
  * campaign's batches in order. With `stopOnFailure`, the first new failure stops new requests; those
- * in flight finish and are reported. A throw stops new requests too, and is thrown once every worker has settled. Deliveries come back in the plans' order.
+ * in flight finish and are reported. A throw stops new requests too, and is thrown once every worker has settled.
+ * Deliveries come back in the plans' order.
  */
 export async function deliverAll(
 	run: DeliveryContext,

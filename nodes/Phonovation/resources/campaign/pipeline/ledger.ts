@@ -33,7 +33,9 @@ export class Ledger {
 	 */
 	readonly retrying: boolean;
 
-	/** Whether this node's record for this run existed before this attempt (an attempt or a failed execution before it). */
+	/**
+	 * Whether this node's record for this run existed before this attempt (an attempt or a failed execution before it).
+	 */
 	readonly started: boolean;
 
 	constructor(nodeContext: IContextObject, runIndex: number) {

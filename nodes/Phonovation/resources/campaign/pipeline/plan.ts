@@ -69,7 +69,10 @@ export class PlannedItem {
 export interface RejectedItem {
 	readonly itemIndex: number;
 	readonly violations: readonly RuleViolation[];
-	/** Its numbers (entries of the campaign's columns), none to be sent: a retry reports those an earlier attempt posted. */
+	/**
+	 * Its numbers (entries of the campaign's columns), none to be sent: a retry reports those an earlier attempt
+	 * posted.
+	 */
 	readonly owner: EntryOwner;
 }
 
@@ -420,7 +423,10 @@ function sharedRequestSettings(items: ItemRequest[]): { source: RowSettings; war
 	return { source: first.settings, warnings };
 }
 
-/** Reads one campaign's numbers, checks its shared settings, sets its items' own violations apart, dedupes and batches. */
+/**
+ * Reads one campaign's numbers, checks its shared settings, sets its items' own violations apart, dedupes and
+ * batches.
+ */
 function settle(items: ItemRequest[], context: PlanContext): CampaignPlan {
 	const { numbers, skips } = readNumbers(items);
 	const shared = sharedRequestSettings(items);

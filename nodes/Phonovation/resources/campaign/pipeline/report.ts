@@ -50,7 +50,10 @@ export interface CampaignReport {
 	accepted: string[];
 }
 
-/** Runs that look like a phone number, in any written form: `353871234567`, `+353 87 123 4567`, `0871234567`, `00353-87…`. */
+/**
+ * Runs that look like a phone number, in any written form: `353871234567`, `+353 87 123 4567`, `0871234567`,
+ * `00353-87…`.
+ */
 const NUMBER_LIKE = /\+?\d[\d \-().]{4,28}\d/g;
 
 /**
@@ -152,7 +155,10 @@ const TEXTED_FOR_ANOTHER: Verdict = Object.freeze({
 		'not sent again: an earlier attempt of this execution texted this number for another item that listed it',
 });
 
-/** The one place that decides a recipient's (an entry's) status: from the plan, its batch's outcome and the provider's errors. */
+/**
+ * The one place that decides a recipient's (an entry's) status: from the plan, its batch's outcome and the provider's
+ * errors.
+ */
 function statusOf(
 	entry: number,
 	plan: CampaignPlan,

@@ -15,7 +15,10 @@ export function batchLabel(index: number, total: number): string {
 	return total > 1 ? ` (batch ${index + 1} of ${total})` : '';
 }
 
-/** Whether JSON.stringify would escape anything in the text: quotes, backslashes, control characters, (lone) surrogates. */
+/**
+ * Whether JSON.stringify would escape anything in the text: quotes, backslashes, control characters, (lone)
+ * surrogates.
+ */
 function needsEscaping(text: string): boolean {
 	for (let i = 0; i < text.length; i++) {
 		const code = text.charCodeAt(i);

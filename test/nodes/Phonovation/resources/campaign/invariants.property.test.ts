@@ -136,7 +136,8 @@ const UNSHOWN: Array<[string, GeneratedRun]> = [
 		},
 	],
 	[
-		// Envoy's "upstream reset before headers" 503 after processing; n8n's Retry of the failed execution posted it again.
+		// Envoy's "upstream reset before headers" 503 after processing; n8n's Retry of the failed execution posted it
+		// again.
 		'a 503 "upstream reset" after processing is not posted again by a Retry of the failed execution (1)',
 		{
 			...quiet,
@@ -184,7 +185,8 @@ const UNSHOWN: Array<[string, GeneratedRun]> = [
 		},
 	],
 	[
-		// Judged half a second before Quiet Hours began, refused 429 with Retry-After: 1, posted after they began on that verdict.
+		// Judged half a second before Quiet Hours began, refused 429 with Retry-After: 1, posted after they began on that
+		// verdict.
 		'Quiet Hours that begin while a request waits out a 429 are judged again: no request inside them without a sendAt (q)',
 		{
 			...quiet,

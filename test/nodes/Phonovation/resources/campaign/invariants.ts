@@ -78,7 +78,9 @@ export function zoneOfNumber(msisdn: string): string | undefined {
 	return undefined;
 }
 
-/** `871000001` → `87 100 0001`; `7911123456` → `7911 123456`; `612345678` → `6 12 34 56 78`; a landline `1 234 5678`. */
+/**
+ * `871000001` → `87 100 0001`; `7911123456` → `7911 123456`; `612345678` → `6 12 34 56 78`; a landline `1 234 5678`.
+ */
 function grouped(s: Subscriber): string {
 	const n = s.national;
 	if (s.country === '44') return `${n.slice(0, 4)} ${n.slice(4)}`;
@@ -135,7 +137,10 @@ export const INVALID_ENTRIES: readonly (string | number)[] = [
 	'+44 12',
 	'n/a',
 ];
-/** Those invalid only because the Default Country Code is Irish (with 44, `0871234` is a UK number and `871000001` an international one). */
+/**
+ * Those invalid only because the Default Country Code is Irish (with 44, `0871234` is a UK number and `871000001` an
+ * international one).
+ */
 const INVALID_ONLY_IN_IRELAND = new Set([2, 4, 5]);
 
 /**
@@ -258,7 +263,10 @@ export const REQUEST_TIMEOUT_MS = 300;
 
 const PROXY_PAGE = (status: number, reason: string) =>
 	`<html>\r\n<head><title>${status} ${reason}</title></head>\r\n<body>\r\n<center><h1>${status} ${reason}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`;
-/** Envoy's answer when the upstream (the API) dropped the connection after it had the request: it may have processed it. */
+/**
+ * Envoy's answer when the upstream (the API) dropped the connection after it had the request: it may have processed
+ * it.
+ */
 const UPSTREAM_RESET =
 	'upstream connect error or disconnect/reset before headers. reset reason: connection termination';
 
@@ -273,7 +281,9 @@ export const CAMPAIGN_FAULTS = {
 	'429 wait 1s': { kind: 'status', status: 429, retryAfter: 1 },
 	'processed, then 500': { kind: 'answer', status: 500, body: 'Internal Server Error' },
 	'processed, then 201 empty': { kind: 'answer', status: 201, body: '' },
-	/** A 2xx whose body says `success: false`: only `success: true` confirms, so this may have been processed (it was). */
+	/**
+	 * A 2xx whose body says `success: false`: only `success: true` confirms, so this may have been processed (it was).
+	 */
 	'processed, then 200 success:false': {
 		kind: 'answer',
 		status: 200,
@@ -431,7 +441,10 @@ const generatedItem: fc.Arbitrary<GeneratedItem> = fc.record({
 	longRef: weighted([60, false], [1, true]),
 });
 
-/** A suppression list is where national forms and lost zeros turn up (a spreadsheet of opt-outs): they are likelier there. */
+/**
+ * A suppression list is where national forms and lost zeros turn up (a spreadsheet of opt-outs): they are likelier
+ * there.
+ */
 const exclusionForm = fc.oneof(
 	{ weight: 1, arbitrary: fc.constantFrom(...numberForms) },
 	{
@@ -450,7 +463,10 @@ const exclusionEntry: fc.Arbitrary<ExclusionEntry> = fc.oneof(
 	{ weight: 1, arbitrary: fc.record({ unreadable: fc.nat(UNREADABLE_EXCLUSIONS.length - 1) }) },
 );
 
-/** The expensive faults (a second's wait, a timeout) keep their share of before; the provider's unknowns (docs/provider-api.md) are cheap. */
+/**
+ * The expensive faults (a second's wait, a timeout) keep their share of before; the provider's unknowns
+ * (docs/provider-api.md) are cheap.
+ */
 const campaignFault = weighted<CampaignFault>(
 	[6, 'pass'],
 	[3, '429'],
@@ -702,7 +718,10 @@ export interface SeenRequest {
 	processed: boolean;
 	/** Its answer said so (`success: true` in a 2xx JSON CampaignResponse), in time for the node to read it. */
 	confirmed: boolean;
-	/** Refused in a way the provider vouches for (see `trustedRefusal`), in time for the node to read it: nothing was processed. */
+	/**
+	 * Refused in a way the provider vouches for (see `trustedRefusal`), in time for the node to read it: nothing was
+	 * processed.
+	 */
 	trustedRefusal: boolean;
 	/** For a failure message: status (0 a dropped connection), the fault met, ms from arrival to answer. */
 	answer: string;
@@ -1321,7 +1340,8 @@ export function violationsOf(run: GeneratedRun, seen: Observation): string[] {
 			else if (r.status === 'unconfirmed') maybe.set(key, (maybe.get(key) ?? 0) + 1);
 			else if (!NOT_PROCESSED.has(r.status))
 				problems.push(`3: item ${i} reports ${r.msisdn} with status ${r.status}`);
-			// 3r: accepted only on the provider's word, in time (an answer with success: true); refused only when it refused it.
+			// 3r: accepted only on the provider's word, in time (an answer with success: true); refused only when it
+			// refused it.
 			if (r.status === 'accepted' && !confirmedAccepted.has(r.msisdn)) {
 				problems.push(
 					`3r: item ${i} reports ${r.msisdn} accepted, but no answer of the provider confirmed it` +
@@ -1344,7 +1364,8 @@ export function violationsOf(run: GeneratedRun, seen: Observation): string[] {
 							: ''),
 				);
 			}
-			// 4. An item that reports success never has an unconfirmed recipient; nor does a run that stops on errors and did not.
+			// 4. An item that reports success never has an unconfirmed recipient; nor does a run that stops on errors and
+			// did not.
 			if (r.status === 'unconfirmed' && json.success === true) {
 				problems.push(`4: item ${i} reports success: true with ${r.msisdn} unconfirmed`);
 			}

@@ -13,7 +13,10 @@ const ASK = {
 	responseType: 'approval',
 };
 
-/** Mistakes Send and Wait for Reply catches before a question is texted (what it does after is tested in a real n8n, e2e). */
+/**
+ * Mistakes Send and Wait for Reply catches before a question is texted (what it does after is tested in a real n8n,
+ * e2e).
+ */
 describe('Send and Wait for Reply: nothing is sent when the question cannot be answered', () => {
 	const fixture = sharedFixture();
 
