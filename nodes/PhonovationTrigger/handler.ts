@@ -19,11 +19,11 @@ export interface TriggerSettings extends VerifySettings, ClassifySettings, Filte
 }
 
 /** Either an item to start the workflow with, or why the relay is acknowledged but ignored. */
-export type RelayOutcome = { item: IDataObject } | { ignored: string };
+type RelayOutcome = { item: IDataObject } | { ignored: string };
 
 /** The fields as received: a form's (a spread copies `__proto__` as a data property), a processing result's JSON. */
 function rawOf(relay: VerifiedRelay): IDataObject {
-	return relay.proof === 'token' ? relay.value : { ...relay.fields.raw };
+	return relay.authenticatedBy === 'token' ? relay.value : { ...relay.fields.raw };
 }
 
 /**
@@ -40,7 +40,7 @@ export async function handleRelay(
 	const body = await readRelayBody(request);
 	const relay = await verifyRelay(body, settings, access);
 	const { event, build } = classify(relay, settings);
-	const item = Object.assign(build(), relay.verdict);
+	const item = Object.assign(build(), relay.verification);
 	// A STOP reply is an opt-out: it follows the Opt-Out selection, never the Inbound one.
 	if (!settings.events.includes(event.value)) return { ignored: 'event not selected' };
 	const ignored = event.ignores?.(item, settings) ?? null;

@@ -16,7 +16,7 @@ export interface TriggerOptions {
 	verifySignature?: boolean;
 }
 
-export interface TriggerParameters {
+interface TriggerParameters {
 	events: RelayEvent[];
 	options: TriggerOptions;
 }

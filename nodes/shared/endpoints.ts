@@ -7,13 +7,13 @@ export function endpoint(base: unknown, path: string): string {
 }
 
 /** The credential's URL fields and the labels the user sees on the form. */
-export const ENDPOINT_FIELDS = {
+const ENDPOINT_FIELDS = {
 	authUrl: 'Auth URL',
 	baseUrl: 'Base URL',
 	legacyBaseUrl: 'Legacy Base URL',
 } as const;
 
-export type EndpointField = keyof typeof ENDPOINT_FIELDS;
+type EndpointField = keyof typeof ENDPOINT_FIELDS;
 
 /** A credential URL that would send a secret in clear text over the internet, or is no URL at all. */
 export class InsecureEndpointError extends UserError {

@@ -45,7 +45,7 @@ export function withOptOutText(text: string, optOutText: string): string {
  * QUIT, END, REVOKE, OPT OUT, CANCEL, UNSUBSCRIBE), OPTOUT as the shortcode 50123 takes it, and
  * STOPALL as carriers use it. English only, like the shortcode and what Irish recipients expect.
  */
-export const STOP_WORDS = [
+const STOP_WORDS = [
 	'STOP',
 	'STOPALL',
 	'UNSUBSCRIBE',
@@ -57,7 +57,7 @@ export const STOP_WORDS = [
 	'OPT OUT',
 ] as const;
 
-export type StopWord = (typeof STOP_WORDS)[number];
+type StopWord = (typeof STOP_WORDS)[number];
 
 const BY_TEXT = new Map<string, StopWord>(STOP_WORDS.map((word) => [word, word]));
 

@@ -8,7 +8,7 @@ import type { RuleViolation } from './rules';
 import { wireSendAt } from './sendAt';
 
 /** The options these rules read, as the user set them (unchecked). */
-export interface ComplianceOptions {
+interface ComplianceOptions {
 	optOutText?: unknown;
 	messageType?: unknown;
 	missingOptOut?: unknown;
@@ -22,7 +22,7 @@ export interface Findings {
 	warnings: string[];
 }
 
-export const MISSING_OPT_OUT =
+const MISSING_OPT_OUT =
 	'Message Type is Marketing but the text offers no way to opt out (no STOP, OPTOUT or 50123 wording): Irish and EU rules ask for one in every marketing text. Add the Opt-Out Text option, or set Message Type to Transactional if this text is not marketing';
 
 /**
@@ -39,7 +39,7 @@ export function textToSend(text: string, options: ComplianceOptions, found: Find
 	return full;
 }
 
-export interface Moment {
+interface Moment {
 	/** The checked Send At (Schedule), or null for a Send. */
 	sendAt: string | null;
 	now: Date;
@@ -106,7 +106,7 @@ export function quietHoursOf(
 }
 
 /** What the clock says when a request is about to be posted. */
-export interface TimeAtPosting {
+interface TimeAtPosting {
 	/** Whether the campaign is a Schedule (its Send At is the user's) or a Send. */
 	scheduled: boolean;
 	/** Send At as planned: a Schedule's, or a Send's moved out of Quiet Hours at planning. */
@@ -114,7 +114,7 @@ export interface TimeAtPosting {
 	quietHours: QuietHours | null;
 }
 
-export type PostingTime =
+type PostingTime =
 	{ ok: true; sendAt: string | null; movedInto?: QuietHours } | { ok: false; message: string };
 
 const instantOf = (sendAt: string) => new Date(sendAt.replace('Z', ':00Z')).getTime();

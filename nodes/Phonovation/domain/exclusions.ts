@@ -62,7 +62,7 @@ export function isPhoneField(name: string): boolean {
 }
 
 /** An entry that excludes no one, shown without any value that is not a number someone wrote. */
-export interface UnreadableExclusion {
+interface UnreadableExclusion {
 	/** Where it sits in the list: `[3]`, `[3].json.phone`, `json`; empty for a plain text list. */
 	at: string;
 	/** The entry as written, cut at SHOWN_LENGTH; absent where it could be any other data (a secret). */

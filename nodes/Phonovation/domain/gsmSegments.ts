@@ -1,4 +1,4 @@
-export type SmsEncoding = 'GSM-7' | 'UCS-2';
+type SmsEncoding = 'GSM-7' | 'UCS-2';
 
 export interface TextAnalysis {
 	encoding: SmsEncoding;

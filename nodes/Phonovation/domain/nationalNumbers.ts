@@ -6,7 +6,7 @@
  * Norway, New Zealand, India and South Africa. Other countries' numbers are checked for length only.
  * A test holds every pattern to Google's libphonenumber metadata.
  */
-export interface NationalNumbering {
+interface NationalNumbering {
 	/** In reasons: "a UK number", "an Italian number". */
 	adjective: string;
 	/** Dialled before a number at home: 0 (most of Europe), 1 (North America), or nothing (Spain, Italy, Poland…). */

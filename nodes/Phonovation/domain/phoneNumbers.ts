@@ -86,7 +86,7 @@ const MIN_WHOLE_BEFORE_POINT = 8;
 /** `3.53871E+11`, `3,53871e11`: a spreadsheet showing a long number in scientific notation. */
 const SCIENTIFIC = /^[+-]?\d+(?:[.,]\d*)?\s*e\s*[+-]?\d+$/i;
 
-export type NormalisedNumber =
+type NormalisedNumber =
 	{ ok: true; input: string; msisdn: string } | { ok: false; input: string; reason: string };
 
 /** A number's digits and whether it was written in international form (+ or 00). */

@@ -18,7 +18,7 @@ export interface QuietHours {
 	zones?: readonly string[];
 }
 
-export type QuietHoursResult =
+type QuietHoursResult =
 	{ ok: true; quietHours: QuietHours | null } | { ok: false; violation: RuleViolation };
 
 const CLOCK = '([01]?\\d|2[0-3]):([0-5]\\d)';

@@ -77,8 +77,8 @@ const notBlank = (what: string) => (value: string) => value.trim() !== '' || `${
 
 function required(what: string, limit: number) {
 	return limited(what, limit).superRefine((value, ctx) => {
-		const verdict = notBlank(what)(value);
-		if (verdict !== true) ctx.addIssue({ code: z.ZodIssueCode.custom, message: verdict });
+		const result = notBlank(what)(value);
+		if (result !== true) ctx.addIssue({ code: z.ZodIssueCode.custom, message: result });
 	});
 }
 

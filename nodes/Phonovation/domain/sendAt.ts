@@ -5,7 +5,7 @@ export function wireSendAt(at: DateTime): string {
 	return at.toUTC().startOf('minute').toFormat("yyyy-MM-dd'T'HH:mm'Z'");
 }
 
-export type SendAtResult = { ok: true; sendAt: string } | { ok: false; message: string };
+type SendAtResult = { ok: true; sendAt: string } | { ok: false; message: string };
 
 function parse(value: unknown, zone: string): DateTime | undefined {
 	if (DateTime.isDateTime(value)) return value;

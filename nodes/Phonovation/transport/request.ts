@@ -15,7 +15,7 @@ export const CREDENTIAL = 'phonovationApi';
 
 type Context = IExecuteFunctions | ILoadOptionsFunctions;
 
-export interface ApiRequest {
+interface ApiRequest {
 	method: IHttpRequestMethods;
 	/** Path below the credential's Base URL, e.g. `/api/v2/Campaign`. */
 	path: string;

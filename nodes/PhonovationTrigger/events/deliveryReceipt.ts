@@ -52,5 +52,5 @@ export const deliveryReceipt: RelayEventModule<'deliveryReceipt'> = {
 	name: 'Delivery Receipt',
 	description: 'Handset delivery report (DLR) for a message you sent',
 	selectedByDefault: true,
-	claim: (relay) => (relay.proof === 'receipt' ? () => receiptItem(relay.fields) : null),
+	claim: (relay) => (relay.authenticatedBy === 'receipt' ? () => receiptItem(relay.fields) : null),
 };

@@ -18,7 +18,7 @@ export const inbound: RelayEventModule<'inbound'> = {
 	description: 'A reply or other message texted to your number',
 	selectedByDefault: true,
 	claim(relay, settings) {
-		if (relay.proof !== 'message') return null;
+		if (relay.authenticatedBy !== 'message') return null;
 		const { fields } = relay;
 		if (optOutIn(fields, settings) !== null) return null;
 		return () =>

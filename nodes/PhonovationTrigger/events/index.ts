@@ -38,7 +38,7 @@ export function defaultEvents(): RelayEvent[] {
 	return EVENTS.filter((event) => event.selectedByDefault).map((event) => event.value);
 }
 
-export interface ClassifiedRelay {
+interface ClassifiedRelay {
 	event: RelayEventModule<RelayEvent>;
 	/** Builds the event's item; refuses (400) a field it cannot read. */
 	build: () => IDataObject;
@@ -50,6 +50,6 @@ export function classify(relay: VerifiedRelay, settings: ClassifySettings): Clas
 		const build = event.claim(relay, settings);
 		if (build !== null) return { event, build };
 	}
-	// Every proof is some event's: a receipt, a message (opt-out or inbound), a token's JSON.
+	// Every way a relay is authenticated is some event's: a receipt, a message (opt-out or inbound), a token's JSON.
 	throw badRequest('No event claims this relay');
 }

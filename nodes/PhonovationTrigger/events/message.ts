@@ -27,7 +27,7 @@ function keyphraseOf(fields: FormFields): string | null {
 }
 
 /** What an event makes of a message beyond what every message item carries. */
-export interface MessageEventFields {
+interface MessageEventFields {
 	event: string;
 	/** After `keyword`. */
 	own?: IDataObject;

@@ -10,7 +10,7 @@ import type { ClassifySettings, RelayEventModule } from './event';
 import { sentToShortcode, signedMessageItem } from './message';
 
 /** Where SMS-To (not covered by the signature) says an opt-out was texted: the shortcode 50123 or your own number. */
-export type OptOutRoute = 'shortcode' | 'reply';
+type OptOutRoute = 'shortcode' | 'reply';
 
 export interface OptOut {
 	via: OptOutRoute;
@@ -18,7 +18,7 @@ export interface OptOut {
 	keyword: string;
 }
 
-export interface OptOutSettings {
+interface OptOutSettings {
 	/** Whether a stop word texted to your own number counts as an opt-out. */
 	stopReplies: boolean;
 	/** Whether the unsigned SMS-To names the shared opt-out shortcode. */
@@ -58,7 +58,7 @@ export const optOut: RelayEventModule<'optOut'> = {
 		'A message whose whole text is a stop word (STOP, OPTOUT, …), texted to the shared shortcode 50123 or as a reply to your number',
 	selectedByDefault: true,
 	claim(relay, settings) {
-		if (relay.proof !== 'message') return null;
+		if (relay.authenticatedBy !== 'message') return null;
 		const { fields } = relay;
 		const found = optOutIn(fields, settings);
 		if (found === null) return null;

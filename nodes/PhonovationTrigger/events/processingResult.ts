@@ -68,5 +68,5 @@ export const processingResult: RelayEventModule<'processingResult'> = {
 		},
 	],
 	selectedByDefault: false,
-	claim: (relay) => (relay.proof === 'token' ? () => resultItem(relay.value) : null),
+	claim: (relay) => (relay.authenticatedBy === 'token' ? () => resultItem(relay.value) : null),
 };

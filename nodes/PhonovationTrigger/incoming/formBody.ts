@@ -5,7 +5,7 @@
 
 import { badRequest } from './rejection';
 
-export type RawValue = string | string[];
+type RawValue = string | string[];
 
 /** Left out of `raw`: the signature is of no use downstream and should not sit in execution data. */
 const NOT_RAW = 'sms-verify';

@@ -7,7 +7,7 @@
 export const LOG_LINES_PER_WINDOW = 10;
 export const LOG_WINDOW_MS = 60_000;
 
-export interface RateLimitedLog {
+interface RateLimitedLog {
 	/**
 	 * Writes `line` with `write` unless the window's allowance is spent; says what was dropped once the next window
 	 * opens.

@@ -3,7 +3,7 @@
  * goes only to n8n's log. Pure: every layer of the trigger throws these.
  */
 
-export type RejectionStatus = 400 | 401 | 413;
+type RejectionStatus = 400 | 401 | 413;
 
 /**
  * The only texts a refused sender ever gets: one per status, never a request value or field
@@ -16,7 +16,7 @@ export const REFUSAL_TEXT: Record<RejectionStatus, string> = {
 };
 
 /** Whether the sender got something wrong, or the trigger's owner has something to set up. */
-export type RejectionSource = 'request' | 'configuration';
+type RejectionSource = 'request' | 'configuration';
 
 /**
  * Why a relay is refused: the HTTP status the sender gets and, for n8n's log only, a fixed

@@ -32,7 +32,7 @@ export function digestsMatch(expected: string, received: string): boolean {
 	return timingSafeEqual(a, b);
 }
 
-export interface InboundSignatureFields {
+interface InboundSignatureFields {
 	from: string;
 	content: string;
 	verify: string;
@@ -42,7 +42,7 @@ export function verifyInboundSignature(fields: InboundSignatureFields, secret: s
 	return digestsMatch(inboundDigest(fields.from, fields.content, secret), fields.verify);
 }
 
-export interface ReceiptSignatureFields {
+interface ReceiptSignatureFields {
 	notifyId: string;
 	success: string;
 	verify: string;

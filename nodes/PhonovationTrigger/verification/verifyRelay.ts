@@ -1,7 +1,7 @@
 /**
- * Verification: what a relay proves, checked before anything beyond the fields the proof covers
+ * Verification: what a relay proves, checked before anything beyond the fields its signature covers
  * is read. A form relay's SMS-Verify signature (by the recipe its signed fields name), a
- * processing result's URL token; and the verdict its item carries (`verified`, and why not).
+ * processing result's URL token; and the verification its item carries (`verified`, and why not).
  */
 
 import type { IDataObject } from 'n8n-workflow';
@@ -28,18 +28,18 @@ export interface RelayAccess {
 }
 
 /** Said on a receipt without a NotifyId, accepted only when the node's option allows it. */
-export const UNLINKED_RECEIPT_HINT =
+const UNLINKED_RECEIPT_HINT =
 	'This receipt has no NotifyId. Its SMS-Verify is the same for every such receipt of your account, so it does not prove that this receipt is genuine.';
 
 /**
- * A relay whose proof has been checked: a form relay by the recipe of its signature, or a
- * processing result by its URL token (its JSON parsed only then). `verdict` holds the item
+ * A relay whose signature or token has been checked: a form relay by the recipe of its signature, or a
+ * processing result by its URL token (its JSON parsed only then). `verification` holds the item
  * fields that say what the check proved: `verified`, and a `hint` on a receipt whose matching
  * signature proves nothing (receipt items have no other hint); none for a processing result.
  */
 export type VerifiedRelay =
-	| { proof: FormRecipe; fields: FormFields; verdict: IDataObject }
-	| { proof: 'token'; value: IDataObject; verdict: IDataObject };
+	| { authenticatedBy: FormRecipe; fields: FormFields; verification: IDataObject }
+	| { authenticatedBy: 'token'; value: IDataObject; verification: IDataObject };
 
 async function verifyFormRelay(recipe: FormRecipe, fields: FormFields, access: RelayAccess) {
 	const { relaySecret } = await access.secrets();
@@ -99,7 +99,11 @@ function assertLinkedReceipt(fields: FormFields, settings: VerifySettings): void
 	}
 }
 
-function verdictOf(recipe: FormRecipe, fields: FormFields, settings: VerifySettings): IDataObject {
+function verificationOf(
+	recipe: FormRecipe,
+	fields: FormFields,
+	settings: VerifySettings,
+): IDataObject {
 	const unlinked = recipe === 'receipt' && isUnlinked(fields);
 	if (unlinked && settings.verifySignature) return { verified: false, hint: UNLINKED_RECEIPT_HINT };
 	return { verified: settings.verifySignature && !unlinked };
@@ -117,11 +121,15 @@ export async function verifyRelay(
 ): Promise<VerifiedRelay> {
 	if (body.kind === 'json') {
 		await checkToken(access);
-		return { proof: 'token', value: body.value(), verdict: {} };
+		return { authenticatedBy: 'token', value: body.value(), verification: {} };
 	}
 	const { fields } = body;
 	const recipe = formRecipeOf(fields);
 	if (recipe === 'receipt') assertLinkedReceipt(fields, settings);
 	if (settings.verifySignature) await verifyFormRelay(recipe, fields, access);
-	return { proof: recipe, fields, verdict: verdictOf(recipe, fields, settings) };
+	return {
+		authenticatedBy: recipe,
+		fields,
+		verification: verificationOf(recipe, fields, settings),
+	};
 }

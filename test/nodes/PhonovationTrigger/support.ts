@@ -20,5 +20,5 @@ export function rejectionOf(run: () => unknown): RelayRejection | undefined {
  * classifies and builds it (before the handler adds what verification proved).
  */
 export function messageItem(fields: FormFields, settings: { stopReplies: boolean }): IDataObject {
-	return classify({ proof: 'message', fields, verdict: {} }, settings).build();
+	return classify({ authenticatedBy: 'message', fields, verification: {} }, settings).build();
 }

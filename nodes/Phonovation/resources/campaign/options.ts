@@ -131,7 +131,7 @@ const MAX_BATCH_SIZE = LIMITS.recipientsPerRequest;
 /** 2,000 characters (the provider's limit) in UCS-2 make 30 parts: no text needs more. */
 const MAX_PARTS = 30;
 
-export const CAMPAIGN_OPTIONS = {
+const CAMPAIGN_OPTIONS = {
 	adaptiveParallelRequests: {
 		property: {
 			displayName: 'Adaptive Parallel Requests',
@@ -383,8 +383,7 @@ export const OPTION_FIELDS: INodeProperties[] = entries.map(
 	([name, option]) => ({ ...option.property, name }) as INodeProperties,
 );
 
-export const optionLabel = (name: OptionName): string =>
-	CAMPAIGN_OPTIONS[name].property.displayName;
+const optionLabel = (name: OptionName): string => CAMPAIGN_OPTIONS[name].property.displayName;
 
 const flagged = (flag: 'campaignKey' | 'body' | 'report') =>
 	entries.filter(([, option]) => option[flag]).map(([name]) => name);

@@ -52,6 +52,7 @@ const sendAndWaitFields: INodeProperties[] = [
 		displayName: 'Response Type',
 		name: 'responseType',
 		type: 'options',
+		required: true,
 		default: 'approval',
 		options: [
 			{
@@ -145,6 +146,7 @@ const deliverReplyFields: INodeProperties[] = [
 		displayName: 'Reply',
 		name: 'reply',
 		type: 'json',
+		required: true,
 		default: '={{ $json }}',
 		description:
 			"The Phonovation Trigger's item for the reply (Inbound Message or Opt-Out): its from, text, event and verified, and unverified.receivedAt and unverified.notifyId. An unverified reply is never delivered.",

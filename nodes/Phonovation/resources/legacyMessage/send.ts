@@ -91,7 +91,7 @@ function fail(ctx: IExecuteFunctions, message: string, itemIndex: number): never
  * The legacy gateway takes a line break as `¬` (Latin-1 172): CRLF, LF and CR each become one
  * (docs/provider-api.md#legacy-api).
  */
-export function withLegacyLineBreaks(text: string): string {
+function withLegacyLineBreaks(text: string): string {
 	return text.replace(/\r\n|\r|\n/g, '¬');
 }
 

@@ -10,7 +10,7 @@ const IRISH_CARRIERS: Record<number, string> = {
 	3: 'Eir',
 };
 
-export interface NetworkInfo {
+interface NetworkInfo {
 	mcc: string;
 	mnc: string;
 	country: string | null;

@@ -5,9 +5,9 @@ import type { VerifiedRelay } from '../../../../nodes/PhonovationTrigger/verific
 const form = (fields: Record<string, string>) =>
 	parseFormBody(new URLSearchParams(fields).toString());
 const message = (content: string, to: string): VerifiedRelay => ({
-	proof: 'message',
+	authenticatedBy: 'message',
 	fields: form({ 'SMS-From': '353871111111', 'SMS-Content': content, 'SMS-To': to }),
-	verdict: {},
+	verification: {},
 });
 
 const RELAYS: Array<[string, VerifiedRelay]> = [
@@ -17,14 +17,21 @@ const RELAYS: Array<[string, VerifiedRelay]> = [
 	['other text to the shortcode', message('Yes please', '50123')],
 	[
 		'a message without content',
-		{ proof: 'message', fields: form({ 'SMS-From': '1' }), verdict: {} },
+		{ authenticatedBy: 'message', fields: form({ 'SMS-From': '1' }), verification: {} },
 	],
 	[
 		'a receipt',
-		{ proof: 'receipt', fields: form({ 'SMS-NotifyId': '1', 'SMS-Success': 'True' }), verdict: {} },
+		{
+			authenticatedBy: 'receipt',
+			fields: form({ 'SMS-NotifyId': '1', 'SMS-Success': 'True' }),
+			verification: {},
+		},
 	],
-	['a processing result', { proof: 'token', value: { Status: 'COMPLETED' }, verdict: {} }],
-	['JSON that is no processing result', { proof: 'token', value: {}, verdict: {} }],
+	[
+		'a processing result',
+		{ authenticatedBy: 'token', value: { Status: 'COMPLETED' }, verification: {} },
+	],
+	['JSON that is no processing result', { authenticatedBy: 'token', value: {}, verification: {} }],
 ];
 
 describe('event registry', () => {

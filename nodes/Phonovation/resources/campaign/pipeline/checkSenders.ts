@@ -10,7 +10,7 @@ import type { EntryOwner } from './recipients';
 import { withSkipped } from './plan';
 
 /** What the account's sender list says about one campaign. */
-export interface SenderVerdict {
+interface SenderCheck {
 	violation?: ItemViolation;
 	warnings: string[];
 	/** An international (type 1) sender: Irish numbers are skipped with this. */
@@ -19,11 +19,11 @@ export interface SenderVerdict {
 
 const INTERNATIONAL = 1;
 
-function verdictFor(
+function senderCheckOf(
 	plan: CampaignPlan,
 	byName: Map<string, SenderRecord>,
 	approved: string,
-): SenderVerdict {
+): SenderCheck {
 	const itemIndex = plan.items[0]?.itemIndex ?? 0;
 	const sender = byName.get(plan.settings.from);
 	if (!sender) {
@@ -73,14 +73,14 @@ function violationsForAll(
 	field: string,
 	message: (plan: CampaignPlan) => string,
 ) {
-	const verdicts = new Map<CampaignPlan, SenderVerdict>();
+	const checks = new Map<CampaignPlan, SenderCheck>();
 	for (const plan of live) {
-		verdicts.set(plan, {
+		checks.set(plan, {
 			violation: { field, message: message(plan), itemIndex: plan.items[0].itemIndex },
 			warnings: [],
 		});
 	}
-	return verdicts;
+	return checks;
 }
 
 /**
@@ -93,10 +93,10 @@ export async function checkSenders(
 	ctx: IExecuteFunctions,
 	plans: CampaignPlan[],
 	ledger: Ledger,
-): Promise<Map<CampaignPlan, SenderVerdict>> {
-	const verdicts = new Map<CampaignPlan, SenderVerdict>();
+): Promise<Map<CampaignPlan, SenderCheck>> {
+	const checks = new Map<CampaignPlan, SenderCheck>();
 	const live = plans.filter((p) => p.violations.length === 0 && p.items.length > 0);
-	if (live.length === 0) return verdicts;
+	if (live.length === 0) return checks;
 	// A retry uses the list the first attempt read, so it leaves out the same numbers. Nothing is
 	// sent without a list, so a failure to read one is not remembered: a retry asks again.
 	const fresh = await senderList(ctx);
@@ -116,23 +116,23 @@ export async function checkSenders(
 	}
 	const byName = new Map(seen.list.map((s) => [s.name, s]));
 	const approved = seen.list.map((s) => s.name).join(', ') || 'none';
-	for (const plan of live) verdicts.set(plan, verdictFor(plan, byName, approved));
-	return verdicts;
+	for (const plan of live) checks.set(plan, senderCheckOf(plan, byName, approved));
+	return checks;
 }
 
 /**
  * The plan as the sender list leaves it: an unapproved sender is a violation; Irish numbers of an
  * international sender are skipped, or are a violation for items with Invalid Numbers = Fail.
  */
-export function applyVerdict(plan: CampaignPlan, verdict: SenderVerdict | undefined): CampaignPlan {
-	if (!verdict) return plan;
-	if (verdict.violation) return plan.with({ violations: [...plan.violations, verdict.violation] });
-	if (!verdict.irishSkip) return plan;
-	const skipped = withSkipped(plan, isIrish, verdict.irishSkip);
+export function applySenderCheck(plan: CampaignPlan, check: SenderCheck | undefined): CampaignPlan {
+	if (!check) return plan;
+	if (check.violation) return plan.with({ violations: [...plan.violations, check.violation] });
+	if (!check.irishSkip) return plan;
+	const skipped = withSkipped(plan, isIrish, check.irishSkip);
 	const undeliverable = withUndeliverable(skipped);
 	const failing = skipped.items.filter((i) => i.failOnInvalid && undeliverable.has(i.owner));
 	if (failing.length === 0) return skipped;
-	const message = `${verdict.irishSkip.reason}; remove them or choose another sender`;
+	const message = `${check.irishSkip.reason}; remove them or choose another sender`;
 	const violations = failing.map((i) => ({ field: 'recipients', message, itemIndex: i.itemIndex }));
 	return skipped.with({ batchCount: 0, violations: [...skipped.violations, ...violations] });
 }

@@ -2,8 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeOperationError } from 'n8n-workflow';
 
 import { FIELD_LABELS } from '../fields';
-import type { Delivery } from './deliver';
-import { stoppedDelivery } from './deliver';
+import type { Posting } from './post';
+import { stoppedPosting } from './post';
 import type { Ledger } from './ledger';
 import type { CampaignPlan, ItemViolation, RejectedItem, Skip } from './plan';
 import { PlannedItem } from './plan';
@@ -155,12 +155,12 @@ export function stoppedReports(
 	runError?: NodeOperationError,
 ) {
 	return stoppedParts(ctx, plans, !ledger.isEmpty, runError).map(({ plan, error }) => {
-		const delivery = stoppedDelivery({ ctx, ledger }, plan, error);
+		const posting = stoppedPosting({ ctx, ledger }, plan, error);
 		return {
 			plan,
 			error,
-			delivery,
-			report: delivery && reportCampaign(operation, plan, delivery, []),
+			posting,
+			report: posting && reportCampaign(operation, plan, posting, []),
 		};
 	});
 }
@@ -184,15 +184,15 @@ export function writeStopped(
 
 /** Each item's output: its report, or `{ error, details }` when its campaign failed before all its numbers went out. */
 export function writeReports(
-	reports: Array<{ delivery: Delivery; report: CampaignReport }>,
+	reports: Array<{ posting: Posting; report: CampaignReport }>,
 	out: INodeExecutionData[],
 ): void {
-	for (const { delivery, report } of reports) {
+	for (const { posting, report } of reports) {
 		// forEach: no iterator result per item of a 100,000-item run.
 		report.items.forEach(({ itemIndex, json, unsent }) => {
 			out[itemIndex] =
-				delivery.failure && unsent
-					? failedItem(delivery.failure.error, itemIndex, json)
+				posting.failure && unsent
+					? failedItem(posting.failure.error, itemIndex, json)
 					: { json: json as INodeExecutionData['json'], pairedItem: { item: itemIndex } };
 		});
 	}

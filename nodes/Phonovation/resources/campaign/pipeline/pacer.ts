@@ -18,16 +18,16 @@
  * Pinned (not adaptive), the window starts at Parallel Requests and only a 429 lowers it: halved,
  * then back up by one for each window's worth of answers, up to Parallel Requests again.
  * Nothing here decides what is posted: each batch is still posted at most once, in order within
- * its campaign (deliver); the pacer only decides when.
+ * its campaign (post.ts); the pacer only decides when.
  */
-export interface PacerSettings {
+interface PacerSettings {
 	/** Parallel Requests: the most in flight at once. */
 	ceiling: number;
 	/** Find the provider's pace below the ceiling (true), or always use the ceiling (false). */
 	adaptive: boolean;
 }
 
-export interface PacerClock {
+interface PacerClock {
 	now(): number;
 	sleep(ms: number): Promise<void>;
 }

@@ -123,7 +123,7 @@ export class CampaignPlan implements PlanFields {
 	}
 }
 
-export interface PlanContext {
+interface PlanContext {
 	scheduled: boolean;
 	now: Date;
 	/** The workflow's time zone, for a Send At without an offset. */

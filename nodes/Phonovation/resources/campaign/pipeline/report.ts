@@ -1,6 +1,6 @@
 import type { TextAnalysis } from '../../../domain/gsmSegments';
 import { analyseText } from '../../../domain/gsmSegments';
-import type { BatchOutcome, Delivery } from './deliver';
+import type { BatchOutcome, Posting } from './post';
 import { labelOf } from '../../../domain/compliance';
 import { REPORT_OPTIONS } from '../options';
 import type { CampaignPlan, CampaignSettings, PlannedItem } from './plan';
@@ -22,12 +22,12 @@ const STATUSES = {
 	'dry run': null,
 } as const;
 
-export type RecipientStatus = keyof typeof STATUSES;
+type RecipientStatus = keyof typeof STATUSES;
 
 const STATUS_NAMES = Object.keys(STATUSES) as RecipientStatus[];
 
 /** One number of one input item and what became of it, as the output shows it. */
-export interface RecipientReport {
+interface RecipientReport {
 	input: string;
 	msisdn: string | null;
 	notifyId: string | null;
@@ -38,7 +38,7 @@ export interface RecipientReport {
 type Json = Record<string, unknown>;
 
 /** One input item's output; `unsent` when the campaign failed before all its numbers went out. */
-export interface ItemReport {
+interface ItemReport {
 	itemIndex: number;
 	json: Json;
 	unsent: boolean;
@@ -108,7 +108,7 @@ interface ProviderErrors {
 	message: string | null;
 }
 
-function providerErrors(plan: CampaignPlan, delivery: Delivery): ProviderErrors {
+function providerErrors(plan: CampaignPlan, posting: Posting): ProviderErrors {
 	const found: ProviderErrors = { general: [], byNumber: new Map(), message: null };
 	const columns = plan.recipients;
 	// The numbers are listed only for an answer with errors to match them against.
@@ -126,17 +126,17 @@ function providerErrors(plan: CampaignPlan, delivery: Delivery): ProviderErrors 
 	};
 	// What an earlier attempt was told about the recipients it posted (a retry may batch them otherwise).
 	const earlier = new Map<BatchOutcome, Array<string | null>>();
-	for (const [entry, outcome] of delivery.earlier ?? []) {
+	for (const [entry, outcome] of posting.earlier ?? []) {
 		const numbers = earlier.get(outcome);
 		if (numbers) numbers.push(columns.msisdn(entry));
 		else earlier.set(outcome, [columns.msisdn(entry)]);
 	}
 	for (const [outcome, numbers] of earlier) read(outcome, () => numbers);
-	delivery.batches.forEach((outcome, index) => {
+	posting.batches.forEach((outcome, index) => {
 		if ('replayed' in outcome && outcome.replayed) return;
 		read(outcome, () =>
 			Array.from(
-				plan.batch(index).filter((entry) => !delivery.earlier?.has(entry)),
+				plan.batch(index).filter((entry) => !posting.earlier?.has(entry)),
 				(entry) => columns.msisdn(entry),
 			),
 		);
@@ -144,12 +144,12 @@ function providerErrors(plan: CampaignPlan, delivery: Delivery): ProviderErrors 
 	return found;
 }
 
-type Verdict = Pick<RecipientReport, 'status' | 'reason'>;
+type StatusWithReason = Pick<RecipientReport, 'status' | 'reason'>;
 
 // Shared answers for the common cases: 400,000 accepted recipients must not mean 400,000 objects.
-const ACCEPTED: Verdict = Object.freeze({ status: 'accepted', reason: null });
-const DRY_RUN: Verdict = Object.freeze({ status: 'dry run', reason: 'not sent: dry run' });
-const TEXTED_FOR_ANOTHER: Verdict = Object.freeze({
+const ACCEPTED: StatusWithReason = Object.freeze({ status: 'accepted', reason: null });
+const DRY_RUN: StatusWithReason = Object.freeze({ status: 'dry run', reason: 'not sent: dry run' });
+const TEXTED_FOR_ANOTHER: StatusWithReason = Object.freeze({
 	status: 'duplicate',
 	reason:
 		'not sent again: an earlier attempt of this execution texted this number for another item that listed it',
@@ -162,22 +162,22 @@ const TEXTED_FOR_ANOTHER: Verdict = Object.freeze({
 function statusOf(
 	entry: number,
 	plan: CampaignPlan,
-	delivery: Delivery,
+	posting: Posting,
 	errors: ProviderErrors,
-): Verdict {
+): StatusWithReason {
 	const columns = plan.recipients;
 	// Posted by an earlier attempt of this execution (even if this attempt skips it): what the provider said then.
-	const earlier = delivery.earlier?.get(entry);
+	const earlier = posting.earlier?.get(entry);
 	const skip = columns.skip(entry);
 	if (skip && !earlier) return { status: skip.kind, reason: skip.reason };
-	if (delivery.textedForOthers?.has(entry)) return TEXTED_FOR_ANOTHER;
+	if (posting.textedForOthers?.has(entry)) return TEXTED_FOR_ANOTHER;
 	// No batch: a rule stopped the campaign on this attempt (an earlier one may have posted some of it).
 	const position = columns.position(entry);
 	const outcome =
 		earlier ??
 		(position === undefined
 			? undefined
-			: delivery.batches[Math.floor(position / plan.settings.batchSize)]);
+			: posting.batches[Math.floor(position / plan.settings.batchSize)]);
 	if (outcome?.state === 'dry run') return DRY_RUN;
 	if (outcome?.state === 'unconfirmed') return { status: 'unconfirmed', reason: outcome.reason };
 	if (outcome?.state === 'accepted') {
@@ -185,12 +185,12 @@ function statusOf(
 			errors.byNumber.size === 0 ? undefined : errors.byNumber.get(columns.msisdn(entry)!);
 		return named ? { status: 'rejected by provider', reason: named.join('; ') } : ACCEPTED;
 	}
-	if (!delivery.failure)
+	if (!posting.failure)
 		return {
 			status: 'not sent',
 			reason: 'not sent: the run stopped after another campaign failed',
 		};
-	const { error, batch } = delivery.failure;
+	const { error, batch } = posting.failure;
 	if (batch === undefined)
 		return { status: 'not sent', reason: `not sent on this attempt: ${error.message}` };
 	return {
@@ -200,14 +200,14 @@ function statusOf(
 }
 
 /** An entry and its status as the output shows it. */
-function reportOf(entry: number, plan: CampaignPlan, verdict: Verdict): RecipientReport {
+function reportOf(entry: number, plan: CampaignPlan, judged: StatusWithReason): RecipientReport {
 	const columns = plan.recipients;
 	return {
 		input: columns.input(entry),
 		msisdn: columns.msisdn(entry),
 		notifyId: columns.notifyId(entry),
-		status: verdict.status,
-		reason: verdict.reason,
+		status: judged.status,
+		reason: judged.reason,
 	};
 }
 
@@ -223,7 +223,7 @@ function emptyCounts(): Record<RecipientStatus, number> {
  * otherwise hold an object per number for the output alone. Every other recipient, whose status
  * has a reason, is still listed in full in `recipients`.
  */
-export const COMPACT_ABOVE = 1_000;
+const COMPACT_ABOVE = 1_000;
 
 /** The statuses a compact item lists as plain numbers, and the field each goes to. */
 const COMPACT_FIELDS: Partial<Record<RecipientStatus, 'acceptedNumbers' | 'dryRunNumbers'>> = {
@@ -253,18 +253,18 @@ const SINGLE_COUNTS = new Map<RecipientStatus, Record<RecipientStatus, number>>(
 function singleOutcome(
 	item: PlannedItem,
 	plan: CampaignPlan,
-	delivery: Delivery,
+	posting: Posting,
 	errors: ProviderErrors,
 ): ItemOutcome {
 	const entry = item.first;
-	const verdict = statusOf(entry, plan, delivery, errors);
-	const report = reportOf(entry, plan, verdict);
+	const judged = statusOf(entry, plan, posting, errors);
+	const report = reportOf(entry, plan, judged);
 	return {
 		item,
 		recipients: [report],
 		numbers: undefined,
 		accepted: NONE as string[],
-		counts: SINGLE_COUNTS.get(verdict.status)!,
+		counts: SINGLE_COUNTS.get(judged.status)!,
 	};
 }
 
@@ -279,11 +279,11 @@ function presized(size: number): string[] {
 function itemOutcome(
 	item: PlannedItem,
 	plan: CampaignPlan,
-	delivery: Delivery,
+	posting: Posting,
 	errors: ProviderErrors,
 ): ItemOutcome {
 	const size = item.end - item.first;
-	if (size === 1) return singleOutcome(item, plan, delivery, errors);
+	if (size === 1) return singleOutcome(item, plan, posting, errors);
 	const counts = emptyCounts();
 	const compact = size > COMPACT_ABOVE;
 	const { dryRun } = plan.settings.options;
@@ -295,13 +295,13 @@ function itemOutcome(
 	const accepted: string[] = numbers ? numbers.acceptedNumbers : [];
 	const msisdns = plan.recipients.numbers.msisdns;
 	for (let entry = item.first; entry < item.end; entry++) {
-		const verdict = statusOf(entry, plan, delivery, errors);
-		const { status } = verdict;
+		const judged = statusOf(entry, plan, posting, errors);
+		const { status } = judged;
 		counts[status]++;
 		const field = COMPACT_FIELDS[status];
 		// The plan's own number strings: the output adds no string per number.
 		if (numbers && field) numbers[field][listed[field]++] = msisdns[entry]!;
-		else recipients.push(reportOf(entry, plan, verdict));
+		else recipients.push(reportOf(entry, plan, judged));
 		if (!numbers && status === 'accepted') accepted.push(msisdns[entry]!);
 	}
 	if (numbers) {
@@ -324,7 +324,7 @@ function reportedOptions(settings: CampaignSettings): Json {
 /** What every item of one campaign reports the same way (one object, shared by its items). */
 function campaignSummary(
 	plan: CampaignPlan,
-	delivery: Delivery,
+	posting: Posting,
 	credits: number,
 	errors: ProviderErrors,
 ): Json {
@@ -335,7 +335,7 @@ function campaignSummary(
 		sendAt: settings.sendAt,
 		...(settings.quietHours ? { quietHours: labelOf(settings.quietHours) } : {}),
 		recipients: plan.recipients.sending,
-		requests: settings.options.dryRun ? (delivery.dryRunRequests?.length ?? 0) : delivery.requests,
+		requests: settings.options.dryRun ? (posting.dryRunRequests?.length ?? 0) : posting.requests,
 		estimatedCredits: credits,
 		// Kept once here, not copied into every item: they name no recipient.
 		providerErrors: errors.general,
@@ -343,16 +343,16 @@ function campaignSummary(
 }
 
 /** What a user should know about how the campaign went out, besides each recipient's status. */
-function deliveryWarnings(delivery: Delivery, unconfirmed: number): string[] {
+function postingWarnings(posting: Posting, unconfirmed: number): string[] {
 	const warnings: string[] = [];
-	const replayed = delivery.earlier?.size ?? 0;
+	const replayed = posting.earlier?.size ?? 0;
 	if (replayed > 0) {
 		warnings.push(
 			`${replayed} recipient(s) of this campaign reached the provider in an earlier attempt of this execution (Retry On Fail or a retried execution) and were not posted again`,
 		);
 	}
 	const changed = new Set(
-		[...(delivery.earlier?.values() ?? [])].filter((b) => 'changed' in b && b.changed),
+		[...(posting.earlier?.values() ?? [])].filter((b) => 'changed' in b && b.changed),
 	).size;
 	if (changed > 0) {
 		warnings.push(
@@ -364,15 +364,15 @@ function deliveryWarnings(delivery: Delivery, unconfirmed: number): string[] {
 			`${unconfirmed} recipient(s) are unconfirmed: no answer proved that the provider refused them (a timeout, a dropped connection, a server error or an unreadable answer), so they may have been sent. Check the provider's report before sending them again`,
 		);
 	}
-	const moved = delivery.movedIntoQuietHours;
+	const moved = posting.movedIntoQuietHours;
 	if (moved) {
 		warnings.push(
 			`Quiet Hours ${labelOf(moved.quietHours)}: ${moved.requests} request(s) were about to be posted inside them, so they were scheduled for their end (sendAt ${moved.sendAt})`,
 		);
 	}
-	if (delivery.retriedAfter429 > 0) {
+	if (posting.retriedAfter429 > 0) {
 		warnings.push(
-			`The provider asked to slow down (HTTP 429): ${delivery.retriedAfter429} request(s) were repeated after waiting`,
+			`The provider asked to slow down (HTTP 429): ${posting.retriedAfter429} request(s) were repeated after waiting`,
 		);
 	}
 	return warnings;
@@ -396,7 +396,7 @@ function acceptedNumbers(outcomes: ItemOutcome[]): string[] {
 interface Shared {
 	operation: string;
 	plan: CampaignPlan;
-	delivery: Delivery;
+	posting: Posting;
 	errors: ProviderErrors;
 	summary: Json;
 	text: TextAnalysis & { estimatedCredits: number };
@@ -449,7 +449,7 @@ class SharedObjects {
 }
 
 function itemJson(outcome: ItemOutcome, shared: Shared): Json {
-	const { plan, delivery, errors } = shared;
+	const { plan, posting, errors } = shared;
 	const itemErrors: string[] = errors.byNumber.size > 0 ? [] : (NONE as string[]);
 	if (errors.byNumber.size > 0) {
 		for (const r of outcome.recipients)
@@ -458,7 +458,7 @@ function itemJson(outcome: ItemOutcome, shared: Shared): Json {
 	const counts = shared.objects.countsOf(outcome);
 	const response = shared.objects.responseOf(itemErrors);
 	const { warnings, summary: campaign, text, operation } = shared;
-	const success = !delivery.failure;
+	const success = !posting.failure;
 	const { dryRun } = plan.settings.options;
 	const { recipients, numbers } = outcome;
 	// The item's own result first; what the whole campaign shares after it. Written out in full
@@ -515,7 +515,7 @@ function itemJson(outcome: ItemOutcome, shared: Shared): Json {
 	}
 	// The exact bodies are shown once per campaign, on its first item.
 	if (plan.settings.options.dryRun && outcome.item === plan.items[0])
-		json.requests = delivery.dryRunRequests;
+		json.requests = posting.dryRunRequests;
 	return json;
 }
 
@@ -526,11 +526,11 @@ function itemJson(outcome: ItemOutcome, shared: Shared): Json {
 export function reportCampaign(
 	operation: string,
 	plan: CampaignPlan,
-	delivery: Delivery,
+	posting: Posting,
 	warnings: string[],
 ): CampaignReport {
-	const errors = providerErrors(plan, delivery);
-	const outcomes = plan.items.map((item) => itemOutcome(item, plan, delivery, errors));
+	const errors = providerErrors(plan, posting);
+	const outcomes = plan.items.map((item) => itemOutcome(item, plan, posting, errors));
 	const unconfirmed = outcomes.reduce((sum, o) => sum + o.counts.unconfirmed, 0);
 	const billable = outcomes.reduce((sum, o) => sum + o.counts.accepted + o.counts['dry run'], 0);
 	const analysis = analyseText(plan.settings.text);
@@ -538,15 +538,15 @@ export function reportCampaign(
 	const shared: Shared = {
 		operation,
 		plan,
-		delivery,
+		posting,
 		errors,
-		summary: campaignSummary(plan, delivery, credits, errors),
+		summary: campaignSummary(plan, posting, credits, errors),
 		text: { ...analysis, estimatedCredits: credits },
-		warnings: [...plan.warnings, ...warnings, ...deliveryWarnings(delivery, unconfirmed)],
+		warnings: [...plan.warnings, ...warnings, ...postingWarnings(posting, unconfirmed)],
 		objects: new SharedObjects(
 			plan.settings.options.dryRun
 				? null
-				: { success: !delivery.failure, message: errors.message, errors: [] },
+				: { success: !posting.failure, message: errors.message, errors: [] },
 		),
 	};
 	return {

@@ -3,7 +3,7 @@ import type { CampaignSettings } from './plan';
 import type { CampaignRecipients } from './recipients';
 
 /** The recipients of one request: entries of a campaign's columns, in send order. */
-export interface BatchRecipients {
+interface BatchRecipients {
 	readonly columns: CampaignRecipients;
 	readonly entries: Int32Array;
 }

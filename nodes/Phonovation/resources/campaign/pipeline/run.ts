@@ -6,9 +6,9 @@ import { apiUrl } from '../../../transport/request';
 import { asNodeError } from '../../../eachItem';
 import { refuseBlindRetry } from '../../../retriedBlind';
 
-import { applyVerdict, checkSenders } from './checkSenders';
-import type { DeliveryContext } from './deliver';
-import { deliverAll } from './dispatch';
+import { applySenderCheck, checkSenders } from './checkSenders';
+import type { PostingContext } from './post';
+import { postAll } from './dispatch';
 import { Ledger } from './ledger';
 import {
 	type CampaignOperation,
@@ -33,12 +33,12 @@ import { CAMPAIGN_PATH } from './requestBody';
 
 export type { CampaignOperation } from './output';
 
-/** What every delivery of this run shares: the ledger, the pacer, the stop signal, the endpoint. */
-async function deliveryContext(
+/** What every posting of this run shares: the ledger, the pacer, the stop signal, the endpoint. */
+async function postingContext(
 	ctx: IExecuteFunctions,
 	parameters: ItemParameters[],
 	ledger: Ledger,
-): Promise<DeliveryContext & { workers: number }> {
+): Promise<PostingContext & { workers: number }> {
 	// Read from the first item: one pace for the whole run.
 	const options = parameters[0]?.options ?? {};
 	const violations: RuleViolation[] = [];
@@ -86,7 +86,7 @@ async function afterAcceptance<T>(
 
 /**
  * Send or schedule, over all input items: read parameters → plan (normalise, group, dedupe,
- * validate) → check senders → deliver the campaigns side by side → report per item.
+ * validate) → check senders → post the campaigns side by side → report per item.
  */
 export async function runCampaigns(
 	ctx: IExecuteFunctions,
@@ -104,16 +104,16 @@ export async function runCampaigns(
 		throw new NodeOperationError(ctx.getNode(), 'The execution was stopped; nothing more was sent');
 	const parameters = readParameters(ctx, items, scheduled, source);
 	// Planned as at the first attempt, so what it posted is reported rather than refused; each
-	// request is judged against the clock again as it is posted (deliver).
+	// request is judged against the clock again as it is posted (post.ts).
 	const planned = planCampaigns(parameters, {
 		scheduled,
 		now: ledger.firstPlanned(new Date()),
 		zone: ctx.getTimezone(),
 	});
 	// Resolved first: a credential URL that may not be used stops the run before any request.
-	const run = await deliveryContext(ctx, parameters, ledger);
-	const verdicts = await checkSenders(ctx, planned, ledger);
-	const plans = planned.map((plan) => applyVerdict(plan, verdicts.get(plan)));
+	const run = await postingContext(ctx, parameters, ledger);
+	const senderChecks = await checkSenders(ctx, planned, ledger);
+	const plans = planned.map((plan) => applySenderCheck(plan, senderChecks.get(plan)));
 
 	const problem = plans.find((plan) => plan.violations.length > 0 || plan.rejected.length > 0);
 	if (problem && !ctx.continueOnFail()) throw ruleStopError(ctx, ledger, operation, plans, problem);
@@ -125,24 +125,24 @@ export async function runCampaigns(
 	);
 	const stopOnFailure = !ctx.continueOnFail();
 	const reports = await afterAcceptance(ctx, ledger, async () => {
-		const deliveries = await deliverAll(
+		const postings = await postAll(
 			run,
 			sending.map((i) => plans[i]),
 			{ workers: run.workers, stopOnFailure },
 		);
 		return sending.map((index, i) => ({
-			delivery: deliveries[i],
+			posting: postings[i],
 			report:
-				deliveries[i] &&
+				postings[i] &&
 				reportCampaign(
 					operation,
 					plans[index],
-					deliveries[i],
-					verdicts.get(planned[index])?.warnings ?? [],
+					postings[i],
+					senderChecks.get(planned[index])?.warnings ?? [],
 				),
 		}));
 	});
-	const failed = reports.find((r) => r.delivery?.failure)?.delivery;
+	const failed = reports.find((r) => r.posting?.failure)?.posting;
 	if (failed?.failure && stopOnFailure) {
 		throw stoppingError(
 			failed.failure.error,

@@ -121,7 +121,8 @@ describe("Adaptive Parallel Requests: the node finds the provider's pace", () =>
 		const f = fixture();
 		f.sim.config.campaignLimit = { max: 12, retryAfter: 0 };
 		try {
-			f.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: 40 }, 1000);
+			// Long enough that the first 32 overlap even when the machine is busy.
+			f.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: 150 }, 1000);
 			const result = await f.run(
 				{ ...SEND, options: { parallelRequests: 32, adaptiveParallelRequests: false } },
 				people(100),

@@ -47,7 +47,7 @@ interface Replay {
 	changed?: boolean;
 }
 
-export interface Delivery {
+export interface Posting {
 	/** One outcome per batch of the plan, in order. */
 	batches: BatchOutcome[];
 	/**
@@ -74,7 +74,7 @@ export interface Delivery {
 	dryRunRequests?: IDataObject[];
 }
 
-export interface DeliveryContext {
+export interface PostingContext {
 	ctx: IExecuteFunctions;
 	ledger: Ledger;
 	pacer: Pacer;
@@ -85,7 +85,7 @@ export interface DeliveryContext {
 }
 
 /** What would be posted, at the endpoint the run already resolved. */
-function dryRun(url: string, plan: CampaignPlan): Delivery {
+function dryRun(url: string, plan: CampaignPlan): Posting {
 	const columns = plan.recipients;
 	return {
 		batches: Array.from({ length: plan.batchCount }, () => ({ state: 'dry run' })),
@@ -197,15 +197,15 @@ interface Posted {
 /**
  * Posts one batch, waiting out and repeating 429s (the provider processed nothing). The time rules
  * are judged, and the body built, only once the request has its slot, and again after each 429
- * pause: a request that waited is never posted on an earlier moment's verdict.
+ * pause: a request that waited is never posted on what an earlier moment allowed.
  */
 async function postBatch(
-	run: DeliveryContext,
+	run: PostingContext,
 	plan: CampaignPlan,
 	index: number,
 	bodyFor: (settings: CampaignSettings) => { body: Buffer; fingerprint: string },
 	written: WriteAhead,
-	delivery: Delivery,
+	posting: Posting,
 ): Promise<Posted> {
 	const where = batchLabel(index, plan.batchCount);
 	const itemIndex = plan.items[0].itemIndex;
@@ -223,7 +223,7 @@ async function postBatch(
 		}
 		const { settings } = timing;
 		const { body, fingerprint } = bodyFor(settings);
-		delivery.requests++;
+		posting.requests++;
 		let exchange: Exchange<unknown> | undefined;
 		try {
 			// Written ahead: if the execution is stopped, times out or crashes before the answer, a
@@ -258,7 +258,7 @@ async function postBatch(
 		if (wait !== null && attempt < TOO_MANY_REQUESTS.maxRetries) {
 			// Refused before processing: safe to repeat once everyone has waited.
 			written.refused();
-			delivery.retriedAfter429++;
+			posting.retriedAfter429++;
 			run.pacer.tooMany(wait);
 			continue;
 		}
@@ -379,7 +379,7 @@ function whoOf(
  * those still to post. Only a retry looks anything up.
  */
 function earlierOf(
-	run: DeliveryContext,
+	run: PostingContext,
 	columns: CampaignRecipients,
 	batch: Int32Array,
 	fingerprint: string,
@@ -412,20 +412,20 @@ function earlierOf(
 function rememberEarlier(
 	run: Replaying,
 	plan: CampaignPlan,
-	delivery: Delivery,
+	posting: Posting,
 	entry: number,
 	record: Recorded,
 	seen: Map<Recorded, BatchOutcome>,
 ): void {
 	let outcome = seen.get(record);
 	if (!outcome) seen.set(record, (outcome = replayed(run.ctx, plan, record, record.body ?? '')));
-	(delivery.earlier ??= new Map()).set(entry, outcome);
+	(posting.earlier ??= new Map()).set(entry, outcome);
 	if (outcome.state === 'unconfirmed')
-		delivery.failure ??= { error: outcome.failure!, batch: 0, replayed: true };
+		posting.failure ??= { error: outcome.failure!, batch: 0, replayed: true };
 }
 
 /** What reporting from the record needs: no endpoint, no pacer. */
-type Replaying = Pick<DeliveryContext, 'ctx' | 'ledger'>;
+type Replaying = Pick<PostingContext, 'ctx' | 'ledger'>;
 
 /**
  * The one pass that reports, from the record, the recipients this attempt does not post but an
@@ -436,7 +436,7 @@ type Replaying = Pick<DeliveryContext, 'ctx' | 'ledger'>;
 function replayUnposted(
 	run: Replaying,
 	plan: CampaignPlan,
-	delivery: Delivery,
+	posting: Posting,
 	lookedUp: readonly boolean[] = [],
 ): void {
 	if (!run.ledger.retrying) return;
@@ -457,12 +457,12 @@ function replayUnposted(
 			if (!msisdn || reported.has(msisdn)) continue;
 			reported.add(msisdn);
 			const record = run.ledger.recipient(Ledger.recipientKey(item.itemIndex, msisdn));
-			if (record) rememberEarlier(run, plan, delivery, entry, record, seen);
+			if (record) rememberEarlier(run, plan, posting, entry, record, seen);
 			else if (
 				!columns.skip(entry) &&
 				run.ledger.recipient(Ledger.duplicateKey(item.itemIndex, msisdn))
 			) {
-				(delivery.textedForOthers ??= new Set()).add(entry);
+				(posting.textedForOthers ??= new Set()).add(entry);
 			}
 		}
 	}
@@ -473,27 +473,27 @@ function replayUnposted(
  * execution left it: what it posted is reported from the record, the rest `not sent` with the
  * rule. Undefined when no earlier attempt posted any of it: then it is a plain error.
  */
-export function stoppedDelivery(
+export function stoppedPosting(
 	run: Replaying,
 	plan: CampaignPlan,
 	error: Error,
-): Delivery | undefined {
+): Posting | undefined {
 	if (!run.ledger.retrying) return undefined;
-	const delivery: Delivery = { batches: [], requests: 0, retriedAfter429: 0 };
-	replayUnposted(run, plan, delivery);
-	if (!delivery.earlier && !delivery.textedForOthers) return undefined;
-	delivery.failure = { error };
-	return delivery;
+	const posting: Posting = { batches: [], requests: 0, retriedAfter429: 0 };
+	replayUnposted(run, plan, posting);
+	if (!posting.earlier && !posting.textedForOthers) return undefined;
+	posting.failure = { error };
+	return posting;
 }
 
 /** Reports the recipients an earlier attempt posted; the first unconfirmed one keeps the campaign an error. */
 function replayKnown(
-	run: DeliveryContext,
+	run: PostingContext,
 	plan: CampaignPlan,
 	known: Map<number, Recorded>,
 	fingerprint: string,
 	index: number,
-	delivery: Delivery,
+	posting: Posting,
 ) {
 	const outcomes = new Map<Recorded, BatchOutcome>();
 	for (const [entry, record] of known) {
@@ -502,9 +502,9 @@ function replayKnown(
 			outcome = replayed(run.ctx, plan, record, fingerprint);
 			outcomes.set(record, outcome);
 			if (outcome.state === 'unconfirmed')
-				delivery.failure ??= { error: outcome.failure!, batch: index, replayed: true };
+				posting.failure ??= { error: outcome.failure!, batch: index, replayed: true };
 		}
-		(delivery.earlier ??= new Map()).set(entry, outcome);
+		(posting.earlier ??= new Map()).set(entry, outcome);
 	}
 	return outcomes;
 }
@@ -514,7 +514,7 @@ function replayKnown(
  * batch must not go.
  */
 function settingsAt(
-	run: DeliveryContext,
+	run: PostingContext,
 	plan: CampaignPlan,
 	index: number,
 ): { ok: true; settings: CampaignSettings } | { ok: false; error: Error } {
@@ -547,11 +547,11 @@ function settingsAt(
 function noteMovedIntoQuietHours(
 	plan: CampaignPlan,
 	posted: CampaignSettings,
-	delivery: Delivery,
+	posting: Posting,
 ): void {
 	const { quietHours, sendAt } = plan.settings;
 	if (plan.settings.scheduled || !quietHours || !posted.sendAt || posted.sendAt === sendAt) return;
-	const moved = (delivery.movedIntoQuietHours ??= {
+	const moved = (posting.movedIntoQuietHours ??= {
 		quietHours,
 		requests: 0,
 		sendAt: posted.sendAt,
@@ -565,14 +565,14 @@ function noteMovedIntoQuietHours(
  * anything else can fail. A failure stops the later batches; an unconfirmed batch of an earlier
  * attempt does not, as its later batches were never posted, but the campaign stays an error.
  */
-export async function deliver(run: DeliveryContext, plan: CampaignPlan): Promise<Delivery> {
+export async function postCampaign(run: PostingContext, plan: CampaignPlan): Promise<Posting> {
 	if (plan.settings.options.dryRun) {
 		// A retry switched to Dry Run still reports what an earlier attempt texted, from the record.
 		const rehearsal = dryRun(run.campaignUrl, plan);
 		replayUnposted(run, plan, rehearsal);
 		return rehearsal;
 	}
-	const delivery: Delivery = {
+	const posting: Posting = {
 		batches: Array.from({ length: plan.batchCount }, () => ({ state: 'not attempted' })),
 		requests: 0,
 		retriedAfter429: 0,
@@ -587,18 +587,18 @@ export async function deliver(run: DeliveryContext, plan: CampaignPlan): Promise
 		// The record is looked up with the body as the clock leaves it now; what goes is built when its slot is taken.
 		const now = settingsAt(run, plan, index);
 		if (!now.ok) {
-			delivery.batches[index] = { state: 'failed', failure: now.error };
-			delivery.failure = { error: now.error, batch: index };
+			posting.batches[index] = { state: 'failed', failure: now.error };
+			posting.failure = { error: now.error, batch: index };
 			break;
 		}
 		const whole = requestBody(now.settings, { columns, entries: batch });
 		const fingerprint = Ledger.fingerprint(whole);
 		const { known, fresh, textedForOthers } = earlierOf(run, columns, batch, fingerprint);
 		lookedUp[index] = true;
-		const replays = replayKnown(run, plan, known, fingerprint, index, delivery);
-		for (const entry of textedForOthers ?? []) (delivery.textedForOthers ??= new Set()).add(entry);
+		const replays = replayKnown(run, plan, known, fingerprint, index, posting);
+		for (const entry of textedForOthers ?? []) (posting.textedForOthers ??= new Set()).add(entry);
 		if (fresh.length === 0) {
-			delivery.batches[index] = replays.values().next().value ?? { state: 'not attempted' };
+			posting.batches[index] = replays.values().next().value ?? { state: 'not attempted' };
 			continue;
 		}
 		const bodyFor = (settings: CampaignSettings) => {
@@ -615,18 +615,18 @@ export async function deliver(run: DeliveryContext, plan: CampaignPlan): Promise
 			index,
 			bodyFor,
 			written,
-			delivery,
+			posting,
 		);
 		written.settle(posted === undefined ? undefined : recorded(outcome, posted, whoOfFresh));
-		if (settings && posted) noteMovedIntoQuietHours(plan, settings, delivery);
-		delivery.batches[index] = outcome;
+		if (settings && posted) noteMovedIntoQuietHours(plan, settings, posting);
+		posting.batches[index] = outcome;
 		const failure =
 			outcome.state === 'failed' || outcome.state === 'unconfirmed' ? outcome.failure : undefined;
 		if (failure) {
-			delivery.failure = { error: failure, batch: index };
+			posting.failure = { error: failure, batch: index };
 			break;
 		}
 	}
-	replayUnposted(run, plan, delivery, lookedUp);
-	return delivery;
+	replayUnposted(run, plan, posting, lookedUp);
+	return posting;
 }
