@@ -90,17 +90,13 @@ export function labelOf(
 }
 
 /**
- * The Quiet Hours an item's options set, or null (none, or a mistake, added to `found`). With no
- * Quiet Hours Time Zone they are judged in each recipient's zone, the workflow's as fallback.
+ * The Quiet Hours an item's options set, or null: none, or a window or zone the options already
+ * refused (options.ts reads both and names their mistakes). With no Quiet Hours Time Zone they are
+ * judged in each recipient's zone, the workflow's as fallback.
  */
-export function quietHoursOf(
-	options: ComplianceOptions,
-	zone: string,
-	found: Pick<Findings, 'violations'>,
-): QuietHours | null {
+export function quietHoursOf(options: ComplianceOptions, zone: string): QuietHours | null {
 	const named = asText(options.quietHoursTimeZone).trim();
 	const parsed = parseQuietHours(options.quietHours, named || zone);
-	if (!parsed.ok) found.violations.push(parsed.violation);
 	if (!parsed.ok || !parsed.quietHours) return null;
 	return named ? parsed.quietHours : { ...parsed.quietHours, byRecipient: true };
 }

@@ -32,6 +32,47 @@ function refused(field: string, message: string): QuietHoursResult {
 }
 
 /**
+ * A Quiet Hours window in its one written form (`9:00 – 17:00` → `09:00-17:00`, '' when empty),
+ * or what is wrong with it: rows that write one window two ways are one campaign.
+ */
+export function canonicalWindow(
+	window: unknown,
+): { ok: true; window: string } | { ok: false; problem: string } {
+	const text = String(window ?? '').trim();
+	if (text === '') return { ok: true, window: '' };
+	const match = WINDOW.exec(text);
+	if (!match)
+		return {
+			ok: false,
+			problem: `"${text.slice(0, 40)}" is not a window such as 21:00-08:00 (24-hour clock)`,
+		};
+	const [start, end] = [
+		Number(match[1]) * 60 + Number(match[2]),
+		Number(match[3]) * 60 + Number(match[4]),
+	];
+	if (start === end) return { ok: false, problem: `"${text}" starts and ends at the same time` };
+	return { ok: true, window: `${hhmm(start)}-${hhmm(end)}` };
+}
+
+/** A time zone name in its one spelling (`europe/dublin` → `Europe/Dublin`, '' when empty), or what is wrong. */
+export function canonicalZone(
+	zone: unknown,
+): { ok: true; zone: string } | { ok: false; problem: string } {
+	const text = String(zone ?? '').trim();
+	if (text === '') return { ok: true, zone: '' };
+	if (!IANAZone.isValidZone(text)) {
+		return {
+			ok: false,
+			problem: `"${text.slice(0, 40)}" is not a time zone; use a name such as Europe/Dublin`,
+		};
+	}
+	return {
+		ok: true,
+		zone: new Intl.DateTimeFormat('en', { timeZone: text }).resolvedOptions().timeZone,
+	};
+}
+
+/**
  * The Quiet Hours option (`21:00-08:00`, 24-hour clock) in `zone`, null when empty. A window
  * that starts when it ends is refused: it would be either never or always.
  */

@@ -10,6 +10,7 @@ import {
 	readYesNo,
 } from '../../domain/rules';
 import type { RuleViolation } from '../../domain/rules';
+import { canonicalWindow, canonicalZone } from '../../domain/quietHours';
 import { SUGGESTED_OPT_OUT_TEXT } from '../../../shared/optOutWords';
 import { asText } from '../../../shared/values';
 
@@ -31,8 +32,13 @@ interface CampaignOption<T> {
 	property: Omit<INodeProperties, 'name'>;
 	/** The user's value (from a spreadsheet, an expression: anything) as the pipeline uses it. */
 	read: (raw: unknown) => Read<T>;
-	/** Items that differ in it are different campaigns (it changes what a request carries or whether it goes). */
-	campaignKey?: boolean;
+	/**
+	 * Items that differ in it are different campaigns (it changes what a request carries or whether
+	 * it goes); a function gives the value to compare when the option alone does not say (a time
+	 * zone of Quiet Hours that are off means nothing). Body and report options must be key options:
+	 * a campaign takes them from its first item.
+	 */
+	campaignKey?: true | ((options: Readonly<Record<string, unknown>>) => unknown);
 	/** Written to the request body under its name when not empty. */
 	body?: boolean;
 	/** Shown in each item's `campaign` output under its name (empty shown as null). */
@@ -57,12 +63,19 @@ const yesNo =
 			: { value };
 	};
 
+/** A number as a spreadsheet writes it: a number, or text of one (`" 400000 "`); nothing else (`true`, `[]`). */
+function numberOf(raw: unknown): number {
+	if (typeof raw === 'number') return raw;
+	if (typeof raw !== 'string' || raw.trim() === '') return NaN;
+	return Number(raw.trim());
+}
+
 /** A whole number from `min` to `max`. */
 const wholeNumber =
 	(fallback: number, min: number, max: number) =>
 	(raw: unknown): Read<number> => {
 		if (isUnset(raw)) return { value: fallback };
-		const n = Number(raw);
+		const n = numberOf(raw);
 		return Number.isInteger(n) && n >= min && n <= max
 			? { value: n }
 			: {
@@ -82,7 +95,6 @@ const limitedText =
 	};
 
 const anyText = (raw: unknown): Read<string> => ({ value: asText(raw) });
-const trimmedText = (raw: unknown): Read<string> => ({ value: asText(raw).trim() });
 
 /**
  * One of an options field's values, by value or by name in any case ("fail", "Fail", "Skip and
@@ -307,8 +319,10 @@ const CAMPAIGN_OPTIONS = {
 			description:
 				'Daily window (24-hour clock, local time) in which no text goes out: a Send inside it is scheduled for the end of the window, and so is a Schedule whose Send At falls inside it. The output says so in its warnings.',
 		},
-		// Read with its time zone as one window (domain/quietHours.ts), where its mistakes are named.
-		read: trimmedText,
+		read: (raw: unknown): Read<string> => {
+			const window = canonicalWindow(raw);
+			return window.ok ? { value: window.window } : { value: '', problem: window.problem };
+		},
 		campaignKey: true,
 	},
 	quietHoursTimeZone: {
@@ -318,10 +332,13 @@ const CAMPAIGN_OPTIONS = {
 			default: '',
 			placeholder: 'Europe/Dublin',
 			description:
-				"Time zone of the Quiet Hours, e.g. Europe/Dublin. Empty: the workflow's time zone.",
+				"Time zone of the Quiet Hours, e.g. Europe/Dublin. Empty: each recipient's own (their country's), the workflow's where a country has several.",
 		},
-		read: trimmedText,
-		campaignKey: true,
+		read: (raw: unknown): Read<string> => {
+			const zone = canonicalZone(raw);
+			return zone.ok ? { value: zone.zone } : { value: '', problem: zone.problem };
+		},
+		campaignKey: (options) => (options.quietHours === '' ? '' : options.quietHoursTimeZone),
 	},
 	timeout: {
 		property: {
@@ -333,7 +350,7 @@ const CAMPAIGN_OPTIONS = {
 		},
 		read: (raw: unknown): Read<number> => {
 			if (isUnset(raw)) return { value: DEFAULT_TIMEOUT_MS };
-			const ms = Number(raw);
+			const ms = numberOf(raw);
 			return Number.isFinite(ms) && ms > 0
 				? { value: ms }
 				: { value: DEFAULT_TIMEOUT_MS, problem: 'must be a number of milliseconds above 0' };
@@ -390,6 +407,12 @@ const flagged = (flag: 'campaignKey' | 'body' | 'report') =>
 
 /** Options items must agree on to be one campaign, besides sender, text and send time. */
 export const CAMPAIGN_KEY_OPTIONS: readonly OptionName[] = flagged('campaignKey');
+/** What an option gives the campaign key: its value, or what its flag's function makes of it. */
+export function campaignKeyValue(name: OptionName, options: OptionValues): unknown {
+	const flag = (CAMPAIGN_OPTIONS[name] as CampaignOption<unknown>).campaignKey;
+	return typeof flag === 'function' ? flag(options) : options[name];
+}
+
 /** Options written to the request body when set. */
 export const BODY_OPTIONS: readonly OptionName[] = flagged('body');
 /** Options echoed in each item's `campaign` output. */

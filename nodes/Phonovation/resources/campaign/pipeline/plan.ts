@@ -17,6 +17,7 @@ import {
 } from '../../../domain/compliance';
 import {
 	CAMPAIGN_KEY_OPTIONS,
+	campaignKeyValue,
 	CAMPAIGN_KEY_WORDING,
 	type CampaignOptions,
 	type OptionValues,
@@ -282,7 +283,7 @@ function rowSettings(
 		before.push({ field: 'excludeNumbers', message: unreadableExclusionsError(suppression) });
 	}
 	const after: RuleViolation[] = [];
-	const quietHours = quietHoursOf(options, context.zone, { violations: after });
+	const quietHours = quietHoursOf(options, context.zone);
 	const sendAt = checkedSendAt(item, quietHours, context, {
 		violations: after,
 		warnings: found.warnings,
@@ -576,7 +577,7 @@ const campaignKeyOf = (settings: CampaignSettings): unknown[] => [
 	settings.from,
 	settings.text,
 	settings.sendAt,
-	...CAMPAIGN_KEY_OPTIONS.map((name) => settings.options[name]),
+	...CAMPAIGN_KEY_OPTIONS.map((name) => campaignKeyValue(name, settings.options)),
 ];
 
 /**

@@ -4,6 +4,7 @@ import {
 	BODY_OPTIONS,
 	CAMPAIGN_KEY_OPTIONS,
 	CAMPAIGN_KEY_WORDING,
+	campaignKeyValue,
 	OPTION_FIELDS,
 	OPTION_NAMES,
 	type OptionName,
@@ -35,6 +36,11 @@ describe('the campaign option table', () => {
 
 	it('gives every option the label its errors use', () => {
 		for (const field of OPTION_FIELDS) expect(FIELD_LABELS[field.name]).toBe(field.displayName);
+	});
+
+	it('writes to the body and shows only campaign-key options: a campaign takes them from its first item', () => {
+		for (const name of [...BODY_OPTIONS, ...REPORT_OPTIONS])
+			expect(CAMPAIGN_KEY_OPTIONS).toContain(name);
 	});
 
 	it('says what makes items one campaign in the Recipients description', () => {
@@ -129,6 +135,46 @@ describe('reading an option as a spreadsheet or an expression gives it', () => {
 			expect(read(name, raw).violations).toEqual([{ field: name, message }]);
 		},
 	);
+
+	it.each([
+		['maxParts', true],
+		['maxParts', false],
+		['maxParts', []],
+		['maxParts', ' '],
+		['batchSize', [400]],
+		['timeout', true],
+	] as Array<[OptionName, unknown]>)(
+		'%s %p is no number: refused, not read as 0 or 1',
+		(name, raw) => {
+			expect(read(name, raw).violations).toHaveLength(1);
+		},
+	);
+
+	it('reads Quiet Hours and their time zone in one form each, so rows that write them two ways agree', () => {
+		expect(read('quietHours', ' 9:00 – 17:05 ')).toEqual({ value: '09:00-17:05', violations: [] });
+		expect(read('quietHours', '21:00 to 08:00').value).toBe('21:00-08:00');
+		expect(read('quietHoursTimeZone', ' europe/dublin ').value).toBe('Europe/Dublin');
+		expect(read('quietHours', '9pm-8am').violations).toEqual([
+			{
+				field: 'quietHours',
+				message: 'Quiet Hours "9pm-8am" is not a window such as 21:00-08:00 (24-hour clock)',
+			},
+		]);
+		expect(read('quietHoursTimeZone', 'Europe/Atlantis').violations).toEqual([
+			{
+				field: 'quietHoursTimeZone',
+				message:
+					'Quiet Hours Time Zone "Europe/Atlantis" is not a time zone; use a name such as Europe/Dublin',
+			},
+		]);
+	});
+
+	it('keys a campaign on what the options mean: a time zone for Quiet Hours that are off is no difference', () => {
+		const off = readOptions({ quietHoursTimeZone: 'Asia/Tokyo' }).values;
+		expect(campaignKeyValue('quietHoursTimeZone', off)).toBe('');
+		const on = readOptions({ quietHours: '21:00-08:00', quietHoursTimeZone: 'Asia/Tokyo' }).values;
+		expect(campaignKeyValue('quietHoursTimeZone', on)).toBe('Asia/Tokyo');
+	});
 
 	it('reads a value it refuses as the cautious choice, never as one that spends more', () => {
 		expect(read('dryRun', 'maybe').value).toBe(true);

@@ -133,6 +133,51 @@ describe('duplicates and per-item settings', () => {
 			"Batch Size differs on item(s) 1; their campaign (same Sender, Text, Send At, Campaign Name, Dry Run, Quiet Hours and Quiet Hours Time Zone) used item 0's 2, so that no number is texted twice",
 		);
 	});
+
+	it.each([
+		['one window written two ways', { quietHours: '21:00-08:00' }, { quietHours: '21:00 – 8:00' }],
+		[
+			'a zone spelt two ways',
+			{ quietHours: '21:00-08:00', quietHoursTimeZone: 'Europe/Dublin' },
+			{ quietHours: '21:00-08:00', quietHoursTimeZone: ' europe/dublin ' },
+		],
+		[
+			'a zone for Quiet Hours that are off',
+			{ quietHours: '', quietHoursTimeZone: 'Europe/Dublin' },
+			{ quietHours: '' },
+		],
+		['Dry Run off written two ways', { dryRun: false }, { dryRun: 'FALSE' }],
+	])(
+		'rows whose options mean the same (%s) are one campaign: a number both list is texted once',
+		async (_name, first, second) => {
+			const f = fixture();
+			const rows = [first, second].map((options) => ({ json: { options } }));
+			const parameters = {
+				...SEND,
+				recipients: '0871234567',
+				options: { messageType: 'transactional' },
+			};
+			// Each row's options by expression, as a spreadsheet gives them.
+			const options = Object.fromEntries(
+				[...new Set([...Object.keys(first), ...Object.keys(second)])].map((name) => [
+					name,
+					`={{ $json.options.${name} ?? "" }}`,
+				]),
+			);
+			const result = await f.run(
+				{ ...parameters, options: { ...parameters.options, ...options } },
+				rows,
+			);
+			expect(result.error).toBeUndefined();
+			expect(f.sim.campaigns.flatMap((c) => c.body.recipientInfo)).toEqual([
+				{ msisdn: '353871234567' },
+			]);
+			expect(jsonOf(result.items).map((j) => j.recipients[0].status)).toEqual([
+				'accepted',
+				'duplicate',
+			]);
+		},
+	);
 });
 
 describe('Exclude Numbers never misses an opted-out number', () => {
