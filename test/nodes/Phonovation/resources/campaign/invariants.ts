@@ -409,6 +409,11 @@ export interface GeneratedRun {
 	onError: OnError;
 	/** An execution that ends in an error is retried once, as n8n's Retry does (with the node context it saved). */
 	executionRetry?: boolean;
+	/**
+	 * Each row writes its options its own way, meaning the same (`21:00 – 08:00`, `Transactional`,
+	 * `" 400 "`, Dry Run `FALSE`), as a spreadsheet does: rows must still be one campaign.
+	 */
+	spellings?: boolean;
 }
 
 const weighted = <T>(...choices: Array<[number, T]>) =>
@@ -554,6 +559,7 @@ export const generatedRun: fc.Arbitrary<GeneratedRun> = fc.record({
 		[1, 'continueErrorOutput'],
 	),
 	executionRetry: weighted([3, false], [1, true]),
+	spellings: weighted([2, false], [1, true]),
 });
 
 // ─── The run as n8n sees it ──────────────────────────────────────────────────────────────────────
@@ -652,6 +658,35 @@ export interface Moments {
 	moment?: number;
 }
 
+const capitalised = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+
+/** Ways a spreadsheet writes each option's value, all meaning the same. */
+const SPELLINGS: Record<string, (value: unknown) => unknown[]> = {
+	messageType: (v) => [v, capitalised(String(v)), String(v).toUpperCase()],
+	invalidNumbers: (v) =>
+		v === 'skip' ? ['skip', 'Skip and Report', 'SKIP'] : ['fail', 'Fail', 'FAIL'],
+	unreadableExclusions: (v) => [v, capitalised(String(v)), ` ${String(v).toUpperCase()} `],
+	batchSize: (n) => [n, String(n), ` ${String(n)} `],
+	timeout: (n) => [n, String(n)],
+	dryRun: () => [false, 'false', 'FALSE', 0, 'no', 'off', ''],
+	quietHours: (w) =>
+		/^\d\d:\d\d-\d\d:\d\d$/.test(String(w))
+			? [w, String(w).replace('-', ' – '), String(w).replace(/^0/, '').replace('-', ' to ')]
+			: [w],
+	quietHoursTimeZone: (z) => [z, String(z).toLowerCase()],
+};
+
+/** The options, each row choosing its own spelling of every value by its index. */
+function spelledPerRow(options: INodeParameters): INodeParameters {
+	const spelled: INodeParameters = { ...options, dryRun: false };
+	for (const [name, spellingsOf] of Object.entries(SPELLINGS)) {
+		if (spelled[name] === undefined) continue;
+		const ways = spellingsOf(spelled[name]);
+		spelled[name] = `={{ ${JSON.stringify(ways)}[$itemIndex % ${ways.length}] }}`;
+	}
+	return spelled;
+}
+
 export function nodeParameters(run: GeneratedRun, moments: Moments = {}): INodeParameters {
 	const options: INodeParameters = {
 		messageType: 'transactional',
@@ -684,7 +719,7 @@ export function nodeParameters(run: GeneratedRun, moments: Moments = {}): INodeP
 		text: TEXTS[run.text],
 		recipients: '={{ $json.phone }}',
 		...(run.schedule ? { sendAt: moments.sendAt ?? `(${run.schedule})` } : {}),
-		options,
+		options: run.spellings ? spelledPerRow(options) : options,
 	};
 }
 
@@ -1186,6 +1221,16 @@ export function violationsOf(run: GeneratedRun, seen: Observation): string[] {
 			problems.push(
 				`1: ${msisdn} was processed ${times} time(s), but only ${allowed} item(s) may text it`,
 			);
+	}
+	// 1. Rows with one text (and options that mean the same, however written) are one campaign:
+	//    a number they share is processed once.
+	if (run.text === 'fixed') {
+		for (const [msisdn, times] of timesProcessed) {
+			if (times > 1)
+				problems.push(
+					`1: ${msisdn} was processed ${times} times, though every row has the same text`,
+				);
+		}
 	}
 	if (run.notifyId === 'perItem') {
 		for (const [pair, times] of countBy(processed.map((r) => `${r.msisdn} for ${r.notifyId}`))) {
