@@ -142,10 +142,6 @@ interface ItemRequest {
 	violations: RuleViolation[];
 }
 
-function checkedNotifyId(value: unknown, violations: RuleViolation[]): string | null {
-	return readOption('notifyId', value, violations) || null;
-}
-
 /** Send At checked (Schedule), then moved out of Quiet Hours; a Send's moment is now. */
 function checkedSendAt(
 	item: ItemParameters,
@@ -347,7 +343,8 @@ class RowSettingsCache {
 function readItem(item: ItemParameters, rows: RowSettingsCache): ItemRequest {
 	const settings = rows.get(item);
 	const violations: RuleViolation[] = [...item.unreadable, ...settings.violationsBefore];
-	const notifyId = checkedNotifyId(item.options.notifyId, violations);
+	// Each item's own: read here, not with the row's shared options.
+	const notifyId = readOption('notifyId', item.options.notifyId, violations) || null;
 	violations.push(...settings.violationsAfter);
 	return {
 		itemIndex: item.itemIndex,
