@@ -16,16 +16,38 @@ describe('answers to a yes/no question texted back', () => {
 		['níl', false],
 		['Ni hea', false],
 		['ＹＥＳ', true],
+		['Yes please', true],
+		['Yes, see you then', true],
+		['Grand', true],
+		['grand, thanks a million!', true],
+		['👍', true],
+		['👍🏽', true],
+		['Yes 👍 see you then', true],
+		['Tá, go raibh maith agat', true],
+		['No problem', true],
+		['No thanks', false],
+		["Can't make it, sorry", false],
+		["can't make it", false],
+		['👎', false],
 	])('%j is an answer: %s', (text, approved) => {
 		expect(reader.read(text)).toBe(approved);
 	});
 
-	it.each(['yes but not at 10', 'maybe', 'Y E S', '', '🙂', 'yess', 'STOP', 'CANCEL'])(
-		'%j is no answer',
-		(text) => {
-			expect(reader.read(text)).toBeNull();
-		},
-	);
+	it.each([
+		'yes but not at 10',
+		'maybe',
+		'Y E S',
+		'',
+		'🙂',
+		'yess',
+		'STOP',
+		'CANCEL',
+		'Yes no',
+		'no problem at all, but can we make it 11?',
+		'Yes? What is this about',
+	])('%j is no answer', (text) => {
+		expect(reader.read(text)).toBeNull();
+	});
 
 	it('no default answer is a stop word: a reply that opts out is never read as an answer', () => {
 		expect([...DEFAULT_NO_WORDS].filter((word) => stopWordOf(word) !== null)).toEqual([]);
