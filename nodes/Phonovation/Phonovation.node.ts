@@ -21,16 +21,17 @@ import { asNodeError } from './eachItem';
 import { errorItemFor, selectedOperation } from './router';
 
 /**
- * Send and Wait for Reply: the waiting run's resume URL ($execution.resumeUrl) reaches webhook().
- * A restart webhook, served by n8n itself while the run waits: nothing is registered with the
- * provider, so the node has no webhookMethods (create/delete) to manage.
+ * Send and Wait for Reply: the asking node's own resume URL (`getSignedResumeUrl`, ending in the
+ * node's id and signed by n8n) reaches webhook(); the run's `$execution.resumeUrl` does not, so a
+ * reply can never resume another wait of the run. A restart webhook, served by n8n itself while
+ * the run waits: nothing is registered with the provider, so no webhookMethods to manage.
  */
 const RESUME_WEBHOOKS: INodeTypeDescription['webhooks'] = [
 	{
 		name: 'default',
 		httpMethod: 'POST',
 		responseMode: 'onReceived',
-		path: '',
+		path: '={{ $nodeId }}',
 		restartWebhook: true,
 		isFullPath: true,
 	},

@@ -55,11 +55,18 @@ export interface NodeRunResult {
 	run: IRun;
 }
 
+/**
+ * A workflow another one runs by id (Execute Workflow, `this.executeWorkflow`): its input items in,
+ * the items of its last node out, as n8n hands them back.
+ */
+export type SubWorkflow = (items: INodeExecutionData[]) => Promise<INodeExecutionData[]>;
+
 /** Builds the `additionalData` n8n's host hands to WorkflowExecute, with our credentials helper. */
 export function additionalDataFor(
 	credentialsHelper: InMemoryCredentialsHelper,
 	hooks?: ExecutionLifecycleHooks,
 	executionId = 'test-execution',
+	subWorkflows: Map<string, SubWorkflow> = new Map(),
 ): IWorkflowExecuteAdditionalData {
 	const base = 'http://127.0.0.1:5678';
 	return {
@@ -81,8 +88,15 @@ export function additionalDataFor(
 		mcpTestBaseUrl: `${base}/mcp-test`,
 		variables: {},
 		userId: 'test-user',
-		executeWorkflow: async () => {
-			throw new Error('Sub-workflows are not available in tests');
+		// What n8n's host does for a workflow run by id: unknown ids fail as "does not exist".
+		executeWorkflow: async (
+			workflowInfo: { id?: string },
+			_additionalData: unknown,
+			options: { inputData?: INodeExecutionData[] },
+		) => {
+			const run = workflowInfo.id === undefined ? undefined : subWorkflows.get(workflowInfo.id);
+			if (!run) throw new Error('Workflow does not exist.');
+			return { executionId: `sub-${workflowInfo.id}`, data: [await run(options.inputData ?? [])] };
 		},
 		getRunExecutionData: async () => undefined,
 		getRuntimeCredential: async () => undefined,
@@ -102,6 +116,9 @@ export class Engine {
 	readonly nodeTypes: NodeTypeRegistry;
 
 	readonly credentials: InMemoryCredentialsHelper;
+
+	/** Workflows a node may run by id, as n8n's database would hold them. */
+	readonly subWorkflows = new Map<string, SubWorkflow>();
 
 	/** The time zone of every workflow this engine builds (Settings → Timezone in the editor). */
 	timezone: string;
@@ -168,7 +185,7 @@ export class Engine {
 			},
 		});
 		const execute = new WorkflowExecute(
-			additionalDataFor(this.credentials, hooks, executionId),
+			additionalDataFor(this.credentials, hooks, executionId, this.subWorkflows),
 			mode,
 			runExecutionData,
 		);

@@ -1,12 +1,18 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
+import { normaliseMsisdn } from '../../domain/phoneNumbers';
 import { asText } from '../../../shared/values';
 import { eachItem } from '../../eachItem';
 import { deliverReplyDescription } from './fields';
-import { type DeliveredReply, executionOfResumeUrl, replyProof } from './replyProof';
+import { findQuestions, type LoggedQuestion } from './questionLog';
+import { type DeliveredReply, replyProof, resumeTarget } from './replyProof';
 
 export const description = deliverReplyDescription;
+
+/** Tries per waiting run when n8n cannot take the reply yet (still running) or fails (5xx, no answer). */
+const TRIES = 3;
+const PAUSE_MS = [1_000, 2_000];
 
 const orNull = (value: unknown) =>
 	value === null || value === undefined || value === '' ? null : asText(value);
@@ -23,17 +29,94 @@ function replyItem(value: unknown): IDataObject {
 	return value && typeof value === 'object' ? (value as IDataObject) : {};
 }
 
-/** The Relay Secret the proof is keyed with (the request itself goes to n8n, with no provider login). */
-async function relaySecret(ctx: IExecuteFunctions): Promise<string> {
-	const credentials = await ctx.getCredentials('phonovationApi');
-	return asText(credentials.relaySecret);
+/**
+ * The questions a reply may answer, in the order to try them. A reply linked to a question the
+ * log knows answers that one only (the provider links a reply to the last text to the number);
+ * otherwise (not linked, or linked to a text sent after the question, such as a reminder) the
+ * number's open questions, newest first.
+ */
+export function candidatesFor(
+	questions: LoggedQuestion[],
+	msisdn: string,
+	linkedTo: string | null,
+	now: number,
+): LoggedQuestion[] {
+	const mine = questions.filter((q) => q.phone === msisdn && resumeTarget(q.resumeUrl) !== null);
+	const linked = mine.filter((q) => q.reference === linkedTo);
+	if (linked.length) return linked.slice(-1);
+	const open = mine.filter((q) => !q.expiresAt || !(Date.parse(q.expiresAt) <= now));
+	return open.sort((a, b) => Date.parse(b.askedAt) - Date.parse(a.askedAt) || 0);
+}
+
+type Posted =
+	| { state: 'resumed'; answer: unknown }
+	| { state: 'refused'; status: number; reason: string }
+	| { state: 'notWaiting'; status: number }
+	| { state: 'transient'; said: string };
+
+/** One delivery to one waiting run, read strictly: only our node's `resumed: true` is success. */
+async function post(
+	ctx: IExecuteFunctions,
+	url: string,
+	reply: DeliveredReply,
+	proof: string,
+): Promise<Posted> {
+	let response;
+	try {
+		response = await ctx.helpers.httpRequest({
+			method: 'POST',
+			url,
+			body: { ...reply, proof },
+			json: true,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			timeout: 30_000,
+		});
+	} catch (error) {
+		return { state: 'transient', said: (error as Error).message };
+	}
+	const status = response.statusCode as number;
+	const body = (
+		response.body && typeof response.body === 'object' ? response.body : {}
+	) as IDataObject;
+	if (status === 200 && body.resumed === true) return { state: 'resumed', answer: body.answer };
+	if (body.resumed === false && typeof body.reason === 'string')
+		return { state: 'refused', status, reason: body.reason };
+	const said = typeof body.message === 'string' ? body.message : `n8n answered ${status}`;
+	// The run is not saved as waiting yet, or n8n failed: delivering again shortly may work.
+	if (status >= 500 || (status === 409 && /running/i.test(said)))
+		return { state: 'transient', said };
+	// Finished, timed out, waiting at another node, unknown: this question is over.
+	return { state: 'notWaiting', status };
+}
+
+async function postWithRetries(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	question: LoggedQuestion,
+	reply: DeliveredReply,
+	secret: string,
+): Promise<Exclude<Posted, { state: 'transient' }>> {
+	const { executionId } = resumeTarget(question.resumeUrl)!;
+	const proof = replyProof(executionId, reply, secret);
+	let said = '';
+	for (let attempt = 0; attempt < TRIES; attempt++) {
+		if (attempt > 0) await sleep(PAUSE_MS[attempt - 1]);
+		const posted = await post(ctx, question.resumeUrl, reply, proof);
+		if (posted.state !== 'transient') return posted;
+		said = posted.said;
+	}
+	throw new NodeOperationError(ctx.getNode(), `The asking run could not take the reply: ${said}`, {
+		itemIndex,
+		description: `Tried ${TRIES} times. Set Retry On Fail on this node to deliver it again later: a run resumes only once, so a repeat is harmless.`,
+	});
 }
 
 /**
- * Posts a verified reply, with its proof, to the resume URL of the run that asked the question.
- * `resumed: false` (another number, not an answer, a run no longer waiting) is an output, not an
- * error: the reply can then go on as an ordinary inbound message. A run still running (409 from
- * n8n) or an unreachable n8n is an error, so Retry On Fail delivers it again.
+ * Finds the question a verified reply answers in the Question Log and posts the reply, with its
+ * proof, to that question's resume URL. The item goes on with `resumed` and, when it is false,
+ * the reason (no question waiting, another number, not an answer yet…), so the reply can then be
+ * routed as an ordinary inbound message.
  */
 export async function execute(
 	this: IExecuteFunctions,
@@ -46,17 +129,12 @@ export async function execute(
 			'Deliver Reply cannot be used as an AI tool: only a verified reply may answer a question',
 		);
 	}
+	const secret = asText((await this.getCredentials('phonovationApi')).relaySecret);
 	return await eachItem(this, items, async (itemIndex) => {
-		const url = asText(this.getNodeParameter('resumeUrl', itemIndex, '')).trim();
-		const executionId = executionOfResumeUrl(url);
-		if (!executionId || !/[?&]signature=/.test(url)) {
-			throw new NodeOperationError(
-				this.getNode(),
-				`Resume URL: "${url.slice(0, 80)}" is not an n8n resume URL ($execution.resumeUrl)`,
-				{ itemIndex },
-			);
-		}
 		const item = replyItem(this.getNodeParameter('reply', itemIndex, {}));
+		const out = (result: IDataObject): INodeExecutionData[] => [
+			{ json: { ...item, ...result }, pairedItem: { item: itemIndex } },
+		];
 		if (item.event !== 'inbound' && item.event !== 'optOut') {
 			throw new NodeOperationError(
 				this.getNode(),
@@ -64,14 +142,11 @@ export async function execute(
 				{ itemIndex },
 			);
 		}
-		if (item.verified !== true) {
-			return [
-				{
-					json: { resumed: false, reason: 'the reply was not verified by the Phonovation Trigger' },
-					pairedItem: { item: itemIndex },
-				},
-			];
-		}
+		if (item.verified !== true)
+			return out({
+				resumed: false,
+				reason: 'the reply was not verified by the Phonovation Trigger',
+			});
 		const unverified = (item.unverified ?? {}) as IDataObject;
 		const reply: DeliveredReply = {
 			from: asText(item.from),
@@ -80,48 +155,25 @@ export async function execute(
 			optedOut: item.event === 'optOut',
 			notifyId: orNull(unverified.notifyId),
 		};
-		const proof = replyProof(executionId, reply, await relaySecret(this));
-		const response = await this.helpers.httpRequest({
-			method: 'POST',
-			url,
-			body: { ...reply, proof },
-			json: true,
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-		});
-		const status = response.statusCode as number;
-		const body = (
-			response.body && typeof response.body === 'object' ? response.body : {}
-		) as IDataObject;
-		// n8n answers 200 once the run resumes (its own body, not ours); every refusal of ours says resumed: false.
-		if (status === 200 && body.resumed !== false)
-			return [{ json: { resumed: true, executionId }, pairedItem: { item: itemIndex } }];
-		const said =
-			typeof body.reason === 'string'
-				? body.reason
-				: typeof body.message === 'string'
-					? body.message
-					: `n8n answered ${status}`;
-		// The run is not saved as waiting yet, or n8n failed: delivering again later may work.
-		if (
-			status >= 500 ||
-			(status === 409 && /running/i.test(said) && typeof body.reason !== 'string')
-		) {
-			throw new NodeOperationError(
-				this.getNode(),
-				`The asking run could not take the reply: ${said}`,
-				{
-					itemIndex,
-					description:
-						'Set Retry On Fail on this node to deliver it again: a run resumes only once, so a repeat is harmless.',
-				},
-			);
+		const from = normaliseMsisdn(/^\d+$/.test(reply.from) ? `+${reply.from}` : reply.from, '353');
+		if (!from.ok) return out({ resumed: false, reason: 'the reply has no number to match' });
+		const questions = await findQuestions(this, itemIndex, from.msisdn, reply.notifyId);
+		const candidates = candidatesFor(questions, from.msisdn, reply.notifyId, Date.now());
+		for (const question of candidates) {
+			const posted = await postWithRetries(this, itemIndex, question, reply, secret);
+			const { executionId } = resumeTarget(question.resumeUrl)!;
+			const about = { reference: question.reference, executionId };
+			if (posted.state === 'resumed')
+				return out({ resumed: true, answer: posted.answer ?? null, question: about });
+			// The waiting run read it and said why not: it was for that run, not an older one.
+			if (posted.state === 'refused')
+				return out({ resumed: false, reason: posted.reason, question: about });
 		}
-		return [
-			{
-				json: { resumed: false, executionId, status, reason: said },
-				pairedItem: { item: itemIndex },
-			},
-		];
+		return out({
+			resumed: false,
+			reason: candidates.length
+				? 'no question to this number is waiting any more'
+				: 'no question to this number is waiting',
+		});
 	});
 }

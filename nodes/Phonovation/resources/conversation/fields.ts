@@ -4,18 +4,24 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { DEFAULT_COUNTRY_CODE } from '../../domain/rules';
 import { senderField } from '../campaign/fields';
 import { DEFAULT_NO_WORDS, DEFAULT_YES_WORDS } from '../../../shared/approvalWords';
+import { questionLogField } from './questionLog';
+
+/** A day: long enough for an appointment's confirmation, short enough that no run waits for ever. */
+export const DEFAULT_WAIT_MINUTES = 1440;
 
 /**
  * The fields the campaign pipeline texts the question from (runCampaigns): To is stored as
- * `recipients` and Message as `text`, the names saved workflows have.
+ * `recipients`, the name saved workflows have; Message is `message`, the field n8n's AI Agent
+ * human review replaces with the tool call it asks about (workflows saved before used `text`).
  */
 export const QUESTION_PARAMETERS = {
 	from: senderField.name,
-	text: 'text',
+	text: 'message',
 	recipients: 'recipients',
 } as const;
 
 const sendAndWaitFields: INodeProperties[] = [
+	questionLogField,
 	{
 		...senderField,
 		description:
@@ -90,9 +96,9 @@ const sendAndWaitFields: INodeProperties[] = [
 				name: 'limitWaitTime',
 				type: 'number',
 				typeOptions: { minValue: 0 },
-				default: 0,
+				default: DEFAULT_WAIT_MINUTES,
 				description:
-					'After this many minutes without an answer the run goes on with timedOut: true (0: wait without a limit). n8n checks waiting runs once a minute.',
+					'After this many minutes without an answer the run goes on with answer "timedOut" (0: wait without a limit). n8n checks waiting runs once a minute.',
 			},
 			{
 				displayName: 'No Words',
@@ -134,14 +140,7 @@ const sendAndWaitFields: INodeProperties[] = [
 ];
 
 const deliverReplyFields: INodeProperties[] = [
-	{
-		displayName: 'Resume URL',
-		name: 'resumeUrl',
-		type: 'string',
-		required: true,
-		default: '',
-		description: "The waiting run's $execution.resumeUrl, recorded when the question was asked",
-	},
+	questionLogField,
 	{
 		displayName: 'Reply',
 		name: 'reply',

@@ -3,7 +3,7 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 import { DEFAULT_COUNTRY_CODE, parseCountryCode } from '../../domain/rules';
 import { normaliseMsisdn } from '../../domain/phoneNumbers';
 import { ApprovalReader } from '../../../shared/approvalWords';
-import { askingExecution } from '../../../shared/questionRef';
+import { questionOf } from '../../../shared/questionRef';
 import { asText } from '../../../shared/values';
 import { approvalWordsOf, type ConversationOptions } from './answers';
 import { type DeliveredReply, provenReply } from './replyProof';
@@ -20,6 +20,9 @@ function stillWaiting(
 }
 
 type AskedQuestion = ReturnType<typeof askedQuestion>;
+
+/** What an Approval reply was, for a Switch on `answer` (with "timedOut" after Limit Wait Time). */
+const ANSWERS: Record<string, string> = { true: 'yes', false: 'no', null: 'other' };
 
 /** The provider's and our saved msisdns are international digits: never read them in a national form. */
 const asInternational = (msisdn: string) => (/^\d+$/.test(msisdn) ? `+${msisdn}` : msisdn);
@@ -53,31 +56,31 @@ function mismatch(
 		return 'the reply is from another number';
 	const executionId = ctx.getExecutionId();
 	if (reply.notifyId && reply.notifyId !== asked.notifyId) {
-		// Linked to another question: of this run (another node), or of another run of this node.
+		// Linked to another question: of this run (another node), or of this node asked another
+		// time. A reply linked to anything else (a reminder sent after the question) still answers.
 		const otherOfThisRun = reply.notifyId.startsWith(`${executionId}.`);
-		const askedBy = askingExecution(
+		const another = questionOf(
 			reply.notifyId,
 			{ nodeId: ctx.getNode().id, msisdn: asked.msisdn },
 			secret,
 		);
-		if (otherOfThisRun || (askedBy !== null && askedBy !== executionId))
-			return 'the reply answers another question';
+		if (otherOfThisRun || another !== null) return 'the reply answers another question';
 	}
+	// The provider signs a reply's number and text only: a reply without its time could be a
+	// captured answer sent again.
 	const receivedAt = reply.receivedAt === null ? NaN : Date.parse(reply.receivedAt);
-	if (
-		!Number.isNaN(receivedAt) &&
-		!Number.isNaN(asked.askedAt) &&
-		receivedAt < asked.askedAt - 60_000
-	) {
+	if (Number.isNaN(receivedAt)) return 'the reply has no time it was received (SMS-TimeStamp)';
+	if (!Number.isNaN(asked.askedAt) && receivedAt < asked.askedAt - 60_000) {
 		return 'the reply was sent before the question was asked';
 	}
 	return null;
 }
 
 /**
- * A reply delivered to this waiting run. It resumes only with a proof keyed by the Relay Secret
- * for this execution, from the number asked, not linked to another question and not older than
- * it; anything else leaves the run waiting. Never throws: n8n would resume the run as failed.
+ * A reply delivered to this waiting node's own resume URL. It resumes only with a proof keyed by
+ * the Relay Secret for this execution, from the number asked, not linked to another question, with
+ * its time and not older than it; anything else leaves the run waiting. `resumed: true` in the
+ * answer is the only success Deliver Reply counts. Never throws: n8n would resume the run as failed.
  */
 export async function receiveReply(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	try {
@@ -105,11 +108,17 @@ export async function receiveReply(this: IWebhookFunctions): Promise<IWebhookRes
 			if (approved === null && options.otherReplies !== 'goOn')
 				return stillWaiting(this, 202, 'not an answer: still waiting');
 			item.approved = approved;
+			item.answer = reply.optedOut ? 'optedOut' : ANSWERS[String(approved)];
+		} else {
+			item.answer = reply.optedOut ? 'optedOut' : 'reply';
 		}
 		item.waitedSeconds = Number.isNaN(asked.askedAt)
 			? null
 			: Math.max(0, Math.round((Date.now() - asked.askedAt) / 1000));
-		return { webhookResponse: { resumed: true }, workflowData: [[{ json: item }]] };
+		return {
+			webhookResponse: { resumed: true, answer: item.answer },
+			workflowData: [[{ json: item }]],
+		};
 	} catch (error) {
 		return stillWaiting(this, 400, (error as Error).message);
 	}

@@ -4,11 +4,12 @@ import { NodeOperationError, WAIT_INDEFINITELY } from 'n8n-workflow';
 import { parseCountryCode } from '../../domain/rules';
 import { normaliseMsisdn } from '../../domain/phoneNumbers';
 import { ApprovalReader } from '../../../shared/approvalWords';
-import { fitsQuestionRef, questionRef } from '../../../shared/questionRef';
+import { questionRef } from '../../../shared/questionRef';
 import { asText } from '../../../shared/values';
 import { runCampaigns } from '../campaign/pipeline/run';
 import { approvalWordsOf, type ConversationOptions } from './answers';
-import { QUESTION_PARAMETERS, sendAndWaitDescription } from './fields';
+import { DEFAULT_WAIT_MINUTES, QUESTION_PARAMETERS, sendAndWaitDescription } from './fields';
+import { recordQuestion } from './questionLog';
 
 export const description = sendAndWaitDescription;
 
@@ -36,7 +37,7 @@ function questionedNumber(ctx: IExecuteFunctions, options: ConversationOptions):
 
 /** Limit Wait Time as a moment: never (0), or minutes from now; anything else is a mistake. */
 function waitTillOf(ctx: IExecuteFunctions, options: ConversationOptions, askedAt: Date): Date {
-	const minutes = Number(options.limitWaitTime ?? 0);
+	const minutes = Number(options.limitWaitTime ?? DEFAULT_WAIT_MINUTES);
 	if (!Number.isFinite(minutes) || minutes < 0 || minutes > MAX_WAIT_MINUTES) {
 		throw notAsked(
 			ctx,
@@ -46,32 +47,55 @@ function waitTillOf(ctx: IExecuteFunctions, options: ConversationOptions, askedA
 	return minutes > 0 ? new Date(askedAt.getTime() + minutes * 60_000) : WAIT_INDEFINITELY;
 }
 
-/**
- * An execution Retry runs this node in a new execution, whose resume URL the steps before it (run
- * from the failed one's data) never recorded: no reply could reach it. The node's context, which a
- * Retry carries over, says which execution asked first.
- */
-function refuseRetriedExecution(ctx: IExecuteFunctions, executionId: string): void {
-	const context = ctx.getContext('node');
-	const first = context.askingExecution as string | undefined;
-	if (first !== undefined && first !== executionId) {
-		throw notAsked(
-			ctx,
-			`Send and Wait for Reply cannot be retried as a new execution (this is ${executionId}, the question belongs to ${first}): its resume URL was never recorded, so no answer could reach it. Run the workflow again instead`,
-		);
-	}
-	context.askingExecution = executionId;
+/** A question this node's run has already asked (or begun to): what it was texted with, and when. */
+interface AskedBefore {
+	notifyId: string;
+	askedAt: string;
 }
 
 /**
- * Texts one question to one number, then puts the execution to wait until Deliver Reply brings
- * the answer (see receiveReply.ts) or Limit Wait Time passes. n8n resumes one waiting node per
- * execution, so one item is asked. Every mistake is caught before the question is texted.
+ * The question of this run of the node, the same on every attempt. Retry On Fail and an
+ * execution Retry (which carries the node's context over) find the one an earlier attempt began
+ * with, so the retry record sees the same text to the same number, never texts it again, and the
+ * log row is pointed at this execution's resume URL instead.
+ */
+function questionOfThisRun(
+	ctx: IExecuteFunctions,
+	msisdn: string,
+	secret: string,
+	askedAt: Date,
+): AskedBefore {
+	const runs = (ctx.getContext('node').phonovationQuestions ??= {}) as Record<string, AskedBefore>;
+	const ask = ctx.getWorkflowDataProxy(0).$runIndex;
+	const earlier = runs[ask];
+	if (earlier) return earlier;
+	const executionId = ctx.getExecutionId();
+	const notifyId = questionRef({ executionId, nodeId: ctx.getNode().id, msisdn, ask }, secret);
+	if (notifyId === undefined)
+		throw notAsked(
+			ctx,
+			`This execution's id "${executionId}" is too long for a Notify ID the reply can carry`,
+		);
+	return (runs[ask] = { notifyId, askedAt: askedAt.toISOString() });
+}
+
+/**
+ * Records one question in the Question Log, texts it to one number, then puts the execution to
+ * wait until Deliver Reply brings the answer to this node's own resume URL (see receiveReply.ts)
+ * or Limit Wait Time passes. n8n resumes one waiting node per execution, so one item is asked.
+ * Every mistake is caught before the question is texted.
  */
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
+	const type = this.getNode().type;
+	if (type.endsWith('Tool') && !type.endsWith('HitlTool')) {
+		throw notAsked(
+			this,
+			"Send and Wait for Reply cannot be an AI Agent's tool: use it as the agent's human review, or in a workflow",
+		);
+	}
 	if (items.length !== 1) {
 		throw notAsked(
 			this,
@@ -93,8 +117,8 @@ export async function execute(
 			throw notAsked(this, `Yes Words / No Words: ${(error as Error).message}`);
 		}
 	}
-	const askedAt = new Date();
-	const waitTill = waitTillOf(this, options, askedAt);
+	const now = new Date();
+	const waitTill = waitTillOf(this, options, now);
 	const credentials = await this.getCredentials('phonovationApi');
 	const secret = asText(credentials.relaySecret);
 	if (secret === '')
@@ -102,14 +126,15 @@ export async function execute(
 			this,
 			'Credential: set a Relay Secret; it proves that the answer came from the number asked',
 		);
-	const executionId = this.getExecutionId();
-	if (!fitsQuestionRef(executionId))
-		throw notAsked(
-			this,
-			`This execution's id "${executionId}" is too long for a Notify ID the reply can carry`,
-		);
-	refuseRetriedExecution(this, executionId);
-	const notifyId = questionRef({ executionId, nodeId: this.getNode().id, msisdn }, secret)!;
+	const { notifyId, askedAt } = questionOfThisRun(this, msisdn, secret, now);
+	// Recorded before it is texted: a question nobody could answer is never paid for.
+	await recordQuestion(this, {
+		reference: notifyId,
+		phone: msisdn,
+		resumeUrl: this.getSignedResumeUrl(),
+		askedAt,
+		expiresAt: waitTill === WAIT_INDEFINITELY ? '' : waitTill.toISOString(),
+	});
 
 	// The campaign pipeline sends it: sender check, Exclude Numbers, retry record, unknown outcomes.
 	const [sent] = await runCampaigns(this, items, 'send', {
@@ -139,8 +164,9 @@ export async function execute(
 		timedOut: true,
 		approved: null,
 		text: null,
+		answer: 'timedOut',
 		to: msisdn,
-		askedAt: askedAt.toISOString(),
+		askedAt,
 		notifyId,
 		sent: sent.json,
 	};

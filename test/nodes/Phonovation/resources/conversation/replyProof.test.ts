@@ -1,7 +1,7 @@
 import {
-	executionOfResumeUrl,
 	provenReply,
 	replyProof,
+	resumeTarget,
 	type DeliveredReply,
 } from '../../../../../nodes/Phonovation/resources/conversation/replyProof';
 
@@ -43,11 +43,25 @@ describe('the proof a delivered reply carries to the waiting run', () => {
 		expect(provenReply(body, '4211', SECRET)).toBeNull();
 	});
 
-	it("reads the execution from n8n's resume URL", () => {
-		expect(executionOfResumeUrl('http://127.0.0.1:5678/webhook-waiting/4211?signature=abc')).toBe(
-			'4211',
-		);
-		expect(executionOfResumeUrl('https://n8n.example.com/base/webhook-waiting/98/')).toBe('98');
-		expect(executionOfResumeUrl('not a url')).toBeNull();
+	const SIGNATURE = 'ab'.repeat(32);
+
+	it("reads the execution and the asking node from the node's signed resume URL", () => {
+		expect(
+			resumeTarget(`http://127.0.0.1:5678/webhook-waiting/4211/node-1?signature=${SIGNATURE}`),
+		).toEqual({ executionId: '4211', nodeId: 'node-1' });
+		expect(
+			resumeTarget(`https://n8n.example.com/base/webhook-waiting/98/a%20b?signature=${SIGNATURE}`),
+		).toEqual({ executionId: '98', nodeId: 'a b' });
+	});
+
+	it.each([
+		'not a url',
+		// The run's own resume URL: it would wake whatever node of the run waits.
+		`http://127.0.0.1:5678/webhook-waiting/4211?signature=${SIGNATURE}`,
+		'http://127.0.0.1:5678/webhook-waiting/4211/node-1',
+		'http://127.0.0.1:5678/webhook-waiting/4211/node-1?signature=abc',
+		`ftp://127.0.0.1/webhook-waiting/4211/node-1?signature=${SIGNATURE}`,
+	])("refuses a URL that is not a question node's own resume URL: %s", (url) => {
+		expect(resumeTarget(url)).toBeNull();
 	});
 });

@@ -1,5 +1,6 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
+import { QUESTION_LOG, QuestionLog } from '../../../../harness/question-log';
 import { simulatorCredentialData } from '../../../../simulator';
 import { sharedFixture } from '../../fixture';
 
@@ -9,9 +10,11 @@ const ASK = {
 	operation: 'sendAndWait',
 	from: '353851234567',
 	recipients: '0871234567',
-	text: 'Reply YES to confirm',
+	message: 'Reply YES to confirm',
 	responseType: 'approval',
+	questionLog: QUESTION_LOG,
 };
+const REF = /^test-execution\.0\.[A-Za-z0-9_-]{12}$/;
 
 /**
  * Mistakes Send and Wait for Reply catches before a question is texted (what it does after is tested in a real n8n,
@@ -19,6 +22,11 @@ const ASK = {
  */
 describe('Send and Wait for Reply: nothing is sent when the question cannot be answered', () => {
 	const fixture = sharedFixture();
+	let log: QuestionLog;
+	beforeAll(() => {
+		log = new QuestionLog(fixture().engine);
+	});
+	beforeEach(() => log.clear());
 
 	it.each<[string, Record<string, unknown>, INodeExecutionData[], RegExp]>([
 		[
@@ -74,6 +82,51 @@ describe('Send and Wait for Reply: nothing is sent when the question cannot be a
 		const result = await f.run({ ...ASK, ...change }, items);
 		expect(result.error?.message).toMatch(message);
 		expect(f.sim.count('POST', CAMPAIGN)).toBe(0);
+		expect(log.calls).toEqual([]);
+	});
+
+	it.each<[string, (log: QuestionLog) => void, Record<string, unknown>, RegExp]>([
+		['no Question Log chosen', () => {}, { questionLog: '={{ "" }}' }, /^Question Log: choose the workflow/],
+		[
+			'a Question Log that fails (its Data Table is missing)',
+			(l) => (l.fail = new Error('Could not find data table "questions"')),
+			{},
+			/^Question Log: the workflow question-log failed: Could not find data table "questions"$/,
+		],
+		[
+			'a workflow that does not give the question back (not the question log)',
+			(l) => l.rows.set('x', {}),
+			{ questionLog: { __rl: true, mode: 'id', value: 'another-workflow' } },
+			/^Question Log: the workflow another-workflow failed: Workflow does not exist/,
+		],
+	])('%s: the question is not texted', async (_case, arrange, change, message) => {
+		const f = fixture();
+		arrange(log);
+		const result = await f.run({ ...ASK, ...change }, [{ json: {} }]);
+		expect(result.error?.message).toMatch(message);
+		expect(f.sim.count('POST', CAMPAIGN)).toBe(0);
+	});
+
+	it('is recorded before it is texted: reference, normalised number, its own signed resume URL, expiry', async () => {
+		const f = fixture();
+		const before = Date.now();
+		const result = await f.run(ASK, [{ json: {} }]);
+		expect(result.error).toBeUndefined();
+		const [row] = [...log.rows.values()];
+		const sent = f.sim.campaigns[0].body.recipientInfo[0];
+		expect(row).toEqual({
+			reference: sent.notifyId,
+			phone: '353871234567',
+			resumeUrl: expect.stringMatching(
+				/^http:\/\/127\.0\.0\.1:5678\/webhook-waiting\/test-execution\/phonovation-node\?signature=[0-9a-f]{64}$/,
+			),
+			askedAt: expect.any(String),
+			expiresAt: expect.any(String),
+		});
+		const askedAt = Date.parse(String(row.askedAt));
+		expect(askedAt).toBeGreaterThanOrEqual(before - 1000);
+		// A day by default: no question waits for ever.
+		expect(Date.parse(String(row.expiresAt)) - askedAt).toBe(1440 * 60_000);
 	});
 
 	it('without a Relay Secret in the credential: the answer could not be proven', async () => {
@@ -114,7 +167,7 @@ describe('Send and Wait for Reply: nothing is sent when the question cannot be a
 				recipientInfo: [
 					{
 						msisdn: '353871234567',
-						notifyId: expect.stringMatching(/^test-execution\.[A-Za-z0-9_-]{15}$/),
+						notifyId: expect.stringMatching(REF),
 					},
 				],
 			}),
@@ -124,6 +177,7 @@ describe('Send and Wait for Reply: nothing is sent when the question cannot be a
 				appointment: 'A-7',
 				timedOut: true,
 				approved: null,
+				answer: 'timedOut',
 				to: '353871234567',
 				sent: expect.objectContaining({ status: 'accepted' }),
 			}),

@@ -1,0 +1,100 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { asText } from '../../../shared/values';
+
+/**
+ * The bridge between a question and its answer: a small workflow the user sets up once (When
+ * Executed by Another Workflow → Data Table, examples/question-log), called by the asking node
+ * before the question is texted and by Deliver Reply when a reply comes in. Community nodes
+ * cannot use Data Tables, and workflow static data is saved whole at the end of each execution
+ * (two questions asked at once would lose one); a sub-workflow runs inside n8n, under n8n's own
+ * caller policy, so nobody with a URL can record a question or redirect a reply.
+ */
+export const questionLogField: INodeProperties = {
+	displayName: 'Question Log',
+	name: 'questionLog',
+	type: 'workflowSelector',
+	required: true,
+	default: '',
+	description:
+		'The workflow that records questions and finds them again (import examples/question-log and publish it). Send and Wait and Deliver Reply must use the same one.',
+};
+
+/** A question as the log keeps it: one row per Notify ID. */
+export interface LoggedQuestion {
+	/** The Notify ID the question was texted with. */
+	reference: string;
+	/** The number asked, in international digits. */
+	phone: string;
+	/** The asking node's own signed resume URL. */
+	resumeUrl: string;
+	askedAt: string;
+	/** When the run stops waiting; empty when it waits without a limit. */
+	expiresAt: string;
+}
+
+function logError(ctx: IExecuteFunctions, itemIndex: number, message: string, cause?: unknown) {
+	const said = cause instanceof Error ? `: ${cause.message}` : '';
+	return new NodeOperationError(ctx.getNode(), `Question Log: ${message}${said}`, {
+		itemIndex,
+		description:
+			'Import examples/question-log, create its "questions" Data Table, publish it, and choose it here.',
+	});
+}
+
+async function callLog(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	input: IDataObject,
+): Promise<IDataObject[]> {
+	// Saved as a resource locator ({ __rl, mode, value }) by the editor, or as a plain id.
+	const chosen = ctx.getNodeParameter('questionLog', itemIndex, '') as unknown;
+	const id = asText(chosen && typeof chosen === 'object' ? (chosen as IDataObject).value : chosen);
+	if (id.trim() === '')
+		throw logError(ctx, itemIndex, 'choose the workflow that records questions');
+	let result;
+	try {
+		result = await ctx.executeWorkflow({ id }, [{ json: input }], undefined, {
+			parentExecution: { executionId: ctx.getExecutionId(), workflowId: ctx.getWorkflow().id! },
+		});
+	} catch (error) {
+		throw logError(ctx, itemIndex, `the workflow ${id} failed`, error);
+	}
+	return (result.data?.[0] ?? []).map((item) => item.json ?? {});
+}
+
+/** Records the question, and refuses to go on unless the log gives it back: nothing is texted unrecorded. */
+export async function recordQuestion(
+	ctx: IExecuteFunctions,
+	question: LoggedQuestion,
+): Promise<void> {
+	const rows = await callLog(ctx, 0, { action: 'record', ...question });
+	if (!rows.some((row) => row.reference === question.reference)) {
+		throw logError(
+			ctx,
+			0,
+			'the workflow did not give the recorded question back (is it the question log?)',
+		);
+	}
+}
+
+const isQuestion = (row: IDataObject): boolean =>
+	['reference', 'phone', 'resumeUrl'].every((key) => typeof row[key] === 'string' && row[key]);
+
+/** The questions the log holds for this number (and the reference a reply is linked to). */
+export async function findQuestions(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	phone: string,
+	reference: string | null,
+): Promise<LoggedQuestion[]> {
+	const rows = await callLog(ctx, itemIndex, { action: 'find', phone, reference: reference ?? '' });
+	return rows.filter(isQuestion).map((row) => ({
+		reference: asText(row.reference),
+		phone: asText(row.phone),
+		resumeUrl: asText(row.resumeUrl),
+		askedAt: asText(row.askedAt),
+		expiresAt: asText(row.expiresAt),
+	}));
+}

@@ -1,0 +1,43 @@
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import type { Engine } from './engine';
+
+/** The id the tests give the Question Log workflow (the node parameter as the editor saves it). */
+export const QUESTION_LOG_ID = 'question-log';
+export const QUESTION_LOG = { __rl: true, mode: 'list', value: QUESTION_LOG_ID };
+
+/**
+ * The workflow examples/question-log is, as the engine runs it by id: one row per reference
+ * (upsert), found again by phone. `fail` makes it fail as a missing Data Table would.
+ */
+export class QuestionLog {
+	readonly rows = new Map<string, IDataObject>();
+
+	fail: Error | null = null;
+
+	/** Every call, as the node made it. */
+	readonly calls: IDataObject[] = [];
+
+	constructor(engine: Engine) {
+		engine.subWorkflows.set(QUESTION_LOG_ID, async (items) => await this.run(items));
+	}
+
+	private async run(items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+		const input = items[0]?.json ?? {};
+		this.calls.push(input);
+		if (this.fail) throw this.fail;
+		if (input.action === 'record') {
+			const { action: _action, ...row } = input;
+			this.rows.set(String(row.reference), row);
+			return [{ json: row }];
+		}
+		const found = [...this.rows.values()].filter((row) => row.phone === input.phone);
+		return found.length ? found.map((json) => ({ json })) : [{ json: {} }];
+	}
+
+	clear(): void {
+		this.rows.clear();
+		this.calls.length = 0;
+		this.fail = null;
+	}
+}

@@ -1,0 +1,173 @@
+import type { IDataObject } from 'n8n-workflow';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { QUESTION_LOG, QuestionLog } from '../../../../harness/question-log';
+import { sharedFixture } from '../../fixture';
+
+const SIGNATURE = 'ab'.repeat(32);
+const PHONE = '353871234567';
+
+/** A waiting run's answer to a delivery: status and body (our node's JSON, or n8n's HTML page). */
+type Answer = { status: number; body: unknown };
+const RESUMED: Answer = { status: 200, body: { resumed: true, answer: 'yes' } };
+const FINISHED: Answer = { status: 200, body: '<html>No action required</html>' };
+const NOT_AN_ANSWER: Answer = {
+	status: 202,
+	body: { resumed: false, reason: 'not an answer: still waiting' },
+};
+const BUSY: Answer = { status: 503, body: { message: 'Service Unavailable' } };
+
+/** n8n's waiting-webhook endpoint, played: each execution answers from its script, in turn. */
+function waitingRuns() {
+	const scripts = new Map<string, Answer[]>();
+	const posts: Array<{ executionId: string; body: Record<string, unknown> }> = [];
+	const server: Server = createServer((req, res) => {
+		let raw = '';
+		req.on('data', (chunk) => (raw += chunk));
+		req.on('end', () => {
+			const executionId = (req.url ?? '').split('/')[2];
+			posts.push({ executionId, body: JSON.parse(raw || '{}') });
+			const script = scripts.get(executionId) ?? [];
+			const answer = (script.length > 1 ? script.shift() : script[0]) ?? {
+				status: 404,
+				body: { message: 'not found' },
+			};
+			const json = typeof answer.body !== 'string';
+			res
+				.writeHead(answer.status, { 'content-type': json ? 'application/json' : 'text/html' })
+				.end(json ? JSON.stringify(answer.body) : answer.body);
+		});
+	});
+	return {
+		server,
+		posts,
+		scripts,
+		url: (executionId: string) =>
+			`http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook-waiting/${executionId}/ask-node?signature=${SIGNATURE}`,
+	};
+}
+
+const reply = (text: string, notifyId: string | null, extra: IDataObject = {}): IDataObject => ({
+	event: 'inbound',
+	verified: true,
+	from: PHONE,
+	text,
+	unverified: { receivedAt: new Date().toISOString(), notifyId },
+	...extra,
+});
+
+describe('Deliver Reply: the answer reaches the question it answers, and only with a resumed run', () => {
+	const fixture = sharedFixture();
+	const runs = waitingRuns();
+	let log: QuestionLog;
+	beforeAll(async () => {
+		log = new QuestionLog(fixture().engine);
+		await new Promise<void>((resolve) => runs.server.listen(0, '127.0.0.1', resolve));
+	});
+	afterAll(() => runs.server.close());
+	beforeEach(() => {
+		log.clear();
+		runs.posts.length = 0;
+		runs.scripts.clear();
+	});
+
+	/** A question in the log: asked `minutesAgo`, open until `expiresIn` minutes from now. */
+	function asked(executionId: string, minutesAgo: number, answer: Answer[], expiresIn = 60) {
+		const reference = `${executionId}.0.abcdefghijkl`;
+		log.rows.set(reference, {
+			reference,
+			phone: PHONE,
+			resumeUrl: runs.url(executionId),
+			askedAt: new Date(Date.now() - minutesAgo * 60_000).toISOString(),
+			expiresAt: new Date(Date.now() + expiresIn * 60_000).toISOString(),
+		});
+		runs.scripts.set(executionId, answer);
+		return reference;
+	}
+
+	const deliver = async (item: IDataObject, node = {}) =>
+		await fixture().run(
+			{ resource: 'conversation', operation: 'deliverReply', questionLog: QUESTION_LOG },
+			[{ json: item }],
+			node,
+		);
+
+	it('a reply linked to a question goes to that question only', async () => {
+		const older = asked('41', 30, [RESUMED]);
+		asked('42', 10, [RESUMED]);
+		const result = await deliver(reply('Yes', older));
+		expect(runs.posts.map((p) => p.executionId)).toEqual(['41']);
+		expect(result.items[0].json).toMatchObject({
+			resumed: true,
+			answer: 'yes',
+			question: { reference: older, executionId: '41' },
+			text: 'Yes',
+		});
+		expect(log.calls).toEqual([{ action: 'find', phone: PHONE, reference: older }]);
+	});
+
+	it('a reply linked to a reminder sent after the question falls back to the newest open question of the number', async () => {
+		asked('41', 30, [RESUMED]);
+		asked('42', 10, [RESUMED]);
+		asked('43', 5, [RESUMED], -1); // its wait is over
+		const result = await deliver(reply('YES', 'reminder-2030-06-01'));
+		expect(runs.posts.map((p) => p.executionId)).toEqual(['42']);
+		expect(result.items[0].json).toMatchObject({ resumed: true });
+	});
+
+	it("n8n's page for a run no longer waiting is never a success: the next open question gets the reply", async () => {
+		asked('41', 30, [RESUMED]);
+		asked('42', 10, [FINISHED]);
+		const result = await deliver(reply('YES', null));
+		expect(runs.posts.map((p) => p.executionId)).toEqual(['42', '41']);
+		expect(result.items[0].json).toMatchObject({ resumed: true, question: { executionId: '41' } });
+	});
+
+	it('a run that reads the reply and keeps waiting keeps it: no older question is tried', async () => {
+		asked('41', 30, [RESUMED]);
+		asked('42', 10, [NOT_AN_ANSWER]);
+		const result = await deliver(reply('What time?', null));
+		expect(runs.posts.map((p) => p.executionId)).toEqual(['42']);
+		expect(result.items[0].json).toMatchObject({
+			resumed: false,
+			reason: 'not an answer: still waiting',
+			question: { executionId: '42' },
+		});
+	});
+
+	it('retries a run that n8n cannot take yet (503), and fails after three tries so Retry On Fail can take over', async () => {
+		asked('41', 30, [BUSY, BUSY, RESUMED]);
+		expect((await deliver(reply('Yes', null))).items[0].json).toMatchObject({ resumed: true });
+		expect(runs.posts).toHaveLength(3);
+
+		runs.posts.length = 0;
+		runs.scripts.set('41', [BUSY]);
+		const failed = await deliver(reply('Yes', null));
+		expect(failed.error?.message).toMatch(/^The asking run could not take the reply: /);
+		expect(runs.posts).toHaveLength(3);
+	}, 20_000);
+
+	it('no question waiting, an unverified reply: resumed false with the reason, nothing posted', async () => {
+		expect((await deliver(reply('Yes', null))).items[0].json).toMatchObject({
+			resumed: false,
+			reason: 'no question to this number is waiting',
+		});
+		asked('41', 30, [RESUMED]);
+		const forged = await deliver(reply('Yes', null, { verified: false }));
+		expect(forged.items[0].json).toMatchObject({
+			resumed: false,
+			reason: 'the reply was not verified by the Phonovation Trigger',
+		});
+		expect(runs.posts).toEqual([]);
+	});
+
+	it("a row whose resume URL is not a question node's own is never posted to", async () => {
+		const reference = asked('41', 30, [RESUMED]);
+		log.rows.get(reference)!.resumeUrl = runs.url('41').replace('/ask-node', '');
+		expect((await deliver(reply('Yes', reference))).items[0].json).toMatchObject({
+			resumed: false,
+		});
+		expect(runs.posts).toEqual([]);
+	});
+});
