@@ -15,19 +15,29 @@ const REPLIES_WEBHOOK_ID = randomUUID();
 const webhookUrl = (n8nUrl: string) => `${n8nUrl}/webhook/${REPLIES_WEBHOOK_ID}/phonovation`;
 type Json = Record<string, any>;
 
-/** Where the asking workflow records its resume URL (a Data Table in the example; a local server here). */
-function recorder(): { server: Server; url: () => string; next: () => Promise<Json> } {
+/**
+ * The Question Log as a local server: what examples/question-log keeps in a Data Table. It gives a
+ * recorded question back, and finds a number's questions (a JSON array: one item each).
+ */
+function questionLog(): { server: Server; url: () => string; next: () => Promise<Json> } {
 	const waiting: Array<(body: Json) => void> = [];
 	const received: Json[] = [];
+	const rows: Json[] = [];
 	const server = createServer((req, res) => {
 		let raw = '';
 		req.on('data', (chunk) => (raw += chunk));
 		req.on('end', () => {
-			const body = JSON.parse(raw || '{}') as Json;
-			const resolve = waiting.shift();
-			if (resolve) resolve(body);
-			else received.push(body);
-			res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+			const { action, ...body } = JSON.parse(raw || '{}') as Json;
+			let answer: unknown = body;
+			if (action === 'record') {
+				rows.push(body);
+				const resolve = waiting.shift();
+				if (resolve) resolve(body);
+				else received.push(body);
+			} else {
+				answer = rows.filter((row) => row.phone === body.phone);
+			}
+			res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
 		});
 	});
 	server.listen(0, '127.0.0.1');
@@ -41,33 +51,49 @@ function recorder(): { server: Server; url: () => string; next: () => Promise<Js
 	};
 }
 
-/** The asking workflow: record the resume URL, then ask. */
-function askingWorkflow(recordUrl: string, ask: Json = {}) {
-	const record = {
-		id: randomUUID(),
-		name: 'Record Question',
-		type: 'n8n-nodes-base.httpRequest',
-		typeVersion: 4.2,
-		position: [220, 0] as [number, number],
-		parameters: {
-			method: 'POST',
-			url: recordUrl,
-			sendBody: true,
-			specifyBody: 'json',
-			jsonBody:
-				'={{ JSON.stringify({ resumeUrl: $execution.resumeUrl, executionId: $execution.id }) }}',
+/** The Question Log workflow: When Executed by Another Workflow → the log server. */
+function questionLogWorkflow(logUrl: string) {
+	return chain(`Question Log ${randomUUID().slice(0, 8)}`, [
+		{
+			id: randomUUID(),
+			name: 'When Asked',
+			type: 'n8n-nodes-base.executeWorkflowTrigger',
+			typeVersion: 1.1,
+			position: [0, 0] as [number, number],
+			parameters: { inputSource: 'passthrough' },
 		},
-	};
+		{
+			id: randomUUID(),
+			name: 'Log',
+			type: 'n8n-nodes-base.httpRequest',
+			typeVersion: 4.2,
+			position: [220, 0] as [number, number],
+			parameters: {
+				method: 'POST',
+				url: logUrl,
+				sendBody: true,
+				specifyBody: 'json',
+				jsonBody: '={{ JSON.stringify($json) }}',
+			},
+		},
+	]);
+}
+
+const logParameter = (id: string) => ({ __rl: true, mode: 'id', value: id });
+
+/** The asking workflow: one node asks (it records itself in the Question Log). */
+function askingWorkflow(logId: string, ask: Json = {}, after: Json[] = []) {
 	const node = phonovation('Ask', {
 		resource: 'conversation',
 		operation: 'sendAndWait',
+		questionLog: logParameter(logId),
 		from: LONGCODE,
 		recipients: '0871234567',
-		text: 'Reply YES to confirm your appointment tomorrow at 10:00, NO to cancel',
+		message: 'Reply YES to confirm your appointment tomorrow at 10:00, NO to cancel',
 		responseType: 'approval',
 		...ask,
 	});
-	return chain(`Question ${randomUUID().slice(0, 8)}`, [manualTrigger(), record, node]);
+	return chain(`Question ${randomUUID().slice(0, 8)}`, [manualTrigger(), node, ...after] as never);
 }
 
 describe('Send and Wait for Reply in n8n', () => {
@@ -79,8 +105,17 @@ describe('Send and Wait for Reply in n8n', () => {
 			],
 		}),
 	});
-	const questions = recorder();
+	const questions = questionLog();
 	afterAll(() => questions.server.close());
+	let logId = '';
+	/** The Question Log workflow, imported and published once. */
+	async function logWorkflow(env: ReturnType<typeof suite.env>): Promise<string> {
+		if (!logId) {
+			logId = (await env.importWorkflow(questionLogWorkflow(questions.url()))).id;
+			await env.client.publishWorkflow(logId);
+		}
+		return logId;
+	}
 
 	async function waiting(env: ReturnType<typeof suite.env>, executionId: string): Promise<void> {
 		const deadline = Date.now() + 30_000;
@@ -97,9 +132,11 @@ describe('Send and Wait for Reply in n8n', () => {
 		'asks once, keeps waiting for a forged or foreign answer, and resumes on the verified reply from the number asked',
 		async (env) => {
 			env.sim.reset();
-			const asking = await env.importWorkflow(askingWorkflow(questions.url()));
+			const log = await logWorkflow(env);
+			const asking = await env.importWorkflow(askingWorkflow(log));
 			const executionId = await env.client.runManually(asking.id, 'Manual Trigger');
-			const { resumeUrl } = await questions.next();
+			const recorded = await questions.next();
+			const resumeUrl = recorded.resumeUrl as string;
 			await waiting(env, executionId);
 
 			// One question, from the longcode, its Notify ID naming this execution.
@@ -109,10 +146,19 @@ describe('Send and Wait for Reply in n8n', () => {
 			expect(question.body.recipientInfo).toEqual([
 				{
 					msisdn: ASKED,
-					notifyId: expect.stringMatching(new RegExp(`^${executionId}\\.[A-Za-z0-9_-]{15}$`)),
+					notifyId: expect.stringMatching(new RegExp(`^${executionId}\\.0\\.[A-Za-z0-9_-]{12}$`)),
 				},
 			]);
 			const notifyId = question.body.recipientInfo[0].notifyId as string;
+			// Recorded before it was texted, with the asking node's own signed resume URL.
+			expect(recorded).toMatchObject({ reference: notifyId, phone: ASKED });
+			expect(resumeUrl).toMatch(
+				new RegExp(`/webhook-waiting/${executionId}/[^/?]+\\?signature=[0-9a-f]{64}$`),
+			);
+
+			// The run's own URL (n8n's execution token) does not reach the question.
+			const runUrl = resumeUrl.replace(/\/[^/?]+\?/, '?');
+			expect((await fetch(runUrl, { method: 'POST' })).status).toBe(401);
 
 			// n8n's token in the URL is not enough: without our proof the run keeps waiting.
 			const forged = await fetch(resumeUrl, {
@@ -138,7 +184,7 @@ describe('Send and Wait for Reply in n8n', () => {
 					phonovation('Deliver', {
 						resource: 'conversation',
 						operation: 'deliverReply',
-						resumeUrl,
+						questionLog: logParameter(log),
 					}),
 				]),
 			);
@@ -157,7 +203,10 @@ describe('Send and Wait for Reply in n8n', () => {
 			).toBe(200);
 			const [foreign] = await env.client.waitForExecutions(replies.id, 1);
 			expect(nodeOutput(foreign, 'Deliver')).toEqual([
-				expect.objectContaining({ resumed: false, reason: 'the reply is from another number' }),
+				expect.objectContaining({
+					resumed: false,
+					reason: 'no question to this number is waiting',
+				}),
 			]);
 			expect((await env.client.execution(executionId)).status).toBe('waiting');
 
@@ -186,7 +235,11 @@ describe('Send and Wait for Reply in n8n', () => {
 			]);
 			const delivered = await env.client.waitForExecutions(replies.id, 2);
 			expect(nodeOutput(delivered[1], 'Deliver')).toEqual([
-				expect.objectContaining({ resumed: true, executionId }),
+				expect.objectContaining({
+					resumed: true,
+					answer: 'yes',
+					question: { reference: notifyId, executionId },
+				}),
 			]);
 
 			// A second reply after the resume is an ordinary inbound message: nothing to resume.
@@ -198,7 +251,10 @@ describe('Send and Wait for Reply in n8n', () => {
 			});
 			const after = await env.client.waitForExecutions(replies.id, 3);
 			expect(nodeOutput(after[2], 'Deliver')).toEqual([
-				expect.objectContaining({ resumed: false, reason: expect.stringMatching(/finished/) }),
+				expect.objectContaining({
+					resumed: false,
+					reason: 'no question to this number is waiting any more',
+				}),
 			]);
 			expect(env.sim.campaigns).toHaveLength(1);
 		},
@@ -206,26 +262,32 @@ describe('Send and Wait for Reply in n8n', () => {
 	);
 
 	/** Asks, and returns the waiting run with its resume URL and the reply workflow that delivers to it. */
-	async function asked(env: ReturnType<typeof suite.env>, ask: Json = {}) {
-		const asking = await env.importWorkflow(askingWorkflow(questions.url(), ask));
+	async function asked(env: ReturnType<typeof suite.env>, ask: Json = {}, after: Json[] = []) {
+		const log = await logWorkflow(env);
+		const asking = await env.importWorkflow(askingWorkflow(log, ask, after));
 		const executionId = await env.client.runManually(asking.id, 'Manual Trigger');
-		const { resumeUrl } = await questions.next();
+		await questions.next();
 		await waiting(env, executionId);
 		const webhookId = randomUUID();
 		const replies = await env.importWorkflow(
 			chain(`Replies ${webhookId.slice(0, 8)}`, [
 				phonovationTrigger('On Reply', { events: ['inbound', 'optOut'] }, webhookId),
-				phonovation('Deliver', { resource: 'conversation', operation: 'deliverReply', resumeUrl }),
+				phonovation('Deliver', {
+					resource: 'conversation',
+					operation: 'deliverReply',
+					questionLog: logParameter(log),
+				}),
 			]),
 		);
 		await env.publish(replies, 'On Reply');
-		const reply = async (content: string, count: number) => {
+		const reply = async (content: string, count: number, notifyId?: string) => {
 			expect(
 				(
 					await env.sim.sendInbound({
 						url: `${env.n8n.url}/webhook/${webhookId}/phonovation`,
 						from: ASKED,
 						content,
+						...(notifyId ? { notifyId } : {}),
 					})
 				).status,
 			).toBe(200);
@@ -273,7 +335,7 @@ describe('Send and Wait for Reply in n8n', () => {
 			env.sim.reset();
 			const { executionId, reply } = await asked(env, {
 				responseType: 'freeText',
-				text: 'Which day suits you?',
+				message: 'Which day suits you?',
 			});
 			await reply('Thursday after 2', 1);
 			const resumed = await env.client.waitForExecution(executionId, 60_000);
@@ -293,11 +355,59 @@ describe('Send and Wait for Reply in n8n', () => {
 			const finished = await env.client.waitForExecution(executionId, 150_000);
 			expect(finished.status).toBe('success');
 			expect(nodeOutput(finished, 'Ask')).toEqual([
-				expect.objectContaining({ timedOut: true, approved: null, to: ASKED }),
+				expect.objectContaining({ timedOut: true, approved: null, answer: 'timedOut', to: ASKED }),
 			]);
 			expect(env.sim.campaigns).toHaveLength(1);
 		},
 		200_000,
+	);
+
+	suite.it(
+		'a later "Thanks!" linked to the question never resumes a Wait node further on in the run',
+		async (env) => {
+			env.sim.reset();
+			const wait = {
+				id: randomUUID(),
+				name: 'Wait for Payment',
+				type: 'n8n-nodes-base.wait',
+				typeVersion: 1.1,
+				position: [440, 0],
+				webhookId: randomUUID(),
+				parameters: { resume: 'webhook', options: {} },
+			};
+			const { executionId, reply } = await asked(env, {}, [wait]);
+			const [question] = env.sim.campaigns;
+			const notifyId = question.body.recipientInfo[0].notifyId as string;
+			expect(await reply('Yes please', 1, notifyId)).toEqual([
+				expect.objectContaining({ resumed: true, answer: 'yes' }),
+			]);
+			// The run goes on to the Wait node, which waits for the payment.
+			await new Promise((resolve) => setTimeout(resolve, 2_000));
+			await waiting(env, executionId);
+			expect(await reply('Thanks!', 2, notifyId)).toEqual([
+				expect.objectContaining({ resumed: false }),
+			]);
+			await new Promise((resolve) => setTimeout(resolve, 2_000));
+			const run = await env.client.execution(executionId);
+			expect(run.status).toBe('waiting');
+		},
+		120_000,
+	);
+
+	suite.it(
+		'a reminder sent after the question does not lose the YES: the reply linked to it finds the question by number',
+		async (env) => {
+			env.sim.reset();
+			const { executionId, reply } = await asked(env);
+			expect(await reply('YES', 1, 'reminder-2030-06-01')).toEqual([
+				expect.objectContaining({ resumed: true, answer: 'yes' }),
+			]);
+			const resumed = await env.client.waitForExecution(executionId, 60_000);
+			expect(nodeOutput(resumed, 'Ask')).toEqual([
+				expect.objectContaining({ approved: true, answer: 'yes' }),
+			]);
+		},
+		120_000,
 	);
 
 	suite.it('n8n offers the operation to its AI Agent as a human-review tool', async (env) => {

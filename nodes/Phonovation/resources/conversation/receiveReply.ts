@@ -115,10 +115,9 @@ export async function receiveReply(this: IWebhookFunctions): Promise<IWebhookRes
 		item.waitedSeconds = Number.isNaN(asked.askedAt)
 			? null
 			: Math.max(0, Math.round((Date.now() - asked.askedAt) / 1000));
-		return {
-			webhookResponse: { resumed: true, answer: item.answer },
-			workflowData: [[{ json: item }]],
-		};
+		// Answered here: for a waiting run n8n would send "firstEntryJson", not webhookResponse.
+		this.getResponseObject().status(200).json({ resumed: true, answer: item.answer });
+		return { noWebhookResponse: true, workflowData: [[{ json: item }]] };
 	} catch (error) {
 		return stillWaiting(this, 400, (error as Error).message);
 	}
