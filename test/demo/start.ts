@@ -33,7 +33,11 @@ const PREFERRED_N8N_PORT = 5678;
 const DEMO_LONGCODE = DEFAULT_CONFIG.senders.find((sender) => sender.type === 2)!.name;
 
 /** The example (in examples/) the demo publishes, so the simulator's replies reach it. */
-const AUTO_RESPONDER = { name: 'reply-auto-responder', trigger: 'On Reply or Opt-Out' };
+const INBOX = { name: 'inbox', trigger: 'On Reply or Opt-Out' };
+/** The example every question records itself in: published, as a sub-workflow must be. */
+const QUESTION_LOG = 'question-log';
+/** The number the appointment example asks. */
+const ASKED = '353871234567';
 
 const sleep = (ms: number) =>
 	new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), ms));
@@ -64,15 +68,19 @@ function instructions(
 
  Ready for you:
    • Credential "${SIMULATOR_CREDENTIAL_NAME}" (every URL points at the simulator)
-   • Data table "opt-outs" (the suppression list)
+   • Data tables "opt-outs" (the suppression list) and "questions" (the question log's)
    • Workflows (Overview):
-       - Phonovation: reply auto-responder with keyword routing   (published)
+       - Phonovation: inbox (answers, opt-outs, keywords)          (published: the relay URL)
+       - Phonovation: question log                                 (published)
+       - Phonovation: appointment confirmation (ask and wait)      (click "Execute workflow")
        - Phonovation: campaign that skips opted-out numbers        (click "Execute workflow")
        - Phonovation: scheduled campaign from a list               (click "Execute workflow")
 
  Send a fake reply from a phone (in another terminal):
    npm run simulator:reply -- "YES please"${replyFlag}
    npm run simulator:reply -- "NO"${replyFlag}
+ Answer the appointment question (after "Execute workflow", the run waits for it):
+   npm run simulator:reply -- "Yes please" --from ${ASKED}${replyFlag}
  or an opt-out, then run the campaign workflow and see that number skipped:
    curl -s -X POST ${sim.url}/_sim/relay/optout -H 'content-type: application/json' -d '{"from":"353871111111"}'
 
@@ -187,11 +195,10 @@ async function main(): Promise<void> {
 	const n8nPort = await choosePort(PREFERRED_N8N_PORT, 'n8n');
 	const simPort = await choosePort(DEFAULT_CLI_PORT, 'the simulator');
 	const n8nUrl = `http://localhost:${n8nPort}`;
-	const autoResponder = loadExample(AUTO_RESPONDER.name);
 	const relayUrl = productionWebhookUrl(
 		`http://127.0.0.1:${n8nPort}`,
-		autoResponder,
-		AUTO_RESPONDER.trigger,
+		loadExample(INBOX.name),
+		INBOX.trigger,
 	);
 
 	try {
@@ -236,18 +243,18 @@ async function main(): Promise<void> {
 		]);
 		await client.createDataTable(
 			'questions',
-			['reference', 'phone', 'resumeUrl', 'askedAt'].map((column) => ({
+			['reference', 'phone', 'resumeUrl', 'askedAt', 'expiresAt'].map((column) => ({
 				name: column,
 				type: 'string' as const,
 			})),
 		);
-		for (const name of exampleNames()) {
-			const example =
-				name === AUTO_RESPONDER.name
-					? autoResponder
-					: loadExample(name, name === 'appointment-confirmation' ? { sender: DEMO_LONGCODE } : {});
+		const log = await client.createWorkflow(withCredential(loadExample(QUESTION_LOG), credential));
+		await client.publishWorkflow(String(log.id));
+		for (const name of exampleNames().filter((example) => example !== QUESTION_LOG)) {
+			const sender = name === 'appointment-confirmation' ? DEMO_LONGCODE : undefined;
+			const example = loadExample(name, { sender, questionLog: String(log.id) });
 			const workflow = await client.createWorkflow(withCredential(example, credential));
-			if (name === AUTO_RESPONDER.name) {
+			if (name === INBOX.name) {
 				await client.publishWorkflow(String(workflow.id));
 				await client.waitForWebhook(relayUrl);
 			}

@@ -28,7 +28,7 @@ const CAMPAIGN = {
 	sendNode: 'Send Offer',
 };
 const AUTO_RESPONDER = {
-	name: 'Phonovation: reply auto-responder with keyword routing',
+	name: 'Phonovation: inbox (answers, opt-outs, keywords)',
 	trigger: 'On Reply or Opt-Out',
 };
 /** The example's customers as the provider receives them (international format). */

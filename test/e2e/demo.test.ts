@@ -40,9 +40,9 @@ describe('the npm start demo', () => {
 		const workflows = await client.workflows();
 		expect(workflows.map((w) => [w.name, w.active]).sort()).toEqual([
 			['Phonovation: appointment confirmation (ask and wait)', false],
-			['Phonovation: appointment confirmation (deliver replies)', false],
 			['Phonovation: campaign that skips opted-out numbers', false],
-			['Phonovation: reply auto-responder with keyword routing', true],
+			['Phonovation: inbox (answers, opt-outs, keywords)', true],
+			['Phonovation: question log', true],
 			['Phonovation: scheduled campaign from a list', false],
 		]);
 
@@ -53,7 +53,7 @@ describe('the npm start demo', () => {
 			{ cwd: REPO_ROOT },
 		);
 		expect(reply).toContain('Relay URL answered HTTP 200');
-		const auto = workflows.find((w) => w.active)!;
+		const auto = workflows.find((w) => w.name.startsWith('Phonovation: inbox'))!;
 		const [execution] = await client.waitForExecutions(auto.id, 1);
 		expect(execution.status).toBe('success');
 		const campaigns = (await (await fetch(`${simUrl}/_sim/campaigns`)).json()) as Array<{

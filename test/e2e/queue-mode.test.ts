@@ -53,6 +53,8 @@ describe('Phonovation nodes in n8n queue mode (Postgres, main + 2 workers + webh
 	});
 	let repliesUrl: string;
 	let repliesWorkflowId: string;
+	/** The question-log example, published: every question records itself there. */
+	let questionLog: string;
 
 	beforeAll(async () => {
 		const env = suite.env();
@@ -60,7 +62,16 @@ describe('Phonovation nodes in n8n queue mode (Postgres, main + 2 workers + webh
 			{ name: 'phone', type: 'string' },
 			{ name: 'optedOutAt', type: 'string' },
 		]);
-		const replies = await env.importWorkflow(loadExample('reply-auto-responder'));
+		await env.client.createDataTable(
+			'questions',
+			['reference', 'phone', 'resumeUrl', 'askedAt', 'expiresAt'].map((name) => ({
+				name,
+				type: 'string' as const,
+			})),
+		);
+		questionLog = (await env.importWorkflow(loadExample('question-log'))).id;
+		await env.client.publishWorkflow(questionLog);
+		const replies = await env.importWorkflow(loadExample('inbox', { questionLog }));
 		repliesUrl = await env.publish(replies, 'On Reply or Opt-Out');
 		repliesWorkflowId = replies.id;
 		env.sim.reset();
@@ -164,21 +175,11 @@ describe('Phonovation nodes in n8n queue mode (Postgres, main + 2 workers + webh
 
 	suite.it(
 		'Send and Wait for Reply: the question waits in the database, and the answer through the webhook process resumes it on a worker',
-		async ({ client, importWorkflow, n8n, publish, sim }) => {
-			await client.createDataTable(
-				'questions',
-				['reference', 'phone', 'resumeUrl', 'askedAt'].map((name) => ({
-					name,
-					type: 'string' as const,
-				})),
-			);
-			const url = await publish(
-				await importWorkflow(loadExample('appointment-confirmation-replies')),
-				'On Reply',
-			);
+		async ({ client, importWorkflow, n8n, sim }) => {
+			const url = repliesUrl;
 			// 353851234567: a numeric longcode the simulator approves.
 			const asking = await importWorkflow(
-				loadExample('appointment-confirmation', { sender: '353851234567' }),
+				loadExample('appointment-confirmation', { sender: '353851234567', questionLog }),
 			);
 			const before = sim.campaigns.length;
 			const executionId = await client.runManually(asking.id, 'Start');

@@ -11,6 +11,7 @@ import {
 	exampleWorkflowPath,
 	loadExample,
 	readExample,
+	QUESTION_LOG_PLACEHOLDER,
 	SENDER_PLACEHOLDER,
 } from '../e2e/support/examples';
 import { EXAMPLES_DIR, REPO_ROOT } from '../e2e/support/paths';
@@ -121,6 +122,18 @@ describe('examples/: user-importable example workflows', () => {
 				);
 			}
 		});
+
+		it('leaves the Question Log as the obvious placeholder, which its README explains', () => {
+			const logs = nodesOf(name)
+				.filter((node) => node.type === ACTION && node.parameters?.questionLog !== undefined)
+				.map((node) => (node.parameters!.questionLog as { value?: unknown }).value);
+			expect(logs.every((log) => log === QUESTION_LOG_PLACEHOLDER)).toBe(true);
+			if (logs.length > 0) {
+				expect(readFileSync(path.join(EXAMPLES_DIR, name, 'README.md'), 'utf8')).toContain(
+					QUESTION_LOG_PLACEHOLDER,
+				);
+			}
+		});
 	});
 
 	it('examples/README.md lists every example folder', () => {
@@ -131,29 +144,40 @@ describe('examples/: user-importable example workflows', () => {
 
 describe('loadExample: an example as the e2e suite and npm start import it', () => {
 	it('swaps the placeholder Sender for one the simulator approves and leaves the rest alone', () => {
-		const loaded = loadExample('reply-auto-responder');
+		const loaded = loadExample('inbox');
 		const senders = (loaded.nodes as unknown as ExampleNode[])
-			.filter((n) => n.type === ACTION)
+			.filter((n) => n.type === ACTION && n.parameters!.operation !== 'deliverReply')
 			.map((n) => n.parameters!.from);
 		expect(senders.length).toBeGreaterThan(0);
 		expect(new Set(senders)).toEqual(new Set(['Phonovation']));
-		expect(loaded.connections).toEqual(readExample('reply-auto-responder').connections);
+		expect(loaded.connections).toEqual(readExample('inbox').connections);
 		expect(
-			loadExample('reply-auto-responder', { sender: 'FreeText' }).nodes.some(
+			loadExample('inbox', { sender: 'FreeText' }).nodes.some(
 				(n) => (n.parameters as { from?: string })?.from === 'FreeText',
 			),
 		).toBe(true);
 	});
 
+	it('points every Question Log at the imported question-log workflow when given its id', () => {
+		const logs = (name: string, questionLog?: string) =>
+			(loadExample(name, { questionLog }).nodes as unknown as ExampleNode[])
+				.filter((n) => n.parameters?.questionLog !== undefined)
+				.map((n) => n.parameters!.questionLog);
+		for (const name of ['inbox', 'appointment-confirmation']) {
+			expect(logs(name, '42')).toEqual([{ __rl: true, mode: 'id', value: '42' }]);
+			expect(logs(name)).toEqual([expect.objectContaining({ value: QUESTION_LOG_PLACEHOLDER })]);
+		}
+	});
+
 	it('gives each Phonovation Trigger the same webhook id on every load, different per example and node', () => {
-		const trigger = (loadExample('reply-auto-responder').nodes as unknown as ExampleNode[]).find(
+		const trigger = (loadExample('inbox').nodes as unknown as ExampleNode[]).find(
 			(n) => n.type === TRIGGER,
 		)!;
-		expect(trigger.webhookId).toBe(exampleWebhookId('reply-auto-responder', trigger.name));
+		expect(trigger.webhookId).toBe(exampleWebhookId('inbox', trigger.name));
 		expect(trigger.webhookId).toMatch(
 			/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
 		);
-		expect(exampleWebhookId('reply-auto-responder', 'Other')).not.toBe(trigger.webhookId);
+		expect(exampleWebhookId('inbox', 'Other')).not.toBe(trigger.webhookId);
 		expect(exampleWebhookId('other-example', trigger.name)).not.toBe(trigger.webhookId);
 	});
 });

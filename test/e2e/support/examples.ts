@@ -16,6 +16,9 @@ import { EXAMPLES_DIR } from './paths';
 /** The Sender every Phonovation node of an example carries until the user picks an approved one. */
 export const SENDER_PLACEHOLDER = 'YOUR_SENDER_ID';
 
+/** The Question Log every asking or delivering node of an example names until the user picks theirs. */
+export const QUESTION_LOG_PLACEHOLDER = 'YOUR_QUESTION_LOG';
+
 /** A sender the simulator approves by default (ComReg registered, delivered to Irish numbers). */
 const SIMULATOR_SENDER = DEFAULT_CONFIG.senders.find((sender) => sender.type === 0)!.name;
 
@@ -48,12 +51,13 @@ export function exampleWebhookId(name: string, nodeName: string): string {
 
 /**
  * An example as the suite and the demo import it: the placeholder sender replaced by one the
- * simulator approves (or `sender`), and each Phonovation Trigger given exampleWebhookId. Bind a
- * credential with withCredential / importWorkflow.
+ * simulator approves (or `sender`), the placeholder Question Log by `questionLog` (the imported
+ * question-log workflow's id) when given, and each Phonovation Trigger given exampleWebhookId.
+ * Bind a credential with withCredential / importWorkflow.
  */
 export function loadExample(
 	name: string,
-	{ sender = SIMULATOR_SENDER }: { sender?: string } = {},
+	{ sender = SIMULATOR_SENDER, questionLog }: { sender?: string; questionLog?: string } = {},
 ): WorkflowJson {
 	const workflow = readExample(name);
 	return {
@@ -61,11 +65,14 @@ export function loadExample(
 		nodes: workflow.nodes.map((node) => {
 			if (node.type === TYPES.trigger)
 				return { ...node, webhookId: node.webhookId ?? exampleWebhookId(name, node.name) };
-			const parameters = node.parameters as Record<string, unknown> | undefined;
-			if (node.type === TYPES.action && parameters?.from === SENDER_PLACEHOLDER) {
-				return { ...node, parameters: { ...parameters, from: sender } };
+			let parameters = node.parameters as Record<string, unknown> | undefined;
+			if (node.type !== TYPES.action || !parameters) return node;
+			if (parameters.from === SENDER_PLACEHOLDER) parameters = { ...parameters, from: sender };
+			const log = parameters.questionLog as { value?: unknown } | undefined;
+			if (questionLog && log?.value === QUESTION_LOG_PLACEHOLDER) {
+				parameters = { ...parameters, questionLog: { __rl: true, mode: 'id', value: questionLog } };
 			}
-			return node;
+			return { ...node, parameters };
 		}),
 	};
 }

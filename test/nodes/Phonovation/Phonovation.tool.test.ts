@@ -105,4 +105,20 @@ describe('the Phonovation node as an AI tool', () => {
 		expect(call.error).toMatch(/^Phonovation answered HTTP 503 to the sender list request/);
 		expect(sim.count('GET', '/api/v2/senderlist')).toBe(1);
 	});
+
+	it('never starts a question it cannot finish: Send and Wait is refused as a plain tool, nothing texted', async () => {
+		const parameters = {
+			resource: 'conversation',
+			operation: 'sendAndWait',
+			questionLog: { __rl: true, mode: 'id', value: 'question-log' },
+			from: '353851234567',
+			recipients: '0871234567',
+			message: 'Reply YES to approve the refund',
+			responseType: 'approval',
+		};
+		const call = await callTool('Ask', parameters, {});
+		expect(call.answer).toBeUndefined();
+		expect(call.error).toMatch(/^Send and Wait for Reply cannot be an AI Agent's tool/);
+		expect(sim.count('POST', '/api/v2/Campaign')).toBe(0);
+	});
 });
