@@ -86,7 +86,12 @@ describe('Send and Wait for Reply: nothing is sent when the question cannot be a
 	});
 
 	it.each<[string, (log: QuestionLog) => void, Record<string, unknown>, RegExp]>([
-		['no Question Log chosen', () => {}, { questionLog: '={{ "" }}' }, /^Question Log: choose the workflow/],
+		[
+			'no Question Log chosen',
+			() => {},
+			{ questionLog: '={{ "" }}' },
+			/^Question Log: choose the workflow/,
+		],
 		[
 			'a Question Log that fails (its Data Table is missing)',
 			(l) => (l.fail = new Error('Could not find data table "questions"')),
