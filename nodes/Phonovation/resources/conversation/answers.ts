@@ -4,10 +4,13 @@ import {
 	DEFAULT_YES_WORDS,
 	wordsOf,
 } from '../../../shared/approvalWords';
+import { createHmac } from 'crypto';
+
 import { stopWordOf } from '../../../shared/optOutWords';
 
 /** The options of Send and Wait for Reply that decide what an answer is (and where it goes). */
 export interface ConversationOptions {
+	answerCode?: unknown;
 	defaultCountryCode?: unknown;
 	limitWaitTime?: unknown;
 	yesWords?: unknown;
@@ -30,4 +33,32 @@ export function approvalWordsOf(options: ConversationOptions): ApprovalWords {
 			`"${stop}" is a stop word: a reply that is one opts the number out, so it cannot be an answer`,
 		);
 	return words;
+}
+
+/**
+ * Whether an Approval answer must carry the question's code ("YES 4821"): the option, on by
+ * default for the AI Agent's human review, where a captured "YES" must never approve a later action.
+ */
+export function wantsAnswerCode(options: ConversationOptions, nodeType: string): boolean {
+	if (options.answerCode === undefined) return nodeType.endsWith('HitlTool');
+	return options.answerCode === true || options.answerCode === 'true';
+}
+
+/** The four digits an answer to this question carries: from its Notify ID, keyed by the Relay Secret. */
+export function answerCodeOf(notifyId: string, secret: string): string {
+	const mac = createHmac('sha256', secret).update(`answer-code|${notifyId}`).digest();
+	return String(mac.readUInt32BE(0) % 10_000).padStart(4, '0');
+}
+
+/** What the question's text ends with when its answer must carry the code. */
+export const codeLine = (code: string) => `\nReply YES ${code} or NO ${code}`;
+
+/**
+ * The reply without the code, or null when it does not carry it: the code as a word of its own,
+ * anywhere ("YES 4821", "4821 yes please").
+ */
+export function withoutCode(text: string, code: string): string | null {
+	const pattern = new RegExp(`(^|[^0-9])${code}(?![0-9])`, 'u');
+	if (!pattern.test(text)) return null;
+	return text.replace(pattern, '$1').replace(/\s+/gu, ' ').trim();
 }

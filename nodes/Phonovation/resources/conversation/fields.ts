@@ -77,6 +77,14 @@ const sendAndWaitFields: INodeProperties[] = [
 		default: {},
 		options: [
 			{
+				displayName: 'Answer Code',
+				name: 'answerCode',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether the question ends with "Reply YES 4821 or NO 4821" and an Approval answer must carry its code, so a captured YES can never answer a later question (on by default for the AI Agent\'s human review)',
+			},
+			{
 				displayName: 'Default Country Code',
 				name: 'defaultCountryCode',
 				type: 'string',

@@ -5,7 +5,13 @@ import { normaliseMsisdn } from '../../domain/phoneNumbers';
 import { ApprovalReader } from '../../../shared/approvalWords';
 import { questionOf } from '../../../shared/questionRef';
 import { asText } from '../../../shared/values';
-import { approvalWordsOf, type ConversationOptions } from './answers';
+import {
+	answerCodeOf,
+	approvalWordsOf,
+	type ConversationOptions,
+	wantsAnswerCode,
+	withoutCode,
+} from './answers';
 import { type DeliveredReply, provenReply } from './replyProof';
 import { QUESTION_PARAMETERS } from './fields';
 
@@ -102,9 +108,15 @@ export async function receiveReply(this: IWebhookFunctions): Promise<IWebhookRes
 			timedOut: false,
 		};
 		if (this.getNodeParameter('responseType', 'approval') === 'approval') {
+			let answer: string | null = reply.text;
+			if (!reply.optedOut && wantsAnswerCode(options, this.getNode().type)) {
+				answer = withoutCode(reply.text, answerCodeOf(asked.notifyId, secret));
+				if (answer === null)
+					return stillWaiting(this, 202, "not an answer: it does not carry the question's code");
+			}
 			const approved = reply.optedOut
 				? false
-				: new ApprovalReader(approvalWordsOf(options)).read(reply.text);
+				: new ApprovalReader(approvalWordsOf(options)).read(answer ?? '');
 			if (approved === null && options.otherReplies !== 'goOn')
 				return stillWaiting(this, 202, 'not an answer: still waiting');
 			item.approved = approved;

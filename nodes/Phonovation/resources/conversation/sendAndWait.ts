@@ -7,7 +7,13 @@ import { ApprovalReader } from '../../../shared/approvalWords';
 import { questionRef } from '../../../shared/questionRef';
 import { asText } from '../../../shared/values';
 import { runCampaigns } from '../campaign/pipeline/run';
-import { approvalWordsOf, type ConversationOptions } from './answers';
+import {
+	answerCodeOf,
+	approvalWordsOf,
+	codeLine,
+	type ConversationOptions,
+	wantsAnswerCode,
+} from './answers';
 import { DEFAULT_WAIT_MINUTES, QUESTION_PARAMETERS, sendAndWaitDescription } from './fields';
 import { recordQuestion } from './questionLog';
 
@@ -137,8 +143,14 @@ export async function execute(
 	});
 
 	// The campaign pipeline sends it: sender check, Exclude Numbers, retry record, unknown outcomes.
+	const code =
+		this.getNodeParameter('responseType', 0, 'approval') === 'approval' &&
+		wantsAnswerCode(options, type)
+			? answerCodeOf(notifyId, secret)
+			: null;
 	const [sent] = await runCampaigns(this, items, 'send', {
 		...QUESTION_PARAMETERS,
+		textEnding: code === null ? undefined : codeLine(code),
 		fixed: { notifyId, messageType: 'transactional' },
 	});
 	if (sent.json.error !== undefined) return [sent];

@@ -15,6 +15,8 @@ export interface CampaignParameters {
 	text: string;
 	recipients: string;
 	fixed?: CampaignOptions;
+	/** Added to the end of the text (a question's answer code). */
+	textEnding?: string;
 }
 
 /** Send's and Schedule's fields (fields.ts). */
@@ -143,6 +145,10 @@ function readOptions(
 	return options;
 }
 
+/** A text with the operation's ending; anything but a text is left for the rules to name. */
+const withEnding = (text: unknown, ending = '') =>
+	ending && typeof text === 'string' && text.trim() !== '' ? `${text.trimEnd()}${ending}` : text;
+
 /** Every input item's campaign parameters; the only code that reads n8n's node parameters. */
 export function readParameters(
 	ctx: IExecuteFunctions,
@@ -158,7 +164,7 @@ export function readParameters(
 		items[itemIndex] = {
 			itemIndex,
 			from: reader.read(source.from, itemIndex, '', unreadable),
-			text: reader.read(source.text, itemIndex, '', unreadable),
+			text: withEnding(reader.read(source.text, itemIndex, '', unreadable), source.textEnding),
 			recipients: reader.read(source.recipients, itemIndex, '', unreadable),
 			sendAt: scheduled ? reader.read('sendAt', itemIndex, '', unreadable) : undefined,
 			// Made for this item alone, so the fixed options are set on it rather than on a copy.

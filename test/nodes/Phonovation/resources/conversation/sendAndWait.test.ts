@@ -188,4 +188,12 @@ describe('Send and Wait for Reply: nothing is sent when the question cannot be a
 			}),
 		]);
 	});
+
+	it('with Answer Code, the question ends with its code, the same on every attempt', async () => {
+		const f = fixture();
+		const result = await f.run({ ...ASK, options: { answerCode: true } }, [{ json: {} }]);
+		expect(result.error).toBeUndefined();
+		const [text] = f.sim.campaigns.map((c) => c.body.text as string);
+		expect(text).toMatch(/^Reply YES to confirm\nReply YES (\d{4}) or NO \1$/);
+	});
 });
