@@ -410,6 +410,148 @@ describe('Send and Wait for Reply in n8n', () => {
 		120_000,
 	);
 
+	describe("n8n's AI Agent, with our Send and Wait as the human review of its tool", () => {
+		let openAi: { id: string; name: string };
+
+		/** Manual Trigger → AI Agent (OpenAI chat model on the simulator); List Senders gated by our review. */
+		async function agentWorkflow(env: ReturnType<typeof suite.env>, review: Json = {}) {
+			openAi ??= await env.client.createCredential('OpenAI (simulator)', 'openAiApi', {
+				apiKey: 'sk-simulator',
+				url: `${env.sim.url}/v1`,
+			});
+			const node = (name: string, type: string, typeVersion: number, parameters: Json) => ({
+				id: randomUUID(),
+				name,
+				type,
+				typeVersion,
+				position: [0, 0] as [number, number],
+				parameters,
+			});
+			const log = await logWorkflow(env);
+			const nodes = [
+				manualTrigger(),
+				node('Agent', '@n8n/n8n-nodes-langchain.agent', 3, {
+					promptType: 'define',
+					text: 'List our sender IDs',
+					options: {},
+				}),
+				{
+					...node('Model', '@n8n/n8n-nodes-langchain.lmChatOpenAi', 1.2, {
+						model: { __rl: true, mode: 'id', value: 'gpt-4o-mini' },
+						options: {},
+					}),
+					credentials: { openAiApi: openAi },
+				},
+				{
+					...node('Human Review', 'n8n-nodes-phonovation.phonovationHitlTool', 1, {
+						resource: 'conversation',
+						operation: 'sendAndWait',
+						questionLog: logParameter(log),
+						from: LONGCODE,
+						recipients: '0871234567',
+						responseType: 'approval',
+						message:
+							'=The agent wants to run this tool: {{ $tool.name }}\n\nInput:\n{{ $tool.parameters }}',
+						...review,
+					}),
+					webhookId: randomUUID(),
+				},
+				node('List Senders', 'n8n-nodes-phonovation.phonovationTool', 1, {
+					resource: 'sender',
+					operation: 'getAll',
+				}),
+			];
+			const workflow = await env.importWorkflow({
+				name: `Agent ${randomUUID().slice(0, 8)}`,
+				nodes,
+				connections: {
+					'Manual Trigger': { main: [[{ node: 'Agent', type: 'main', index: 0 }]] },
+					Model: { ai_languageModel: [[{ node: 'Agent', type: 'ai_languageModel', index: 0 }]] },
+					'Human Review': { ai_tool: [[{ node: 'Agent', type: 'ai_tool', index: 0 }]] },
+					'List Senders': { ai_tool: [[{ node: 'Human Review', type: 'ai_tool', index: 0 }]] },
+				},
+				settings: { executionOrder: 'v1' },
+			} as never);
+			const webhookId = randomUUID();
+			const replies = await env.importWorkflow(
+				chain(`Agent replies ${webhookId.slice(0, 8)}`, [
+					phonovationTrigger('On Reply', { events: ['inbound', 'optOut'] }, webhookId),
+					phonovation('Deliver', {
+						resource: 'conversation',
+						operation: 'deliverReply',
+						questionLog: logParameter(log),
+					}),
+				]),
+			);
+			await env.publish(replies, 'On Reply');
+			const executionId = await env.client.runManually(workflow.id, 'Manual Trigger');
+			await questions.next();
+			await waiting(env, executionId);
+			const [question] = env.sim.campaigns;
+			const text = question.body.text as string;
+			const code = /Reply YES (\d{4}) or NO \1$/.exec(text)?.[1];
+			const reply = async (content: string) =>
+				await env.sim.sendInbound({
+					url: `${env.n8n.url}/webhook/${webhookId}/phonovation`,
+					from: ASKED,
+					content,
+				});
+			return { executionId, text, code, reply };
+		}
+
+		const senderLists = (env: ReturnType<typeof suite.env>) =>
+			env.sim.count('GET', '/api/v2/senderlist');
+
+		suite.it(
+			'texts the tool call with its code; a YES without the code keeps it waiting, YES with it runs the tool',
+			async (env) => {
+				env.sim.reset();
+				const { executionId, text, code, reply } = await agentWorkflow(env);
+				expect(text).toContain('The agent wants to run this tool: List_Senders');
+				expect(code).toMatch(/^\d{4}$/);
+				const before = senderLists(env);
+				await reply('YES');
+				await new Promise((resolve) => setTimeout(resolve, 2_000));
+				expect((await env.client.execution(executionId)).status).toBe('waiting');
+				await reply(`YES ${code}`);
+				const done = await env.client.waitForExecution(executionId, 60_000);
+				expect(done.status).toBe('success');
+				expect(senderLists(env) - before).toBe(1);
+				expect(JSON.stringify(nodeOutput(done, 'Agent'))).toContain('The tool said');
+				expect(env.sim.campaigns).toHaveLength(1);
+			},
+			120_000,
+		);
+
+		suite.it(
+			'NO with the code: the tool does not run, and the agent is told it was rejected',
+			async (env) => {
+				env.sim.reset();
+				const { executionId, code, reply } = await agentWorkflow(env);
+				const before = senderLists(env);
+				await reply(`No ${code}`);
+				const done = await env.client.waitForExecution(executionId, 60_000);
+				expect(done.status).toBe('success');
+				expect(senderLists(env)).toBe(before);
+				expect(JSON.stringify(nodeOutput(done, 'Agent'))).toMatch(/rejected/);
+			},
+			120_000,
+		);
+
+		suite.it(
+			'no answer within Limit Wait Time: the tool does not run',
+			async (env) => {
+				env.sim.reset();
+				const { executionId } = await agentWorkflow(env, { options: { limitWaitTime: 1 } });
+				const before = senderLists(env);
+				const done = await env.client.waitForExecution(executionId, 150_000);
+				expect(done.status).toBe('success');
+				expect(senderLists(env)).toBe(before);
+			},
+			200_000,
+		);
+	});
+
 	suite.it('n8n offers the operation to its AI Agent as a human-review tool', async (env) => {
 		expect(await env.client.nodeTypeNames()).toContain('n8n-nodes-phonovation.phonovationHitlTool');
 	});

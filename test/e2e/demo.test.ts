@@ -6,7 +6,7 @@ import { fetch } from 'undici';
 import { SIMULATOR_CREDENTIAL_NAME, TYPES } from './support/environment';
 import { type RunningDemo, startDemo } from './support/demo-process';
 import { ensureN8nInstalled } from './support/install';
-import { N8nClient } from './support/n8n-client';
+import { N8nClient, nodeOutput } from './support/n8n-client';
 import { packPackage } from './support/pack';
 import { REPO_ROOT } from './support/paths';
 import { isPortFree } from './support/ports';
@@ -61,6 +61,26 @@ describe('the npm start demo', () => {
 		}>;
 		expect(campaigns.map((c) => c.body.text)).toEqual([
 			'Thanks, your appointment is confirmed. See you then!',
+		]);
+
+		// "Execute workflow" on the appointment example, then the printed reply command answers it.
+		expect(demo.output()).toContain('npm run simulator:reply -- "Yes please" --from 353871234567');
+		const asking = workflows.find((w) => w.name.includes('appointment confirmation'))!;
+		const asked = await client.runManually(asking.id, 'Start');
+		for (let tries = 0; (await client.execution(asked)).status !== 'waiting'; tries++) {
+			if (tries > 120) throw new Error('the demo question never started waiting');
+			await new Promise((resolve) => setTimeout(resolve, 250));
+		}
+		const answer = await runCommand(
+			TSX,
+			['test/simulator/reply.ts', 'Yes please', '--from', '353871234567', '--url', simUrl],
+			{ cwd: REPO_ROOT },
+		);
+		expect(answer).toContain('Relay URL answered HTTP 200');
+		const answered = await client.waitForExecution(asked, 60_000);
+		expect(answered.status).toBe('success');
+		expect(nodeOutput(answered, 'Ask to Confirm')).toEqual([
+			expect.objectContaining({ answer: 'yes', approved: true }),
 		]);
 
 		await demo.interrupt();

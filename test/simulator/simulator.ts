@@ -26,6 +26,7 @@ import { TokenIssuer } from './jwt';
 import { legacyOutbound } from './legacy';
 import { type OutboundLink, OutboundLinks, replyAddress } from './links';
 import { isIrish } from './msisdn';
+import { CHAT_MODEL_ROUTES } from './chatModel';
 import { PROVIDER_ROUTES, type ProviderState } from './provider';
 import {
 	DEFAULT_REPLY_FROM,
@@ -522,7 +523,7 @@ class PhonovationSimulator implements Simulator {
 	}
 
 	private route(exchange: Exchange): Reply {
-		const methods = PROVIDER_ROUTES[exchange.route];
+		const methods = PROVIDER_ROUTES[exchange.route] ?? CHAT_MODEL_ROUTES[exchange.route];
 		if (!methods) {
 			return json(404, { success: false, message: 'Not Found', errors: ['404 Not Found'] });
 		}
