@@ -21,6 +21,8 @@ export const description = sendAndWaitDescription;
 
 /** A sender a reply can come back to: a numeric longcode (an alphanumeric sender cannot be answered). */
 const LONGCODE = /^\+?\d{5,16}$/;
+/** The characters of an AI Agent review message kept before its answer code. */
+const REVIEW_TEXT_LIMIT = 280;
 /** The longest wait n8n can be asked for here: a year, in minutes. */
 const MAX_WAIT_MINUTES = 525_600;
 
@@ -151,6 +153,8 @@ export async function execute(
 	const [sent] = await runCampaigns(this, items, 'send', {
 		...QUESTION_PARAMETERS,
 		textEnding: code === null ? undefined : codeLine(code),
+		// n8n's review message holds the tool's whole input: a reviewer reads the start, in 2 parts.
+		textLimit: type.endsWith('HitlTool') ? REVIEW_TEXT_LIMIT : undefined,
 		fixed: { notifyId, messageType: 'transactional' },
 	});
 	if (sent.json.error !== undefined) return [sent];

@@ -17,6 +17,8 @@ export interface CampaignParameters {
 	fixed?: CampaignOptions;
 	/** Added to the end of the text (a question's answer code). */
 	textEnding?: string;
+	/** The most characters kept of the text before its ending (the AI Agent's review message). */
+	textLimit?: number;
 }
 
 /** Send's and Schedule's fields (fields.ts). */
@@ -145,9 +147,13 @@ function readOptions(
 	return options;
 }
 
-/** A text with the operation's ending; anything but a text is left for the rules to name. */
-const withEnding = (text: unknown, ending = '') =>
-	ending && typeof text === 'string' && text.trim() !== '' ? `${text.trimEnd()}${ending}` : text;
+/** A text cut to the operation's limit, with its ending; anything but a text is left for the rules to name. */
+function shapedText(text: unknown, { textEnding = '', textLimit }: CampaignParameters): unknown {
+	if (typeof text !== 'string' || text.trim() === '') return text;
+	const kept = text.trimEnd();
+	const cut = textLimit !== undefined && kept.length > textLimit;
+	return `${cut ? `${kept.slice(0, textLimit - 1)}…` : kept}${textEnding}`;
+}
 
 /** Every input item's campaign parameters; the only code that reads n8n's node parameters. */
 export function readParameters(
@@ -164,7 +170,7 @@ export function readParameters(
 		items[itemIndex] = {
 			itemIndex,
 			from: reader.read(source.from, itemIndex, '', unreadable),
-			text: withEnding(reader.read(source.text, itemIndex, '', unreadable), source.textEnding),
+			text: shapedText(reader.read(source.text, itemIndex, '', unreadable), source),
 			recipients: reader.read(source.recipients, itemIndex, '', unreadable),
 			sendAt: scheduled ? reader.read('sendAt', itemIndex, '', unreadable) : undefined,
 			// Made for this item alone, so the fixed options are set on it rather than on a copy.

@@ -1,7 +1,10 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
+import { PhonovationApi } from '../../../../../credentials/PhonovationApi.credentials';
+import { Phonovation } from '../../../../../nodes/Phonovation/Phonovation.node';
+import { Engine } from '../../../../harness/engine';
 import { QUESTION_LOG, QuestionLog } from '../../../../harness/question-log';
-import { simulatorCredentialData } from '../../../../simulator';
+import { type Simulator, simulatorCredentialData, startSimulator } from '../../../../simulator';
 import { sharedFixture } from '../../fixture';
 
 const CAMPAIGN = '/api/v2/Campaign';
@@ -195,5 +198,50 @@ describe('Send and Wait for Reply: nothing is sent when the question cannot be a
 		expect(result.error).toBeUndefined();
 		const [text] = f.sim.campaigns.map((c) => c.body.text as string);
 		expect(text).toMatch(/^Reply YES to confirm\nReply YES (\d{4}) or NO \1$/);
+	});
+});
+
+/** The node as n8n's AI Agent human review runs it (the `…HitlTool` type n8n derives from it). */
+describe("Send and Wait as the AI Agent's human review", () => {
+	const HITL = 'n8n-nodes-phonovation.phonovationHitlTool';
+	let sim: Simulator;
+	let engine: Engine;
+	let log: QuestionLog;
+	beforeAll(async () => {
+		sim = await startSimulator();
+		engine = new Engine({
+			nodeTypes: { [HITL]: new Phonovation() },
+			credentialTypes: [new PhonovationApi()],
+		});
+		engine.credentials.set('cred-1', { ...simulatorCredentialData(sim), accessToken: '' });
+		log = new QuestionLog(engine);
+	});
+	afterAll(async () => await sim.stop());
+
+	it("texts n8n's message cut to fit, with the question's code, and records itself", async () => {
+		const message = `The agent wants to run this tool: Refund\n\nInput:\n${JSON.stringify({
+			order: 'A-7',
+			reason: 'x'.repeat(600),
+		})}`;
+		const result = await engine.runNode(
+			{
+				id: 'review-node',
+				name: 'Human Review',
+				type: HITL,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: { ...ASK, message },
+				credentials: { phonovationApi: { id: 'cred-1', name: 'Phonovation' } },
+			},
+			[{ json: {} }],
+		);
+		expect(result.error).toBeUndefined();
+		const [text] = sim.campaigns.map((c) => c.body.text as string);
+		const [kept, codeLine] = text.split('\nReply YES ');
+		expect(kept).toHaveLength(280);
+		expect(kept.startsWith('The agent wants to run this tool: Refund')).toBe(true);
+		expect(kept.endsWith('…')).toBe(true);
+		expect(codeLine).toMatch(/^(\d{4}) or NO \1$/);
+		expect([...log.rows.values()]).toHaveLength(1);
 	});
 });
