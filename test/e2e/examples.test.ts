@@ -6,19 +6,11 @@ import { fetch } from 'undici';
 import { DEFAULT_CONFIG } from '../simulator';
 import { useE2eEnvironment } from './support/environment';
 import { exampleNames, loadExample, readExample } from './support/examples';
+import { askAtOnce } from './support/questions-at-once';
 import { nodeOutput, type WorkflowJson } from './support/n8n-client';
 
 const EXAMPLES = exampleNames();
 
-/** Runs `task` over `list`, `size` at a time. */
-async function inBatches<T>(
-	list: T[],
-	size: number,
-	task: (item: T) => Promise<void>,
-): Promise<void> {
-	for (let start = 0; start < list.length; start += size)
-		await Promise.all(list.slice(start, start + size).map(task));
-}
 const LONGCODE = '353870000123';
 
 /** The inbox with its Settings toggle flipped, on a webhook of its own. */
@@ -172,80 +164,16 @@ describe('example workflows in n8n', () => {
 		suite.it(
 			'200 questions asked at once and answered in random order: every run resumes with its own answer',
 			async (env) => {
-				// The template, started by a Webhook per appointment instead of by hand: its number comes in the body.
-				const template = loadExample('appointment-confirmation', {
+				env.sim.reset();
+				const run = await askAtOnce(env, {
+					count: 200,
 					sender: LONGCODE,
 					questionLog,
+					webhookBase: env.n8n.url,
+					inboxUrl: url,
 				});
-				const path = `ask-${randomUUID()}`;
-				const nodes = template.nodes.map((node) => {
-					if (node.name === 'Start') {
-						return {
-							...node,
-							type: 'n8n-nodes-base.webhook',
-							typeVersion: 2,
-							webhookId: randomUUID(),
-							parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
-						};
-					}
-					if (node.name !== 'Appointment') return node;
-					const parameters = JSON.parse(JSON.stringify(node.parameters)) as {
-						assignments: { assignments: Array<{ name: string; value: unknown }> };
-					};
-					parameters.assignments.assignments.find((a) => a.name === 'phone')!.value =
-						"={{ $('Start').first().json.body.phone }}";
-					return { ...node, parameters };
-				});
-				const asking = await env.importWorkflow({
-					...template,
-					name: 'Appointment questions (webhook)',
-					nodes,
-				});
-				const askUrl = `${env.n8n.url}/webhook/${path}`;
-				await env.client.publishWorkflow(asking.id);
-				await env.client.waitForWebhook(askUrl);
-				env.sim.reset();
-				const phones = Array.from(
-					{ length: 200 },
-					(_, i) => `3538710${String(i).padStart(5, '0')}`,
-				);
-				await inBatches(phones, 20, async (phone) => {
-					const response = await fetch(askUrl, {
-						method: 'POST',
-						headers: { 'content-type': 'application/json' },
-						body: JSON.stringify({ phone }),
-					});
-					expect(response.status).toBe(200);
-					await response.arrayBuffer();
-				});
-				const deadline = Date.now() + 120_000;
-				let waiting: Array<{ id: string }> = [];
-				while (
-					(waiting = (await env.client.executions(asking.id, 250)).filter(
-						(e) => e.status === 'waiting',
-					)).length < 200
-				) {
-					if (Date.now() > deadline)
-						throw new Error(`only ${waiting.length} of 200 questions are waiting`);
-					await new Promise((resolve) => setTimeout(resolve, 500));
-				}
-				expect(env.sim.campaigns).toHaveLength(200);
-
-				// Each number answers YES or NO, in random order.
-				const answers = new Map(phones.map((phone, i) => [phone, i % 3 === 0 ? 'No' : 'Yes']));
-				const shuffled = [...phones].sort(() => Math.random() - 0.5);
-				await inBatches(shuffled, 10, async (phone) => {
-					expect(
-						(await env.sim.sendInbound({ url, from: phone, content: answers.get(phone)! })).status,
-					).toBe(200);
-				});
-				const finished = await env.client.waitForExecutions(asking.id, 200, 180_000);
-				const resumedWith = finished.map(
-					(execution) => nodeOutput(execution, 'Ask to Confirm')[0] as Record<string, unknown>,
-				);
-				expect(resumedWith.map((out) => [out.from, out.approved]).sort()).toEqual(
-					phones.map((phone) => [phone, answers.get(phone) === 'Yes']).sort(),
-				);
+				expect(run.texted).toBe(200);
+				expect(run.resumedWith).toEqual(run.answered);
 			},
 			420_000,
 		);

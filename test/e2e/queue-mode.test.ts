@@ -11,6 +11,7 @@ import { nodeOutput } from './support/n8n-client';
 import { pollUntil } from './support/poll';
 import { useQueueModeEnvironment } from './support/queue-environment';
 import { executionsPerWorker, workerRunning } from './support/queue-workers';
+import { askAtOnce } from './support/questions-at-once';
 import {
 	chain,
 	code,
@@ -343,6 +344,26 @@ describe('Phonovation nodes in n8n queue mode (Postgres, main + 2 workers + webh
 	 * kept, the node context included; and a Retry of it runs nothing and posts nothing. Only the
 	 * provider knows what was accepted: here batch 2 too, whose answer the worker never saw.
 	 */
+	suite.it(
+		'200 questions at once, answered in random order through the webhook process: each run resumes once with its own answer, on both workers',
+		async (env) => {
+			// Replies carry the simulator's time: real time again, after the token tests froze it.
+			env.sim.clock.reset();
+			const run = await askAtOnce(env, {
+				count: 200,
+				sender: '353851234567',
+				questionLog,
+				webhookBase: env.n8n.webhook.url,
+				inboxUrl: repliesUrl,
+			});
+			expect(run.texted).toBe(200);
+			expect(run.resumedWith).toEqual(run.answered);
+			const perWorker = Object.values(executionsPerWorker(env.n8n.workers, run.executionIds));
+			expect(perWorker.filter((n) => n > 0)).toHaveLength(2);
+		},
+		600_000,
+	);
+
 	suite.it(
 		'kill -9 of the worker mid-campaign: no other worker posts, the execution ends in error, a Retry posts nothing',
 		async ({ client, importWorkflow, n8n, sim }) => {
