@@ -52,13 +52,14 @@ export const DEFAULT_NO_WORDS: readonly string[] = [
 /**
  * Words that may follow an answer without changing it ("Yes please", "Yes, see you then", "No
  * thanks", "Grand, thanks a million"). Anything else after it makes the reply no answer: "yes but
- * not at 10" must reach a person.
+ * not at 10" must reach a person. Words that approve ("grand", "fine") are not among them: they
+ * may follow a yes ("Yes, grand"), but after a no ("No, that's grand") the reply is no answer.
  */
 const COURTESIES = new Set(
 	(
 		'please thanks thank you ta cheers a million lot so much very see then there soon ' +
-		"that's thats is all good that sounds will do be x xx xxx sir madam go raibh maith agat " +
-		'agaibh again sorry lovely brilliant great grand perfect fine sound'
+		"that's thats is will do be x xx xxx sir madam go raibh maith agat " +
+		'agaibh again sorry'
 	).split(' '),
 );
 

@@ -67,8 +67,8 @@ export function additionalDataFor(
 	hooks?: ExecutionLifecycleHooks,
 	executionId = 'test-execution',
 	subWorkflows: Map<string, SubWorkflow> = new Map(),
+	base = 'http://127.0.0.1:5678',
 ): IWorkflowExecuteAdditionalData {
-	const base = 'http://127.0.0.1:5678';
 	return {
 		credentialsHelper,
 		hooks,
@@ -116,6 +116,9 @@ export class Engine {
 	readonly nodeTypes: NodeTypeRegistry;
 
 	readonly credentials: InMemoryCredentialsHelper;
+
+	/** Where this n8n is reached: the base of its webhook and resume URLs. */
+	instanceBaseUrl = 'http://127.0.0.1:5678';
 
 	/** Workflows a node may run by id, as n8n's database would hold them. */
 	readonly subWorkflows = new Map<string, SubWorkflow>();
@@ -185,7 +188,13 @@ export class Engine {
 			},
 		});
 		const execute = new WorkflowExecute(
-			additionalDataFor(this.credentials, hooks, executionId, this.subWorkflows),
+			additionalDataFor(
+				this.credentials,
+				hooks,
+				executionId,
+				this.subWorkflows,
+				this.instanceBaseUrl,
+			),
 			mode,
 			runExecutionData,
 		);

@@ -15,6 +15,9 @@ export class QuestionLog {
 
 	fail: Error | null = null;
 
+	/** How the Data Table stores a row (a column typed as a number, say). */
+	storeAs: (row: IDataObject) => IDataObject = (row) => row;
+
 	/** Every call, as the node made it. */
 	readonly calls: IDataObject[] = [];
 
@@ -28,8 +31,9 @@ export class QuestionLog {
 		if (this.fail) throw this.fail;
 		if (input.action === 'record') {
 			const { action: _action, ...row } = input;
-			this.rows.set(String(row.reference), row);
-			return [{ json: row }];
+			const stored = this.storeAs(row);
+			this.rows.set(String(row.reference), stored);
+			return [{ json: stored }];
 		}
 		const found = [...this.rows.values()].filter((row) => row.phone === input.phone);
 		return found.length ? found.map((json) => ({ json })) : [{ json: {} }];
@@ -39,5 +43,6 @@ export class QuestionLog {
 		this.rows.clear();
 		this.calls.length = 0;
 		this.fail = null;
+		this.storeAs = (row) => row;
 	}
 }

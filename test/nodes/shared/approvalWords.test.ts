@@ -45,6 +45,10 @@ describe('answers to a yes/no question texted back', () => {
 		'Yes no',
 		'no problem at all, but can we make it 11?',
 		'Yes? What is this about',
+		"No, that's grand",
+		'No perfect',
+		'Nope, sound',
+		"No that's fine",
 	])('%j is no answer', (text) => {
 		expect(reader.read(text)).toBeNull();
 	});

@@ -30,10 +30,9 @@ function replyItem(value: unknown): IDataObject {
 }
 
 /**
- * The questions a reply may answer, in the order to try them. A reply linked to a question the
- * log knows answers that one only (the provider links a reply to the last text to the number);
- * otherwise (not linked, or linked to a text sent after the question, such as a reminder) the
- * number's open questions, newest first.
+ * The questions a reply may answer, in the order to try them: the question it is linked to first
+ * (the provider links a reply to the last text to the number), then the number's other open
+ * questions, newest first (a reply not linked, or linked to a reminder sent after the question).
  */
 export function candidatesFor(
 	questions: LoggedQuestion[],
@@ -41,12 +40,16 @@ export function candidatesFor(
 	linkedTo: string | null,
 	now: number,
 ): LoggedQuestion[] {
-	const mine = questions.filter((q) => q.phone === msisdn && resumeTarget(q.resumeUrl) !== null);
-	const linked = mine.filter((q) => q.reference === linkedTo);
-	if (linked.length) return linked.slice(-1);
-	const open = mine.filter((q) => !q.expiresAt || !(Date.parse(q.expiresAt) <= now));
-	return open.sort((a, b) => Date.parse(b.askedAt) - Date.parse(a.askedAt) || 0);
+	const mine = questions.filter((q) => q.phone === msisdn);
+	const open = mine
+		.filter((q) => q.reference !== linkedTo && (!q.expiresAt || !(Date.parse(q.expiresAt) <= now)))
+		.sort((a, b) => Date.parse(b.askedAt) - Date.parse(a.askedAt) || 0);
+	return [...mine.filter((q) => q.reference === linkedTo).slice(-1), ...open];
 }
+
+/** A question node's signed resume URL on this n8n (`<waiting base>/<execution>/<node>?signature=…`). */
+const isOurResumeUrl = (url: string, waitingBase: string) =>
+	resumeTarget(url) !== null && waitingBase !== '/' && url.startsWith(waitingBase);
 
 type Posted =
 	| { state: 'resumed'; answer: unknown }
@@ -98,7 +101,7 @@ async function postWithRetries(
 	secret: string,
 ): Promise<Exclude<Posted, { state: 'transient' }>> {
 	const { executionId } = resumeTarget(question.resumeUrl)!;
-	const proof = replyProof(executionId, reply, secret);
+	const proof = replyProof({ executionId, reference: question.reference }, reply, secret);
 	let said = '';
 	for (let attempt = 0; attempt < TRIES; attempt++) {
 		if (attempt > 0) await sleep(PAUSE_MS[attempt - 1]);
@@ -130,6 +133,11 @@ export async function execute(
 		);
 	}
 	const secret = asText((await this.getCredentials('phonovationApi')).relaySecret);
+	// This n8n's waiting-webhook address: a row pointing anywhere else gets neither reply nor proof.
+	const waitingBase = asText(this.getWorkflowDataProxy(0).$execution.resumeUrl).replace(
+		/\/[^/]+$/,
+		'/',
+	);
 	return await eachItem(this, items, async (itemIndex) => {
 		const item = replyItem(this.getNodeParameter('reply', itemIndex, {}));
 		const out = (result: IDataObject): INodeExecutionData[] => [
@@ -158,17 +166,21 @@ export async function execute(
 		const from = normaliseMsisdn(/^\d+$/.test(reply.from) ? `+${reply.from}` : reply.from, '353');
 		if (!from.ok) return out({ resumed: false, reason: 'the reply has no number to match' });
 		const questions = await findQuestions(this, itemIndex, from.msisdn, reply.notifyId);
-		const candidates = candidatesFor(questions, from.msisdn, reply.notifyId, Date.now());
+		const ours = questions.filter((q) => isOurResumeUrl(q.resumeUrl, waitingBase));
+		const candidates = candidatesFor(ours, from.msisdn, reply.notifyId, Date.now());
+		// The first waiting question that reads it as its answer takes it; a refusal (not an answer,
+		// no code) is reported when no other question takes it.
+		let refusal: IDataObject | undefined;
 		for (const question of candidates) {
 			const posted = await postWithRetries(this, itemIndex, question, reply, secret);
 			const { executionId } = resumeTarget(question.resumeUrl)!;
 			const about = { reference: question.reference, executionId };
 			if (posted.state === 'resumed')
 				return out({ resumed: true, answer: posted.answer ?? null, question: about });
-			// The waiting run read it and said why not: it was for that run, not an older one.
 			if (posted.state === 'refused')
-				return out({ resumed: false, reason: posted.reason, question: about });
+				refusal ??= { resumed: false, reason: posted.reason, question: about };
 		}
+		if (refusal) return out(refusal);
 		return out({
 			resumed: false,
 			reason: candidates.length

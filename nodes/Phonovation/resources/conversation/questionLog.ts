@@ -70,11 +70,17 @@ export async function recordQuestion(
 	question: LoggedQuestion,
 ): Promise<void> {
 	const rows = await callLog(ctx, 0, { action: 'record', ...question });
-	if (!rows.some((row) => row.reference === question.reference)) {
+	// Every field as it was sent: a column typed as a number, renamed or missing would make the
+	// question unanswerable, and is caught before the text is paid for.
+	const kept = (row: IDataObject) =>
+		(Object.keys(question) as Array<keyof LoggedQuestion>).every(
+			(key) => row[key] === question[key] || (question[key] === '' && row[key] == null),
+		);
+	if (!rows.some(kept)) {
 		throw logError(
 			ctx,
 			0,
-			'the workflow did not give the recorded question back (is it the question log?)',
+			'the workflow did not give the question back as recorded (is it the question log, with text columns reference, phone, resumeUrl, askedAt and expiresAt?)',
 		);
 	}
 }

@@ -92,12 +92,13 @@ export async function receiveReply(this: IWebhookFunctions): Promise<IWebhookRes
 	try {
 		const credentials = await this.getCredentials('phonovationApi');
 		const secret = asText(credentials.relaySecret);
-		const reply = provenReply(this.getBodyData(), this.getExecutionId(), secret);
-		if (!reply) return stillWaiting(this, 401, 'no valid proof');
 		const options = this.getNodeParameter('options', {}) as ConversationOptions;
 		const country = parseCountryCode(options.defaultCountryCode);
 		const countryCode = country.ok ? country.code : DEFAULT_COUNTRY_CODE;
 		const asked = askedQuestion(this, countryCode);
+		const target = { executionId: this.getExecutionId(), reference: asked.notifyId };
+		const reply = provenReply(this.getBodyData(), target, secret);
+		if (!reply) return stillWaiting(this, 401, 'no valid proof');
 		const why = mismatch(this, reply, secret, countryCode, asked);
 		if (why) return stillWaiting(this, 409, why);
 		const item: IDataObject = {

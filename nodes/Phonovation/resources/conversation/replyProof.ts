@@ -2,7 +2,8 @@ import { createHmac, timingSafeEqual } from 'crypto';
 
 /**
  * What Deliver Reply posts to a waiting run's resume URL, and the proof that makes the run accept
- * it: an HMAC-SHA256, keyed with the Relay Secret, over the execution it is for and every field.
+ * it: an HMAC-SHA256, keyed with the Relay Secret, over the question it is for (its run and its
+ * Notify ID: a node asking again in a loop waits at the same URL) and every field.
  * n8n's own token in the URL lets the request in; without this proof the run keeps waiting.
  */
 export interface DeliveredReply {
@@ -13,10 +14,17 @@ export interface DeliveredReply {
 	notifyId: string | null;
 }
 
-export function replyProof(executionId: string, reply: DeliveredReply, secret: string): string {
+/** The question a reply is delivered to: its run and its Notify ID. */
+export interface ProofTarget {
+	executionId: string;
+	reference: string;
+}
+
+export function replyProof(target: ProofTarget, reply: DeliveredReply, secret: string): string {
 	const signed = JSON.stringify([
-		'reply-v1',
-		executionId,
+		'reply-v2',
+		target.executionId,
+		target.reference,
 		reply.from,
 		reply.text,
 		reply.receivedAt,
@@ -29,7 +37,7 @@ export function replyProof(executionId: string, reply: DeliveredReply, secret: s
 /** The reply in a request body, if it is one and its proof holds for this execution. */
 export function provenReply(
 	body: unknown,
-	executionId: string,
+	target: ProofTarget,
 	secret: string,
 ): DeliveredReply | null {
 	if (!body || typeof body !== 'object' || secret === '') return null;
@@ -47,7 +55,7 @@ export function provenReply(
 	)
 		return null;
 	const reply: DeliveredReply = { from, text, receivedAt, optedOut, notifyId };
-	const expected = Buffer.from(replyProof(executionId, reply, secret));
+	const expected = Buffer.from(replyProof(target, reply, secret));
 	const given = Buffer.from(proof);
 	return given.length === expected.length && timingSafeEqual(given, expected) ? reply : null;
 }

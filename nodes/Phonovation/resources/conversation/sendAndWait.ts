@@ -6,6 +6,7 @@ import { normaliseMsisdn } from '../../domain/phoneNumbers';
 import { ApprovalReader } from '../../../shared/approvalWords';
 import { questionRef } from '../../../shared/questionRef';
 import { asText } from '../../../shared/values';
+import { Ledger } from '../campaign/pipeline/ledger';
 import { runCampaigns } from '../campaign/pipeline/run';
 import {
 	answerCodeOf,
@@ -150,15 +151,35 @@ export async function execute(
 		wantsAnswerCode(options, type)
 			? answerCodeOf(notifyId, secret)
 			: null;
-	const [sent] = await runCampaigns(this, items, 'send', {
+	const texting = runCampaigns(this, items, 'send', {
 		...QUESTION_PARAMETERS,
 		textEnding: code === null ? undefined : codeLine(code),
 		// n8n's review message holds the tool's whole input: a reviewer reads the start, in 2 parts.
 		textLimit: type.endsWith('HitlTool') ? REVIEW_TEXT_LIMIT : undefined,
 		fixed: { notifyId, messageType: 'transactional' },
 	});
+	// A question that may have gone out (the request may have been processed) is never texted
+	// again, and the person may have it: the run waits for their answer instead of failing.
+	const unconfirmed = () => {
+		const ask = this.getWorkflowDataProxy(0).$runIndex;
+		const record = new Ledger(this.getContext('node'), ask).recipient(
+			Ledger.recipientKey(0, msisdn),
+		);
+		return record?.state === 'unconfirmed'
+			? { json: { status: 'unconfirmed', reason: record.reason } }
+			: null;
+	};
+	let sent: INodeExecutionData;
+	try {
+		[sent] = await texting;
+	} catch (error) {
+		const mayHaveGone = unconfirmed();
+		if (!mayHaveGone) throw error;
+		sent = mayHaveGone;
+	}
+	if (sent.json.error !== undefined) sent = unconfirmed() ?? sent;
 	if (sent.json.error !== undefined) return [sent];
-	if (sent.json.status !== 'accepted') {
+	if (sent.json.status !== 'accepted' && sent.json.status !== 'unconfirmed') {
 		// Excluded, refused by the provider…: nobody was asked, so there is nothing to wait for.
 		const why = `${asText(sent.json.status)}${sent.json.reason ? `: ${asText(sent.json.reason)}` : ''}`;
 		const error = new NodeOperationError(this.getNode(), `Nothing was asked: ${msisdn} is ${why}`, {

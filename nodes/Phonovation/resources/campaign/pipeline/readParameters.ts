@@ -151,8 +151,11 @@ function readOptions(
 function shapedText(text: unknown, { textEnding = '', textLimit }: CampaignParameters): unknown {
 	if (typeof text !== 'string' || text.trim() === '') return text;
 	const kept = text.trimEnd();
-	const cut = textLimit !== undefined && kept.length > textLimit;
-	return `${cut ? `${kept.slice(0, textLimit - 1)}…` : kept}${textEnding}`;
+	if (textLimit === undefined || kept.length <= textLimit) return `${kept}${textEnding}`;
+	// The reader must know there is more than they see.
+	const more = (shown: number) => `… (+${kept.length - shown} characters not shown)`;
+	const shown = textLimit - more(textLimit).length;
+	return `${kept.slice(0, shown)}${more(shown)}${textEnding}`;
 }
 
 /** Every input item's campaign parameters; the only code that reads n8n's node parameters. */

@@ -64,8 +64,14 @@ describe('Deliver Reply: the answer reaches the question it answers, and only wi
 	beforeAll(async () => {
 		log = new QuestionLog(fixture().engine);
 		await new Promise<void>((resolve) => runs.server.listen(0, '127.0.0.1', resolve));
+		// The played runs are this n8n's waiting webhooks.
+		const { port } = runs.server.address() as AddressInfo;
+		fixture().engine.instanceBaseUrl = `http://127.0.0.1:${port}`;
 	});
-	afterAll(() => runs.server.close());
+	afterAll(() => {
+		fixture().engine.instanceBaseUrl = 'http://127.0.0.1:5678';
+		runs.server.close();
+	});
 	beforeEach(() => {
 		log.clear();
 		runs.posts.length = 0;
@@ -124,16 +130,32 @@ describe('Deliver Reply: the answer reaches the question it answers, and only wi
 		expect(result.items[0].json).toMatchObject({ resumed: true, question: { executionId: '41' } });
 	});
 
-	it('a run that reads the reply and keeps waiting keeps it: no older question is tried', async () => {
+	it('a run that reads the reply and keeps waiting does not stop it: an older question that takes it as its answer gets it', async () => {
 		asked('41', 30, [RESUMED]);
 		asked('42', 10, [NOT_AN_ANSWER]);
+		const result = await deliver(reply('YES 1111', null));
+		expect(runs.posts.map((p) => p.executionId)).toEqual(['42', '41']);
+		expect(result.items[0].json).toMatchObject({ resumed: true, question: { executionId: '41' } });
+	});
+
+	it('when no question takes it, the first refusal is the reason', async () => {
+		asked('41', 30, [NOT_AN_ANSWER]);
+		asked('42', 10, [NOT_AN_ANSWER]);
 		const result = await deliver(reply('What time?', null));
-		expect(runs.posts.map((p) => p.executionId)).toEqual(['42']);
+		expect(runs.posts.map((p) => p.executionId)).toEqual(['42', '41']);
 		expect(result.items[0].json).toMatchObject({
 			resumed: false,
 			reason: 'not an answer: still waiting',
 			question: { executionId: '42' },
 		});
+	});
+
+	it('a reply linked to a question that no longer waits goes on to the open ones', async () => {
+		const answered = asked('42', 10, [FINISHED]);
+		asked('41', 30, [RESUMED]);
+		const result = await deliver(reply('Yes', answered));
+		expect(runs.posts.map((p) => p.executionId)).toEqual(['42', '41']);
+		expect(result.items[0].json).toMatchObject({ resumed: true, question: { executionId: '41' } });
 	});
 
 	it('retries a run that n8n cannot take yet (503), and fails after three tries so Retry On Fail can take over', async () => {
@@ -162,12 +184,18 @@ describe('Deliver Reply: the answer reaches the question it answers, and only wi
 		expect(runs.posts).toEqual([]);
 	});
 
-	it("a row whose resume URL is not a question node's own is never posted to", async () => {
-		const reference = asked('41', 30, [RESUMED]);
-		log.rows.get(reference)!.resumeUrl = runs.url('41').replace('/ask-node', '');
-		expect((await deliver(reply('Yes', reference))).items[0].json).toMatchObject({
-			resumed: false,
-		});
-		expect(runs.posts).toEqual([]);
-	});
+	it.each<[string, (url: string) => string]>([
+		["the run's own URL", (url) => url.replace('/ask-node', '')],
+		['another host', (url) => url.replace('127.0.0.1', 'localhost')],
+	])(
+		'a row whose resume URL is not a question node of this n8n (%s) gets neither reply nor proof',
+		async (_case, change) => {
+			const reference = asked('41', 30, [RESUMED]);
+			log.rows.get(reference)!.resumeUrl = change(runs.url('41'));
+			expect((await deliver(reply('Yes', reference))).items[0].json).toMatchObject({
+				resumed: false,
+			});
+			expect(runs.posts).toEqual([]);
+		},
+	);
 });

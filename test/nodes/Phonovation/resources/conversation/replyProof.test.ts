@@ -14,22 +14,26 @@ const REPLY: DeliveredReply = {
 	notifyId: '4211.abcdefghijklmnop',
 };
 
+const QUESTION = { executionId: '4211', reference: '4211.0.abcdefghijkl' };
+
 describe('the proof a delivered reply carries to the waiting run', () => {
-	it('holds for the execution it was made for, with every field as signed', () => {
-		const proof = replyProof('4211', REPLY, SECRET);
-		expect(provenReply({ ...REPLY, proof }, '4211', SECRET)).toEqual(REPLY);
+	it('holds for the question it was made for, with every field as signed', () => {
+		const proof = replyProof(QUESTION, REPLY, SECRET);
+		expect(provenReply({ ...REPLY, proof }, QUESTION, SECRET)).toEqual(REPLY);
 	});
 
-	it.each<[string, Record<string, unknown>, string, string]>([
-		['another execution', {}, '4212', SECRET],
-		['another secret', {}, '4211', 'another-secret'],
-		['a changed text', { text: 'No' }, '4211', SECRET],
-		['a changed number', { from: '353871234568' }, '4211', SECRET],
-		['opted out flipped', { optedOut: true }, '4211', SECRET],
-		['no secret', {}, '4211', ''],
-	])('fails for %s', (_case, change, executionId, secret) => {
-		const proof = replyProof('4211', REPLY, SECRET);
-		expect(provenReply({ ...REPLY, proof, ...change }, executionId, secret)).toBeNull();
+	it.each<[string, Record<string, unknown>, typeof QUESTION, string]>([
+		['another execution', {}, { ...QUESTION, executionId: '4212' }, SECRET],
+		// The same node asking again in a loop waits at the same URL.
+		['another question of the run', {}, { ...QUESTION, reference: '4211.1.abcdefghijkl' }, SECRET],
+		['another secret', {}, QUESTION, 'another-secret'],
+		['a changed text', { text: 'No' }, QUESTION, SECRET],
+		['a changed number', { from: '353871234568' }, QUESTION, SECRET],
+		['opted out flipped', { optedOut: true }, QUESTION, SECRET],
+		['no secret', {}, QUESTION, ''],
+	])('fails for %s', (_case, change, target, secret) => {
+		const proof = replyProof(QUESTION, REPLY, SECRET);
+		expect(provenReply({ ...REPLY, proof, ...change }, target, secret)).toBeNull();
 	});
 
 	it.each([
@@ -40,7 +44,7 @@ describe('the proof a delivered reply carries to the waiting run', () => {
 		{ ...REPLY, proof: 'short' },
 		{ ...REPLY, optedOut: 'false', proof: 'x'.repeat(64) },
 	])('refuses a body that is not a proven reply: %j', (body) => {
-		expect(provenReply(body, '4211', SECRET)).toBeNull();
+		expect(provenReply(body, QUESTION, SECRET)).toBeNull();
 	});
 
 	const SIGNATURE = 'ab'.repeat(32);

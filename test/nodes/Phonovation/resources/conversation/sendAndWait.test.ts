@@ -102,6 +102,12 @@ describe('Send and Wait for Reply: nothing is sent when the question cannot be a
 			/^Question Log: the workflow question-log failed: Could not find data table "questions"$/,
 		],
 		[
+			'a log whose phone column is a number: the question could never be found again',
+			(l) => (l.storeAs = (row) => ({ ...row, phone: Number(row.phone) })),
+			{},
+			/^Question Log: the workflow did not give the question back as recorded/,
+		],
+		[
 			'a workflow that does not give the question back (not the question log)',
 			(l) => l.rows.set('x', {}),
 			{ questionLog: { __rl: true, mode: 'id', value: 'another-workflow' } },
@@ -192,6 +198,22 @@ describe('Send and Wait for Reply: nothing is sent when the question cannot be a
 		]);
 	});
 
+	it('a question that may have gone out (a proxy page after processing) is never texted again: the run waits for its answer', async () => {
+		const f = fixture();
+		f.sim.injectFault(CAMPAIGN, { kind: 'answer', status: 503, body: '<html>upstream</html>' });
+		const result = await f.run(ASK, [{ json: {} }], {
+			retryOnFail: true,
+			maxTries: 3,
+			waitBetweenTries: 0,
+		});
+		expect(result.error).toBeUndefined();
+		expect(f.sim.count('POST', CAMPAIGN)).toBe(1);
+		expect(result.items[0].json).toMatchObject({
+			answer: 'timedOut',
+			sent: expect.objectContaining({ status: 'unconfirmed' }),
+		});
+	});
+
 	it('with Answer Code, the question ends with its code, the same on every attempt', async () => {
 		const f = fixture();
 		const result = await f.run({ ...ASK, options: { answerCode: true } }, [{ json: {} }]);
@@ -240,7 +262,8 @@ describe("Send and Wait as the AI Agent's human review", () => {
 		const [kept, codeLine] = text.split('\nReply YES ');
 		expect(kept).toHaveLength(280);
 		expect(kept.startsWith('The agent wants to run this tool: Refund')).toBe(true);
-		expect(kept.endsWith('…')).toBe(true);
+		// The reviewer is told there is more than they see.
+		expect(kept).toMatch(/… \(\+\d+ characters not shown\)$/);
 		expect(codeLine).toMatch(/^(\d{4}) or NO \1$/);
 		expect([...log.rows.values()]).toHaveLength(1);
 	});
