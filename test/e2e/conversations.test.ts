@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 
 import { fetch } from 'undici';
 
+import { replyProof } from '../../nodes/Phonovation/resources/conversation/replyProof';
 import { useE2eEnvironment } from './support/environment';
 import { nodeOutput } from './support/n8n-client';
 import { chain, manualTrigger, phonovation, phonovationTrigger } from './support/workflow-builder';
@@ -174,6 +175,25 @@ describe('Send and Wait for Reply in n8n', () => {
 				}),
 			});
 			expect(forged.status).toBe(401);
+			expect((await env.client.execution(executionId)).status).toBe('waiting');
+
+			// A proven YES without the time it was received could be a captured answer sent again.
+			const timeless = { from: ASKED, text: 'YES', receivedAt: null, optedOut: false, notifyId };
+			const proof = replyProof(
+				{ executionId, reference: notifyId },
+				timeless,
+				env.sim.config.relaySecret,
+			);
+			const stripped = await fetch(resumeUrl, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ ...timeless, proof }),
+			});
+			expect(stripped.status).toBe(409);
+			expect(await stripped.json()).toEqual({
+				resumed: false,
+				reason: 'the reply has no time it was received (SMS-TimeStamp)',
+			});
 			expect((await env.client.execution(executionId)).status).toBe('waiting');
 
 			// The reply workflow hands verified replies to the run (its lookup of the resume URL is the example's Data
