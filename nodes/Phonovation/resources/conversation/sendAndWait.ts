@@ -8,6 +8,7 @@ import { questionRef } from '../../../shared/questionRef';
 import { asText } from '../../../shared/values';
 import { Ledger } from '../campaign/pipeline/ledger';
 import { runCampaigns } from '../campaign/pipeline/run';
+import { asNodeError } from '../../eachItem';
 import {
 	answerCodeOf,
 	approvalWordsOf,
@@ -174,7 +175,7 @@ export async function execute(
 		[sent] = await texting;
 	} catch (error) {
 		const mayHaveGone = unconfirmed();
-		if (!mayHaveGone) throw error;
+		if (!mayHaveGone) throw asNodeError(this, error, 0);
 		sent = mayHaveGone;
 	}
 	if (sent.json.error !== undefined) sent = unconfirmed() ?? sent;
