@@ -116,7 +116,7 @@ describe('example workflows in n8n', () => {
 		for (const { reply, linked, approved, branch } of [
 			{ reply: 'YES', linked: true, approved: true, branch: 0 },
 			{ reply: 'No thanks.', linked: true, approved: false, branch: 1 },
-			{ reply: 'What time was it again?', linked: false, approved: null, branch: -1 },
+			{ reply: 'What time was it again?', linked: true, approved: null, branch: -1 },
 			{ reply: 'Yes please', linked: false, approved: true, branch: 0 },
 			{ reply: 'STOP', linked: true, approved: false, branch: 2 },
 		]) {
@@ -141,6 +141,15 @@ describe('example workflows in n8n', () => {
 					if (approved === null) {
 						await new Promise((resolve) => setTimeout(resolve, 2_000));
 						expect((await env.client.execution(executionId)).status).toBe('waiting');
+						// The inbox texts the question's Re-Prompt Text back, linked to the question.
+						expect(env.sim.campaigns.map((c) => c.body)).toEqual([
+							expect.anything(),
+							expect.objectContaining({
+								from: LONGCODE,
+								text: expect.stringMatching(/^Sorry, we did not get that/),
+								recipientInfo: [{ msisdn: '353871234567', notifyId: relay.notifyId }],
+							}),
+						]);
 						// The answer after it still resumes it.
 						await env.sim.sendInbound({ url, from: '353871234567', content: 'yes', linked });
 					}

@@ -11,6 +11,7 @@ import { stopWordOf } from '../../../shared/optOutWords';
 /** The options of Send and Wait for Reply that decide what an answer is (and where it goes). */
 export interface ConversationOptions {
 	answerCode?: unknown;
+	repromptText?: unknown;
 	defaultCountryCode?: unknown;
 	limitWaitTime?: unknown;
 	yesWords?: unknown;

@@ -53,7 +53,7 @@ const isOurResumeUrl = (url: string, waitingBase: string) =>
 
 type Posted =
 	| { state: 'resumed'; answer: unknown }
-	| { state: 'refused'; status: number; reason: string }
+	| { state: 'refused'; status: number; reason: string; reprompt?: string }
 	| { state: 'notWaiting'; status: number }
 	| { state: 'transient'; said: string };
 
@@ -83,8 +83,10 @@ async function post(
 		response.body && typeof response.body === 'object' ? response.body : {}
 	) as IDataObject;
 	if (status === 200 && body.resumed === true) return { state: 'resumed', answer: body.answer };
-	if (body.resumed === false && typeof body.reason === 'string')
-		return { state: 'refused', status, reason: body.reason };
+	if (body.resumed === false && typeof body.reason === 'string') {
+		const reprompt = typeof body.reprompt === 'string' ? body.reprompt : undefined;
+		return { state: 'refused', status, reason: body.reason, reprompt };
+	}
 	const said = typeof body.message === 'string' ? body.message : `n8n answered ${status}`;
 	// The run is not saved as waiting yet, or n8n failed: delivering again shortly may work.
 	if (status >= 500 || (status === 409 && /running/i.test(said)))
@@ -178,7 +180,12 @@ export async function execute(
 			if (posted.state === 'resumed')
 				return out({ resumed: true, answer: posted.answer ?? null, question: about });
 			if (posted.state === 'refused')
-				refusal ??= { resumed: false, reason: posted.reason, question: about };
+				refusal ??= {
+					resumed: false,
+					reason: posted.reason,
+					question: about,
+					...(posted.reprompt ? { reprompt: posted.reprompt } : {}),
+				};
 		}
 		if (refusal) return out(refusal);
 		return out({

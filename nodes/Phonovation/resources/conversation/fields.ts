@@ -136,6 +136,15 @@ const sendAndWaitFields: INodeProperties[] = [
 				description: 'What a reply that is no answer does (Approval)',
 			},
 			{
+				displayName: 'Re-Prompt Text',
+				name: 'repromptText',
+				type: 'string',
+				default: '',
+				placeholder: 'Sorry, we did not get that. Please reply YES to confirm or NO to cancel.',
+				description:
+					'Handed to Deliver Reply (as reprompt) when a reply is no answer, for the inbox to text back (Approval); each one is a paid text. Empty: nothing is texted.',
+			},
+			{
 				displayName: 'Yes Words',
 				name: 'yesWords',
 				type: 'string',

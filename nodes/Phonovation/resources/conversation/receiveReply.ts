@@ -20,10 +20,17 @@ function stillWaiting(
 	ctx: IWebhookFunctions,
 	status: number,
 	reason: string,
+	reprompt?: string,
 ): IWebhookResponseData {
-	ctx.getResponseObject().status(status).json({ resumed: false, reason });
+	const body: IDataObject = { resumed: false, reason };
+	if (reprompt) body.reprompt = reprompt;
+	ctx.getResponseObject().status(status).json(body);
 	return { noWebhookResponse: true };
 }
+
+/** The Re-Prompt Text for a reply that is no answer (the inbox texts it back), if the user set one. */
+const repromptOf = (options: ConversationOptions) =>
+	typeof options.repromptText === 'string' ? options.repromptText.trim() : '';
 
 type AskedQuestion = ReturnType<typeof askedQuestion>;
 
@@ -113,13 +120,18 @@ export async function receiveReply(this: IWebhookFunctions): Promise<IWebhookRes
 			if (!reply.optedOut && wantsAnswerCode(options, this.getNode().type)) {
 				answer = withoutCode(reply.text, answerCodeOf(asked.notifyId, secret));
 				if (answer === null)
-					return stillWaiting(this, 202, "not an answer: it does not carry the question's code");
+					return stillWaiting(
+						this,
+						202,
+						"not an answer: it does not carry the question's code",
+						repromptOf(options),
+					);
 			}
 			const approved = reply.optedOut
 				? false
 				: new ApprovalReader(approvalWordsOf(options)).read(answer ?? '');
 			if (approved === null && options.otherReplies !== 'goOn')
-				return stillWaiting(this, 202, 'not an answer: still waiting');
+				return stillWaiting(this, 202, 'not an answer: still waiting', repromptOf(options));
 			item.approved = approved;
 			item.answer = reply.optedOut ? 'optedOut' : ANSWERS[String(approved)];
 		} else {

@@ -138,15 +138,21 @@ describe('Deliver Reply: the answer reaches the question it answers, and only wi
 		expect(result.items[0].json).toMatchObject({ resumed: true, question: { executionId: '41' } });
 	});
 
-	it('when no question takes it, the first refusal is the reason', async () => {
+	it('when no question takes it, the first refusal is the reason, with its Re-Prompt Text for the inbox', async () => {
 		asked('41', 30, [NOT_AN_ANSWER]);
-		asked('42', 10, [NOT_AN_ANSWER]);
+		asked('42', 10, [
+			{
+				status: 202,
+				body: { ...(NOT_AN_ANSWER.body as object), reprompt: 'Please reply YES or NO' },
+			},
+		]);
 		const result = await deliver(reply('What time?', null));
 		expect(runs.posts.map((p) => p.executionId)).toEqual(['42', '41']);
 		expect(result.items[0].json).toMatchObject({
 			resumed: false,
 			reason: 'not an answer: still waiting',
 			question: { executionId: '42' },
+			reprompt: 'Please reply YES or NO',
 		});
 	});
 
