@@ -313,9 +313,11 @@ export class N8nClient {
 	): Promise<Execution[]> {
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
-			const finished = (await this.executions(workflowId, Math.max(100, count + 50))).filter((e) =>
+			const listed = (await this.executions(workflowId, Math.max(100, count + 50))).filter((e) =>
 				FINISHED.has(e.status),
 			);
+			// n8n's list may name an execution twice while executions change state (queue mode).
+			const finished = [...new Map(listed.map((e) => [String(e.id), e])).values()];
 			if (finished.length >= count) {
 				const sorted = finished.sort((a, b) => Number(a.id) - Number(b.id));
 				return await Promise.all(sorted.map((e) => this.execution(String(e.id))));

@@ -90,14 +90,15 @@ export async function askAtOnce(
 		await response.arrayBuffer();
 	});
 	const deadline = Date.now() + 180_000;
-	let waiting: Array<{ id: string }> = [];
-	while (
-		(waiting = (await env.client.executions(asking.id, count + 50)).filter(
-			(e) => e.status === 'waiting',
-		)).length < count
-	) {
-		if (Date.now() > deadline)
-			throw new Error(`only ${waiting.length} of ${count} questions are waiting`);
+	const waitingNow = async () =>
+		new Set(
+			(await env.client.executions(asking.id, count + 50))
+				.filter((e) => e.status === 'waiting')
+				.map((e) => String(e.id)),
+		).size;
+	let waiting = 0;
+	while ((waiting = await waitingNow()) < count) {
+		if (Date.now() > deadline) throw new Error(`only ${waiting} of ${count} questions are waiting`);
 		await new Promise((resolve) => setTimeout(resolve, 500));
 	}
 	const texted = env.sim.campaigns.length - before;
