@@ -118,6 +118,26 @@ describe('Send and Wait for Reply in n8n', () => {
 		return logId;
 	}
 
+	/** The inbox's part for questions: the trigger's verified replies → Deliver Reply, published. */
+	async function deliveringReplies(
+		env: ReturnType<typeof suite.env>,
+		log: string,
+		webhookId: ReturnType<typeof randomUUID>,
+	): Promise<{ id: string }> {
+		const replies = await env.importWorkflow(
+			chain(`Replies ${webhookId.slice(0, 8)}`, [
+				phonovationTrigger('On Reply', { events: ['inbound', 'optOut'] }, webhookId),
+				phonovation('Deliver', {
+					resource: 'conversation',
+					operation: 'deliverReply',
+					questionLog: logParameter(log),
+				}),
+			]),
+		);
+		await env.publish(replies, 'On Reply');
+		return replies;
+	}
+
 	async function waiting(env: ReturnType<typeof suite.env>, executionId: string): Promise<void> {
 		const deadline = Date.now() + 30_000;
 		for (;;) {
@@ -198,17 +218,7 @@ describe('Send and Wait for Reply in n8n', () => {
 
 			// The reply workflow hands verified replies to the run (its lookup of the resume URL is the example's Data
 			// Table).
-			const replies = await env.importWorkflow(
-				chain('Replies to questions', [
-					phonovationTrigger('On Reply', { events: ['inbound', 'optOut'] }, REPLIES_WEBHOOK_ID),
-					phonovation('Deliver', {
-						resource: 'conversation',
-						operation: 'deliverReply',
-						questionLog: logParameter(log),
-					}),
-				]),
-			);
-			await env.publish(replies, 'On Reply');
+			const replies = await deliveringReplies(env, log, REPLIES_WEBHOOK_ID);
 
 			// A YES from another number resumes nothing.
 			expect(
@@ -289,17 +299,7 @@ describe('Send and Wait for Reply in n8n', () => {
 		await questions.next();
 		await waiting(env, executionId);
 		const webhookId = randomUUID();
-		const replies = await env.importWorkflow(
-			chain(`Replies ${webhookId.slice(0, 8)}`, [
-				phonovationTrigger('On Reply', { events: ['inbound', 'optOut'] }, webhookId),
-				phonovation('Deliver', {
-					resource: 'conversation',
-					operation: 'deliverReply',
-					questionLog: logParameter(log),
-				}),
-			]),
-		);
-		await env.publish(replies, 'On Reply');
+		const replies = await deliveringReplies(env, log, webhookId);
 		const reply = async (content: string, count: number, notifyId?: string) => {
 			expect(
 				(
@@ -493,17 +493,7 @@ describe('Send and Wait for Reply in n8n', () => {
 				settings: { executionOrder: 'v1' },
 			} as never);
 			const webhookId = randomUUID();
-			const replies = await env.importWorkflow(
-				chain(`Agent replies ${webhookId.slice(0, 8)}`, [
-					phonovationTrigger('On Reply', { events: ['inbound', 'optOut'] }, webhookId),
-					phonovation('Deliver', {
-						resource: 'conversation',
-						operation: 'deliverReply',
-						questionLog: logParameter(log),
-					}),
-				]),
-			);
-			await env.publish(replies, 'On Reply');
+			await deliveringReplies(env, log, webhookId);
 			const executionId = await env.client.runManually(workflow.id, 'Manual Trigger');
 			await questions.next();
 			await waiting(env, executionId);
