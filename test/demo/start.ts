@@ -12,7 +12,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { DEFAULT_CLI_PORT, DEFAULT_CONFIG, type Simulator, startSimulator } from '../simulator';
+import {
+	DEFAULT_CLI_PORT,
+	DEFAULT_CONFIG,
+	DEFAULT_REPLY_FROM,
+	type Simulator,
+	startSimulator,
+} from '../simulator';
 import {
 	productionWebhookUrl,
 	SIMULATOR_CREDENTIAL_NAME,
@@ -36,8 +42,8 @@ const DEMO_LONGCODE = DEFAULT_CONFIG.senders.find((sender) => sender.type === 2)
 const INBOX = { name: 'inbox', trigger: 'On Reply or Opt-Out' };
 /** The example every question records itself in: published, as a sub-workflow must be. */
 const QUESTION_LOG = 'question-log';
-/** The number the appointment example asks. */
-const ASKED = '353871234567';
+/** The appointment example's number, and the one the demo asks: where `simulator:reply` texts from. */
+const EXAMPLE_PHONE = '353871234567';
 
 const sleep = (ms: number) =>
 	new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), ms));
@@ -80,7 +86,7 @@ function instructions(
    npm run simulator:reply -- "YES please"${replyFlag}
    npm run simulator:reply -- "NO"${replyFlag}
  Answer the appointment question (after "Execute workflow", the run waits for it):
-   npm run simulator:reply -- "Yes please" --from ${ASKED}${replyFlag}
+   npm run simulator:reply -- YES${replyFlag}
  or an opt-out, then run the campaign workflow and see that number skipped:
    curl -s -X POST ${sim.url}/_sim/relay/optout -H 'content-type: application/json' -d '{"from":"353871111111"}'
 
@@ -252,7 +258,11 @@ async function main(): Promise<void> {
 		await client.publishWorkflow(String(log.id));
 		for (const name of exampleNames().filter((example) => example !== QUESTION_LOG)) {
 			const sender = name === 'appointment-confirmation' ? DEMO_LONGCODE : undefined;
-			const example = loadExample(name, { sender, questionLog: String(log.id) });
+			const loaded = loadExample(name, { sender, questionLog: String(log.id) });
+			// The demo asks the simulator's phone, so that `simulator:reply -- YES` answers it.
+			const example = JSON.parse(
+				JSON.stringify(loaded).split(EXAMPLE_PHONE).join(DEFAULT_REPLY_FROM),
+			) as typeof loaded;
 			const workflow = await client.createWorkflow(withCredential(example, credential));
 			if (name === INBOX.name) {
 				await client.publishWorkflow(String(workflow.id));

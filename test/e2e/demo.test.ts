@@ -64,18 +64,16 @@ describe('the npm start demo', () => {
 		]);
 
 		// "Execute workflow" on the appointment example, then the printed reply command answers it.
-		expect(demo.output()).toContain('npm run simulator:reply -- "Yes please" --from 353871234567');
+		expect(demo.output()).toContain('npm run simulator:reply -- YES');
 		const asking = workflows.find((w) => w.name.includes('appointment confirmation'))!;
 		const asked = await client.runManually(asking.id, 'Start');
 		for (let tries = 0; (await client.execution(asked)).status !== 'waiting'; tries++) {
 			if (tries > 120) throw new Error('the demo question never started waiting');
 			await new Promise((resolve) => setTimeout(resolve, 250));
 		}
-		const answer = await runCommand(
-			TSX,
-			['test/simulator/reply.ts', 'Yes please', '--from', '353871234567', '--url', simUrl],
-			{ cwd: REPO_ROOT },
-		);
+		const answer = await runCommand(TSX, ['test/simulator/reply.ts', 'YES', '--url', simUrl], {
+			cwd: REPO_ROOT,
+		});
 		expect(answer).toContain('Relay URL answered HTTP 200');
 		const answered = await client.waitForExecution(asked, 60_000);
 		expect(answered.status).toBe('success');
