@@ -517,7 +517,8 @@ describe('Send and Wait for Reply in n8n', () => {
 			async (env) => {
 				env.sim.reset();
 				const { executionId, text, code, reply } = await agentWorkflow(env);
-				expect(text).toContain('The agent wants to run this tool: List_Senders');
+				// n8n's message: the tool and the input the agent gave it.
+				expect(text).toMatch(/^The agent wants to run this tool: List_Senders\n\nInput:\n\{/);
 				expect(code).toMatch(/^\d{4}$/);
 				const before = senderLists(env);
 				await reply('YES');
