@@ -479,6 +479,8 @@ describe('Send and Wait for Reply in n8n', () => {
 				node('List Senders', 'n8n-nodes-phonovation.phonovationTool', 1, {
 					resource: 'sender',
 					operation: 'getAll',
+					returnAll: false,
+					limit: "={{ $fromAI('howMany', 'How many sender IDs to list', 'number') }}",
 				}),
 			];
 			const workflow = await env.importWorkflow({
@@ -518,7 +520,8 @@ describe('Send and Wait for Reply in n8n', () => {
 				env.sim.reset();
 				const { executionId, text, code, reply } = await agentWorkflow(env);
 				// n8n's message: the tool and the input the agent gave it.
-				expect(text).toMatch(/^The agent wants to run this tool: List_Senders\n\nInput:\n\{/);
+				expect(text).toMatch(/^The agent wants to run this tool: List_Senders\n\nInput:\n\S/);
+				expect(text).toContain('sample'); // what the model passed the tool
 				expect(code).toMatch(/^\d{4}$/);
 				const before = senderLists(env);
 				await reply('YES');

@@ -98,7 +98,19 @@ export async function askAtOnce(
 		).size;
 	let waiting = 0;
 	while ((waiting = await waitingNow()) < count) {
-		if (Date.now() > deadline) throw new Error(`only ${waiting} of ${count} questions are waiting`);
+		if (Date.now() > deadline) {
+			const listed = await env.client.executions(asking.id, count + 50);
+			const others = listed.filter((e) => e.status !== 'waiting').slice(0, 3);
+			const why = await Promise.all(
+				others.map(async (e) => {
+					const run = await env.client.execution(String(e.id));
+					return `${e.id} ${e.status}: ${JSON.stringify(run.data?.resultData?.error?.message ?? null)}`;
+				}),
+			);
+			throw new Error(
+				`only ${waiting} of ${count} questions are waiting (${listed.length} listed; ${why.join('; ')})`,
+			);
+		}
 		await new Promise((resolve) => setTimeout(resolve, 500));
 	}
 	const texted = env.sim.campaigns.length - before;
