@@ -37,6 +37,8 @@ export async function inBatches<T>(
 		await Promise.all(list.slice(start, start + size).map(task));
 }
 
+const FINISHED = new Set(['success', 'error', 'crashed', 'canceled']);
+
 export async function askAtOnce(
 	env: AskingEnvironment,
 	options: {
@@ -89,31 +91,37 @@ export async function askAtOnce(
 		if (response.status !== 200) throw new Error(`asking ${phone} answered ${response.status}`);
 		await response.arrayBuffer();
 	});
+	// Each question's execution, from the Notify ID it was texted with (`<execution>.<run>.<MAC>`):
+	// n8n's execution list pages by start time, and may skip one of many started in the same instant.
 	const deadline = Date.now() + 180_000;
-	const waitingNow = async () =>
-		new Set(
-			(await env.client.executions(asking.id, count + 50))
-				.filter((e) => e.status === 'waiting')
-				.map((e) => String(e.id)),
-		).size;
-	let waiting = 0;
-	while ((waiting = await waitingNow()) < count) {
-		if (Date.now() > deadline) {
-			const listed = await env.client.executions(asking.id, count + 50);
-			const others = listed.filter((e) => e.status !== 'waiting').slice(0, 3);
-			const why = await Promise.all(
-				others.map(async (e) => {
-					const run = await env.client.execution(String(e.id));
-					return `${e.id} ${e.status}: ${JSON.stringify(run.data?.resultData?.error?.message ?? null)}`;
-				}),
-			);
-			throw new Error(
-				`only ${waiting} of ${count} questions are waiting (${listed.length} listed; ${why.join('; ')})`,
-			);
+	const executionIds = async (): Promise<string[]> => {
+		for (;;) {
+			const texted = env.sim.campaigns.slice(before);
+			if (texted.length >= count)
+				return texted.map((c) => String(c.body.recipientInfo[0].notifyId).split('.')[0]);
+			if (Date.now() > deadline)
+				throw new Error(`only ${texted.length} of ${count} questions were texted`);
+			await new Promise((resolve) => setTimeout(resolve, 500));
 		}
-		await new Promise((resolve) => setTimeout(resolve, 500));
-	}
-	const texted = env.sim.campaigns.length - before;
+	};
+	const ids = await executionIds();
+	/** Polls each execution until `done` says so of its status. */
+	const untilAll = async (done: (status: string) => boolean, what: string, timeoutMs: number) => {
+		let pending = [...ids];
+		const until = Date.now() + timeoutMs;
+		while (pending.length) {
+			const statuses = await Promise.all(
+				pending.map(async (id) => (await env.client.execution(id)).status),
+			);
+			pending = pending.filter((_, i) => !done(statuses[i]));
+			if (pending.length && Date.now() > until)
+				throw new Error(
+					`${pending.length} of ${count} questions are not ${what}: ${pending.slice(0, 3)}`,
+				);
+			if (pending.length) await new Promise((resolve) => setTimeout(resolve, 500));
+		}
+	};
+	await untilAll((status) => status === 'waiting', 'waiting', 120_000);
 
 	// Each number answers YES or NO, in random order.
 	const answers = new Map(phones.map((phone, i) => [phone, i % 3 === 0 ? 'No' : 'Yes']));
@@ -126,17 +134,20 @@ export async function askAtOnce(
 		});
 		if (relay.status !== 200) throw new Error(`the inbox answered ${relay.status} for ${phone}`);
 	});
-	const finished = await env.client.waitForExecutions(asking.id, count, 240_000);
+	await untilAll((status) => FINISHED.has(status), 'finished', 240_000);
+	const finished = await Promise.all(ids.map(async (id) => await env.client.execution(id)));
 	const resumedWith = finished
 		.map((execution) => nodeOutput(execution, 'Ask to Confirm')[0] as Record<string, unknown>)
 		.map((out): [unknown, unknown] => [out.from, out.approved])
 		.sort();
+	// Counted at the end: a question texted twice would show here.
+	const texted = env.sim.campaigns.length - before;
 	return {
 		resumedWith,
 		answered: phones
 			.map((phone): [string, boolean] => [phone, answers.get(phone) === 'Yes'])
 			.sort(),
 		texted,
-		executionIds: finished.map((execution) => execution.id),
+		executionIds: ids,
 	};
 }
