@@ -328,6 +328,100 @@ describe('planCampaigns (pure)', () => {
 		]);
 	});
 
+	it('a row that adds an option the row before it lacks is read with it, and one that drops it without it', () => {
+		const plans = planCampaigns(
+			[
+				item(0, { recipients: '0871000001' }),
+				item(1, { recipients: '0871000002', options: { dryRun: true } }),
+				item(2, { recipients: '0871000003' }),
+			],
+			context,
+		);
+		expect(
+			plans.map((p) => [p.settings.options.dryRun ?? false, p.items.map((i) => i.itemIndex)]),
+		).toEqual([
+			[false, [0, 2]],
+			[true, [1]],
+		]);
+	});
+
+	it.each<[string, number, string, string | null]>([
+		['no limit (0)', 0, 'x'.repeat(400), null],
+		['a text of exactly the limit', 2, 'x'.repeat(306), null],
+		[
+			'a text one part over',
+			1,
+			'x'.repeat(161),
+			'Max Parts per Text is 1, and the text is 2 parts long',
+		],
+	])('Max Parts per Text: %s', (_case, maxParts, text, message) => {
+		const [plan] = planCampaigns(
+			[item(0, { text, recipients: '0871000001', options: { maxParts } })],
+			context,
+		);
+		const violations = [...plan.violations, ...plan.rejected.flatMap((r) => r.violations)];
+		expect(violations.filter((v) => v.field === 'maxParts').map((v) => v.message)).toEqual(
+			message === null ? [] : [message],
+		);
+	});
+
+	it('Max Parts per Text counts the Opt-Out Text the campaign appends', () => {
+		const [plan] = planCampaigns(
+			[
+				item(0, {
+					text: 'x'.repeat(150),
+					recipients: '0871000001',
+					options: {
+						maxParts: 1,
+						messageType: 'marketing',
+						optOutText: 'Text STOP to 50123 to opt out',
+					},
+				}),
+			],
+			context,
+		);
+		const violations = [...plan.violations, ...plan.rejected.flatMap((r) => r.violations)];
+		expect(violations.map((v) => v.message)).toContainEqual(
+			expect.stringMatching(
+				/^Max Parts per Text is 1, and the text with the Opt-Out Text is 2 parts long/,
+			),
+		);
+	});
+
+	it.each<[string, string, string | null]>([
+		['Fail', 'fail', 'Invalid number "call me": '],
+		['Skip and Report', 'skip', null],
+	])('Invalid Numbers = %s: a number it cannot read', (_case, invalidNumbers, message) => {
+		const [plan] = planCampaigns(
+			[item(0, { recipients: '0871000001, call me', options: { invalidNumbers } })],
+			context,
+		);
+		const violations = [...plan.violations, ...plan.rejected.flatMap((r) => r.violations)];
+		const invalid = violations.filter((v) => v.field === 'recipients').map((v) => v.message);
+		if (message === null) {
+			expect(invalid).toEqual([]);
+			expect(recipientsOf(plan, plan.items[0])[1].skip).toMatchObject({ kind: 'invalid' });
+		} else {
+			expect(invalid).toEqual([expect.stringContaining(message)]);
+		}
+	});
+
+	it('a campaign whose every number was invalid, excluded or a duplicate has nothing to send, and says so', () => {
+		const [plan] = planCampaigns(
+			[
+				item(0, {
+					recipients: 'call me, 0871000001',
+					options: { invalidNumbers: 'skip', excludeNumbers: '0871000001' },
+				}),
+			],
+			context,
+		);
+		expect(plan.batchCount).toBe(0);
+		expect(plan.violations.map((v) => v.message)).toEqual([
+			'No valid recipient left to send to (all were invalid, excluded or duplicates)',
+		]);
+	});
+
 	it("shares what rows have in common but keeps each row's own violations, in the order a row reports them", () => {
 		const [plan] = planCampaigns(
 			[
