@@ -2,11 +2,12 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { normaliseMsisdn } from '../../domain/phoneNumbers';
+import { DEFAULT_COUNTRY_CODE } from '../../domain/rules';
 import { asText } from '../../../shared/values';
 import { eachItem } from '../../eachItem';
 import { deliverReplyDescription } from './fields';
 import { findQuestions, type LoggedQuestion } from './questionLog';
-import { type DeliveredReply, replyProof, resumeTarget } from './replyProof';
+import { asInternational, type DeliveredReply, replyProof, resumeTarget } from './replyProof';
 
 export const description = deliverReplyDescription;
 
@@ -99,10 +100,10 @@ async function postWithRetries(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	question: LoggedQuestion,
+	executionId: string,
 	reply: DeliveredReply,
 	secret: string,
 ): Promise<Exclude<Posted, { state: 'transient' }>> {
-	const { executionId } = resumeTarget(question.resumeUrl)!;
 	const proof = replyProof({ executionId, reference: question.reference }, reply, secret);
 	let said = '';
 	for (let attempt = 0; attempt < TRIES; attempt++) {
@@ -165,7 +166,7 @@ export async function execute(
 			optedOut: item.event === 'optOut',
 			notifyId: orNull(unverified.notifyId),
 		};
-		const from = normaliseMsisdn(/^\d+$/.test(reply.from) ? `+${reply.from}` : reply.from, '353');
+		const from = normaliseMsisdn(asInternational(reply.from), DEFAULT_COUNTRY_CODE);
 		if (!from.ok) return out({ resumed: false, reason: 'the reply has no number to match' });
 		const questions = await findQuestions(this, itemIndex, from.msisdn, reply.notifyId);
 		const ours = questions.filter((q) => isOurResumeUrl(q.resumeUrl, waitingBase));
@@ -174,8 +175,8 @@ export async function execute(
 		// no code) is reported when no other question takes it.
 		let refusal: IDataObject | undefined;
 		for (const question of candidates) {
-			const posted = await postWithRetries(this, itemIndex, question, reply, secret);
 			const { executionId } = resumeTarget(question.resumeUrl)!;
+			const posted = await postWithRetries(this, itemIndex, question, executionId, reply, secret);
 			const about = { reference: question.reference, executionId };
 			if (posted.state === 'resumed')
 				return out({ resumed: true, answer: posted.answer ?? null, question: about });

@@ -12,7 +12,7 @@ import {
 	wantsAnswerCode,
 	withoutCode,
 } from './answers';
-import { type DeliveredReply, provenReply } from './replyProof';
+import { asInternational, type DeliveredReply, provenReply } from './replyProof';
 import { QUESTION_PARAMETERS } from './fields';
 
 /** Answered to the caller (Deliver Reply); the run stays waiting. */
@@ -36,9 +36,6 @@ type AskedQuestion = ReturnType<typeof askedQuestion>;
 
 /** What an Approval reply was, for a Switch on `answer` (with "timedOut" after Limit Wait Time). */
 const ANSWERS: Record<string, string> = { true: 'yes', false: 'no', null: 'other' };
-
-/** The provider's and our saved msisdns are international digits: never read them in a national form. */
-const asInternational = (msisdn: string) => (/^\d+$/.test(msisdn) ? `+${msisdn}` : msisdn);
 
 /** What the paused item says of its question (sendAndWait wrote it; hidden parameters read it back). */
 function askedQuestion(ctx: IWebhookFunctions, countryCode: string) {

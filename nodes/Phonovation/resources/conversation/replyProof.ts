@@ -20,6 +20,9 @@ export interface ProofTarget {
 	reference: string;
 }
 
+/** The provider's and our saved msisdns are international digits: never read them in a national form. */
+export const asInternational = (msisdn: string) => (/^\d+$/.test(msisdn) ? `+${msisdn}` : msisdn);
+
 export function replyProof(target: ProofTarget, reply: DeliveredReply, secret: string): string {
 	const signed = JSON.stringify([
 		'reply-v2',

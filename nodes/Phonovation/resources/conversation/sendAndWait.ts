@@ -71,12 +71,12 @@ interface AskedBefore {
  */
 function questionOfThisRun(
 	ctx: IExecuteFunctions,
+	ask: number,
 	msisdn: string,
 	secret: string,
 	askedAt: Date,
 ): AskedBefore {
 	const runs = (ctx.getContext('node').phonovationQuestions ??= {}) as Record<string, AskedBefore>;
-	const ask = ctx.getWorkflowDataProxy(0).$runIndex;
 	const earlier = runs[ask];
 	if (earlier) return earlier;
 	const executionId = ctx.getExecutionId();
@@ -136,7 +136,9 @@ export async function execute(
 			this,
 			'Credential: set a Relay Secret; it proves that the answer came from the number asked',
 		);
-	const { notifyId, askedAt } = questionOfThisRun(this, msisdn, secret, now);
+	/** This run of the node in the execution: the question's, and its retry record's. */
+	const ask = this.getWorkflowDataProxy(0).$runIndex;
+	const { notifyId, askedAt } = questionOfThisRun(this, ask, msisdn, secret, now);
 	// Recorded before it is texted: a question nobody could answer is never paid for.
 	await recordQuestion(this, {
 		reference: notifyId,
@@ -162,7 +164,6 @@ export async function execute(
 	// A question that may have gone out (the request may have been processed) is never texted
 	// again, and the person may have it: the run waits for their answer instead of failing.
 	const unconfirmed = () => {
-		const ask = this.getWorkflowDataProxy(0).$runIndex;
 		const record = new Ledger(this.getContext('node'), ask).recipient(
 			Ledger.recipientKey(0, msisdn),
 		);
