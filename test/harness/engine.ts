@@ -1,6 +1,7 @@
 import { ExecutionLifecycleHooks, LoadOptionsContext, WorkflowExecute } from 'n8n-core';
 import type {
 	ICredentialType,
+	IDataObject,
 	IExecuteContextData,
 	ILoadOptionsFunctions,
 	INode,
@@ -123,6 +124,12 @@ export class Engine {
 	/** Workflows a node may run by id, as n8n's database would hold them. */
 	readonly subWorkflows = new Map<string, SubWorkflow>();
 
+	/**
+	 * The workflow's static data as n8n's database holds it: each run starts from it, and a run that
+	 * is not manual saves it back when a node changed it (n8n's `workflowExecuteAfter` hook).
+	 */
+	staticData: IDataObject = {};
+
 	/** The time zone of every workflow this engine builds (Settings → Timezone in the editor). */
 	timezone: string;
 
@@ -132,8 +139,13 @@ export class Engine {
 		this.timezone = options.timezone ?? DEFAULT_TEST_TIMEZONE;
 	}
 
-	workflow(nodes: INode[], connections: IWorkflowBase['connections'] = {}): Workflow {
+	workflow(
+		nodes: INode[],
+		connections: IWorkflowBase['connections'] = {},
+		staticData?: IDataObject,
+	): Workflow {
 		return new Workflow({
+			staticData,
 			id: 'test-workflow',
 			name: 'test',
 			nodes,
@@ -156,7 +168,7 @@ export class Engine {
 		mode: WorkflowExecuteMode = 'manual',
 		execution: ExecutionOptions = {},
 	): Promise<IRun> {
-		const workflow = this.workflow(nodes, connections);
+		const workflow = this.workflow(nodes, connections, structuredClone(this.staticData));
 		const workflowData = {
 			id: 'test-workflow',
 			name: 'test',
@@ -172,7 +184,13 @@ export class Engine {
 		const executionId = execution.executionId ?? 'test-execution';
 		const hooks = new ExecutionLifecycleHooks(mode, executionId, workflowData);
 		const finished = new Promise<IRun>((resolve) =>
-			hooks.addHandler('workflowExecuteAfter', (run) => resolve(run)),
+			hooks.addHandler('workflowExecuteAfter', (run, newStaticData) => {
+				if (mode !== 'manual' && newStaticData) {
+					const { __dataChanged: _changed, ...saved } = JSON.parse(JSON.stringify(newStaticData));
+					this.staticData = saved;
+				}
+				resolve(run);
+			}),
 		);
 		const runExecutionData = createRunExecutionData({
 			executionData: {

@@ -23,7 +23,7 @@ export interface PhonovationFixture {
 		execution?: ExecutionOptions,
 	): Promise<NodeRunResult>;
 	node(parameters: INodeParameters, node?: Partial<INode>): INode;
-	/** Simulator state cleared and the stored token dropped: the next request logs in. */
+	/** Simulator state, the workflow's static data and the stored token cleared: the next request logs in. */
 	reset(): void;
 	stop(): Promise<void>;
 }
@@ -59,6 +59,7 @@ export async function phonovationFixture(
 		reset: () => {
 			sim.reset();
 			storeCredential();
+			engine.staticData = {};
 		},
 		stop: async () => await sim.stop(),
 	};

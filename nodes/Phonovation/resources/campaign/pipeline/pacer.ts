@@ -15,6 +15,10 @@
  *   time, and a provider that says `Retry-After: 0` is not refused every round trip.
  * A request repeated after a 429 waits at the front of the line, so it is not the one refused again.
  *
+ * A run may start where an earlier run of the same workflow left off (`PaceStart`, paceMemory.ts):
+ * at the window it reached, and below a limit the provider refused at recently until that is
+ * probed again. Everything after the start is the same.
+ *
  * Pinned (not adaptive), the window starts at Parallel Requests and only a 429 lowers it: halved,
  * then back up by one for each window's worth of answers, up to Parallel Requests again.
  * Nothing here decides what is posted: each batch is still posted at most once, in order within
@@ -25,6 +29,25 @@ interface PacerSettings {
 	ceiling: number;
 	/** Find the provider's pace below the ceiling (true), or always use the ceiling (false). */
 	adaptive: boolean;
+}
+
+/** Where an adaptive run starts instead of `PACING.start`: what an earlier run learned. */
+export interface PaceStart {
+	window: number;
+	/** A window the provider refused at recently: not exceeded before `probeInMs` have passed. */
+	limit?: number;
+	probeInMs?: number;
+}
+
+/** What this run learned, for the next run to start from. */
+export interface PaceLearned {
+	window: number;
+	/** Answers the run had (429s not counted): none, and it learned nothing. */
+	answers: number;
+	/** The window was cut this run (slow answers or a 429): it is knowledge, not only growth. */
+	cut: boolean;
+	/** The provider refused at this window this run, and the wait before probing it again. */
+	refused?: { limit: number; probeAfterMs: number };
 }
 
 interface PacerClock {
@@ -69,13 +92,36 @@ export class Pacer {
 	/** The window a 429 was answered at; not exceeded again before `probeAt`. */
 	private knownLimit = Infinity;
 	private probeAt = 0;
+	private cut = false;
+	private answers = 0;
+	private refused?: { limit: number; probeAfterMs: number };
 	private readonly waiting: Array<() => void> = [];
 
 	constructor(
 		private readonly settings: PacerSettings,
 		private readonly clock: PacerClock,
+		start?: PaceStart,
 	) {
-		this.window = settings.adaptive ? Math.min(settings.ceiling, PACING.start) : settings.ceiling;
+		if (!settings.adaptive) {
+			this.window = settings.ceiling;
+			return;
+		}
+		this.window = Math.max(1, Math.min(settings.ceiling, start?.window ?? PACING.start));
+		if (start?.limit !== undefined) {
+			this.knownLimit = Math.max(1, Math.floor(start.limit));
+			this.probeAt = clock.now() + (start.probeInMs ?? 0);
+			this.growing = false;
+		}
+	}
+
+	/** The window this run ends at and what cut it, for the next run (adaptive only). */
+	learned(): PaceLearned {
+		return {
+			window: this.window,
+			answers: this.answers,
+			cut: this.cut,
+			...(this.refused ? { refused: { ...this.refused } } : {}),
+		};
 	}
 
 	/** Requests that may be in flight now. */
@@ -108,6 +154,7 @@ export class Pacer {
 	release(slot: Slot, answered: boolean): void {
 		this.inFlight--;
 		if (answered) {
+			this.answers++;
 			if (this.settings.adaptive) this.learn(slot);
 			else this.recover(slot);
 		}
@@ -128,13 +175,14 @@ export class Pacer {
 		this.window = Math.max(1, Math.min(this.window - 1, admitted));
 		this.knownLimit = this.currentLimit;
 		const roundTripMs = this.usualMs > 0 ? this.usualMs : 1000;
-		this.probeAt =
-			now +
-			Math.max(
-				seconds * 1000 * PACING.probeAfterRetryAfters,
-				roundTripMs * PACING.probeAfterRoundTrips,
-			);
+		const probeAfterMs = Math.max(
+			seconds * 1000 * PACING.probeAfterRetryAfters,
+			roundTripMs * PACING.probeAfterRoundTrips,
+		);
+		this.probeAt = now + probeAfterMs;
+		this.refused = { limit: this.knownLimit, probeAfterMs };
 		this.growing = false;
+		this.cut = true;
 	}
 
 	/** Pinned: back up towards Parallel Requests after a 429, one for each window's worth of answers. */
@@ -159,6 +207,7 @@ export class Pacer {
 			if (slot.generation !== this.generation) return;
 			this.window = Math.max(1, this.window * PACING.cutTo);
 			this.growing = false;
+			this.cut = true;
 			this.generation++;
 			return;
 		}

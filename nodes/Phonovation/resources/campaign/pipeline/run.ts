@@ -7,7 +7,7 @@ import { asNodeError } from '../../../eachItem';
 import { refuseBlindRetry } from '../../../retriedBlind';
 
 import { applySenderCheck, checkSenders } from './checkSenders';
-import type { PostingContext } from './post';
+import type { Posting, PostingContext } from './post';
 import { postAll } from './dispatch';
 import { Ledger } from './ledger';
 import {
@@ -20,6 +20,7 @@ import {
 	writeReports,
 } from './output';
 import { Pacer } from './pacer';
+import { forgetPaceOnError, loadPace, savePace } from './rememberedPace';
 import { planCampaigns } from './plan';
 import { readOption } from '../options';
 import {
@@ -38,7 +39,7 @@ async function postingContext(
 	ctx: IExecuteFunctions,
 	parameters: ItemParameters[],
 	ledger: Ledger,
-): Promise<PostingContext & { workers: number }> {
+): Promise<PostingContext & { workers: number; adaptive: boolean }> {
 	// Read from the first item: one pace for the whole run.
 	const options = parameters[0]?.options ?? {};
 	const violations: RuleViolation[] = [];
@@ -49,13 +50,19 @@ async function postingContext(
 		violations,
 	);
 	if (violations.length > 0) throw violationError(ctx, [{ ...violations[0], itemIndex: 0 }], 'run');
+	const campaignUrl = await apiUrl(ctx, CAMPAIGN_PATH);
+	const clock = { now: () => Date.now(), sleep };
+	const start = adaptive
+		? forgetPaceOnError(() => loadPace(ctx, campaignUrl, clock.now()))
+		: undefined;
 	return {
 		ctx,
 		ledger,
-		pacer: new Pacer({ ceiling, adaptive }, { now: () => Date.now(), sleep }),
+		pacer: new Pacer({ ceiling, adaptive }, clock, start),
 		stop: { requested: false },
-		campaignUrl: await apiUrl(ctx, CAMPAIGN_PATH),
+		campaignUrl,
 		workers: ceiling,
+		adaptive,
 	};
 }
 
@@ -125,11 +132,17 @@ export async function runCampaigns(
 	);
 	const stopOnFailure = !ctx.continueOnFail();
 	const reports = await afterAcceptance(ctx, ledger, async () => {
-		const postings = await postAll(
-			run,
-			sending.map((i) => plans[i]),
-			{ workers: run.workers, stopOnFailure },
-		);
+		let postings: Posting[];
+		try {
+			postings = await postAll(
+				run,
+				sending.map((i) => plans[i]),
+				{ workers: run.workers, stopOnFailure },
+			);
+		} finally {
+			if (run.adaptive && sending.length > 0)
+				forgetPaceOnError(() => savePace(ctx, run.campaignUrl, run.pacer.learned(), Date.now()));
+		}
 		return sending.map((index, i) => ({
 			posting: postings[i],
 			report:

@@ -276,3 +276,49 @@ describe("Pacer, adaptive: finds the provider's pace below the ceiling", () => {
 		expect(pacer.currentLimit).toBe(PACING.start);
 	});
 });
+
+describe('Pacer, adaptive, starting from a remembered pace', () => {
+	it('starts at the remembered window and doubles from there', async () => {
+		const clock = new HandClock();
+		const pacer = new Pacer(adaptive(200), clock, { window: 40 });
+		const widths: number[] = [];
+		for (let i = 0; i < 3; i++) widths.push(await roundTrip(pacer, clock, 50));
+		expect(widths).toEqual([40, 80, 160]);
+	});
+
+	it('never starts above the ceiling', () => {
+		expect(new Pacer(adaptive(16), new HandClock(), { window: 40 }).currentLimit).toBe(16);
+	});
+
+	it('stays at a remembered limit until its probe time, then grows by one a round trip', async () => {
+		const clock = new HandClock();
+		const pacer = new Pacer(adaptive(100), clock, { window: 12, limit: 12, probeInMs: 500 });
+		for (let i = 0; i < 9; i++) expect(await roundTrip(pacer, clock, 50)).toBe(12);
+		await roundTrip(pacer, clock, 50);
+		await roundTrip(pacer, clock, 50);
+		expect(pacer.currentLimit).toBeGreaterThan(12);
+		expect(pacer.currentLimit).toBeLessThanOrEqual(14);
+	});
+
+	it('a 429 still halves it at once', async () => {
+		const clock = new HandClock();
+		const pacer = new Pacer(adaptive(256), clock, { window: 200 });
+		const slot = await pacer.acquire();
+		pacer.release(slot, false);
+		pacer.tooMany(0);
+		expect(pacer.currentLimit).toBe(100);
+		expect(pacer.learned()).toEqual({
+			window: 100,
+			answers: 0,
+			cut: true,
+			refused: { limit: 100, probeAfterMs: 10_000 },
+		});
+	});
+
+	it('says what it learned: the window, answers, and whether it was cut', async () => {
+		const clock = new HandClock();
+		const pacer = new Pacer(adaptive(100), clock);
+		await roundTrip(pacer, clock, 50);
+		expect(pacer.learned()).toEqual({ window: 16, answers: 8, cut: false });
+	});
+});
