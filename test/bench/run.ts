@@ -25,6 +25,7 @@ const CASES: Record<string, (engine: ExpressionEngine) => Promise<CaseResult>> =
 	'token-reuse': () => tokenReuse(),
 	'big-campaign': () => bigCampaign(),
 	'personalised-1k': () => personalised1k({ log }),
+	'personalised-300': () => personalised1k({ name: 'personalised-300', items: 300, log }),
 	'rate-limited-1k': () => rateLimited1k({ log }),
 	'relay-throughput': (expressionEngine) => relayThroughput({ log, expressionEngine }),
 	'hostile-body': (expressionEngine) => hostileBody({ log, expressionEngine }),

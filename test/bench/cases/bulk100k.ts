@@ -93,7 +93,7 @@ export async function bulk100k(options: Bulk100kOptions = {}): Promise<CaseResul
 	const warmUpItems = Math.min(items, 2_000);
 	const log = options.log ?? (() => {});
 	const suppressed = suppressedOf(items);
-	return await withBuiltInsBench(log, async ({ sim, bench, access }) => {
+	return await withBuiltInsBench(log, undefined, async ({ sim, bench, access }) => {
 		const ourNode = bench.phonovationNode({
 			resource: 'campaign',
 			operation: 'send',

@@ -8,6 +8,8 @@ import { runWorkflow } from '../support/workflowRunner';
 import { personalisedSends } from './handBuiltWorkflows';
 
 export interface Personalised1kOptions {
+	/** The case's name in the output (`personalised-300` runs it with 300 items). */
+	name?: string;
 	items?: number;
 	/** Provider latency added to every campaign request. */
 	latencyMs?: number;
@@ -15,6 +17,8 @@ export interface Personalised1kOptions {
 	/** Parallel Requests pinned (Adaptive off) for the "ours pinned at N" reference figure. */
 	pinned?: number;
 	log?: (line: string) => void;
+	/** What the contenders post to (a simulator over TLS for `personalised-1k-tls`). */
+	simulator?: () => Promise<SimulatorProcess>;
 }
 
 export const CAMPAIGN = '/api/v2/Campaign';
@@ -32,6 +36,12 @@ export function rows(count: number): INodeExecutionData[] {
 		},
 	}));
 }
+
+/** Ours / hand-built: a first run (cold) and a run after one (warm), by run size. */
+const TARGETS: Record<number, { cold: number; warm: number }> = {
+	1_000: { cold: 1.3, warm: 1.1 },
+	300: { cold: 1.5, warm: 1.2 },
+};
 
 /** Bodies the provider processed more than once: what a customer would pay for twice. */
 async function doubleSends(sim: SimulatorProcess): Promise<number> {
@@ -66,14 +76,19 @@ async function provider(
  * its defaults (adaptive, ceiling 256) against a hand-built workflow (token by HTTP Request, then
  * one HTTP Request node posting per item, n8n's defaults), alternating rounds in one engine; ours
  * pinned at one at a time and at 32 for reference; then ours again with a 429 on every 50th request.
+ *
+ * Ours runs as a triggered (production) execution twice a round: cold, with the workflow's static
+ * data cleared (a first run: the pace climbs from 8), and warm, after an earlier run saved the pace
+ * it found (what a scheduled or webhook-started workflow sees from its second run on).
  */
 export async function personalised1k(options: Personalised1kOptions = {}): Promise<CaseResult> {
+	const name = options.name ?? 'personalised-1k';
 	const items = options.items ?? 1_000;
 	const latencyMs = options.latencyMs ?? 50;
-	const rounds = options.rounds ?? 2;
+	const rounds = options.rounds ?? 3;
 	const pinned = options.pinned ?? 32;
 	const log = options.log ?? (() => {});
-	return await withBuiltInsBench(log, async ({ sim, bench, access }) => {
+	return await withBuiltInsBench(log, options.simulator, async ({ sim, bench, access }) => {
 		const oursWith = (parallelRequests?: number) =>
 			bench.phonovationNode({
 				resource: 'campaign',
@@ -88,11 +103,14 @@ export async function personalised1k(options: Personalised1kOptions = {}): Promi
 			text: '',
 			textExpression: TEXT,
 		});
-		const ours = (parallelRequests?: number) => async () => {
-			bench.forgetToken();
-			const run = await bench.engine.runNode(oursWith(parallelRequests), rows(items));
-			if (run.error) throw new Error(`Our node failed: ${run.error.message}`);
-		};
+		const ours =
+			(parallelRequests?: number, pace: 'cold' | 'warm' = 'cold') =>
+			async () => {
+				bench.forgetToken();
+				if (pace === 'cold') bench.engine.staticData = {};
+				const run = await bench.engine.runNode(oursWith(parallelRequests), rows(items), 'trigger');
+				if (run.error) throw new Error(`Our node failed: ${run.error.message}`);
+			};
 		const theirs = async () =>
 			void (await runWorkflow(
 				bench.engine,
@@ -116,8 +134,12 @@ export async function personalised1k(options: Personalised1kOptions = {}): Promi
 		await provider(sim, items, 0);
 		await theirs();
 
+		// A warm run follows a run of ours: the first round's warm run needs one before it.
+		await provider(sim, items, latencyMs);
+		await ours()();
 		const results = await alternate(rounds, {
-			ours: () => measure('ours', ours()),
+			ours: () => measure('ours, cold', ours()),
+			oursWarm: () => measure('ours, warm', ours(undefined, 'warm')),
 			handBuilt: () => measure('hand-built', theirs),
 		});
 		const atPinned = await measure(`ours pinned at ${pinned}`, ours(pinned));
@@ -125,19 +147,25 @@ export async function personalised1k(options: Personalised1kOptions = {}): Promi
 		const paced = await measure('ours with a 429 every 50th request', ours(), 50);
 
 		const oursMs = median(results.ours.map((r) => r.ms));
+		const warmMs = median(results.oursWarm.map((r) => r.ms));
 		const handBuiltMs = median(results.handBuilt.map((r) => r.ms));
 		const ratio = round(oursMs / handBuiltMs, 2);
+		const warmRatio = round(warmMs / handBuiltMs, 2);
 		const sequentialRatio = round(oursMs / sequential.ms, 3);
-		const doubles = Math.max(...results.ours.map((r) => r.doubles));
-		const everyDelivered = results.ours.every((r) => r.delivered) && paced.delivered;
+		const ourRuns = [...results.ours, ...results.oursWarm];
+		const doubles = Math.max(...ourRuns.map((r) => r.doubles));
+		const everyDelivered = ourRuns.every((r) => r.delivered) && paced.delivered;
+		const targets = TARGETS[items] ?? TARGETS[1_000];
 		return {
 			line: {
-				name: 'personalised-1k',
+				name,
 				items,
 				latencyMs,
 				oursMs: Math.round(oursMs),
+				warmMs: Math.round(warmMs),
 				handBuiltMs: Math.round(handBuiltMs),
 				ratio,
+				warmRatio,
 				sequentialRatio,
 				doubleSends: doubles,
 				[`ratioPinnedAt${pinned}`]: round(atPinned.ms / handBuiltMs, 2),
@@ -146,17 +174,17 @@ export async function personalised1k(options: Personalised1kOptions = {}): Promi
 				pacedDoubleSends: paced.doubles,
 				pacedAllDelivered: paced.delivered ? 1 : 0,
 			},
-			summary: `${items} personalised items at ${latencyMs} ms each: ours ${Math.round(oursMs)} ms vs hand-built ${Math.round(handBuiltMs)} ms; one at a time ${Math.round(sequential.ms)} ms`,
-			target:
-				'ratio ≤ 1.5, sequentialRatio ≤ 0.2, doubleSends 0 (also with a 429 every 50th request)',
+			summary: `${items} personalised items at ${latencyMs} ms each: ours ${Math.round(oursMs)} ms cold, ${Math.round(warmMs)} ms warm vs hand-built ${Math.round(handBuiltMs)} ms; one at a time ${Math.round(sequential.ms)} ms`,
+			target: `ratio ≤ ${targets.cold} cold, warmRatio ≤ ${targets.warm}, sequentialRatio ≤ 0.2, doubleSends 0 (also with a 429 every 50th request)`,
 			met:
-				ratio <= 1.5 &&
+				ratio <= targets.cold &&
+				warmRatio <= targets.warm &&
 				sequentialRatio <= 0.2 &&
 				doubles === 0 &&
 				paced.doubles === 0 &&
 				everyDelivered,
 			notes: [
-				`per round: ours ${results.ours.map((r) => Math.round(r.ms)).join(' / ')} ms, hand-built ${results.handBuilt.map((r) => Math.round(r.ms)).join(' / ')} ms`,
+				`per round: ours cold ${results.ours.map((r) => Math.round(r.ms)).join(' / ')} ms, warm ${results.oursWarm.map((r) => Math.round(r.ms)).join(' / ')} ms, hand-built ${results.handBuilt.map((r) => Math.round(r.ms)).join(' / ')} ms`,
 				`ours with Parallel Requests pinned at ${pinned} (the old fixed default): ${Math.round(atPinned.ms)} ms`,
 				`with a 429 (Retry-After: 1) on every 50th request: ${Math.round(paced.ms)} ms, all delivered: ${paced.delivered}, double sends: ${paced.doubles}`,
 			],

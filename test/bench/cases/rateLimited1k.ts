@@ -64,7 +64,7 @@ export async function rateLimited1k(options: RateLimited1kOptions = {}): Promise
 	const rounds = options.rounds ?? 3;
 	const log = options.log ?? (() => {});
 	const idealMs = (items / limit) * latencyMs;
-	return await withBuiltInsBench(log, async ({ sim, bench, access }) => {
+	return await withBuiltInsBench(log, undefined, async ({ sim, bench, access }) => {
 		const oursNode = bench.phonovationNode({
 			resource: 'campaign',
 			operation: 'send',
@@ -87,11 +87,16 @@ export async function rateLimited1k(options: RateLimited1kOptions = {}): Promise
 			await sim.setCampaignLimit({ max: limit, retryAfter: retryAfterSeconds });
 			await sim.injectFault(CAMPAIGN, { kind: 'delay', ms: latencyMs }, items * 3);
 		};
-		const ours = async (retryAfterSeconds: number, name: string) => {
+		const ours = async (
+			retryAfterSeconds: number,
+			name: string,
+			pace: 'cold' | 'warm' = 'cold',
+		) => {
 			await provider(retryAfterSeconds);
 			bench.forgetToken();
+			if (pace === 'cold') bench.engine.staticData = {};
 			const { value: run, ms } = await timed(
-				async () => await bench.engine.runNode(oursNode, rows(items)),
+				async () => await bench.engine.runNode(oursNode, rows(items), 'trigger'),
 			);
 			if (run.error) throw new Error(`Our node failed: ${run.error.message}`);
 			const result = await outcome(sim, ms, 0);
@@ -135,16 +140,24 @@ export async function rateLimited1k(options: RateLimited1kOptions = {}): Promise
 				rows(100),
 			);
 
+			// A warm run follows a run of ours against the same provider (the pace it saved).
+			await ours(retryAfter, 'ours, before the first warm run');
 			const results = await alternate(rounds, {
-				ours: () => ours(retryAfter, 'ours'),
+				ours: () => ours(retryAfter, 'ours, cold'),
+				oursWarm: () => ours(retryAfter, 'ours, warm', 'warm'),
 				handBuilt: theirs(handBuilt, 'hand-built'),
 				batched: theirs(batched, `hand-built, batches of ${limit} every ${2 * latencyMs} ms`),
 			});
 			const slowRetry = await ours(1, 'ours, Retry-After: 1');
 
 			const oursMs = median(results.ours.map((r) => r.ms));
+			const warmMs = median(results.oursWarm.map((r) => r.ms));
 			const idealRatio = round(oursMs / idealMs, 2);
-			const allOnce = results.ours.every((r) => r.deliveredOnce === items && r.doubles === 0);
+			const warmIdealRatio = round(warmMs / idealMs, 2);
+			const ourRuns = [...results.ours, ...results.oursWarm];
+			const allOnce = ourRuns.every((r) => r.deliveredOnce === items && r.doubles === 0);
+			const refusedCold = median(results.ours.map((r) => r.refused));
+			const refusedWarm = median(results.oursWarm.map((r) => r.refused));
 			const handBuiltFailed = Math.max(...results.handBuilt.map((r) => r.failedItems));
 			return {
 				line: {
@@ -155,10 +168,13 @@ export async function rateLimited1k(options: RateLimited1kOptions = {}): Promise
 					retryAfter,
 					idealMs,
 					oursMs: Math.round(oursMs),
+					warmMs: Math.round(warmMs),
 					idealRatio,
-					deliveredOnce: Math.min(...results.ours.map((r) => r.deliveredOnce)),
-					doubleSends: Math.max(...results.ours.map((r) => r.doubles)),
-					refused: Math.max(...results.ours.map((r) => r.refused)),
+					warmIdealRatio,
+					deliveredOnce: Math.min(...ourRuns.map((r) => r.deliveredOnce)),
+					doubleSends: Math.max(...ourRuns.map((r) => r.doubles)),
+					refused: refusedCold,
+					warmRefused: refusedWarm,
 					handBuiltMs: Math.round(median(results.handBuilt.map((r) => r.ms))),
 					handBuiltFailedItems: handBuiltFailed,
 					handBuiltDeliveredOnce: Math.min(...results.handBuilt.map((r) => r.deliveredOnce)),
@@ -169,11 +185,17 @@ export async function rateLimited1k(options: RateLimited1kOptions = {}): Promise
 					retryAfter1IdealRatio: round(slowRetry.ms / idealMs, 2),
 					retryAfter1DeliveredOnce: slowRetry.deliveredOnce,
 				},
-				summary: `${items} personalised items, provider admitting ${limit} at once at ${latencyMs} ms: ours ${Math.round(oursMs)} ms vs ideal ${idealMs} ms; hand-built lost ${handBuiltFailed} items to 429`,
-				target: 'every text delivered once, idealRatio ≤ 1.3, hand-built failures reported',
-				met: allOnce && idealRatio <= 1.3 && slowRetry.deliveredOnce === items,
+				summary: `${items} personalised items, provider admitting ${limit} at once at ${latencyMs} ms: ours ${Math.round(oursMs)} ms cold, ${Math.round(warmMs)} ms warm vs ideal ${idealMs} ms; hand-built lost ${handBuiltFailed} items to 429`,
+				target:
+					'every text delivered once, idealRatio ≤ 1.3 cold, warmIdealRatio ≤ 1.15, warm refused ≤ cold, hand-built failures reported',
+				met:
+					allOnce &&
+					idealRatio <= 1.3 &&
+					warmIdealRatio <= 1.15 &&
+					refusedWarm <= refusedCold &&
+					slowRetry.deliveredOnce === items,
 				notes: [
-					`per round: ours ${results.ours.map((r) => Math.round(r.ms)).join(' / ')} ms (refused ${results.ours.map((r) => r.refused).join(' / ')}), hand-built ${results.handBuilt.map((r) => Math.round(r.ms)).join(' / ')} ms, hand-built in batches of ${limit} every ${2 * latencyMs} ms ${results.batched.map((r) => Math.round(r.ms)).join(' / ')} ms (failed items ${results.batched.map((r) => r.failedItems).join(' / ')})`,
+					`per round: ours cold ${results.ours.map((r) => Math.round(r.ms)).join(' / ')} ms (refused ${results.ours.map((r) => r.refused).join(' / ')}), warm ${results.oursWarm.map((r) => Math.round(r.ms)).join(' / ')} ms (refused ${results.oursWarm.map((r) => r.refused).join(' / ')}), hand-built ${results.handBuilt.map((r) => Math.round(r.ms)).join(' / ')} ms, hand-built in batches of ${limit} every ${2 * latencyMs} ms ${results.batched.map((r) => Math.round(r.ms)).join(' / ')} ms (failed items ${results.batched.map((r) => r.failedItems).join(' / ')})`,
 					`with Retry-After: 1 ours took ${Math.round(slowRetry.ms)} ms (${round(slowRetry.ms / idealMs, 2)}× the ideal; floor for any client that must find the limit: 1.4), refused ${slowRetry.refused}, all delivered once: ${slowRetry.deliveredOnce === items}`,
 				],
 			};

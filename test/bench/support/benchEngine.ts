@@ -56,6 +56,7 @@ export function benchEngine(
  */
 export async function withBuiltInsBench<T>(
 	log: (line: string) => void,
+	simulator: (() => Promise<SimulatorProcess>) | undefined,
 	work: (setup: {
 		sim: SimulatorProcess;
 		bench: BenchEngine;
@@ -63,7 +64,7 @@ export async function withBuiltInsBench<T>(
 	}) => Promise<T>,
 ): Promise<T> {
 	const builtIns = await loadBuiltInNodes(log);
-	const sim = await startSimulatorProcess();
+	const sim = await (simulator ?? startSimulatorProcess)();
 	try {
 		const access = { url: sim.url, username: sim.config.username, password: sim.config.password };
 		return await work({ sim, bench: benchEngine(sim, builtIns), access });
