@@ -11,6 +11,7 @@ import { bigCampaign } from './cases/bigCampaign';
 import { bulk100k } from './cases/bulk100k';
 import { hostileBody } from './cases/hostileBody';
 import { personalised1k } from './cases/personalised1k';
+import { personalised1kTls } from './cases/personalised1kTls';
 import { rateLimited1k } from './cases/rateLimited1k';
 import { relayThroughput } from './cases/relayThroughput';
 import { tokenReuse } from './cases/tokenReuse';
@@ -26,6 +27,7 @@ const CASES: Record<string, (engine: ExpressionEngine) => Promise<CaseResult>> =
 	'big-campaign': () => bigCampaign(),
 	'personalised-1k': () => personalised1k({ log }),
 	'personalised-300': () => personalised1k({ name: 'personalised-300', items: 300, log }),
+	'personalised-1k-tls': () => personalised1kTls({ log }),
 	'rate-limited-1k': () => rateLimited1k({ log }),
 	'relay-throughput': (expressionEngine) => relayThroughput({ log, expressionEngine }),
 	'hostile-body': (expressionEngine) => hostileBody({ log, expressionEngine }),

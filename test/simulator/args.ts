@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
 import { DEFAULT_CLI_PORT, parseCampaignLimit, parseSenders, type SimulatorConfig } from './config';
@@ -17,6 +18,8 @@ export const USAGE = `Usage: npm run simulator -- [options]
                         message's notifyId to that number, like the provider)
   --campaign-limit <n[:s]>  at most n campaign requests in flight; more are answered 429
                         with Retry-After s seconds (default 1), like a rate-limited account
+  --tls-cert <file> --tls-key <file>
+                        serve HTTPS with this certificate and key (PEM), as the live API does
   --help                show this text`;
 
 function seconds(flag: string, value: string | undefined): number | undefined {
@@ -44,12 +47,23 @@ export function parseCliArgs(argv: string[]): { help: boolean; config: Partial<S
 			'relay-url': { type: 'string' },
 			'unlinked-replies': { type: 'boolean' },
 			'campaign-limit': { type: 'string' },
+			'tls-cert': { type: 'string' },
+			'tls-key': { type: 'string' },
 			help: { type: 'boolean' },
 		},
 	});
 	const port = values.port === undefined ? DEFAULT_CLI_PORT : Number(values.port);
 	if (!Number.isInteger(port) || port < 0 || port > 65535)
 		throw new Error('--port must be 0 to 65535');
+	if ((values['tls-cert'] === undefined) !== (values['tls-key'] === undefined))
+		throw new Error('--tls-cert and --tls-key go together');
+	const tls =
+		values['tls-cert'] === undefined || values['tls-key'] === undefined
+			? undefined
+			: {
+					cert: readFileSync(values['tls-cert'], 'utf8'),
+					key: readFileSync(values['tls-key'], 'utf8'),
+				};
 	return {
 		help: values.help === true,
 		config: {
@@ -67,6 +81,7 @@ export function parseCliArgs(argv: string[]): { help: boolean; config: Partial<S
 				values['campaign-limit'] === undefined
 					? undefined
 					: parseCampaignLimit(values['campaign-limit']),
+			tls,
 		},
 	};
 }

@@ -32,6 +32,11 @@ export interface SimulatorConfig {
 	 * answered 429 with `Retry-After: retryAfter` (seconds) before anything is processed.
 	 */
 	campaignLimit?: CampaignLimit;
+	/**
+	 * Serve HTTPS with this certificate and key (PEM), as the live API does; the client must trust
+	 * the certificate (n8n: `NODE_EXTRA_CA_CERTS`). Without it, plain HTTP on loopback.
+	 */
+	tls?: { cert: string; key: string };
 }
 
 export interface CampaignLimit {

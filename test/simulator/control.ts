@@ -17,6 +17,7 @@ const ROUTES: Record<string, ControlHandler> = {
 	'GET /_sim/campaigns': (sim) => sim.campaigns,
 	'GET /_sim/legacy-sends': (sim) => sim.legacySends,
 	'GET /_sim/requests': (sim) => sim.requests,
+	'GET /_sim/connections': (sim) => sim.connections,
 	'GET /_sim/count': (sim, _input, exchange) => ({
 		count: sim.count(exchange.query.get('method') ?? 'GET', exchange.query.get('path') ?? '/'),
 	}),

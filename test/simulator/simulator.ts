@@ -5,6 +5,7 @@ import {
 	type ServerResponse,
 	STATUS_CODES,
 } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 
@@ -126,9 +127,11 @@ export interface DeliveryResult {
 }
 
 export interface Simulator {
-	/** `http://127.0.0.1:PORT`: token, campaign, legacy and control routes all live here. */
+	/** `http://127.0.0.1:PORT` (`https://` with `tls`): token, campaign, legacy and control routes all live here. */
 	url: string;
 	config: SimulatorConfig;
+	/** Provider requests (not /_sim/) that came on a new connection, and on one already used. */
+	connections: { opened: number; reused: number };
 	campaigns: RecordedCampaign[];
 	/** Every campaign request that reached the provider, in arrival order, with its answer. */
 	campaignExchanges: CampaignExchange[];
@@ -227,15 +230,22 @@ class PhonovationSimulator implements Simulator {
 		readonly config: SimulatorConfig,
 		private readonly log: (line: string) => void = () => {},
 	) {
-		this.server = createServer((req, res) => void this.handle(req, res));
+		const handler = (req: IncomingMessage, res: ServerResponse) => void this.handle(req, res);
+		this.server = config.tls ? createTlsServer(config.tls, handler) : createServer(handler);
 	}
+
+	/** Provider requests (not /_sim/) by whether their connection was new or reused. */
+	readonly connections = { opened: 0, reused: 0 };
+
+	private readonly seenSockets = new WeakSet<object>();
 
 	async listen(): Promise<void> {
 		await new Promise<void>((resolve, reject) => {
 			this.server.once('error', reject);
 			this.server.listen(this.config.port, '127.0.0.1', () => resolve());
 		});
-		this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+		const scheme = this.config.tls ? 'https' : 'http';
+		this.url = `${scheme}://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
 		this.tokens = new TokenIssuer(this.url);
 	}
 
@@ -258,7 +268,17 @@ class PhonovationSimulator implements Simulator {
 		return { now, iso: new Date(now).toISOString(), frozen: this.simClock.frozen };
 	}
 
+	private countConnection(socket: object): void {
+		if (this.seenSockets.has(socket)) this.connections.reused++;
+		else {
+			this.seenSockets.add(socket);
+			this.connections.opened++;
+		}
+	}
+
 	reset(): void {
+		this.connections.opened = 0;
+		this.connections.reused = 0;
 		this.campaigns.length = 0;
 		this.campaignExchanges.length = 0;
 		this.legacySends.length = 0;
@@ -447,6 +467,7 @@ class PhonovationSimulator implements Simulator {
 		const seq = ++this.sequence;
 		const arrivedAt = this.simClock.now();
 		if (!isControl) this.timeline.push({ event: '+', seq, path });
+		if (!isControl) this.countConnection(req.socket);
 		let campaignExchange: CampaignExchange | undefined;
 		const finish = (reply: Reply) => {
 			if (!isControl) this.requests.push({ method, path, status: reply.status });

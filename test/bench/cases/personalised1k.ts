@@ -124,8 +124,12 @@ export async function personalised1k(options: Personalised1kOptions = {}): Promi
 			const { ms } = await timed(work);
 			const delivered = await allDelivered(sim, items);
 			const doubles = await doubleSends(sim);
-			log(`${name}: ${Math.round(ms)} ms, all delivered: ${delivered}, double sends: ${doubles}`);
-			return { ms, delivered, doubles };
+			const { opened, reused } = await sim.connections();
+			const newConnections = opened / Math.max(1, opened + reused);
+			log(
+				`${name}: ${Math.round(ms)} ms, all delivered: ${delivered}, double sends: ${doubles}, new connections per request: ${round(newConnections, 2)}`,
+			);
+			return { ms, delivered, doubles, newConnections };
 		};
 
 		// Unmeasured warm-up, so neither side pays for compiling n8n's shared code paths.
@@ -168,6 +172,11 @@ export async function personalised1k(options: Personalised1kOptions = {}): Promi
 				warmRatio,
 				sequentialRatio,
 				doubleSends: doubles,
+				newConnectionsPerRequest: round(median(ourRuns.map((r) => r.newConnections)), 2),
+				handBuiltNewConnectionsPerRequest: round(
+					median(results.handBuilt.map((r) => r.newConnections)),
+					2,
+				),
 				[`ratioPinnedAt${pinned}`]: round(atPinned.ms / handBuiltMs, 2),
 				sequentialMs: Math.round(sequential.ms),
 				pacedMs: Math.round(paced.ms),

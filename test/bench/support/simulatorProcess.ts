@@ -28,6 +28,8 @@ export interface SimulatorProcess {
 	campaigns(): Promise<RecordedCampaign[]>;
 	/** Every provider request answered, with its status. */
 	requests(): Promise<RecordedRequest[]>;
+	/** Provider requests since the last reset that came on a new connection, and on a reused one. */
+	connections(): Promise<{ opened: number; reused: number }>;
 	/** A provider with a limit: at most `max` campaign requests at once, 429 above it (null: none). */
 	setCampaignLimit(limit: CampaignLimit | null): Promise<void>;
 	advanceClock(seconds: number): Promise<void>;
@@ -60,7 +62,7 @@ function waitForUrl(child: ChildProcess): Promise<string> {
 	return new Promise((resolve, reject) => {
 		const lines = createInterface({ input: child.stdout! });
 		lines.on('line', (line) => {
-			const match = /listening on (http:\/\/\S+)/.exec(line);
+			const match = /listening on (https?:\/\/\S+)/.exec(line);
 			if (match) resolve(match[1]);
 		});
 		child.once('exit', (code) =>
@@ -70,11 +72,18 @@ function waitForUrl(child: ChildProcess): Promise<string> {
 	});
 }
 
-/** Starts `test/simulator/cli.ts` on a free 127.0.0.1 port with the default configuration. */
-export async function startSimulatorProcess(): Promise<SimulatorProcess> {
+/**
+ * Starts `test/simulator/cli.ts` on a free 127.0.0.1 port with the default configuration; with
+ * `tls`, over HTTPS with that certificate (this process must trust it: NODE_EXTRA_CA_CERTS).
+ */
+export async function startSimulatorProcess(tls?: {
+	certFile: string;
+	keyFile: string;
+}): Promise<SimulatorProcess> {
+	const tlsArgs = tls ? ['--tls-cert', tls.certFile, '--tls-key', tls.keyFile] : [];
 	const child = spawn(
 		process.execPath,
-		['--import', 'tsx', path.join('test', 'simulator', 'cli.ts'), '--port', '0'],
+		['--import', 'tsx', path.join('test', 'simulator', 'cli.ts'), '--port', '0', ...tlsArgs],
 		{
 			cwd: REPO_ROOT,
 			// The CLI logs every request to stderr: shown with BENCH_SIM_LOG=1, else dropped.
@@ -92,6 +101,7 @@ export async function startSimulatorProcess(): Promise<SimulatorProcess> {
 				.count as number,
 		campaigns: async () => (await control(url, 'GET', 'campaigns')) as RecordedCampaign[],
 		requests: async () => (await control(url, 'GET', 'requests')) as RecordedRequest[],
+		connections: async () => await control(url, 'GET', 'connections'),
 		setCampaignLimit: async (campaignLimit) =>
 			void (await control(url, 'POST', 'config', { campaignLimit })),
 		advanceClock: async (seconds) =>
