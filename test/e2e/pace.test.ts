@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+
+import { fetch } from 'undici';
+
+import type { TimelineEvent } from '../simulator';
+import { useE2eEnvironment, withCredential } from './support/environment';
+import type { WorkflowJson } from './support/n8n-client';
+import { chain, code, phonovation } from './support/workflow-builder';
+
+type Node = WorkflowJson['nodes'][number];
+
+const CAMPAIGN = '/api/v2/Campaign';
+const ROWS = 150;
+
+/** Campaign requests that went out before the provider answered any, from the `from`th event on. */
+function startingWindow(timeline: TimelineEvent[], from: number): number {
+	const events = timeline
+		.filter((e) => e.path.toLowerCase() === CAMPAIGN.toLowerCase())
+		.slice(from);
+	const firstAnswer = events.findIndex((e) => e.event === '-');
+	return events.slice(0, firstAnswer).filter((e) => e.event === '+').length;
+}
+
+const campaignEvents = (timeline: TimelineEvent[]) =>
+	timeline.filter((e) => e.path.toLowerCase() === CAMPAIGN.toLowerCase()).length;
+
+/**
+ * Held out in a real n8n: the second production execution of a published workflow (a webhook
+ * handing over 150 personalised rows) starts at the pace the first one found, which n8n kept in
+ * the workflow's static data.
+ */
+describe('Remembered pace in n8n', () => {
+	const suite = useE2eEnvironment();
+
+	suite.it(
+		'the second execution of a published workflow starts where the first left off, and the static data names no URL or credential',
+		async (env) => {
+			const path = `pace-${randomUUID()}`;
+			const webhook: Node = {
+				id: randomUUID(),
+				name: 'Webhook',
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2,
+				position: [0, 0],
+				webhookId: randomUUID(),
+				parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
+			};
+			const rows = `const run = $input.first().json.body.run;
+return Array.from({ length: ${ROWS} }, (_, i) => ({
+	json: { phone: '0879' + String(run * 1000 + i).padStart(6, '0'), name: 'P' + run + '-' + i },
+}));`;
+			const send = phonovation('Send', {
+				resource: 'campaign',
+				operation: 'send',
+				from: 'Phonovation',
+				text: '=Hi {{ $json.name }}',
+				recipients: '={{ $json.phone }}',
+				options: { parallelRequests: 64 },
+			});
+			const workflow = withCredential(
+				chain('Remembered pace', [webhook, code('Rows', rows), send]),
+				env.credential,
+			);
+			const stored = await env.client.createWorkflow(workflow);
+			const workflowId = String(stored.id);
+			const url = env.n8n.webhookUrl(path);
+			await env.client.publishWorkflow(workflowId);
+			await env.client.waitForWebhook(url);
+			env.sim.reset();
+			try {
+				const runOnce = async (run: number, delayMs: number) => {
+					const before = campaignEvents(env.sim.timeline);
+					env.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: delayMs }, ROWS);
+					const answer = await fetch(url, {
+						method: 'POST',
+						headers: { 'content-type': 'application/json' },
+						body: JSON.stringify({ run }),
+					});
+					expect(answer.status).toBe(200);
+					const executions = await env.client.waitForExecutions(workflowId, run, 120_000);
+					expect(executions.map((e) => e.status)).toEqual(Array(run).fill('success'));
+					return startingWindow(env.sim.timeline, before);
+				};
+
+				expect(await runOnce(1, 40)).toBe(8);
+				const { staticData } = (await env.client.getWorkflow(workflowId)) as unknown as {
+					staticData: {
+						global: { phonovationPace: Record<string, { window: number; at: number }> };
+					};
+				};
+				const paces = Object.entries(staticData.global.phonovationPace);
+				expect(paces).toHaveLength(1);
+				const [[key, pace]] = paces;
+				expect(pace.window).toBeGreaterThanOrEqual(32);
+				// A hashed key: nothing of the account's URL or credential is written to the workflow.
+				expect(JSON.stringify(staticData)).not.toMatch(
+					/127\.0\.0\.1|Phonovation \(local|simulator/i,
+				);
+				expect(key).toMatch(/^[\w-]{16}$/);
+
+				// The second run's first requests wait 300 ms, so its whole starting window is out first.
+				const second = await runOnce(2, 300);
+				expect(second).toBeGreaterThanOrEqual(Math.floor(pace.window) - 1);
+				expect(second).toBeLessThanOrEqual(Math.min(64, Math.floor(pace.window)));
+				// Each row of both runs was processed once.
+				expect(env.sim.campaigns).toHaveLength(2 * ROWS);
+				expect(new Set(env.sim.campaigns.map((c) => c.body.text)).size).toBe(2 * ROWS);
+			} finally {
+				await env.client.unpublishWorkflow(workflowId).catch(() => undefined);
+			}
+		},
+		240_000,
+	);
+});
