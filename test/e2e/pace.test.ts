@@ -26,14 +26,13 @@ const campaignEvents = (timeline: TimelineEvent[]) =>
 
 /**
  * Held out in a real n8n: the second production execution of a published workflow (a webhook
- * handing over 150 personalised rows) starts at the pace the first one found, which n8n kept in
- * the workflow's static data.
+ * handing over 150 personalised rows) starts at the pace the first one found.
  */
 describe('Remembered pace in n8n', () => {
 	const suite = useE2eEnvironment();
 
 	suite.it(
-		'the second execution of a published workflow starts where the first left off, and the static data names no URL or credential',
+		'the second execution of a published workflow starts where the first left off, and its static data is left alone',
 		async (env) => {
 			const path = `pace-${randomUUID()}`;
 			const webhook: Node = {
@@ -83,25 +82,16 @@ return Array.from({ length: ${ROWS} }, (_, i) => ({
 				};
 
 				expect(await runOnce(1, 40)).toBe(8);
-				const { staticData } = (await env.client.getWorkflow(workflowId)) as unknown as {
-					staticData: {
-						global: { phonovationPace: Record<string, { window: number; at: number }> };
-					};
-				};
-				const paces = Object.entries(staticData.global.phonovationPace);
-				expect(paces).toHaveLength(1);
-				const [[key, pace]] = paces;
-				expect(pace.window).toBeGreaterThanOrEqual(32);
-				// A hashed key: nothing of the account's URL or credential is written to the workflow.
-				expect(JSON.stringify(staticData)).not.toMatch(
-					/127\.0\.0\.1|Phonovation \(local|simulator/i,
-				);
-				expect(key).toMatch(/^[\w-]{16}$/);
-
 				// The second run's first requests wait 300 ms, so its whole starting window is out first.
 				const second = await runOnce(2, 300);
-				expect(second).toBeGreaterThanOrEqual(Math.floor(pace.window) - 1);
-				expect(second).toBeLessThanOrEqual(Math.min(64, Math.floor(pace.window)));
+				expect(second).toBeGreaterThanOrEqual(32);
+				expect(second).toBeLessThanOrEqual(64);
+				// Kept in n8n's memory, never in the workflow's static data: n8n saves that whole after an
+				// execution in which a node changed it, which could wipe or roll back another node's state.
+				const { staticData } = (await env.client.getWorkflow(workflowId)) as unknown as {
+					staticData?: unknown;
+				};
+				expect(staticData ?? null).toBeNull();
 				// Each row of both runs was processed once.
 				expect(env.sim.campaigns).toHaveLength(2 * ROWS);
 				expect(new Set(env.sim.campaigns.map((c) => c.body.text)).size).toBe(2 * ROWS);

@@ -1,7 +1,6 @@
 import { ExecutionLifecycleHooks, LoadOptionsContext, WorkflowExecute } from 'n8n-core';
 import type {
 	ICredentialType,
-	IDataObject,
 	IExecuteContextData,
 	ILoadOptionsFunctions,
 	INode,
@@ -113,6 +112,8 @@ export function additionalDataFor(
  * WorkflowExecute with lifecycle hooks, the real execution contexts and the real
  * httpRequestWithAuthentication (token refresh on 401 included).
  */
+let engines = 0;
+
 export class Engine {
 	readonly nodeTypes: NodeTypeRegistry;
 
@@ -125,10 +126,10 @@ export class Engine {
 	readonly subWorkflows = new Map<string, SubWorkflow>();
 
 	/**
-	 * The workflow's static data as n8n's database holds it: each run starts from it, and a run that
-	 * is not manual saves it back when a node changed it (n8n's `workflowExecuteAfter` hook).
+	 * The id of the workflow this engine runs, as n8n's database would give it. What a node keeps
+	 * per workflow in memory (the remembered pace) is kept under it: a new id is a new workflow.
 	 */
-	staticData: IDataObject = {};
+	workflowId = `test-workflow-${++engines}`;
 
 	/** The time zone of every workflow this engine builds (Settings → Timezone in the editor). */
 	timezone: string;
@@ -139,14 +140,9 @@ export class Engine {
 		this.timezone = options.timezone ?? DEFAULT_TEST_TIMEZONE;
 	}
 
-	workflow(
-		nodes: INode[],
-		connections: IWorkflowBase['connections'] = {},
-		staticData?: IDataObject,
-	): Workflow {
+	workflow(nodes: INode[], connections: IWorkflowBase['connections'] = {}): Workflow {
 		return new Workflow({
-			staticData,
-			id: 'test-workflow',
+			id: this.workflowId,
 			name: 'test',
 			nodes,
 			connections,
@@ -168,9 +164,9 @@ export class Engine {
 		mode: WorkflowExecuteMode = 'manual',
 		execution: ExecutionOptions = {},
 	): Promise<IRun> {
-		const workflow = this.workflow(nodes, connections, structuredClone(this.staticData));
+		const workflow = this.workflow(nodes, connections);
 		const workflowData = {
-			id: 'test-workflow',
+			id: this.workflowId,
 			name: 'test',
 			nodes,
 			connections,
@@ -184,13 +180,7 @@ export class Engine {
 		const executionId = execution.executionId ?? 'test-execution';
 		const hooks = new ExecutionLifecycleHooks(mode, executionId, workflowData);
 		const finished = new Promise<IRun>((resolve) =>
-			hooks.addHandler('workflowExecuteAfter', (run, newStaticData) => {
-				if (mode !== 'manual' && newStaticData) {
-					const { __dataChanged: _changed, ...saved } = JSON.parse(JSON.stringify(newStaticData));
-					this.staticData = saved;
-				}
-				resolve(run);
-			}),
+			hooks.addHandler('workflowExecuteAfter', (run) => resolve(run)),
 		);
 		const runExecutionData = createRunExecutionData({
 			executionData: {

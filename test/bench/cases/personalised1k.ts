@@ -107,7 +107,7 @@ export async function personalised1k(options: Personalised1kOptions = {}): Promi
 			(parallelRequests?: number, pace: 'cold' | 'warm' = 'cold') =>
 			async () => {
 				bench.forgetToken();
-				if (pace === 'cold') bench.engine.staticData = {};
+				if (pace === 'cold') bench.engine.workflowId = `bench-${Date.now()}-${Math.random()}`;
 				const run = await bench.engine.runNode(oursWith(parallelRequests), rows(items), 'trigger');
 				if (run.error) throw new Error(`Our node failed: ${run.error.message}`);
 			};

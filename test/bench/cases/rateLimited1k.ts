@@ -94,7 +94,7 @@ export async function rateLimited1k(options: RateLimited1kOptions = {}): Promise
 		) => {
 			await provider(retryAfterSeconds);
 			bench.forgetToken();
-			if (pace === 'cold') bench.engine.staticData = {};
+			if (pace === 'cold') bench.engine.workflowId = `bench-${Date.now()}-${Math.random()}`;
 			const { value: run, ms } = await timed(
 				async () => await bench.engine.runNode(oursNode, rows(items), 'trigger'),
 			);

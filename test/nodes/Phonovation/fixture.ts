@@ -23,7 +23,10 @@ export interface PhonovationFixture {
 		execution?: ExecutionOptions,
 	): Promise<NodeRunResult>;
 	node(parameters: INodeParameters, node?: Partial<INode>): INode;
-	/** Simulator state, the workflow's static data and the stored token cleared: the next request logs in. */
+	/**
+	 * Simulator state cleared and the stored token dropped: the next request logs in. The workflow
+	 * gets a new id, so nothing a node remembers per workflow (the pace) carries over to the next test.
+	 */
 	reset(): void;
 	stop(): Promise<void>;
 }
@@ -40,6 +43,7 @@ export async function phonovationFixture(
 	const storeCredential = () =>
 		engine.credentials.set('cred-1', { ...simulatorCredentialData(sim), accessToken: '' });
 	storeCredential();
+	let workflows = 0;
 	const node = (parameters: INodeParameters, extra: Partial<INode> = {}): INode => ({
 		id: 'phonovation-node',
 		name: 'Phonovation',
@@ -59,7 +63,7 @@ export async function phonovationFixture(
 		reset: () => {
 			sim.reset();
 			storeCredential();
-			engine.staticData = {};
+			engine.workflowId = `test-workflow-${++workflows}`;
 		},
 		stop: async () => await sim.stop(),
 	};

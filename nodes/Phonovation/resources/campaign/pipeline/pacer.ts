@@ -46,8 +46,11 @@ export interface PaceLearned {
 	answers: number;
 	/** The window was cut this run (slow answers or a 429): it is knowledge, not only growth. */
 	cut: boolean;
-	/** The provider refused at this window this run, and the wait before probing it again. */
-	refused?: { limit: number; probeAfterMs: number };
+	/**
+	 * The provider refused at this window this run (how long ago, and the wait before probing it
+	 * again), unless the window has since grown past it.
+	 */
+	refused?: { limit: number; agoMs: number; probeAfterMs: number };
 }
 
 interface PacerClock {
@@ -94,7 +97,7 @@ export class Pacer {
 	private probeAt = 0;
 	private cut = false;
 	private answers = 0;
-	private refused?: { limit: number; probeAfterMs: number };
+	private refused?: { limit: number; at: number; probeAfterMs: number };
 	private readonly waiting: Array<() => void> = [];
 
 	constructor(
@@ -108,19 +111,28 @@ export class Pacer {
 		}
 		this.window = Math.max(1, Math.min(settings.ceiling, start?.window ?? PACING.start));
 		if (start?.limit !== undefined) {
+			// Below the limit it still doubles (learn() caps it there until the probe time).
 			this.knownLimit = Math.max(1, Math.floor(start.limit));
 			this.probeAt = clock.now() + (start.probeInMs ?? 0);
-			this.growing = false;
 		}
 	}
 
 	/** The window this run ends at and what cut it, for the next run (adaptive only). */
 	learned(): PaceLearned {
+		const refused = this.refused;
 		return {
 			window: this.window,
 			answers: this.answers,
 			cut: this.cut,
-			...(this.refused ? { refused: { ...this.refused } } : {}),
+			...(refused && this.currentLimit <= refused.limit
+				? {
+						refused: {
+							limit: refused.limit,
+							agoMs: this.clock.now() - refused.at,
+							probeAfterMs: refused.probeAfterMs,
+						},
+					}
+				: {}),
 		};
 	}
 
@@ -180,7 +192,7 @@ export class Pacer {
 			roundTripMs * PACING.probeAfterRoundTrips,
 		);
 		this.probeAt = now + probeAfterMs;
-		this.refused = { limit: this.knownLimit, probeAfterMs };
+		this.refused = { limit: this.knownLimit, at: now, probeAfterMs };
 		this.growing = false;
 		this.cut = true;
 	}
@@ -214,7 +226,9 @@ export class Pacer {
 		const cap =
 			now < this.probeAt ? Math.min(this.knownLimit, this.settings.ceiling) : this.settings.ceiling;
 		if (this.window >= cap) return;
-		this.window = Math.min(cap, this.window + (this.growing ? 1 : 1 / this.window));
+		// Doubling (one per answer) stops at a limit the provider refused at: past it, one a round trip.
+		const doubling = this.growing && this.window < this.knownLimit;
+		this.window = Math.min(cap, this.window + (doubling ? 1 : 1 / this.window));
 	}
 
 	/** Wakes as many waiting requests as there are free slots. */

@@ -2,55 +2,40 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { CREDENTIAL } from '../../../transport/request';
 import type { PaceLearned, PaceStart } from './pacer';
-import {
-	accountKey,
-	PACE_STATIC_KEY,
-	paceToRemember,
-	rememberedFor,
-	startingPace,
-	withPace,
-} from './paceMemory';
+import { PaceBook } from './paceMemory';
 
 /**
- * The remembered pace in the workflow's static data (paceMemory.ts says what is kept and why).
- * n8n saves static data after a production run (a trigger, a webhook, a schedule), not after a
- * manual one in the editor, so a manual run starts as a first run does.
+ * The remembered pace (paceMemory.ts says what is kept) lives in this n8n process's memory, per
+ * workflow and provider account, never in the workflow's static data: n8n saves a workflow's whole
+ * static data after any execution in which a node changed it, from that execution's copy, which
+ * is empty on a Retry or a resumed run and stale when executions overlap. Writing a hint there
+ * could wipe or roll back another node's state (a trigger's schedule, a list of who was texted).
+ * A restart or another queue-mode worker starts as a first run does.
  */
-function account(ctx: IExecuteFunctions, campaignUrl: string): string {
+const PACES = new PaceBook();
+
+function key(ctx: IExecuteFunctions, campaignUrl: string): string {
 	const credential = ctx.getNode().credentials?.[CREDENTIAL];
-	return accountKey(credential?.id ?? credential?.name ?? '', campaignUrl);
+	return [ctx.getWorkflow().id ?? '', credential?.id ?? credential?.name ?? '', campaignUrl].join(
+		'\n',
+	);
 }
 
-/** Where this run starts, from what an earlier run of this workflow learned. */
+/** Where this run starts, from what an earlier run of this workflow on this account learned. */
 export function loadPace(
 	ctx: IExecuteFunctions,
 	campaignUrl: string,
 	now: number,
 ): PaceStart | undefined {
-	const paces = ctx.getWorkflowStaticData('global')[PACE_STATIC_KEY];
-	return startingPace(rememberedFor(paces, account(ctx, campaignUrl)), now);
+	return PACES.startFor(key(ctx, campaignUrl), now);
 }
 
-/** Keeps what this run learned, when it says something new (each write rewrites static data). */
+/** Keeps what this run learned for the next. */
 export function savePace(
 	ctx: IExecuteFunctions,
 	campaignUrl: string,
 	learned: PaceLearned,
 	now: number,
 ): void {
-	if (learned.answers === 0) return;
-	const data = ctx.getWorkflowStaticData('global');
-	const key = account(ctx, campaignUrl);
-	const pace = paceToRemember(rememberedFor(data[PACE_STATIC_KEY], key), learned, now);
-	if (pace) data[PACE_STATIC_KEY] = withPace(data[PACE_STATIC_KEY], key, pace);
-}
-
-/** The pace is a hint: a failure to read or keep it changes nothing about what is sent. */
-export function forgetPaceOnError<T>(work: () => T): T | undefined {
-	try {
-		return work();
-	} catch {
-		// Static data unavailable (a context without it): start and end as a first run does.
-		return undefined;
-	}
+	PACES.learn(key(ctx, campaignUrl), learned, now);
 }

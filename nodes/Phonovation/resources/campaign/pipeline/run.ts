@@ -20,7 +20,7 @@ import {
 	writeReports,
 } from './output';
 import { Pacer } from './pacer';
-import { forgetPaceOnError, loadPace, savePace } from './rememberedPace';
+import { loadPace, savePace } from './rememberedPace';
 import { planCampaigns } from './plan';
 import { readOption } from '../options';
 import {
@@ -52,9 +52,7 @@ async function postingContext(
 	if (violations.length > 0) throw violationError(ctx, [{ ...violations[0], itemIndex: 0 }], 'run');
 	const campaignUrl = await apiUrl(ctx, CAMPAIGN_PATH);
 	const clock = { now: () => Date.now(), sleep };
-	const start = adaptive
-		? forgetPaceOnError(() => loadPace(ctx, campaignUrl, clock.now()))
-		: undefined;
+	const start = adaptive ? loadPace(ctx, campaignUrl, clock.now()) : undefined;
 	return {
 		ctx,
 		ledger,
@@ -140,8 +138,7 @@ export async function runCampaigns(
 				{ workers: run.workers, stopOnFailure },
 			);
 		} finally {
-			if (run.adaptive && sending.length > 0)
-				forgetPaceOnError(() => savePace(ctx, run.campaignUrl, run.pacer.learned(), Date.now()));
+			if (run.adaptive) savePace(ctx, run.campaignUrl, run.pacer.learned(), Date.now());
 		}
 		return sending.map((index, i) => ({
 			posting: postings[i],

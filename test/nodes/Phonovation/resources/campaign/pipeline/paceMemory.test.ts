@@ -1,11 +1,8 @@
 import {
-	accountKey,
 	PACE_MEMORY,
+	PaceBook,
 	paceToRemember,
-	readRemembered,
-	rememberedFor,
 	startingPace,
-	withPace,
 } from '../../../../../../nodes/Phonovation/resources/campaign/pipeline/paceMemory';
 import { PACING } from '../../../../../../nodes/Phonovation/resources/campaign/pipeline/pacer';
 
@@ -26,16 +23,17 @@ describe('startingPace: where a run starts from what an earlier run learned', ()
 		expect(startingPace({ window: 12, at: NOW }, NOW + 30 * MINUTE)?.window).toBe(PACING.start);
 	});
 
-	it('forgets a pace saved longer ago than an hour, or in the future (another machine’s clock)', () => {
+	it('forgets a pace saved longer ago than an hour, or in the future (the clock was set back)', () => {
 		expect(
 			startingPace({ window: 200, at: NOW }, NOW + PACE_MEMORY.forgetAfterMs + 1),
 		).toBeUndefined();
 		expect(startingPace({ window: 200, at: NOW + MINUTE }, NOW)).toBeUndefined();
 	});
 
-	it('a limit refused at recently caps the start, even below 8, until it is probed again', () => {
+	it('a limit refused at recently caps the start, even below 8, until what is left of its probe wait', () => {
 		const pace = { window: 20, at: NOW, limit: 1, limitAt: NOW, probeAfterMs: 2000 };
-		expect(startingPace(pace, NOW + MINUTE)).toEqual({ window: 1, limit: 1, probeInMs: 2000 });
+		expect(startingPace(pace, NOW + 500)).toEqual({ window: 1, limit: 1, probeInMs: 1500 });
+		expect(startingPace(pace, NOW + MINUTE)).toEqual({ window: 1, limit: 1, probeInMs: 0 });
 		const old = { ...pace, limitAt: NOW - PACE_MEMORY.forgetAfterMs };
 		expect(startingPace(old, NOW + MINUTE)).toEqual({ window: expect.any(Number) });
 	});
@@ -46,106 +44,75 @@ describe('paceToRemember: what a run leaves for the next', () => {
 		expect(paceToRemember(undefined, grown(96), NOW)).toEqual({ window: 96, at: NOW });
 	});
 
-	it('a run that learned nothing new is not saved again (no static data write)', () => {
-		const pace = { window: 96, at: NOW };
-		expect(paceToRemember(pace, grown(100), NOW + MINUTE)).toBeUndefined();
-		// …until the remembered one is old enough to refresh, so a pace in use does not age away.
-		expect(paceToRemember(pace, grown(96), NOW + PACE_MEMORY.refreshAfterMs)).toEqual({
-			window: 96,
-			at: NOW + PACE_MEMORY.refreshAfterMs,
-		});
+	it('a run with no answers (a dry run, all refused) learned nothing', () => {
+		expect(paceToRemember({ window: 96, at: NOW }, grown(8, 0), NOW)).toBeUndefined();
 	});
 
 	it('a small run that only grew keeps the higher remembered window', () => {
-		const pace = { window: 200, at: NOW - 6 * MINUTE };
-		const next = paceToRemember(pace, grown(11, 3), NOW);
+		const next = paceToRemember({ window: 200, at: NOW - 6 * MINUTE }, grown(11, 3), NOW);
 		expect(next?.window).toBeGreaterThan(150);
 	});
 
 	it('a run that was cut (slow answers) keeps its lower window', () => {
-		const next = paceToRemember(
-			{ window: 200, at: NOW },
-			{ window: 40, answers: 500, cut: true },
-			NOW,
-		);
-		expect(next).toEqual({ window: 40, at: NOW });
+		const learned = { window: 40, answers: 500, cut: true };
+		expect(paceToRemember({ window: 200, at: NOW }, learned, NOW)).toEqual({ window: 40, at: NOW });
 	});
 
-	it('a 429 keeps the limit, when and the wait before probing it', () => {
+	it('a 429 keeps the limit, when it was refused and the wait before probing it', () => {
 		const learned = {
 			window: 10,
 			answers: 50,
 			cut: true,
-			refused: { limit: 12, probeAfterMs: 500 },
+			refused: { limit: 12, agoMs: 300, probeAfterMs: 500 },
 		};
 		expect(paceToRemember(undefined, learned, NOW)).toEqual({
 			window: 10,
 			at: NOW,
 			limit: 12,
-			limitAt: NOW,
+			limitAt: NOW - 300,
 			probeAfterMs: 500,
 		});
 	});
 
-	it('a limit not refused again stands while the window stays under it, and goes once past it', () => {
-		const pace = {
-			window: 12,
-			at: NOW - 6 * MINUTE,
-			limit: 12,
-			limitAt: NOW - 6 * MINUTE,
-			probeAfterMs: 500,
-		};
+	it('a limit not refused again stands while the window stays under it, even a limit of 1', () => {
+		const strict = { window: 1, at: NOW - 6 * MINUTE, limit: 1, limitAt: NOW - 6 * MINUTE };
+		expect(paceToRemember(strict, grown(1, 20), NOW)).toMatchObject({ window: 1, limit: 1 });
+		const pace = { window: 12, at: NOW - 6 * MINUTE, limit: 12, limitAt: NOW - 6 * MINUTE };
 		expect(paceToRemember(pace, grown(12), NOW)).toMatchObject({
 			limit: 12,
 			limitAt: pace.limitAt,
 		});
+		// Past it without a refusal: the provider takes more now, the limit goes.
 		expect(paceToRemember(pace, grown(30), NOW)).toEqual({ window: 30, at: NOW });
 	});
 
 	it('keeps windows within Parallel Requests’ range', () => {
 		expect(paceToRemember(undefined, grown(5000), NOW)?.window).toBe(PACE_MEMORY.maxWindow);
-		expect(paceToRemember(undefined, { window: 0.2, answers: 1, cut: true }, NOW)?.window).toBe(1);
+		const tiny = { window: 0.2, answers: 1, cut: true };
+		expect(paceToRemember(undefined, tiny, NOW)?.window).toBe(1);
 	});
 });
 
-describe('static data as anyone may have left it', () => {
-	it('reads back only well-formed paces', () => {
-		expect(readRemembered({ window: 50, at: NOW })).toEqual({ window: 50, at: NOW });
-		for (const junk of [
-			null,
-			'fast',
-			[],
-			{ window: '50', at: NOW },
-			{ window: 50 },
-			{ window: -1, at: NOW },
-			{ window: Infinity, at: NOW },
-		])
-			expect(readRemembered(junk)).toBeUndefined();
-		// A broken limit is dropped, the window kept.
-		expect(readRemembered({ window: 50, at: NOW, limit: 'x', limitAt: NOW })).toEqual({
-			window: 50,
-			at: NOW,
-		});
+describe('PaceBook: the paces of one n8n process', () => {
+	it('gives each key its own pace', () => {
+		const book = new PaceBook();
+		book.learn('a', grown(64), NOW);
+		expect(book.startFor('a', NOW)).toEqual({ window: 64 });
+		expect(book.startFor('b', NOW)).toBeUndefined();
 	});
 
-	it('finds an account by its own key only, never through the prototype', () => {
-		expect(rememberedFor({ a: { window: 5, at: NOW } }, 'a')).toEqual({ window: 5, at: NOW });
-		expect(rememberedFor({}, 'constructor')).toBeUndefined();
-		expect(rememberedFor('nonsense', 'a')).toBeUndefined();
-	});
-
-	it('keeps at most eight accounts, the newest', () => {
-		const paces = Object.fromEntries(
-			Array.from({ length: 12 }, (_, i) => [`k${i}`, { window: 10, at: NOW - i * MINUTE }]),
-		);
-		const kept = withPace({ ...paces, junk: 'x' }, 'new', { window: 20, at: NOW });
-		expect(Object.keys(kept)).toEqual(['new', 'k0', 'k1', 'k2', 'k3', 'k4', 'k5', 'k6']);
-	});
-
-	it('keys an account by credential and URL without holding either', () => {
-		const key = accountKey('cred-1', 'https://api.example.test/api/v2/Campaign');
-		expect(key).toMatch(/^[\w-]{16}$/);
-		expect(key).not.toBe(accountKey('cred-2', 'https://api.example.test/api/v2/Campaign'));
-		expect(key).not.toBe(accountKey('cred-1', 'https://other.example.test/api/v2/Campaign'));
+	it(`keeps at most ${PACE_MEMORY.entries}, dropping the least recently saved and the expired`, () => {
+		const book = new PaceBook();
+		book.learn('old', grown(64), NOW - PACE_MEMORY.forgetAfterMs - 1);
+		for (let i = 0; i < PACE_MEMORY.entries + 1; i++) book.learn(`k${i}`, grown(64), NOW + i);
+		const later = NOW + PACE_MEMORY.entries + 1;
+		expect(book.startFor('k0', later)).toBeUndefined();
+		expect(book.startFor('k1', later)).toEqual({ window: expect.any(Number) });
+		expect(book.startFor(`k${PACE_MEMORY.entries}`, later)).toEqual({ window: expect.any(Number) });
+		// Saving again makes a pace the newest.
+		book.learn('k1', grown(64), later);
+		book.learn('extra', grown(64), later);
+		expect(book.startFor('k1', later)).toBeDefined();
+		expect(book.startFor('k2', later)).toBeUndefined();
 	});
 });

@@ -300,6 +300,26 @@ describe('Pacer, adaptive, starting from a remembered pace', () => {
 		expect(pacer.currentLimit).toBeLessThanOrEqual(14);
 	});
 
+	it('below a remembered limit it still doubles, up to the limit', async () => {
+		const clock = new HandClock();
+		const pacer = new Pacer(adaptive(100), clock, { window: 3, limit: 12, probeInMs: 10_000 });
+		const widths: number[] = [];
+		for (let i = 0; i < 5; i++) widths.push(await roundTrip(pacer, clock, 50));
+		expect(widths).toEqual([3, 6, 12, 12, 12]);
+	});
+
+	it('forgets its refusal once the window grows past it', async () => {
+		const clock = new HandClock();
+		const pacer = new Pacer(adaptive(100), clock);
+		await roundTrip(pacer, clock, 50);
+		pacer.tooMany(0);
+		// Nothing in flight when refused: halved, 16 → 8.
+		expect(pacer.learned().refused).toMatchObject({ limit: 8 });
+		for (let i = 0; i < 40; i++) await roundTrip(pacer, clock, 50);
+		expect(pacer.currentLimit).toBeGreaterThan(8);
+		expect(pacer.learned().refused).toBeUndefined();
+	});
+
 	it('a 429 still halves it at once', async () => {
 		const clock = new HandClock();
 		const pacer = new Pacer(adaptive(256), clock, { window: 200 });
@@ -311,7 +331,7 @@ describe('Pacer, adaptive, starting from a remembered pace', () => {
 			window: 100,
 			answers: 0,
 			cut: true,
-			refused: { limit: 100, probeAfterMs: 10_000 },
+			refused: { limit: 100, agoMs: 0, probeAfterMs: 10_000 },
 		});
 	});
 
