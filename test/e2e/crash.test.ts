@@ -12,17 +12,16 @@ import {
 	withCredential,
 } from './support/environment';
 import { ensureN8nInstalled } from './support/install';
-import { type Execution, N8nClient, nodeOutput, type WorkflowJson } from './support/n8n-client';
+import { type Execution, N8nClient, nodeOutput } from './support/n8n-client';
 import { packPackage } from './support/pack';
 import { pollUntil } from './support/poll';
 import { type RestartableN8n, startRestartableN8n } from './support/restartable-n8n';
-import { chain, code, phonovation } from './support/workflow-builder';
+import { chain, code, phonovation, webhook } from './support/workflow-builder';
 
 const CAMPAIGN = '/api/v2/Campaign';
 /** How long the provider holds each campaign request: n8n is killed while all three wait. */
 const HOLD_MS = 8_000;
 type Json = Record<string, any>;
-type Node = WorkflowJson['nodes'][number];
 
 interface CrashEnvironment {
 	n8n: RestartableN8n;
@@ -101,15 +100,7 @@ function show(label: string, execution: Execution): void {
 /** A published Webhook → three personalised rows → Phonovation Campaign Send (each row its own campaign request). */
 async function publishCampaignWorkflow(env: CrashEnvironment, name: string) {
 	const path = `crash-${randomUUID()}`;
-	const webhook: Node = {
-		id: randomUUID(),
-		name: 'Webhook',
-		type: 'n8n-nodes-base.webhook',
-		typeVersion: 2,
-		position: [0, 0],
-		webhookId: randomUUID(),
-		parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
-	};
+	const trigger = webhook(path);
 	const send = phonovation('Send', {
 		resource: 'campaign',
 		operation: 'send',
@@ -119,7 +110,7 @@ async function publishCampaignWorkflow(env: CrashEnvironment, name: string) {
 		options: { messageType: 'transactional' },
 	});
 	const workflow = withCredential(
-		chain(name, [webhook, code('Rows', itemsCode(personalised(3))), send]),
+		chain(name, [trigger, code('Rows', itemsCode(personalised(3))), send]),
 		env.credential,
 	);
 	const stored = await env.client.createWorkflow(workflow);

@@ -3,11 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { fetch } from 'undici';
 
 import type { TimelineEvent } from '../simulator';
-import { useE2eEnvironment, withCredential } from './support/environment';
-import type { WorkflowJson } from './support/n8n-client';
-import { chain, code, phonovation } from './support/workflow-builder';
-
-type Node = WorkflowJson['nodes'][number];
+import { useE2eEnvironment } from './support/environment';
+import { chain, code, phonovation, webhook } from './support/workflow-builder';
 
 const CAMPAIGN = '/api/v2/Campaign';
 const ROWS = 150;
@@ -35,15 +32,7 @@ describe('Remembered pace in n8n', () => {
 		'the second execution of a published workflow starts where the first left off, and its static data is left alone',
 		async (env) => {
 			const path = `pace-${randomUUID()}`;
-			const webhook: Node = {
-				id: randomUUID(),
-				name: 'Webhook',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2,
-				position: [0, 0],
-				webhookId: randomUUID(),
-				parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
-			};
+			const trigger = webhook(path);
 			const rows = `const run = $input.first().json.body.run;
 return Array.from({ length: ${ROWS} }, (_, i) => ({
 	json: { phone: '0879' + String(run * 1000 + i).padStart(6, '0'), name: 'P' + run + '-' + i },
@@ -56,12 +45,9 @@ return Array.from({ length: ${ROWS} }, (_, i) => ({
 				recipients: '={{ $json.phone }}',
 				options: { parallelRequests: 64 },
 			});
-			const workflow = withCredential(
-				chain('Remembered pace', [webhook, code('Rows', rows), send]),
-				env.credential,
+			const { id: workflowId } = await env.importWorkflow(
+				chain('Remembered pace', [trigger, code('Rows', rows), send]),
 			);
-			const stored = await env.client.createWorkflow(workflow);
-			const workflowId = String(stored.id);
 			const url = env.n8n.webhookUrl(path);
 			await env.client.publishWorkflow(workflowId);
 			await env.client.waitForWebhook(url);

@@ -7,7 +7,7 @@ import { simulatorCredentialData, type Fault } from '../simulator';
 import { useE2eEnvironment, type CredentialRef, type E2eEnvironment } from './support/environment';
 import { type Execution, nodeError, nodeOutput, type WorkflowJson } from './support/n8n-client';
 import { pollUntil } from './support/poll';
-import { chain, code, manualTrigger, phonovation } from './support/workflow-builder';
+import { chain, code, manualTrigger, phonovation, webhook } from './support/workflow-builder';
 
 const CAMPAIGN = '/api/v2/Campaign';
 const RETRY_ON_FAIL = { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 };
@@ -103,17 +103,9 @@ async function webhookCampaignWorkflow(
 	settings: Json = {},
 ) {
 	const path = `refusals-${randomUUID()}`;
-	const webhook: Node = {
-		id: randomUUID(),
-		name: 'Webhook',
-		type: 'n8n-nodes-base.webhook',
-		typeVersion: 2,
-		position: [0, 0],
-		webhookId: randomUUID(),
-		parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
-	};
+	const trigger = webhook(path);
 	const workflow = await env.importWorkflow(
-		chain(name, [webhook, code('Rows', itemsCode(items)), sendNode(parameters)], settings),
+		chain(name, [trigger, code('Rows', itemsCode(items)), sendNode(parameters)], settings),
 	);
 	const url = env.n8n.webhookUrl(path);
 	await env.client.publishWorkflow(workflow.id);

@@ -17,6 +17,19 @@ export function manualTrigger(name = 'Manual Trigger'): Node {
 	};
 }
 
+/** n8n's Webhook node taking POSTs on `path` and answering at once (its production URL: n8n.webhookUrl(path)). */
+export function webhook(path: string, name = 'Webhook'): Node {
+	return {
+		id: randomUUID(),
+		name,
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2,
+		position: [0, 0],
+		webhookId: randomUUID(),
+		parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
+	};
+}
+
 /** n8n's Code node running JavaScript once for all items (in n8n's task runner). */
 export function code(name: string, jsCode: string): Node {
 	return {

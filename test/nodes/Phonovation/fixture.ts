@@ -69,6 +69,15 @@ export async function phonovationFixture(
 	};
 }
 
+/** Campaign Send with one text per row (`Hi {{ name }}` to `{{ phone }}`): one campaign per item. */
+export const PERSONALISED_SEND = {
+	resource: 'campaign',
+	operation: 'send',
+	from: 'Phonovation',
+	text: '=Hi {{ $json.name }}',
+	recipients: '={{ $json.phone }}',
+};
+
 /** `n` input items, each `{ phone, ... }` built by `make`. */
 export function itemsOf<T extends object>(n: number, make: (i: number) => T): INodeExecutionData[] {
 	return Array.from({ length: n }, (_, i) => ({ json: make(i) as INodeExecutionData['json'] }));

@@ -1,18 +1,12 @@
 import { type TimelineEvent, peakOverlap } from '../../../../simulator';
-import { itemsOf, sharedFixture, type PhonovationFixture } from '../../fixture';
+import { itemsOf, PERSONALISED_SEND, sharedFixture, type PhonovationFixture } from '../../fixture';
 
 /**
  * The pacer finding the provider's pace in the real engine, counted in the simulator's events
  * (arrivals and answers in order), never in milliseconds.
  */
 const CAMPAIGN = '/api/v2/Campaign';
-const SEND = {
-	resource: 'campaign',
-	operation: 'send',
-	from: 'Phonovation',
-	text: '=Hi {{ $json.name }}',
-	recipients: '={{ $json.phone }}',
-};
+const SEND = PERSONALISED_SEND;
 type Json = Record<string, any>;
 
 jest.setTimeout(90_000);

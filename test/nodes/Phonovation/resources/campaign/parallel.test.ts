@@ -1,14 +1,8 @@
 import { peakOverlap } from '../../../../simulator';
-import { itemsOf, sharedFixture, type PhonovationFixture } from '../../fixture';
+import { itemsOf, PERSONALISED_SEND, sharedFixture, type PhonovationFixture } from '../../fixture';
 
 const CAMPAIGN = '/api/v2/Campaign';
-const SEND = {
-	resource: 'campaign',
-	operation: 'send',
-	from: 'Phonovation',
-	text: '=Hi {{ $json.name }}',
-	recipients: '={{ $json.phone }}',
-};
+const SEND = PERSONALISED_SEND;
 type Json = Record<string, any>;
 
 jest.setTimeout(60_000);

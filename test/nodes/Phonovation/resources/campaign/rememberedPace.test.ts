@@ -1,20 +1,14 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import type { TimelineEvent } from '../../../../simulator';
-import { itemsOf, sharedFixture, type PhonovationFixture } from '../../fixture';
+import { itemsOf, PERSONALISED_SEND, sharedFixture, type PhonovationFixture } from '../../fixture';
 
 /**
  * The pace one execution found, remembered for the next execution of the same workflow on the
  * same account (in the n8n process's memory), counted in the simulator's events.
  */
 const CAMPAIGN = '/api/v2/Campaign';
-const SEND = {
-	resource: 'campaign',
-	operation: 'send',
-	from: 'Phonovation',
-	text: '=Hi {{ $json.name }}',
-	recipients: '={{ $json.phone }}',
-};
+const SEND = PERSONALISED_SEND;
 const CEILING = { ...SEND, options: { parallelRequests: 96 } };
 const MINUTE = 60_000;
 
