@@ -2,7 +2,10 @@ import type {
 	CampaignPlan,
 	PlannedItem,
 } from '../../../../../../nodes/Phonovation/resources/campaign/pipeline/plan';
-import { planCampaigns } from '../../../../../../nodes/Phonovation/resources/campaign/pipeline/plan';
+import {
+	planCampaigns,
+	withSkipped,
+} from '../../../../../../nodes/Phonovation/resources/campaign/pipeline/plan';
 
 import { context, item } from './itemParameters';
 import { type RecipientRecord, recordOf } from './records';
@@ -461,6 +464,74 @@ describe('planCampaigns (pure)', () => {
 		]);
 		expect(plans[1].rejected.map((r) => [r.itemIndex, r.violations.map((v) => v.field)])).toEqual([
 			[1, ['notifyId', 'sendAt']],
+		]);
+	});
+});
+
+describe('withSkipped: numbers the sender cannot reach, left out after planning (pure)', () => {
+	const UNREACHABLE = {
+		kind: 'undeliverable' as const,
+		reason: 'the sender cannot reach this country',
+	};
+	const planOf = (recipients: string[], batchSize = 2) =>
+		planCampaigns([item(0, { recipients, options: { batchSize } })], context)[0];
+
+	it('leaves out the numbers it is told to, marks them with the skip, and batches the rest again in order', () => {
+		const plan = planOf([
+			'0871000001',
+			'+447911000002',
+			'0871000003',
+			'+447911000004',
+			'0871000005',
+		]);
+		const kept = withSkipped(plan, (msisdn) => msisdn.startsWith('44'), UNREACHABLE);
+		expect(toSend(kept).map((r) => r.msisdn)).toEqual([
+			'353871000001',
+			'353871000003',
+			'353871000005',
+		]);
+		expect(batchesOf(kept).map((b) => b.map((r) => r.msisdn))).toEqual([
+			['353871000001', '353871000003'],
+			['353871000005'],
+		]);
+		expect(recipientsOf(kept, kept.items[0]).map((r) => r.skip?.kind ?? 'sent')).toEqual([
+			'sent',
+			'undeliverable',
+			'sent',
+			'undeliverable',
+			'sent',
+		]);
+		expect(kept.violations).toEqual([]);
+		// The plan it started from is unchanged.
+		expect(toSend(plan)).toHaveLength(5);
+		expect(plan.batchCount).toBe(3);
+	});
+
+	it('keeps the skips planning already made (a duplicate stays a duplicate)', () => {
+		const plan = planOf(['0871000001', '0871000001', '+447911000002']);
+		const kept = withSkipped(plan, (msisdn) => msisdn.startsWith('44'), UNREACHABLE);
+		expect(recipientsOf(kept, kept.items[0]).map((r) => r.skip?.kind ?? 'sent')).toEqual([
+			'sent',
+			'duplicate',
+			'undeliverable',
+		]);
+	});
+
+	it('is the same plan when nothing is left out', () => {
+		const plan = planOf(['0871000001', '0871000002']);
+		expect(withSkipped(plan, () => false, UNREACHABLE)).toBe(plan);
+	});
+
+	it('with every number left out, the campaign has a violation naming the field, the item and why', () => {
+		const plan = planOf(['+447911000002', '+447911000004']);
+		const kept = withSkipped(plan, () => true, UNREACHABLE);
+		expect(toSend(kept)).toEqual([]);
+		expect(kept.violations).toEqual([
+			{
+				field: 'recipients',
+				message: 'No recipient left to send to: the sender cannot reach this country',
+				itemIndex: 0,
+			},
 		]);
 	});
 });
