@@ -124,7 +124,7 @@ export async function rateLimited1k(options: RateLimited1kOptions = {}): Promise
 					`The client at the limit was refused ${posted.refused}, failed ${posted.failed}`,
 				);
 			log(`ideal (a client at the limit): ${Math.round(ms)} ms`);
-			return ms;
+			return await outcome(sim, ms, 0);
 		};
 		const theirs = (workflow: typeof handBuilt, name: string) => async () => {
 			await provider(retryAfter);
@@ -174,7 +174,7 @@ export async function rateLimited1k(options: RateLimited1kOptions = {}): Promise
 
 			const oursMs = median(results.ours.map((r) => r.ms));
 			const warmMs = median(results.oursWarm.map((r) => r.ms));
-			const idealMs = median(results.ideal);
+			const idealMs = median(results.ideal.map((r) => r.ms));
 			const idealRatio = round(oursMs / idealMs, 2);
 			const warmIdealRatio = round(warmMs / idealMs, 2);
 			const ourRuns = [...results.ours, ...results.oursWarm];
@@ -222,7 +222,7 @@ export async function rateLimited1k(options: RateLimited1kOptions = {}): Promise
 					refusedWarm <= refusedCold &&
 					slowRetry.deliveredOnce === items,
 				notes: [
-					`per round: ideal (a client at the limit) ${results.ideal.map((ms) => Math.round(ms)).join(' / ')} ms, ours cold ${results.ours.map((r) => Math.round(r.ms)).join(' / ')} ms (refused ${results.ours.map((r) => r.refused).join(' / ')}), warm ${results.oursWarm.map((r) => Math.round(r.ms)).join(' / ')} ms (refused ${results.oursWarm.map((r) => r.refused).join(' / ')}), hand-built ${results.handBuilt.map((r) => Math.round(r.ms)).join(' / ')} ms, hand-built in batches of ${limit} every ${2 * latencyMs} ms ${results.batched.map((r) => Math.round(r.ms)).join(' / ')} ms (failed items ${results.batched.map((r) => r.failedItems).join(' / ')})`,
+					`per round: ideal (a client at the limit) ${results.ideal.map((r) => Math.round(r.ms)).join(' / ')} ms, ours cold ${results.ours.map((r) => Math.round(r.ms)).join(' / ')} ms (refused ${results.ours.map((r) => r.refused).join(' / ')}), warm ${results.oursWarm.map((r) => Math.round(r.ms)).join(' / ')} ms (refused ${results.oursWarm.map((r) => r.refused).join(' / ')}), hand-built ${results.handBuilt.map((r) => Math.round(r.ms)).join(' / ')} ms, hand-built in batches of ${limit} every ${2 * latencyMs} ms ${results.batched.map((r) => Math.round(r.ms)).join(' / ')} ms (failed items ${results.batched.map((r) => r.failedItems).join(' / ')})`,
 					`with Retry-After: 1 ours took ${Math.round(slowRetry.ms)} ms (${round(slowRetry.ms / formulaMs, 2)}× the formula; floor for any client that must find the limit: 1.4), refused ${slowRetry.refused}, all delivered once: ${slowRetry.deliveredOnce === items}`,
 				],
 			};
