@@ -12,7 +12,9 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { campaignDescription } from './resources/campaign';
 import { conversationDescription } from './resources/conversation';
+import { receiveReceipt } from './resources/conversation/receiveReceipt';
 import { receiveReply } from './resources/conversation/receiveReply';
+import { outputNames as deliveryOutputs } from './resources/conversation/sendAndWaitForDelivery';
 import { legacyMessageDescription } from './resources/legacyMessage';
 import { senderDescription } from './resources/sender';
 import { fetchSenders, senderTypeLabel } from './resources/sender/senders';
@@ -21,7 +23,7 @@ import { asNodeError } from './eachItem';
 import { errorItemFor, selectedOperation } from './router';
 
 /**
- * Send and Wait for Reply: the asking node's own resume URL (`getSignedResumeUrl`, ending in the
+ * Send and Wait for Reply and for Delivery: the asking node's own resume URL (`getSignedResumeUrl`, ending in the
  * node's id and signed by n8n) reaches webhook(); the run's `$execution.resumeUrl` does not, so a
  * reply can never resume another wait of the run. A restart webhook, served by n8n itself while
  * the run waits: nothing is registered with the provider, so no webhookMethods to manage.
@@ -52,7 +54,10 @@ export class Phonovation implements INodeType {
 		defaults: { name: 'Phonovation' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
+		// Send and Wait for Delivery branches on its receipt; every other operation has one output.
+		outputs: `={{ $parameter.resource === 'conversation' && $parameter.operation === 'sendAndWaitForDelivery' ? ${JSON.stringify(
+			deliveryOutputs.map((displayName) => ({ type: NodeConnectionTypes.Main, displayName })),
+		)} : ['${NodeConnectionTypes.Main}'] }}`,
 		credentials: [{ name: 'phonovationApi', required: true }],
 		webhooks: RESUME_WEBHOOKS,
 		properties: [
@@ -91,16 +96,23 @@ export class Phonovation implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		return await receiveReply.call(this);
+		return this.getNodeParameter('operation', '') === 'sendAndWaitForDelivery'
+			? await receiveReceipt.call(this)
+			: await receiveReply.call(this);
 	}
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = this.getInputData();
+		let outputs: readonly string[] | undefined;
 		try {
-			return [await selectedOperation.call(this).execute.call(this, items)];
+			const operation = selectedOperation.call(this);
+			outputs = operation.outputNames;
+			const out = await operation.execute.call(this, items);
+			return outputs ? (out as INodeExecutionData[][]) : [out as INodeExecutionData[]];
 		} catch (error) {
 			if (!this.continueOnFail()) throw asNodeError(this, error);
-			return [items.map((_, itemIndex) => errorItemFor(error, itemIndex))];
+			const failed = items.map((_, itemIndex) => errorItemFor(error, itemIndex));
+			return outputs ? outputs.map((_, i) => (i === outputs!.length - 1 ? failed : [])) : [failed];
 		}
 	}
 }

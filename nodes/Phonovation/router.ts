@@ -7,9 +7,17 @@ import * as legacyMessage from './resources/legacyMessage';
 import * as sender from './resources/sender';
 import * as service from './resources/service';
 
-/** Every operation: all input items in, output items out (pairedItem set). */
+/**
+ * Every operation: all input items in, output items out (pairedItem set); one with outputs of its
+ * own (Send and Wait for Delivery) gives each output's items.
+ */
 export interface Operation {
-	execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]>;
+	execute(
+		this: IExecuteFunctions,
+		items: INodeExecutionData[],
+	): Promise<INodeExecutionData[] | INodeExecutionData[][]>;
+	/** The outputs of an operation that has more than one; errors go out of the last. */
+	outputNames?: readonly string[];
 }
 
 const RESOURCES = new Map<string, Map<string, Operation>>(

@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { normaliseMsisdn } from '../../domain/phoneNumbers';
 import { DEFAULT_COUNTRY_CODE } from '../../domain/rules';
@@ -8,27 +8,15 @@ import { eachItem } from '../../eachItem';
 import { deliverReplyDescription } from './fields';
 import { findQuestions, type LoggedQuestion } from './questionLog';
 import { asInternational, type DeliveredReply, replyProof, resumeTarget } from './replyProof';
+import { isOurResumeUrl, itemOfParameter, postToWaitingRun, waitingBaseOf } from './waitingRuns';
 
 export const description = deliverReplyDescription;
 
-/** Tries per waiting run when n8n cannot take the reply yet (still running) or fails (5xx, no answer). */
-const TRIES = 3;
-const PAUSE_MS = [1_000, 2_000];
+/** Pauses between tries when n8n cannot take the reply yet (still running) or fails (5xx, no answer). */
+const PAUSES_MS = [1_000, 2_000];
 
 const orNull = (value: unknown) =>
 	value === null || value === undefined || value === '' ? null : asText(value);
-
-/** The Reply parameter as an object (n8n may hand a JSON parameter over as text). */
-function replyItem(value: unknown): IDataObject {
-	if (typeof value === 'string') {
-		try {
-			return (JSON.parse(value) ?? {}) as IDataObject;
-		} catch {
-			return {};
-		}
-	}
-	return value && typeof value === 'object' ? (value as IDataObject) : {};
-}
 
 /**
  * The questions a reply may answer, in the order to try them: the question it is linked to first
@@ -48,54 +36,6 @@ export function candidatesFor(
 	return [...mine.filter((q) => q.reference === linkedTo).slice(-1), ...open];
 }
 
-/** A question node's signed resume URL on this n8n (`<waiting base>/<execution>/<node>?signature=…`). */
-const isOurResumeUrl = (url: string, waitingBase: string) =>
-	resumeTarget(url) !== null && waitingBase !== '/' && url.startsWith(waitingBase);
-
-type Posted =
-	| { state: 'resumed'; answer: unknown }
-	| { state: 'refused'; status: number; reason: string; reprompt?: string }
-	| { state: 'notWaiting'; status: number }
-	| { state: 'transient'; said: string };
-
-/** One delivery to one waiting run, read strictly: only our node's `resumed: true` is success. */
-async function post(
-	ctx: IExecuteFunctions,
-	url: string,
-	reply: DeliveredReply,
-	proof: string,
-): Promise<Posted> {
-	let response;
-	try {
-		response = await ctx.helpers.httpRequest({
-			method: 'POST',
-			url,
-			body: { ...reply, proof },
-			json: true,
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-			timeout: 30_000,
-		});
-	} catch (error) {
-		return { state: 'transient', said: (error as Error).message };
-	}
-	const status = response.statusCode as number;
-	const body = (
-		response.body && typeof response.body === 'object' ? response.body : {}
-	) as IDataObject;
-	if (status === 200 && body.resumed === true) return { state: 'resumed', answer: body.answer };
-	if (body.resumed === false && typeof body.reason === 'string') {
-		const reprompt = typeof body.reprompt === 'string' ? body.reprompt : undefined;
-		return { state: 'refused', status, reason: body.reason, reprompt };
-	}
-	const said = typeof body.message === 'string' ? body.message : `n8n answered ${status}`;
-	// The run is not saved as waiting yet, or n8n failed: delivering again shortly may work.
-	if (status >= 500 || (status === 409 && /running/i.test(said)))
-		return { state: 'transient', said };
-	// Finished, timed out, waiting at another node, unknown: this question is over.
-	return { state: 'notWaiting', status };
-}
-
 async function postWithRetries(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -103,19 +43,15 @@ async function postWithRetries(
 	executionId: string,
 	reply: DeliveredReply,
 	secret: string,
-): Promise<Exclude<Posted, { state: 'transient' }>> {
+) {
 	const proof = replyProof({ executionId, reference: question.reference }, reply, secret);
-	let said = '';
-	for (let attempt = 0; attempt < TRIES; attempt++) {
-		if (attempt > 0) await sleep(PAUSE_MS[attempt - 1]);
-		const posted = await post(ctx, question.resumeUrl, reply, proof);
-		if (posted.state !== 'transient') return posted;
-		said = posted.said;
-	}
-	throw new NodeOperationError(ctx.getNode(), `The asking run could not take the reply: ${said}`, {
+	return await postToWaitingRun(
+		ctx,
 		itemIndex,
-		description: `Tried ${TRIES} times. Set Retry On Fail on this node to deliver it again later: a run resumes only once, so a repeat is harmless.`,
-	});
+		question.resumeUrl,
+		{ ...reply, proof },
+		{ pausesMs: PAUSES_MS, failure: 'The asking run could not take the reply' },
+	);
 }
 
 /**
@@ -137,12 +73,9 @@ export async function execute(
 	}
 	const secret = asText((await this.getCredentials('phonovationApi')).relaySecret);
 	// This n8n's waiting-webhook address: a row pointing anywhere else gets neither reply nor proof.
-	const waitingBase = asText(this.getWorkflowDataProxy(0).$execution.resumeUrl).replace(
-		/\/[^/]+$/,
-		'/',
-	);
+	const waitingBase = waitingBaseOf(this);
 	return await eachItem(this, items, async (itemIndex) => {
-		const item = replyItem(this.getNodeParameter('reply', itemIndex, {}));
+		const item = itemOfParameter(this.getNodeParameter('reply', itemIndex, {}));
 		const out = (result: IDataObject): INodeExecutionData[] => [
 			{ json: { ...item, ...result }, pairedItem: { item: itemIndex } },
 		];
@@ -169,7 +102,10 @@ export async function execute(
 		const from = normaliseMsisdn(asInternational(reply.from), DEFAULT_COUNTRY_CODE);
 		if (!from.ok) return out({ resumed: false, reason: 'the reply has no number to match' });
 		const questions = await findQuestions(this, itemIndex, from.msisdn, reply.notifyId);
-		const ours = questions.filter((q) => isOurResumeUrl(q.resumeUrl, waitingBase));
+		// A run waiting for a delivery receipt takes no reply.
+		const ours = questions.filter(
+			(q) => q.waitsFor !== 'receipt' && isOurResumeUrl(q.resumeUrl, waitingBase),
+		);
 		const candidates = candidatesFor(ours, from.msisdn, reply.notifyId, Date.now());
 		// The first waiting question that reads it as its answer takes it; a refusal (not an answer,
 		// no code) is reported when no other question takes it.

@@ -10,6 +10,13 @@ import { questionLogField } from './questionLog';
 export const DEFAULT_WAIT_MINUTES = 1440;
 
 /**
+ * Send and Wait for Delivery: an hour by default (most receipts come within seconds to minutes),
+ * at most two days (the provider's receipts can be up to 48 hours late).
+ */
+const DEFAULT_DELIVERY_WAIT_MINUTES = 60;
+export const DELIVERY_WAIT = { min: 1, max: 2880, fallback: DEFAULT_DELIVERY_WAIT_MINUTES };
+
+/**
  * The fields the campaign pipeline texts the question from (runCampaigns): To is stored as
  * `recipients`, the name saved workflows have; Message is `message`, the field n8n's AI Agent
  * human review replaces with the tool call it asks about (workflows saved before used `text`).
@@ -168,6 +175,88 @@ const deliverReplyFields: INodeProperties[] = [
 			"The Phonovation Trigger's item for the reply (Inbound Message or Opt-Out): its from, text, event and verified, and unverified.receivedAt and unverified.notifyId. An unverified reply is never delivered.",
 	},
 ];
+
+const toField: INodeProperties = {
+	displayName: 'To',
+	name: QUESTION_PARAMETERS.recipients,
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: '0871234567',
+	description: 'The one number to text',
+};
+
+const sendAndWaitForDeliveryFields: INodeProperties[] = [
+	questionLogField,
+	senderField,
+	toField,
+	{
+		displayName: 'Message',
+		name: QUESTION_PARAMETERS.text,
+		type: 'string',
+		typeOptions: { rows: 3 },
+		required: true,
+		default: '',
+		placeholder: 'Reminder: your appointment is tomorrow at 10:00',
+	},
+	// Read when the receipt comes: the paused item, so every branch carries the input's fields.
+	{ displayName: 'Waiting Item', name: 'waitingItem', type: 'hidden', default: '={{ $json }}' },
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Default Country Code',
+				name: 'defaultCountryCode',
+				type: 'string',
+				default: DEFAULT_COUNTRY_CODE,
+				description: 'Country calling code for a number written nationally (087…)',
+			},
+			{
+				displayName: 'Exclude Numbers',
+				name: 'excludeNumbers',
+				type: 'string',
+				default: '',
+				description:
+					"Numbers never to text, such as your opt-out list (the same forms as a campaign's Exclude Numbers); an excluded number is an error, nothing is sent",
+			},
+			{
+				displayName: 'Limit Wait Time (Minutes)',
+				name: 'limitWaitTime',
+				type: 'number',
+				typeOptions: { minValue: DELIVERY_WAIT.min, maxValue: DELIVERY_WAIT.max },
+				default: DEFAULT_DELIVERY_WAIT_MINUTES,
+				description:
+					'After this many minutes without a delivery receipt the run goes on at No Receipt (1 to 2,880). No receipt does not mean not delivered: receipts can come up to 48 hours late. n8n checks waiting runs once a minute.',
+			},
+		],
+	},
+];
+
+const deliverReceiptFields: INodeProperties[] = [
+	questionLogField,
+	{
+		displayName: 'Receipt',
+		name: 'receipt',
+		type: 'json',
+		required: true,
+		default: '={{ $json }}',
+		description:
+			"The Phonovation Trigger's Delivery Receipt item (or a Processing Result item that refuses a number). An unverified one is never delivered.",
+	},
+];
+
+export const sendAndWaitForDeliveryDescription = updateDisplayOptions(
+	{ show: { resource: ['conversation'], operation: ['sendAndWaitForDelivery'] } },
+	sendAndWaitForDeliveryFields,
+);
+export const deliverReceiptDescription = updateDisplayOptions(
+	{ show: { resource: ['conversation'], operation: ['deliverReceipt'] } },
+	deliverReceiptFields,
+);
 
 export const sendAndWaitDescription = updateDisplayOptions(
 	{ show: { resource: ['conversation'], operation: ['sendAndWait'] } },

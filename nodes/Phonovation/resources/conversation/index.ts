@@ -1,9 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import * as deliverReceipt from './deliverReceipt';
 import * as deliverReply from './deliverReply';
 import * as sendAndWait from './sendAndWait';
+import * as sendAndWaitForDelivery from './sendAndWaitForDelivery';
 
-export const operations = { sendAndWait, deliverReply };
+export const operations = { sendAndWait, deliverReply, sendAndWaitForDelivery, deliverReceipt };
 
 export const conversationDescription: INodeProperties[] = [
 	{
@@ -14,10 +16,23 @@ export const conversationDescription: INodeProperties[] = [
 		displayOptions: { show: { resource: ['conversation'] } },
 		options: [
 			{
+				name: 'Deliver Receipt',
+				value: 'deliverReceipt',
+				description: 'Hand a verified delivery receipt to the run waiting for it',
+				action: 'Deliver a receipt to a waiting run',
+			},
+			{
 				name: 'Deliver Reply',
 				value: 'deliverReply',
 				description: 'Hand a verified reply to the run that asked the question',
 				action: 'Deliver a reply to a waiting run',
+			},
+			{
+				name: 'Send and Wait for Delivery',
+				value: 'sendAndWaitForDelivery',
+				description:
+					'Text one number and pause until its delivery receipt: go on at Delivered, Failed or No Receipt',
+				action: 'Send a text and wait for its delivery',
 			},
 			{
 				name: 'Send and Wait for Reply',
@@ -30,4 +45,6 @@ export const conversationDescription: INodeProperties[] = [
 	},
 	...sendAndWait.description,
 	...deliverReply.description,
+	...sendAndWaitForDelivery.description,
+	...deliverReceipt.description,
 ];

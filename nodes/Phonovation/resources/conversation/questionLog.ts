@@ -32,6 +32,8 @@ export interface LoggedQuestion {
 	askedAt: string;
 	/** When the run stops waiting; empty when it waits without a limit. */
 	expiresAt: string;
+	/** `receipt`: the run waits for the text's delivery receipt (Send and Wait for Delivery), not a reply. */
+	waitsFor?: 'receipt';
 }
 
 function logError(ctx: IExecuteFunctions, itemIndex: number, message: string, cause?: unknown) {
@@ -80,7 +82,7 @@ export async function recordQuestion(
 		throw logError(
 			ctx,
 			0,
-			'the workflow did not give the question back as recorded (is it the question log, with text columns reference, phone, resumeUrl, askedAt and expiresAt?)',
+			`the workflow did not give the ${question.waitsFor ? 'text' : 'question'} back as recorded (is it the question log, with text columns reference, phone, resumeUrl, askedAt, expiresAt${question.waitsFor ? ' and waitsFor' : ''}?)`,
 		);
 	}
 }
@@ -88,7 +90,7 @@ export async function recordQuestion(
 const isQuestion = (row: IDataObject): boolean =>
 	['reference', 'phone', 'resumeUrl'].every((key) => typeof row[key] === 'string' && row[key]);
 
-/** The questions the log holds for this number (and the reference a reply is linked to). */
+/** The questions the log holds for this number, and the one with this reference (a reply's link, a receipt's text). */
 export async function findQuestions(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -102,5 +104,6 @@ export async function findQuestions(
 		resumeUrl: asText(row.resumeUrl),
 		askedAt: asText(row.askedAt),
 		expiresAt: asText(row.expiresAt),
+		...(row.waitsFor === 'receipt' ? { waitsFor: 'receipt' as const } : {}),
 	}));
 }

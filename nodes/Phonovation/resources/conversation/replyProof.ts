@@ -23,18 +23,31 @@ export interface ProofTarget {
 /** The provider's and our saved msisdns are international digits: never read them in a national form. */
 export const asInternational = (msisdn: string) => (/^\d+$/.test(msisdn) ? `+${msisdn}` : msisdn);
 
-export function replyProof(target: ProofTarget, reply: DeliveredReply, secret: string): string {
-	const signed = JSON.stringify([
-		'reply-v2',
-		target.executionId,
-		target.reference,
-		reply.from,
-		reply.text,
-		reply.receivedAt,
-		reply.optedOut,
-		reply.notifyId,
-	]);
+/**
+ * An HMAC-SHA256 keyed with the Relay Secret over what is delivered (`kind`, so a reply's proof
+ * never passes for a receipt's), the run and Notify ID it is for, and every field.
+ */
+export function proofOver(
+	kind: string,
+	target: ProofTarget,
+	fields: unknown[],
+	secret: string,
+): string {
+	const signed = JSON.stringify([kind, target.executionId, target.reference, ...fields]);
 	return createHmac('sha256', secret).update(signed).digest('hex');
+}
+
+/** Whether a proof given in a request body is the expected one (compared in constant time). */
+export function proofHolds(given: unknown, expected: string): boolean {
+	if (typeof given !== 'string') return false;
+	const a = Buffer.from(given);
+	const b = Buffer.from(expected);
+	return a.length === b.length && timingSafeEqual(a, b);
+}
+
+export function replyProof(target: ProofTarget, reply: DeliveredReply, secret: string): string {
+	const { from, text, receivedAt, optedOut, notifyId } = reply;
+	return proofOver('reply-v2', target, [from, text, receivedAt, optedOut, notifyId], secret);
 }
 
 /** The reply in a request body, if it is one and its proof holds for this execution. */
@@ -58,9 +71,7 @@ export function provenReply(
 	)
 		return null;
 	const reply: DeliveredReply = { from, text, receivedAt, optedOut, notifyId };
-	const expected = Buffer.from(replyProof(target, reply, secret));
-	const given = Buffer.from(proof);
-	return given.length === expected.length && timingSafeEqual(given, expected) ? reply : null;
+	return proofHolds(proof, replyProof(target, reply, secret)) ? reply : null;
 }
 
 /**

@@ -1,0 +1,130 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { normaliseMsisdn } from '../../domain/phoneNumbers';
+import { DEFAULT_COUNTRY_CODE } from '../../domain/rules';
+import { asText } from '../../../shared/values';
+import { eachItem } from '../../eachItem';
+import { deliverReceiptDescription } from './fields';
+import { findQuestions } from './questionLog';
+import { type DeliveredReceipt, receiptProof } from './receiptProof';
+import { asInternational, resumeTarget } from './replyProof';
+import { isOurResumeUrl, itemOfParameter, postToWaitingRun, waitingBaseOf } from './waitingRuns';
+
+export const description = deliverReceiptDescription;
+
+/**
+ * Pauses between tries while n8n cannot take the receipt yet: a receipt can come before the run
+ * that sent the text has paused (n8n answers 409 while it runs), so it is offered for about 15 s.
+ */
+const PAUSES_MS = [1_000, 2_000, 4_000, 8_000];
+
+const orNull = (value: unknown) =>
+	value === null || value === undefined || value === '' ? null : asText(value);
+const countOrNull = (value: unknown) =>
+	typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : null;
+
+type Read = { receipt: DeliveredReceipt; to: string | null } | { skip: string };
+
+/** The receipt a trigger item reports, or why it changes nothing. */
+function readReceipt(item: IDataObject): Read {
+	const notifyId = orNull(item.notifyId);
+	if (item.event === 'processingResult') {
+		// Queued is not delivered: the handset's receipt follows. Only a refusal is final.
+		if (item.status !== 'MESSAGE_ERROR')
+			return { skip: `a processing result "${asText(item.status)}" is not final` };
+		if (notifyId === null) return { skip: 'the processing result has no Notify ID' };
+		return {
+			receipt: {
+				notifyId,
+				outcome: 'failed',
+				source: 'processingResult',
+				reason: orNull(item.message) ?? 'the provider could not process the text',
+				parts: { toSend: null, sent: null, failed: null },
+				receivedAt: orNull(item.finishedAt),
+			},
+			to: null,
+		};
+	}
+	if (notifyId === null) return { skip: 'the receipt has no Notify ID' };
+	const unverified = (item.unverified ?? {}) as IDataObject;
+	return {
+		receipt: {
+			notifyId,
+			outcome: item.delivered === true ? 'delivered' : 'failed',
+			source: 'deliveryReceipt',
+			reason: null,
+			parts: {
+				toSend: countOrNull(unverified.totalToSend),
+				sent: countOrNull(unverified.totalSent),
+				failed: countOrNull(unverified.totalFailed),
+			},
+			receivedAt: orNull(unverified.receivedAt),
+		},
+		to: orNull(unverified.to),
+	};
+}
+
+/**
+ * Finds the run waiting for the text a verified receipt reports on (by its Notify ID, which the
+ * provider signs) in the Question Log, and posts the receipt, with its proof, to that run's resume
+ * URL. The item goes on with `resumed` and, when it is false, why (no run waits for that text, it
+ * was already resumed, the receipt is not final…).
+ */
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	if (this.getNode().type.endsWith('Tool')) {
+		throw new NodeOperationError(
+			this.getNode(),
+			'Deliver Receipt cannot be used as an AI tool: only a verified receipt may resume a run',
+		);
+	}
+	const secret = asText((await this.getCredentials('phonovationApi')).relaySecret);
+	const waitingBase = waitingBaseOf(this);
+	return await eachItem(this, items, async (itemIndex) => {
+		const item = itemOfParameter(this.getNodeParameter('receipt', itemIndex, {}));
+		const out = (result: IDataObject): INodeExecutionData[] => [
+			{ json: { ...item, ...result }, pairedItem: { item: itemIndex } },
+		];
+		if (item.event !== 'deliveryReceipt' && item.event !== 'processingResult') {
+			throw new NodeOperationError(
+				this.getNode(),
+				`Receipt: item ${itemIndex} is not a Phonovation Trigger Delivery Receipt or Processing Result item (event "${asText(item.event)}"); set Receipt to the trigger's item, e.g. {{ $('On Receipt').item.json }}`,
+				{ itemIndex },
+			);
+		}
+		if (item.verified !== true)
+			return out({
+				resumed: false,
+				reason: 'the receipt was not verified by the Phonovation Trigger',
+			});
+		const read = readReceipt(item);
+		if ('skip' in read) return out({ resumed: false, reason: read.skip });
+		const { receipt } = read;
+		const to =
+			read.to === null ? null : normaliseMsisdn(asInternational(read.to), DEFAULT_COUNTRY_CODE);
+		const rows = await findQuestions(this, itemIndex, to?.ok ? to.msisdn : '', receipt.notifyId);
+		const waiting = rows.find(
+			(row) =>
+				row.reference === receipt.notifyId &&
+				row.waitsFor === 'receipt' &&
+				isOurResumeUrl(row.resumeUrl, waitingBase),
+		);
+		if (!waiting) return out({ resumed: false, reason: 'no run is waiting for this text' });
+		const { executionId } = resumeTarget(waiting.resumeUrl)!;
+		const proof = receiptProof({ executionId, reference: waiting.reference }, receipt, secret);
+		const posted = await postToWaitingRun(
+			this,
+			itemIndex,
+			waiting.resumeUrl,
+			{ ...receipt, proof },
+			{ pausesMs: PAUSES_MS, failure: 'The waiting run could not take the receipt' },
+		);
+		const text = { reference: waiting.reference, executionId };
+		if (posted.state === 'resumed') return out({ resumed: true, delivery: receipt.outcome, text });
+		if (posted.state === 'refused') return out({ resumed: false, reason: posted.reason, text });
+		return out({ resumed: false, reason: 'no run is waiting for this text any more', text });
+	});
+}
