@@ -8,7 +8,7 @@ export const QUESTION_LOG = { __rl: true, mode: 'list', value: QUESTION_LOG_ID }
 
 /**
  * The workflow examples/question-log is, as the engine runs it by id: one row per reference
- * (upsert), found again by phone. `fail` makes it fail as a missing Data Table would.
+ * (upsert), found again by phone or by reference. `fail` makes it fail as a missing Data Table would.
  */
 export class QuestionLog {
 	readonly rows = new Map<string, IDataObject>();
@@ -35,7 +35,10 @@ export class QuestionLog {
 			this.rows.set(String(row.reference), stored);
 			return [{ json: stored }];
 		}
-		const found = [...this.rows.values()].filter((row) => row.phone === input.phone);
+		const found = [...this.rows.values()].filter(
+			(row) =>
+				row.phone === input.phone || (input.reference !== '' && row.reference === input.reference),
+		);
 		return found.length ? found.map((json) => ({ json })) : [{ json: {} }];
 	}
 
