@@ -26,7 +26,7 @@ import {
 	TYPES,
 	withCredential,
 } from '../e2e/support/environment';
-import { exampleNames, loadExample } from '../e2e/support/examples';
+import { createExampleDataTables, exampleNames, loadExample } from '../e2e/support/examples';
 import { ensureN8nInstalled } from '../e2e/support/install';
 import { N8nClient, OWNER } from '../e2e/support/n8n-client';
 import { type N8nProcess, startN8n } from '../e2e/support/n8n-process';
@@ -243,17 +243,7 @@ async function main(): Promise<void> {
 			simulatorCredentialData(sim),
 		);
 		const credential = { id: String(created.id), name: created.name, type: TYPES.credential };
-		await client.createDataTable('opt-outs', [
-			{ name: 'phone', type: 'string' },
-			{ name: 'optedOutAt', type: 'string' },
-		]);
-		await client.createDataTable(
-			'questions',
-			['reference', 'phone', 'resumeUrl', 'askedAt', 'expiresAt'].map((column) => ({
-				name: column,
-				type: 'string' as const,
-			})),
-		);
+		await createExampleDataTables(client);
 		const log = await client.createWorkflow(withCredential(loadExample(QUESTION_LOG), credential));
 		await client.publishWorkflow(String(log.id));
 		for (const name of exampleNames().filter((example) => example !== QUESTION_LOG)) {

@@ -6,6 +6,7 @@ import { fetch } from 'undici';
 
 import { replyProof } from '../../nodes/Phonovation/resources/conversation/replyProof';
 import { useE2eEnvironment } from './support/environment';
+import { logParameter, questionLog, questionLogWorkflow, waitingAt } from './support/question-log';
 import { nodeOutput } from './support/n8n-client';
 import { chain, manualTrigger, phonovation, phonovationTrigger } from './support/workflow-builder';
 
@@ -15,72 +16,6 @@ const ASKED = '353871234567';
 const REPLIES_WEBHOOK_ID = randomUUID();
 const webhookUrl = (n8nUrl: string) => `${n8nUrl}/webhook/${REPLIES_WEBHOOK_ID}/phonovation`;
 type Json = Record<string, any>;
-
-/**
- * The Question Log as a local server: what examples/question-log keeps in a Data Table. It gives a
- * recorded question back, and finds a number's questions (a JSON array: one item each).
- */
-function questionLog(): { server: Server; url: () => string; next: () => Promise<Json> } {
-	const waiting: Array<(body: Json) => void> = [];
-	const received: Json[] = [];
-	const rows: Json[] = [];
-	const server = createServer((req, res) => {
-		let raw = '';
-		req.on('data', (chunk) => (raw += chunk));
-		req.on('end', () => {
-			const { action, ...body } = JSON.parse(raw || '{}') as Json;
-			let answer: unknown = body;
-			if (action === 'record') {
-				rows.push(body);
-				const resolve = waiting.shift();
-				if (resolve) resolve(body);
-				else received.push(body);
-			} else {
-				answer = rows.filter((row) => row.phone === body.phone);
-			}
-			res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
-		});
-	});
-	server.listen(0, '127.0.0.1');
-	return {
-		server,
-		url: () => `http://127.0.0.1:${(server.address() as AddressInfo).port}/questions`,
-		next: () =>
-			received.length
-				? Promise.resolve(received.shift()!)
-				: new Promise((resolve) => waiting.push(resolve)),
-	};
-}
-
-/** The Question Log workflow: When Executed by Another Workflow → the log server. */
-function questionLogWorkflow(logUrl: string) {
-	return chain(`Question Log ${randomUUID().slice(0, 8)}`, [
-		{
-			id: randomUUID(),
-			name: 'When Asked',
-			type: 'n8n-nodes-base.executeWorkflowTrigger',
-			typeVersion: 1.1,
-			position: [0, 0] as [number, number],
-			parameters: { inputSource: 'passthrough' },
-		},
-		{
-			id: randomUUID(),
-			name: 'Log',
-			type: 'n8n-nodes-base.httpRequest',
-			typeVersion: 4.2,
-			position: [220, 0] as [number, number],
-			parameters: {
-				method: 'POST',
-				url: logUrl,
-				sendBody: true,
-				specifyBody: 'json',
-				jsonBody: '={{ JSON.stringify($json) }}',
-			},
-		},
-	]);
-}
-
-const logParameter = (id: string) => ({ __rl: true, mode: 'id', value: id });
 
 /** The asking workflow: one node asks (it records itself in the Question Log). */
 function askingWorkflow(logId: string, ask: Json = {}, after: Json[] = []) {
@@ -138,17 +73,6 @@ describe('Send and Wait for Reply in n8n', () => {
 		return replies;
 	}
 
-	async function waiting(env: ReturnType<typeof suite.env>, executionId: string): Promise<void> {
-		const deadline = Date.now() + 30_000;
-		for (;;) {
-			const { status } = await env.client.execution(executionId);
-			if (status === 'waiting') return;
-			if (Date.now() > deadline)
-				throw new Error(`execution ${executionId} is ${status}, not waiting`);
-			await new Promise((resolve) => setTimeout(resolve, 250));
-		}
-	}
-
 	suite.it(
 		'asks once, keeps waiting for a forged or foreign answer, and resumes on the verified reply from the number asked',
 		async (env) => {
@@ -158,7 +82,7 @@ describe('Send and Wait for Reply in n8n', () => {
 			const executionId = await env.client.runManually(asking.id, 'Manual Trigger');
 			const recorded = await questions.next();
 			const resumeUrl = recorded.resumeUrl as string;
-			await waiting(env, executionId);
+			await waitingAt(env, executionId);
 
 			// One question, from the longcode, its Notify ID naming this execution.
 			expect(env.sim.campaigns).toHaveLength(1);
@@ -297,7 +221,7 @@ describe('Send and Wait for Reply in n8n', () => {
 		const asking = await env.importWorkflow(askingWorkflow(log, ask, after));
 		const executionId = await env.client.runManually(asking.id, 'Manual Trigger');
 		await questions.next();
-		await waiting(env, executionId);
+		await waitingAt(env, executionId);
 		const webhookId = randomUUID();
 		const replies = await deliveringReplies(env, log, webhookId);
 		const reply = async (content: string, count: number, notifyId?: string) => {
@@ -403,7 +327,7 @@ describe('Send and Wait for Reply in n8n', () => {
 			]);
 			// The run goes on to the Wait node, which waits for the payment.
 			await new Promise((resolve) => setTimeout(resolve, 2_000));
-			await waiting(env, executionId);
+			await waitingAt(env, executionId);
 			expect(await reply('Thanks!', 2, notifyId)).toEqual([
 				expect.objectContaining({ resumed: false }),
 			]);
@@ -498,7 +422,7 @@ describe('Send and Wait for Reply in n8n', () => {
 			await deliveringReplies(env, log, webhookId);
 			const executionId = await env.client.runManually(workflow.id, 'Manual Trigger');
 			await questions.next();
-			await waiting(env, executionId);
+			await waitingAt(env, executionId);
 			const [question] = env.sim.campaigns;
 			const text = question.body.text as string;
 			const code = /Reply YES (\d{4}) or NO \1$/.exec(text)?.[1];

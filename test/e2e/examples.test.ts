@@ -5,7 +5,12 @@ import { fetch } from 'undici';
 
 import { DEFAULT_CONFIG } from '../simulator';
 import { useE2eEnvironment } from './support/environment';
-import { exampleNames, loadExample, readExample } from './support/examples';
+import {
+	createExampleDataTables,
+	exampleNames,
+	loadExample,
+	readExample,
+} from './support/examples';
 import { askAtOnce } from './support/questions-at-once';
 import { nodeOutput, type WorkflowJson } from './support/n8n-client';
 
@@ -43,18 +48,7 @@ describe('example workflows in n8n', () => {
 
 	beforeAll(async () => {
 		const { client, importWorkflow } = suite.env();
-		const table = await client.createDataTable('opt-outs', [
-			{ name: 'phone', type: 'string' },
-			{ name: 'optedOutAt', type: 'string' },
-		]);
-		optOutTableId = table.id;
-		await client.createDataTable(
-			'questions',
-			['reference', 'phone', 'resumeUrl', 'askedAt', 'expiresAt'].map((name) => ({
-				name,
-				type: 'string' as const,
-			})),
-		);
+		optOutTableId = (await createExampleDataTables(client)).optOuts;
 		questionLog = (await importWorkflow(loadExample('question-log'))).id;
 		await client.publishWorkflow(questionLog);
 	}, 60_000);

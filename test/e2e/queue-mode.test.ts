@@ -4,7 +4,7 @@ import { fetch } from 'undici';
 
 import { inboundRelay } from '../simulator/relays';
 import { TYPES } from './support/environment';
-import { loadExample } from './support/examples';
+import { createExampleDataTables, loadExample } from './support/examples';
 import { executionsUpToMarker, fetchExecutions, newestExecution } from './support/load-executions';
 import { type OutgoingRequest, sendConcurrently, statusHistogram } from './support/load-http';
 import { nodeOutput } from './support/n8n-client';
@@ -59,17 +59,7 @@ describe('Phonovation nodes in n8n queue mode (Postgres, main + 2 workers + webh
 
 	beforeAll(async () => {
 		const env = suite.env();
-		await env.client.createDataTable('opt-outs', [
-			{ name: 'phone', type: 'string' },
-			{ name: 'optedOutAt', type: 'string' },
-		]);
-		await env.client.createDataTable(
-			'questions',
-			['reference', 'phone', 'resumeUrl', 'askedAt', 'expiresAt'].map((name) => ({
-				name,
-				type: 'string' as const,
-			})),
-		);
+		await createExampleDataTables(env.client);
 		questionLog = (await env.importWorkflow(loadExample('question-log'))).id;
 		await env.client.publishWorkflow(questionLog);
 		const replies = await env.importWorkflow(loadExample('inbox', { questionLog }));

@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { DEFAULT_CONFIG } from '../../simulator';
-import type { WorkflowJson } from './n8n-client';
+import type { N8nClient, WorkflowJson } from './n8n-client';
 import { TYPES } from './package-types';
 import { EXAMPLES_DIR } from './paths';
 
@@ -75,4 +75,27 @@ export function loadExample(
 			return { ...node, parameters };
 		}),
 	};
+}
+
+/** The columns of the `questions` Data Table examples/question-log keeps (all text). */
+export const QUESTION_LOG_COLUMNS = [
+	'reference',
+	'phone',
+	'resumeUrl',
+	'askedAt',
+	'expiresAt',
+	'waitsFor',
+] as const;
+
+/** The Data Tables the examples use, created as a user creates them once: `opt-outs` and `questions`. */
+export async function createExampleDataTables(client: N8nClient): Promise<{ optOuts: string }> {
+	const optOuts = await client.createDataTable('opt-outs', [
+		{ name: 'phone', type: 'string' },
+		{ name: 'optedOutAt', type: 'string' },
+	]);
+	await client.createDataTable(
+		'questions',
+		QUESTION_LOG_COLUMNS.map((name) => ({ name, type: 'string' as const })),
+	);
+	return { optOuts: optOuts.id };
 }

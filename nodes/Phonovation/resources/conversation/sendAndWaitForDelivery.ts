@@ -29,6 +29,18 @@ export function onOutput(output: number, item: INodeExecutionData): INodeExecuti
 }
 
 /**
+ * This node's resume URL under the run's resume token (`<waiting base>/<execution>/<node id>?signature=<token>`).
+ * n8n checks a node-signed URL (getSignedResumeUrl) only for the `sendAndWait` operation, and the
+ * run's token for any other; the node's id in the path reaches this node's webhook, where the
+ * receipt's proof decides.
+ */
+function ownResumeUrl(ctx: IExecuteFunctions): string {
+	const url = new URL(asText(ctx.getWorkflowDataProxy(0).$execution.resumeUrl));
+	url.pathname = `${url.pathname.replace(/\/+$/, '')}/${encodeURIComponent(ctx.getNode().id)}`;
+	return url.toString();
+}
+
+/**
  * Records the text in the Question Log (waiting for a receipt, not a reply), texts one number
  * through the campaign pipeline, then puts the execution to wait until Deliver Receipt brings the
  * text's delivery receipt to this node's own resume URL (receiveReceipt.ts) or Limit Wait Time
@@ -62,7 +74,7 @@ export async function execute(
 	await recordQuestion(this, {
 		reference: notifyId,
 		phone: msisdn,
-		resumeUrl: this.getSignedResumeUrl(),
+		resumeUrl: ownResumeUrl(this),
 		askedAt,
 		expiresAt: waitTill.toISOString(),
 		waitsFor: 'receipt',
@@ -90,7 +102,7 @@ export async function execute(
 	items[0].json = {
 		...items[0].json,
 		delivery: 'noReceipt',
-		reason: `no delivery receipt within ${minutes} minutes; the text may still arrive (receipts can come up to 48 hours late)`,
+		reason: `no delivery receipt within ${minutes} minute${minutes === 1 ? '' : 's'}; the text may still arrive (receipts can come up to 48 hours late)`,
 		...about,
 		sent: outcome.report,
 		receipt: null,
