@@ -32,6 +32,14 @@ import { N8nClient, OWNER } from '../e2e/support/n8n-client';
 import { type N8nProcess, startN8n } from '../e2e/support/n8n-process';
 import { packPackage } from '../e2e/support/pack';
 import { freePort, isPortFree } from '../e2e/support/ports';
+import {
+	MAIL_CREDENTIAL_NAME,
+	type SmtpSink,
+	smtpCredentialData,
+	startSmtpSink,
+	subjectOf,
+	withSmtpCredential,
+} from '../e2e/support/smtp-sink';
 import { n8nWatchdogEnv, readPid, signalGroup, watchLifeline } from './lifeline';
 
 const PREFERRED_N8N_PORT = 5678;
@@ -74,11 +82,13 @@ function instructions(
 
  Ready for you:
    • Credential "${SIMULATOR_CREDENTIAL_NAME}" (every URL points at the simulator)
+   • Credential "${MAIL_CREDENTIAL_NAME}" (SMTP to a local mail catcher: nothing is delivered)
    • Data tables "opt-outs" (the suppression list) and "questions" (the question log's)
    • Workflows (Overview):
        - Phonovation: inbox (answers, opt-outs, keywords)          (published: the relay URL)
        - Phonovation: question log                                 (published)
        - Phonovation: appointment confirmation (ask and wait)      (click "Execute workflow")
+       - Phonovation: reminder with e-mail fallback (wait for delivery) (click "Execute workflow")
        - Phonovation: campaign that skips opted-out numbers        (click "Execute workflow")
        - Phonovation: scheduled campaign from a list               (click "Execute workflow")
 
@@ -89,6 +99,10 @@ function instructions(
    npm run simulator:reply -- YES${replyFlag}
  or an opt-out, then run the campaign workflow and see that number skipped:
    curl -s -X POST ${sim.url}/_sim/relay/optout -H 'content-type: application/json' -d '{"from":"353871111111"}'
+ Send the reminder's delivery receipt (after "Execute workflow", the run waits for it; Failed
+ e-mails the reminder, printed here as [mail]; sending none e-mails it after the hour):
+   npm run simulator:receipt -- delivered${replyFlag}
+   npm run simulator:receipt -- failed${replyFlag}
 
  Look at what the "provider" received:  curl -s ${sim.url}/_sim/campaigns
  Deliver scheduled campaigns now:       curl -s -X POST ${sim.url}/_sim/deliver -d '{}'
@@ -118,6 +132,7 @@ async function main(): Promise<void> {
 	let folder: string | undefined;
 	let pidFile: string | undefined;
 	let sim: Simulator | undefined;
+	let mail: SmtpSink | undefined;
 	let n8n: N8nProcess | undefined;
 	let starting: Promise<N8nProcess> | undefined;
 	let stoppingSince: number | undefined;
@@ -167,6 +182,7 @@ async function main(): Promise<void> {
 		say(`\nStopping n8n and the simulator${why}…`);
 		await stopN8n();
 		await sim?.stop();
+		await mail?.stop();
 		await removeFolder();
 		say('Stopped.');
 		process.exit(code);
@@ -243,6 +259,15 @@ async function main(): Promise<void> {
 			simulatorCredentialData(sim),
 		);
 		const credential = { id: String(created.id), name: created.name, type: TYPES.credential };
+		// The e-mail fallback's Send Email node sends to a local mail catcher, which prints each message.
+		mail = await startSmtpSink(0, (caught) =>
+			say(`  [mail] to ${caught.to.join(', ')}: ${subjectOf(caught)}`),
+		);
+		const smtp = await client.createCredential(
+			MAIL_CREDENTIAL_NAME,
+			'smtp',
+			smtpCredentialData(mail),
+		);
 		await createExampleDataTables(client);
 		const log = await client.createWorkflow(withCredential(loadExample(QUESTION_LOG), credential));
 		await client.publishWorkflow(String(log.id));
@@ -253,7 +278,9 @@ async function main(): Promise<void> {
 			const example = JSON.parse(
 				JSON.stringify(loaded).split(EXAMPLE_PHONE).join(DEFAULT_REPLY_FROM),
 			) as typeof loaded;
-			const workflow = await client.createWorkflow(withCredential(example, credential));
+			const workflow = await client.createWorkflow(
+				withSmtpCredential(withCredential(example, credential), smtp),
+			);
 			if (name === INBOX.name) {
 				await client.publishWorkflow(String(workflow.id));
 				await client.waitForWebhook(relayUrl);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fetch } from 'undici';
 
 import { SIMULATOR_CREDENTIAL_NAME, TYPES } from './support/environment';
+import { MAIL_CREDENTIAL_NAME } from './support/smtp-sink';
 import { type RunningDemo, startDemo } from './support/demo-process';
 import { ensureN8nInstalled } from './support/install';
 import { N8nClient, nodeOutput } from './support/n8n-client';
@@ -34,8 +35,9 @@ describe('the npm start demo', () => {
 
 		const client = await N8nClient.forOwner(n8nUrl);
 		const credentials = await client.credentials();
-		expect(credentials).toEqual([
-			expect.objectContaining({ name: SIMULATOR_CREDENTIAL_NAME, type: TYPES.credential }),
+		expect(credentials.map((c) => [c.name, c.type]).sort()).toEqual([
+			[MAIL_CREDENTIAL_NAME, 'smtp'],
+			[SIMULATOR_CREDENTIAL_NAME, TYPES.credential],
 		]);
 		const workflows = await client.workflows();
 		expect(workflows.map((w) => [w.name, w.active]).sort()).toEqual([
@@ -43,6 +45,7 @@ describe('the npm start demo', () => {
 			['Phonovation: campaign that skips opted-out numbers', false],
 			['Phonovation: inbox (answers, opt-outs, keywords)', true],
 			['Phonovation: question log', true],
+			['Phonovation: reminder with e-mail fallback (wait for delivery)', false],
 			['Phonovation: scheduled campaign from a list', false],
 		]);
 
@@ -80,6 +83,32 @@ describe('the npm start demo', () => {
 		expect(nodeOutput(answered, 'Ask to Confirm')).toEqual([
 			expect.objectContaining({ answer: 'yes', approved: true }),
 		]);
+
+		// "Execute workflow" on the reminder, then the printed receipt command fails it: the fallback e-mail is printed.
+		expect(demo.output()).toContain('npm run simulator:receipt -- failed');
+		const reminding = workflows.find((w) => w.name.includes('e-mail fallback'))!;
+		const reminded = await client.runManually(reminding.id, 'Start');
+		for (let tries = 0; (await client.execution(reminded)).status !== 'waiting'; tries++) {
+			if (tries > 120) throw new Error('the demo reminder never started waiting');
+			await new Promise((resolve) => setTimeout(resolve, 250));
+		}
+		const receipt = await runCommand(
+			TSX,
+			['test/simulator/receipt.ts', 'failed', '--url', simUrl],
+			{
+				cwd: REPO_ROOT,
+			},
+		);
+		expect(receipt).toContain('Relay URL answered HTTP 200');
+		const failed = await client.waitForExecution(reminded, 60_000);
+		expect(failed.status).toBe('success');
+		expect(nodeOutput(failed, 'Text Reminder', 2)).toEqual([
+			expect.objectContaining({ delivery: 'failed', email: 'aoife@example.com' }),
+		]);
+		for (let tries = 0; !demo.output().includes('[mail] to aoife@example.com'); tries++) {
+			if (tries > 120) throw new Error('the fallback e-mail was never printed');
+			await new Promise((resolve) => setTimeout(resolve, 250));
+		}
 
 		await demo.interrupt();
 		expect(demo.output()).toContain('Stopped.');

@@ -11,7 +11,14 @@ import {
 	loadExample,
 	readExample,
 } from './support/examples';
-import { askAtOnce } from './support/questions-at-once';
+import { waitingAt } from './support/question-log';
+import { askAtOnce, remindAtOnce } from './support/questions-at-once';
+import {
+	type SmtpSink,
+	smtpCredentialData,
+	startSmtpSink,
+	withSmtpCredential,
+} from './support/smtp-sink';
 import { nodeOutput, type WorkflowJson } from './support/n8n-client';
 
 const EXAMPLES = exampleNames();
@@ -53,10 +60,11 @@ describe('example workflows in n8n', () => {
 		await client.publishWorkflow(questionLog);
 	}, 60_000);
 
-	it('there are the five examples the README describes', () => {
+	it('there are the six examples the README describes', () => {
 		expect(EXAMPLES.sort()).toEqual([
 			'appointment-confirmation',
 			'campaign-excluding-opt-outs',
+			'delivery-fallback',
 			'inbox',
 			'question-log',
 			'scheduled-campaign-from-list',
@@ -357,4 +365,117 @@ describe('example workflows in n8n', () => {
 			expect(declan.counts).toMatchObject({ invalid: 1, accepted: 0 });
 		},
 	);
+	describe('delivery fallback (wait for delivery; the inbox delivers receipts; Failed or No Receipt e-mails)', () => {
+		const PHONE = '353871239999';
+		let inboxUrl: string;
+		let reminderId: string;
+		let mail: SmtpSink;
+		let smtp = { id: '', name: '' };
+
+		beforeAll(async () => {
+			const env = suite.env();
+			mail = await startSmtpSink();
+			const smtp = await env.client.createCredential(
+				'Mail catcher',
+				'smtp',
+				smtpCredentialData(mail),
+			);
+			// A copy of the inbox on a webhook of its own: the other suites keep the example's.
+			const inbox = loadExample('inbox', { questionLog });
+			inboxUrl = await env.publish(
+				await env.importWorkflow({
+					...inbox,
+					name: `${inbox.name} (receipts)`,
+					nodes: inbox.nodes.map((node) =>
+						node.name === 'On Reply or Opt-Out'
+							? { ...node, webhookId: '6b2e1d4f-8c3a-4f7b-9b0c-1d2e3f4a5b6c' }
+							: node,
+					),
+				}),
+				'On Reply or Opt-Out',
+			);
+			const example = loadExample('delivery-fallback', { questionLog });
+			reminderId = (
+				await env.importWorkflow({
+					...example,
+					...withSmtpCredential(example, smtp),
+					nodes: withSmtpCredential(example, smtp).nodes.map((node) => {
+						if (node.name !== 'Appointment') return node;
+						// A number of its own: the appointment tests opt theirs out.
+						const parameters = JSON.parse(
+							JSON.stringify(node.parameters).replace('353871234567', PHONE),
+						) as Record<string, unknown>;
+						return { ...node, parameters };
+					}),
+				})
+			).id;
+		}, 60_000);
+		afterAll(async () => await mail?.stop());
+
+		for (const { delivered, branch, mails } of [
+			{ delivered: false, branch: 2, mails: 1 },
+			{ delivered: true, branch: 1, mails: 0 },
+		]) {
+			suite.it(
+				`a ${delivered ? 'delivered' : 'failed'} receipt runs the ${delivered ? 'Delivered' : 'Failed'} branch${mails ? ', which e-mails the reminder' : ', and nothing is e-mailed'}`,
+				async ({ client, sim }) => {
+					sim.reset();
+					mail.mails.length = 0;
+					const executionId = await client.runManually(reminderId, 'Start');
+					await waitingAt({ client }, executionId);
+					const [text] = sim.campaigns.map((c) => c.body.recipientInfo[0]);
+					expect(text).toEqual({ msisdn: PHONE, notifyId: expect.stringMatching(/^\d+\.0\./) });
+					const relay = await sim.sendReceipt({
+						url: inboxUrl,
+						notifyId: text.notifyId,
+						to: PHONE,
+						success: delivered,
+					});
+					expect(relay.status).toBe(200);
+					const run = await client.waitForExecution(executionId, 60_000);
+					expect(run.status).toBe('success');
+					expect(nodeOutput(run, 'Text Reminder', branch)).toEqual([
+						expect.objectContaining({
+							name: 'Aoife',
+							email: 'aoife@example.com',
+							delivery: delivered ? 'delivered' : 'failed',
+						}),
+					]);
+					expect(nodeOutput(run, 'Delivered')).toHaveLength(delivered ? 1 : 0);
+					if (mails) {
+						const [sent] = await mail.waitFor(1);
+						expect(sent.to).toEqual(['aoife@example.com']);
+						expect(sent.data).toMatch(/^Subject: Your appointment tomorrow at 10:00$/m);
+						expect(sent.data).toMatch(/could not confirm that the text reached you/);
+					}
+					expect(mail.mails).toHaveLength(mails);
+					expect(sim.campaigns).toHaveLength(1);
+				},
+				120_000,
+			);
+		}
+
+		suite.it(
+			'200 reminders at once, receipts in random order: each run resumes once, on its own branch',
+			async (env) => {
+				env.sim.reset();
+				mail.mails.length = 0;
+				const run = await remindAtOnce(env, {
+					count: 200,
+					sender: 'Phonovation',
+					questionLog,
+					webhookBase: env.n8n.url,
+					inboxUrl,
+					smtp,
+				});
+				expect(run.texted).toBe(200);
+				expect(run.resumedOn).toEqual(run.receipts);
+				// One e-mail for each failed text.
+				const failed = run.receipts.filter(([, outcome]) => outcome === 'failed').length;
+				await mail.waitFor(failed);
+				expect(mail.mails).toHaveLength(failed);
+			},
+			420_000,
+		);
+	});
 });

@@ -11,7 +11,8 @@ import { nodeOutput } from './support/n8n-client';
 import { pollUntil } from './support/poll';
 import { useQueueModeEnvironment } from './support/queue-environment';
 import { executionsPerWorker, workerRunning } from './support/queue-workers';
-import { askAtOnce } from './support/questions-at-once';
+import { askAtOnce, remindAtOnce } from './support/questions-at-once';
+import { smtpCredentialData, startSmtpSink } from './support/smtp-sink';
 import {
 	chain,
 	code,
@@ -351,6 +352,38 @@ describe('Phonovation nodes in n8n queue mode (Postgres, main + 2 workers + webh
 			expect(run.resumedWith).toEqual(run.answered);
 			const perWorker = Object.values(executionsPerWorker(env.n8n.workers, run.executionIds));
 			expect(perWorker.filter((n) => n > 0)).toHaveLength(2);
+		},
+		600_000,
+	);
+
+	suite.it(
+		'200 reminders at once, receipts in random order: each run resumes once on its own branch, on both workers',
+		async (env) => {
+			const mail = await startSmtpSink();
+			try {
+				const smtp = await env.client.createCredential(
+					'Mail catcher (queue)',
+					'smtp',
+					smtpCredentialData(mail),
+				);
+				const run = await remindAtOnce(env, {
+					count: 200,
+					sender: 'Phonovation',
+					questionLog,
+					webhookBase: env.n8n.webhook.url,
+					inboxUrl: repliesUrl,
+					smtp,
+				});
+				expect(run.texted).toBe(200);
+				expect(run.resumedOn).toEqual(run.receipts);
+				const failed = run.receipts.filter(([, outcome]) => outcome === 'failed').length;
+				await mail.waitFor(failed);
+				expect(mail.mails).toHaveLength(failed);
+				const perWorker = Object.values(executionsPerWorker(env.n8n.workers, run.executionIds));
+				expect(perWorker.filter((n) => n > 0)).toHaveLength(2);
+			} finally {
+				await mail.stop();
+			}
 		},
 		600_000,
 	);

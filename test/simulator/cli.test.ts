@@ -255,4 +255,68 @@ describe('simulator: command line', () => {
 			);
 		}, 60_000);
 	});
+	describe('simulator:receipt', () => {
+		let sim: Simulator;
+		let receiver: LoopbackServer;
+
+		beforeEach(async () => {
+			const started = await relayReceiver();
+			receiver = started.server;
+			sim = await startSimulator({ relaySecret: 'Receipt-Key', relayUrl: started.url });
+		});
+		afterEach(async () => {
+			await sim.stop();
+			await receiver.stop();
+		});
+
+		const run = async (args: string[]) => {
+			const child = tsx('test/simulator/receipt.ts', [...args, '--url', sim.url]);
+			const stdout = collect(child.stdout);
+			const stderr = collect(child.stderr);
+			try {
+				return { code: await exited(child), stdout: stdout().trim(), stderr: stderr().trim() };
+			} finally {
+				stopGroup(child);
+			}
+		};
+
+		it('posts a signed receipt, delivered or failed, for the last text (to --to) and says which', async () => {
+			for (const [msisdn, notifyId] of [
+				['353871234567', 'r-1'],
+				['353871234568', 'r-2'],
+			]) {
+				const sent = await postCampaign(
+					sim,
+					campaign({ from: 'Phonovation', recipientInfo: [{ msisdn, notifyId }] }),
+				);
+				expect(sent.status).toBe(200);
+			}
+			expect(await run(['failed'])).toMatchObject({
+				code: 0,
+				stdout:
+					'Relay URL answered HTTP 200\nReceipt: failed for the text to 353871234568, SMS-NotifyId r-2',
+			});
+			expect(await run(['delivered', '--to', '+353871234567'])).toMatchObject({ code: 0 });
+			const fields = receiver.requests.map((r) => Object.fromEntries(new URLSearchParams(r.body)));
+			expect(fields.map((f) => [f['SMS-NotifyId'], f['SMS-Success'], f['SMS-To']])).toEqual([
+				['r-2', 'False', '353871234568'],
+				['r-1', 'True', '353871234567'],
+			]);
+			expect(fields[1]['SMS-Verify']).toBe(
+				createHash('md5').update('r-1trueReceipt-Key').digest('hex'),
+			);
+		}, 60_000);
+
+		it('refuses an outcome it does not know, and says when there is no text to report on', async () => {
+			expect(await run(['read'])).toMatchObject({
+				code: 2,
+				stderr: expect.stringMatching(/^Usage:/),
+			});
+			expect(await run(['delivered'])).toMatchObject({
+				code: 1,
+				stderr: 'The simulator has taken no text with a Notify ID yet',
+			});
+			expect(receiver.requests).toHaveLength(0);
+		}, 60_000);
+	});
 });

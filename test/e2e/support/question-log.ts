@@ -77,7 +77,10 @@ export function questionLogWorkflow(logUrl: string) {
 export const logParameter = (id: string) => ({ __rl: true, mode: 'id', value: id });
 
 /** Resolves once n8n has saved the execution as waiting (a wait cannot be resumed before). */
-export async function waitingAt(env: E2eEnvironment, executionId: string): Promise<void> {
+export async function waitingAt(
+	env: Pick<E2eEnvironment, 'client'>,
+	executionId: string,
+): Promise<void> {
 	const deadline = Date.now() + 30_000;
 	for (;;) {
 		const { status } = await env.client.execution(executionId);
