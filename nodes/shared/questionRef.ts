@@ -35,6 +35,17 @@ export const fitsQuestionRef = (executionId: string, ask = 0) =>
 	EXECUTION_ID.test(executionId) &&
 	executionId.length + ask.toString(36).length + MAC_LENGTH + 2 <= NOTIFY_ID_LIMIT;
 
+/** Whether a Notify ID has the shape of ours (`<execution>.<run>.<MAC>`): anything else names no waiting run. */
+export function isQuestionRefShaped(notifyId: string): boolean {
+	const [executionId, ask, mac, ...more] = notifyId.split('.');
+	return (
+		more.length === 0 &&
+		EXECUTION_ID.test(executionId) &&
+		ASK.test(ask ?? '') &&
+		(mac ?? '').length === MAC_LENGTH
+	);
+}
+
 /** The Notify ID for this question; undefined when it cannot fit or there is no secret. */
 export function questionRef(question: Question, secret: string): string | undefined {
 	if (!fitsQuestionRef(question.executionId, question.ask) || secret === '') return undefined;

@@ -9,6 +9,7 @@ import { chain, manualTrigger, phonovation, phonovationTrigger } from './support
 
 const CAMPAIGN = '/api/v2/Campaign';
 const TO = '353871234567';
+const URL_TOKEN = 'delivery-url-token-7731';
 const BRANCHES = ['On No Receipt', 'On Delivered', 'On Failed'] as const;
 type Json = Record<string, any>;
 
@@ -61,30 +62,38 @@ describe('Send and Wait for Delivery in n8n', () => {
 		if (logId) return;
 		logId = (await env.importWorkflow(questionLogWorkflow(log.url()))).id;
 		await env.client.publishWorkflow(logId);
+		// Processing results are vouched for by the credential's URL token.
+		const withToken = await env.createCredential('Phonovation (receipts)', { urlToken: URL_TOKEN });
 		const inbox = await env.importWorkflow(
 			chain(`Receipts ${inboxWebhook.slice(0, 8)}`, [
-				phonovationTrigger('On Receipt', { events: ['deliveryReceipt'] }, inboxWebhook),
+				phonovationTrigger(
+					'On Receipt',
+					{ events: ['deliveryReceipt', 'processingResult'] },
+					inboxWebhook,
+				),
 				phonovation('Deliver', {
 					resource: 'conversation',
 					operation: 'deliverReceipt',
 					questionLog: logParameter(logId),
 				}),
 			]),
+			withToken,
 		);
 		await env.publish(inbox, 'On Receipt');
 		inboxId = inbox.id;
 	}
 
-	/** Sends a signed receipt to the inbox and returns what Deliver Receipt made of it. */
-	async function receipt(env: ReturnType<typeof suite.env>, fields: Json): Promise<Json> {
-		const relay = await env.sim.sendReceipt({
-			url: `${env.n8n.url}/webhook/${inboxWebhook}/phonovation`,
-			to: TO,
-			...fields,
-		});
+	/** What Deliver Receipt made of the inbox's next relay. */
+	async function delivered(relay: { status: number }, env: ReturnType<typeof suite.env>) {
 		expect(relay.status).toBe(200);
 		const runs = await env.client.waitForExecutions(inboxId, ++receipts);
 		return nodeOutput(runs[receipts - 1], 'Deliver')[0] as Json;
+	}
+
+	/** Sends a signed receipt to the inbox and returns what Deliver Receipt made of it. */
+	async function receipt(env: ReturnType<typeof suite.env>, fields: Json): Promise<Json> {
+		const url = `${env.n8n.url}/webhook/${inboxWebhook}/phonovation`;
+		return await delivered(await env.sim.sendReceipt({ url, to: TO, ...fields }), env);
 	}
 
 	/** Runs a reminder and returns its waiting execution, its Notify ID and its log row. */
@@ -166,7 +175,11 @@ describe('Send and Wait for Delivery in n8n', () => {
 				reason: null,
 				to: TO,
 				notifyId,
-				receipt: { source: 'deliveryReceipt', delivered: true, totalToSend: 1, totalSent: 1 },
+				receipt: {
+					source: 'deliveryReceipt',
+					delivered: true,
+					unverified: expect.objectContaining({ totalToSend: 1, totalSent: 1 }),
+				},
 				waitedSeconds: expect.any(Number),
 			});
 
@@ -204,11 +217,48 @@ describe('Send and Wait for Delivery in n8n', () => {
 			expect(ran).toEqual(['On Failed']);
 			expect(item).toMatchObject({
 				delivery: 'failed',
-				reason: 'the handset delivery receipt says it was not delivered (1 of 2 parts failed)',
+				reason:
+					'the handset delivery receipt says it was not delivered (its unsigned counts: 1 of 2 parts failed)',
 				sent: { status: 'unconfirmed' },
-				receipt: { delivered: false, totalToSend: 2, totalSent: 1, totalFailed: 1 },
+				receipt: {
+					delivered: false,
+					unverified: expect.objectContaining({ totalToSend: 2, totalSent: 1, totalFailed: 1 }),
+				},
 			});
 			expect(env.sim.count('POST', CAMPAIGN)).toBe(1);
+		},
+		240_000,
+	);
+
+	suite.it(
+		"a processing result that refuses the number runs Failed at once, with the provider's message; one that queued it changes nothing",
+		async (env) => {
+			env.sim.reset();
+			const { executionId, notifyId } = await reminded(env);
+			const url = `${env.n8n.url}/webhook/${inboxWebhook}/phonovation?token=${URL_TOKEN}`;
+			const queued = await env.sim.sendProcessingResult({
+				url,
+				status: 'MESSAGE_SUCCESS',
+				notifyId,
+			});
+			expect(await delivered(queued, env)).toMatchObject({
+				resumed: false,
+				reason: 'a processing result "MESSAGE_SUCCESS" is not final',
+			});
+			expect((await env.client.execution(executionId)).status).toBe('waiting');
+			const refused = await env.sim.sendProcessingResult({
+				url,
+				status: 'MESSAGE_ERROR',
+				notifyId,
+			});
+			expect(await delivered(refused, env)).toMatchObject({ resumed: true, delivery: 'failed' });
+			const { ran, item } = await finished(env, executionId);
+			expect(ran).toEqual(['On Failed']);
+			expect(item).toMatchObject({
+				delivery: 'failed',
+				reason: 'Error trying to add a new message. No credits available',
+				receipt: { source: 'processingResult', delivered: false },
+			});
 		},
 		240_000,
 	);

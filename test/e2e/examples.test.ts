@@ -375,11 +375,7 @@ describe('example workflows in n8n', () => {
 		beforeAll(async () => {
 			const env = suite.env();
 			mail = await startSmtpSink();
-			const smtp = await env.client.createCredential(
-				'Mail catcher',
-				'smtp',
-				smtpCredentialData(mail),
-			);
+			smtp = await env.client.createCredential('Mail catcher', 'smtp', smtpCredentialData(mail));
 			// A copy of the inbox on a webhook of its own: the other suites keep the example's.
 			const inbox = loadExample('inbox', { questionLog });
 			inboxUrl = await env.publish(

@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { normaliseMsisdn } from '../../domain/phoneNumbers';
 import { DEFAULT_COUNTRY_CODE } from '../../domain/rules';
+import { isQuestionRefShaped } from '../../../shared/questionRef';
 import { asText } from '../../../shared/values';
 import { eachItem } from '../../eachItem';
 import { deliverReceiptDescription } from './fields';
@@ -95,7 +96,11 @@ export async function execute(
 				{ itemIndex },
 			);
 		}
-		if (item.verified !== true)
+		// A processing result leaves the trigger only after its URL token was checked; it carries no
+		// signature, so no `verified` either. A delivery receipt must be signed.
+		const vouched =
+			item.event === 'processingResult' ? item.verified !== false : item.verified === true;
+		if (!vouched)
 			return out({
 				resumed: false,
 				reason: 'the receipt was not verified by the Phonovation Trigger',
@@ -103,28 +108,40 @@ export async function execute(
 		const read = readReceipt(item);
 		if ('skip' in read) return out({ resumed: false, reason: read.skip });
 		const { receipt } = read;
+		// Receipts of every campaign come to the inbox: only one of this node's texts has a waiting run.
+		if (!isQuestionRefShaped(receipt.notifyId))
+			return out({ resumed: false, reason: 'no run is waiting for this text' });
 		const to =
 			read.to === null ? null : normaliseMsisdn(asInternational(read.to), DEFAULT_COUNTRY_CODE);
 		const rows = await findQuestions(this, itemIndex, to?.ok ? to.msisdn : '', receipt.notifyId);
-		const waiting = rows.find(
+		// Every row for this text, in case a log kept more than one (the live one answers for itself).
+		const waiting = rows.filter(
 			(row) =>
 				row.reference === receipt.notifyId &&
 				row.waitsFor === 'receipt' &&
 				isOurResumeUrl(row.resumeUrl, waitingBase),
 		);
-		if (!waiting) return out({ resumed: false, reason: 'no run is waiting for this text' });
-		const { executionId } = resumeTarget(waiting.resumeUrl)!;
-		const proof = receiptProof({ executionId, reference: waiting.reference }, receipt, secret);
-		const posted = await postToWaitingRun(
-			this,
-			itemIndex,
-			waiting.resumeUrl,
-			{ ...receipt, proof },
-			{ pausesMs: PAUSES_MS, failure: 'The waiting run could not take the receipt' },
-		);
-		const text = { reference: waiting.reference, executionId };
-		if (posted.state === 'resumed') return out({ resumed: true, delivery: receipt.outcome, text });
-		if (posted.state === 'refused') return out({ resumed: false, reason: posted.reason, text });
-		return out({ resumed: false, reason: 'no run is waiting for this text any more', text });
+		if (waiting.length === 0)
+			return out({ resumed: false, reason: 'no run is waiting for this text' });
+		let outcome: IDataObject | undefined;
+		for (const row of waiting) {
+			const { executionId } = resumeTarget(row.resumeUrl)!;
+			const proof = receiptProof({ executionId, reference: row.reference }, receipt, secret);
+			const posted = await postToWaitingRun(
+				this,
+				itemIndex,
+				row.resumeUrl,
+				{ ...receipt, proof },
+				{ pausesMs: PAUSES_MS, failure: 'The waiting run could not take the receipt' },
+			);
+			const text = { reference: row.reference, executionId };
+			if (posted.state === 'resumed')
+				return out({ resumed: true, delivery: receipt.outcome, text });
+			outcome ??=
+				posted.state === 'refused'
+					? { resumed: false, reason: posted.reason, text }
+					: { resumed: false, reason: 'no run is waiting for this text any more', text };
+		}
+		return out(outcome!);
 	});
 }

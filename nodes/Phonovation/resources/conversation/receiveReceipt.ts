@@ -20,11 +20,14 @@ function waitingItem(ctx: IWebhookFunctions): IDataObject {
 	return item && typeof item === 'object' && !Array.isArray(item) ? (item as IDataObject) : {};
 }
 
-/** Why a handset delivery receipt says the text failed: the provider gives counts, not a reason. */
+/**
+ * Why a handset delivery receipt says the text failed: the provider gives counts, not a reason,
+ * and signs only the Notify ID and the outcome (the counts are what the receipt said).
+ */
 function failedReason(parts: { toSend: number | null; failed: number | null }): string {
 	const counted =
 		parts.toSend !== null && parts.failed !== null
-			? ` (${parts.failed} of ${parts.toSend} parts failed)`
+			? ` (its unsigned counts: ${parts.failed} of ${parts.toSend} parts failed)`
 			: '';
 	return `the handset delivery receipt says it was not delivered${counted}`;
 }
@@ -55,10 +58,13 @@ export async function receiveReceipt(this: IWebhookFunctions): Promise<IWebhookR
 			receipt: {
 				source: receipt.source,
 				delivered,
-				totalToSend: receipt.parts.toSend,
-				totalSent: receipt.parts.sent,
-				totalFailed: receipt.parts.failed,
-				receivedAt: receipt.receivedAt,
+				// Not covered by the provider's signature.
+				unverified: {
+					totalToSend: receipt.parts.toSend,
+					totalSent: receipt.parts.sent,
+					totalFailed: receipt.parts.failed,
+					receivedAt: receipt.receivedAt,
+				},
 			},
 			waitedSeconds: Number.isNaN(sentAt)
 				? null
@@ -68,6 +74,8 @@ export async function receiveReceipt(this: IWebhookFunctions): Promise<IWebhookR
 		this.getResponseObject().status(200).json({ resumed: true, answer: receipt.outcome });
 		return {
 			noWebhookResponse: true,
+			// The item carries the paused item's fields: n8n 2.41 pairs a resumed node's items with the
+			// input of the same index as their output, which this node does not have past the first.
 			workflowData: onOutput(delivered ? DELIVERED : FAILED, { json: item }),
 		};
 	} catch (error) {

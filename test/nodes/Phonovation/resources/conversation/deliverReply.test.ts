@@ -1,15 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
-import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { QUESTION_LOG, QuestionLog } from '../../../../harness/question-log';
+import { type Answer, waitingRuns } from '../../../../harness/waiting-runs';
 import { sharedFixture } from '../../fixture';
 
-const SIGNATURE = 'ab'.repeat(32);
 const PHONE = '353871234567';
-
-/** A waiting run's answer to a delivery: status and body (our node's JSON, or n8n's HTML page). */
-type Answer = { status: number; body: unknown };
 const RESUMED: Answer = { status: 200, body: { resumed: true, answer: 'yes' } };
 const FINISHED: Answer = { status: 200, body: '<html>No action required</html>' };
 const NOT_AN_ANSWER: Answer = {
@@ -17,36 +13,6 @@ const NOT_AN_ANSWER: Answer = {
 	body: { resumed: false, reason: 'not an answer: still waiting' },
 };
 const BUSY: Answer = { status: 503, body: { message: 'Service Unavailable' } };
-
-/** n8n's waiting-webhook endpoint, played: each execution answers from its script, in turn. */
-function waitingRuns() {
-	const scripts = new Map<string, Answer[]>();
-	const posts: Array<{ executionId: string; body: Record<string, unknown> }> = [];
-	const server: Server = createServer((req, res) => {
-		let raw = '';
-		req.on('data', (chunk) => (raw += chunk));
-		req.on('end', () => {
-			const executionId = (req.url ?? '').split('/')[2];
-			posts.push({ executionId, body: JSON.parse(raw || '{}') });
-			const script = scripts.get(executionId) ?? [];
-			const answer = (script.length > 1 ? script.shift() : script[0]) ?? {
-				status: 404,
-				body: { message: 'not found' },
-			};
-			const json = typeof answer.body !== 'string';
-			res
-				.writeHead(answer.status, { 'content-type': json ? 'application/json' : 'text/html' })
-				.end(json ? JSON.stringify(answer.body) : answer.body);
-		});
-	});
-	return {
-		server,
-		posts,
-		scripts,
-		url: (executionId: string) =>
-			`http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook-waiting/${executionId}/ask-node?signature=${SIGNATURE}`,
-	};
-}
 
 const reply = (text: string, notifyId: string | null, extra: IDataObject = {}): IDataObject => ({
 	event: 'inbound',

@@ -1,0 +1,36 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+const SIGNATURE = 'ab'.repeat(32);
+
+/** A waiting run's answer to a delivery: status and body (our node's JSON, or n8n's HTML page). */
+export type Answer = { status: number; body: unknown };
+/** n8n's waiting-webhook endpoint, played: each execution answers from its script, in turn. */
+export function waitingRuns() {
+	const scripts = new Map<string, Answer[]>();
+	const posts: Array<{ executionId: string; body: Record<string, unknown> }> = [];
+	const server: Server = createServer((req, res) => {
+		let raw = '';
+		req.on('data', (chunk) => (raw += chunk));
+		req.on('end', () => {
+			const executionId = (req.url ?? '').split('/')[2];
+			posts.push({ executionId, body: JSON.parse(raw || '{}') });
+			const script = scripts.get(executionId) ?? [];
+			const answer = (script.length > 1 ? script.shift() : script[0]) ?? {
+				status: 404,
+				body: { message: 'not found' },
+			};
+			const json = typeof answer.body !== 'string';
+			res
+				.writeHead(answer.status, { 'content-type': json ? 'application/json' : 'text/html' })
+				.end(json ? JSON.stringify(answer.body) : answer.body);
+		});
+	});
+	return {
+		server,
+		posts,
+		scripts,
+		url: (executionId: string) =>
+			`http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook-waiting/${executionId}/ask-node?signature=${SIGNATURE}`,
+	};
+}
