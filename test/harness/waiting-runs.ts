@@ -34,3 +34,25 @@ export function waitingRuns() {
 			`http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook-waiting/${executionId}/ask-node?signature=${SIGNATURE}`,
 	};
 }
+
+/**
+ * Played waiting runs as this n8n's waiting webhooks for an engine's tests (its instance URL
+ * points at them while the suite runs), cleared before each test.
+ */
+export function useWaitingRuns(engine: () => { instanceBaseUrl: string }) {
+	const runs = waitingRuns();
+	beforeAll(async () => {
+		await new Promise<void>((resolve) => runs.server.listen(0, '127.0.0.1', resolve));
+		const { port } = runs.server.address() as AddressInfo;
+		engine().instanceBaseUrl = `http://127.0.0.1:${port}`;
+	});
+	afterAll(() => {
+		engine().instanceBaseUrl = 'http://127.0.0.1:5678';
+		runs.server.close();
+	});
+	beforeEach(() => {
+		runs.posts.length = 0;
+		runs.scripts.clear();
+	});
+	return runs;
+}

@@ -1,16 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { normaliseMsisdn } from '../../domain/phoneNumbers';
 import { DEFAULT_COUNTRY_CODE } from '../../domain/rules';
 import { isQuestionRefShaped } from '../../../shared/questionRef';
 import { asText } from '../../../shared/values';
-import { eachItem } from '../../eachItem';
 import { deliverReceiptDescription } from './fields';
 import { findQuestions } from './questionLog';
 import { type DeliveredReceipt, receiptProof } from './receiptProof';
 import { asInternational, resumeTarget } from './replyProof';
-import { isOurResumeUrl, itemOfParameter, postToWaitingRun, waitingBaseOf } from './waitingRuns';
+import { deliverEach, isOurResumeUrl, postToWaitingRun } from './waitingRuns';
 
 export const description = deliverReceiptDescription;
 
@@ -76,72 +74,66 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	if (this.getNode().type.endsWith('Tool')) {
-		throw new NodeOperationError(
-			this.getNode(),
-			'Deliver Receipt cannot be used as an AI tool: only a verified receipt may resume a run',
-		);
-	}
-	const secret = asText((await this.getCredentials('phonovationApi')).relaySecret);
-	const waitingBase = waitingBaseOf(this);
-	return await eachItem(this, items, async (itemIndex) => {
-		const item = itemOfParameter(this.getNodeParameter('receipt', itemIndex, {}));
-		const out = (result: IDataObject): INodeExecutionData[] => [
-			{ json: { ...item, ...result }, pairedItem: { item: itemIndex } },
-		];
-		if (item.event !== 'deliveryReceipt' && item.event !== 'processingResult') {
-			throw new NodeOperationError(
-				this.getNode(),
-				`Receipt: item ${itemIndex} is not a Phonovation Trigger Delivery Receipt or Processing Result item (event "${asText(item.event)}"); set Receipt to the trigger's item, e.g. {{ $('On Receipt').item.json }}`,
-				{ itemIndex },
+	const handing = {
+		operation: 'Deliver Receipt',
+		notATool: 'only a verified receipt may resume a run',
+		parameter: 'receipt',
+		label: 'Receipt',
+		events: { deliveryReceipt: 'Delivery Receipt', processingResult: 'Processing Result' },
+		triggerName: 'On Receipt',
+	};
+	return await deliverEach(
+		this,
+		items,
+		handing,
+		async ({ itemIndex, item, out, secret, waitingBase }) => {
+			// A processing result leaves the trigger only after its URL token was checked; it carries no
+			// signature, so no `verified` either. A delivery receipt must be signed.
+			const vouched =
+				item.event === 'processingResult' ? item.verified !== false : item.verified === true;
+			if (!vouched)
+				return out({
+					resumed: false,
+					reason: 'the receipt was not verified by the Phonovation Trigger',
+				});
+			const read = readReceipt(item);
+			if ('skip' in read) return out({ resumed: false, reason: read.skip });
+			const { receipt } = read;
+			// Receipts of every campaign come to the inbox: only one of this node's texts has a waiting run.
+			if (!isQuestionRefShaped(receipt.notifyId))
+				return out({ resumed: false, reason: 'no run is waiting for this text' });
+			const to =
+				read.to === null ? null : normaliseMsisdn(asInternational(read.to), DEFAULT_COUNTRY_CODE);
+			const rows = await findQuestions(this, itemIndex, to?.ok ? to.msisdn : '', receipt.notifyId);
+			// Every row for this text, in case a log kept more than one (the live one answers for itself).
+			const waiting = rows.filter(
+				(row) =>
+					row.reference === receipt.notifyId &&
+					row.waitsFor === 'receipt' &&
+					isOurResumeUrl(row.resumeUrl, waitingBase),
 			);
-		}
-		// A processing result leaves the trigger only after its URL token was checked; it carries no
-		// signature, so no `verified` either. A delivery receipt must be signed.
-		const vouched =
-			item.event === 'processingResult' ? item.verified !== false : item.verified === true;
-		if (!vouched)
-			return out({
-				resumed: false,
-				reason: 'the receipt was not verified by the Phonovation Trigger',
-			});
-		const read = readReceipt(item);
-		if ('skip' in read) return out({ resumed: false, reason: read.skip });
-		const { receipt } = read;
-		// Receipts of every campaign come to the inbox: only one of this node's texts has a waiting run.
-		if (!isQuestionRefShaped(receipt.notifyId))
-			return out({ resumed: false, reason: 'no run is waiting for this text' });
-		const to =
-			read.to === null ? null : normaliseMsisdn(asInternational(read.to), DEFAULT_COUNTRY_CODE);
-		const rows = await findQuestions(this, itemIndex, to?.ok ? to.msisdn : '', receipt.notifyId);
-		// Every row for this text, in case a log kept more than one (the live one answers for itself).
-		const waiting = rows.filter(
-			(row) =>
-				row.reference === receipt.notifyId &&
-				row.waitsFor === 'receipt' &&
-				isOurResumeUrl(row.resumeUrl, waitingBase),
-		);
-		if (waiting.length === 0)
-			return out({ resumed: false, reason: 'no run is waiting for this text' });
-		let outcome: IDataObject | undefined;
-		for (const row of waiting) {
-			const { executionId } = resumeTarget(row.resumeUrl)!;
-			const proof = receiptProof({ executionId, reference: row.reference }, receipt, secret);
-			const posted = await postToWaitingRun(
-				this,
-				itemIndex,
-				row.resumeUrl,
-				{ ...receipt, proof },
-				{ pausesMs: PAUSES_MS, failure: 'The waiting run could not take the receipt' },
-			);
-			const text = { reference: row.reference, executionId };
-			if (posted.state === 'resumed')
-				return out({ resumed: true, delivery: receipt.outcome, text });
-			outcome ??=
-				posted.state === 'refused'
-					? { resumed: false, reason: posted.reason, text }
-					: { resumed: false, reason: 'no run is waiting for this text any more', text };
-		}
-		return out(outcome!);
-	});
+			if (waiting.length === 0)
+				return out({ resumed: false, reason: 'no run is waiting for this text' });
+			let outcome: IDataObject | undefined;
+			for (const row of waiting) {
+				const { executionId } = resumeTarget(row.resumeUrl)!;
+				const proof = receiptProof({ executionId, reference: row.reference }, receipt, secret);
+				const posted = await postToWaitingRun(
+					this,
+					itemIndex,
+					row.resumeUrl,
+					{ ...receipt, proof },
+					{ pausesMs: PAUSES_MS, failure: 'The waiting run could not take the receipt' },
+				);
+				const text = { reference: row.reference, executionId };
+				if (posted.state === 'resumed')
+					return out({ resumed: true, delivery: receipt.outcome, text });
+				outcome ??=
+					posted.state === 'refused'
+						? { resumed: false, reason: posted.reason, text }
+						: { resumed: false, reason: 'no run is waiting for this text any more', text };
+			}
+			return out(outcome!);
+		},
+	);
 }

@@ -1,14 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { normaliseMsisdn } from '../../domain/phoneNumbers';
 import { DEFAULT_COUNTRY_CODE } from '../../domain/rules';
 import { asText } from '../../../shared/values';
-import { eachItem } from '../../eachItem';
 import { deliverReplyDescription } from './fields';
 import { findQuestions, type LoggedQuestion } from './questionLog';
 import { asInternational, type DeliveredReply, replyProof, resumeTarget } from './replyProof';
-import { isOurResumeUrl, itemOfParameter, postToWaitingRun, waitingBaseOf } from './waitingRuns';
+import { deliverEach, isOurResumeUrl, postToWaitingRun } from './waitingRuns';
 
 export const description = deliverReplyDescription;
 
@@ -64,72 +62,64 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	// An AI Agent must never be able to make up an answer to a question a person was asked.
-	if (this.getNode().type.endsWith('Tool')) {
-		throw new NodeOperationError(
-			this.getNode(),
-			'Deliver Reply cannot be used as an AI tool: only a verified reply may answer a question',
-		);
-	}
-	const secret = asText((await this.getCredentials('phonovationApi')).relaySecret);
-	// This n8n's waiting-webhook address: a row pointing anywhere else gets neither reply nor proof.
-	const waitingBase = waitingBaseOf(this);
-	return await eachItem(this, items, async (itemIndex) => {
-		const item = itemOfParameter(this.getNodeParameter('reply', itemIndex, {}));
-		const out = (result: IDataObject): INodeExecutionData[] => [
-			{ json: { ...item, ...result }, pairedItem: { item: itemIndex } },
-		];
-		if (item.event !== 'inbound' && item.event !== 'optOut') {
-			throw new NodeOperationError(
-				this.getNode(),
-				`Reply: item ${itemIndex} is not a Phonovation Trigger Inbound Message or Opt-Out item (event "${asText(item.event)}"); set Reply to the trigger's item, e.g. {{ $('On Reply').item.json }}`,
-				{ itemIndex },
+	const handing = {
+		operation: 'Deliver Reply',
+		notATool: 'only a verified reply may answer a question',
+		parameter: 'reply',
+		label: 'Reply',
+		events: { inbound: 'Inbound Message', optOut: 'Opt-Out' },
+		triggerName: 'On Reply',
+	};
+	return await deliverEach(
+		this,
+		items,
+		handing,
+		async ({ itemIndex, item, out, secret, waitingBase }) => {
+			if (item.verified !== true)
+				return out({
+					resumed: false,
+					reason: 'the reply was not verified by the Phonovation Trigger',
+				});
+			const unverified = (item.unverified ?? {}) as IDataObject;
+			const reply: DeliveredReply = {
+				from: asText(item.from),
+				text: asText(item.text),
+				receivedAt: orNull(unverified.receivedAt),
+				optedOut: item.event === 'optOut',
+				notifyId: orNull(unverified.notifyId),
+			};
+			const from = normaliseMsisdn(asInternational(reply.from), DEFAULT_COUNTRY_CODE);
+			if (!from.ok) return out({ resumed: false, reason: 'the reply has no number to match' });
+			const questions = await findQuestions(this, itemIndex, from.msisdn, reply.notifyId);
+			// A run waiting for a delivery receipt takes no reply.
+			const ours = questions.filter(
+				(q) => q.waitsFor !== 'receipt' && isOurResumeUrl(q.resumeUrl, waitingBase),
 			);
-		}
-		if (item.verified !== true)
+			const candidates = candidatesFor(ours, from.msisdn, reply.notifyId, Date.now());
+			// The first waiting question that reads it as its answer takes it; a refusal (not an answer,
+			// no code) is reported when no other question takes it.
+			let refusal: IDataObject | undefined;
+			for (const question of candidates) {
+				const { executionId } = resumeTarget(question.resumeUrl)!;
+				const posted = await postWithRetries(this, itemIndex, question, executionId, reply, secret);
+				const about = { reference: question.reference, executionId };
+				if (posted.state === 'resumed')
+					return out({ resumed: true, answer: posted.answer ?? null, question: about });
+				if (posted.state === 'refused')
+					refusal ??= {
+						resumed: false,
+						reason: posted.reason,
+						question: about,
+						...(posted.reprompt ? { reprompt: posted.reprompt } : {}),
+					};
+			}
+			if (refusal) return out(refusal);
 			return out({
 				resumed: false,
-				reason: 'the reply was not verified by the Phonovation Trigger',
+				reason: candidates.length
+					? 'no question to this number is waiting any more'
+					: 'no question to this number is waiting',
 			});
-		const unverified = (item.unverified ?? {}) as IDataObject;
-		const reply: DeliveredReply = {
-			from: asText(item.from),
-			text: asText(item.text),
-			receivedAt: orNull(unverified.receivedAt),
-			optedOut: item.event === 'optOut',
-			notifyId: orNull(unverified.notifyId),
-		};
-		const from = normaliseMsisdn(asInternational(reply.from), DEFAULT_COUNTRY_CODE);
-		if (!from.ok) return out({ resumed: false, reason: 'the reply has no number to match' });
-		const questions = await findQuestions(this, itemIndex, from.msisdn, reply.notifyId);
-		// A run waiting for a delivery receipt takes no reply.
-		const ours = questions.filter(
-			(q) => q.waitsFor !== 'receipt' && isOurResumeUrl(q.resumeUrl, waitingBase),
-		);
-		const candidates = candidatesFor(ours, from.msisdn, reply.notifyId, Date.now());
-		// The first waiting question that reads it as its answer takes it; a refusal (not an answer,
-		// no code) is reported when no other question takes it.
-		let refusal: IDataObject | undefined;
-		for (const question of candidates) {
-			const { executionId } = resumeTarget(question.resumeUrl)!;
-			const posted = await postWithRetries(this, itemIndex, question, executionId, reply, secret);
-			const about = { reference: question.reference, executionId };
-			if (posted.state === 'resumed')
-				return out({ resumed: true, answer: posted.answer ?? null, question: about });
-			if (posted.state === 'refused')
-				refusal ??= {
-					resumed: false,
-					reason: posted.reason,
-					question: about,
-					...(posted.reprompt ? { reprompt: posted.reprompt } : {}),
-				};
-		}
-		if (refusal) return out(refusal);
-		return out({
-			resumed: false,
-			reason: candidates.length
-				? 'no question to this number is waiting any more'
-				: 'no question to this number is waiting',
-		});
-	});
+		},
+	);
 }

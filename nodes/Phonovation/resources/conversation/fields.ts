@@ -27,6 +27,43 @@ export const QUESTION_PARAMETERS = {
 	recipients: 'recipients',
 } as const;
 
+const toField = (verb: 'ask' | 'text'): INodeProperties => ({
+	displayName: 'To',
+	name: QUESTION_PARAMETERS.recipients,
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: '0871234567',
+	description: `The one number to ${verb}`,
+});
+
+/** Message is `message`: the field n8n's AI Agent human review replaces with the tool call. */
+const messageField = (placeholder: string): INodeProperties => ({
+	displayName: 'Message',
+	name: QUESTION_PARAMETERS.text,
+	type: 'string',
+	typeOptions: { rows: 3 },
+	required: true,
+	default: '',
+	placeholder,
+});
+
+const countryCodeOption: INodeProperties = {
+	displayName: 'Default Country Code',
+	name: 'defaultCountryCode',
+	type: 'string',
+	default: DEFAULT_COUNTRY_CODE,
+	description: 'Country calling code for a number written nationally (087…)',
+};
+
+const excludeNumbersOption = (verb: 'ask' | 'text'): INodeProperties => ({
+	displayName: 'Exclude Numbers',
+	name: 'excludeNumbers',
+	type: 'string',
+	default: '',
+	description: `Numbers never to ${verb}, such as your opt-out list (the same forms as a campaign's Exclude Numbers); an excluded number is an error, nothing is sent`,
+});
+
 const sendAndWaitFields: INodeProperties[] = [
 	questionLogField,
 	{
@@ -34,24 +71,8 @@ const sendAndWaitFields: INodeProperties[] = [
 		description:
 			'A numeric longcode of your account that can receive replies (an alphanumeric sender cannot be answered). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 	},
-	{
-		displayName: 'To',
-		name: QUESTION_PARAMETERS.recipients,
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: '0871234567',
-		description: 'The one number to ask',
-	},
-	{
-		displayName: 'Message',
-		name: QUESTION_PARAMETERS.text,
-		type: 'string',
-		typeOptions: { rows: 3 },
-		required: true,
-		default: '',
-		placeholder: 'Reply YES to confirm your appointment tomorrow at 10:00, NO to cancel',
-	},
+	toField('ask'),
+	messageField('Reply YES to confirm your appointment tomorrow at 10:00, NO to cancel'),
 	// Read when the answer comes, from the paused item: what was asked, of whom and when.
 	{ displayName: 'Asked At', name: 'askedAt', type: 'hidden', default: '={{ $json.askedAt }}' },
 	{ displayName: 'Asked To', name: 'askedTo', type: 'hidden', default: '={{ $json.to }}' },
@@ -91,21 +112,8 @@ const sendAndWaitFields: INodeProperties[] = [
 				description:
 					'Whether the question ends with "Reply YES 4821 or NO 4821" and an Approval answer must carry its code, so a captured YES can never answer a later question (on by default for the AI Agent\'s human review)',
 			},
-			{
-				displayName: 'Default Country Code',
-				name: 'defaultCountryCode',
-				type: 'string',
-				default: DEFAULT_COUNTRY_CODE,
-				description: 'Country calling code for a number written nationally (087…)',
-			},
-			{
-				displayName: 'Exclude Numbers',
-				name: 'excludeNumbers',
-				type: 'string',
-				default: '',
-				description:
-					"Numbers never to ask, such as your opt-out list (the same forms as a campaign's Exclude Numbers); an excluded number is an error, nothing is sent",
-			},
+			countryCodeOption,
+			excludeNumbersOption('ask'),
 			{
 				displayName: 'Limit Wait Time (Minutes)',
 				name: 'limitWaitTime',
@@ -176,29 +184,11 @@ const deliverReplyFields: INodeProperties[] = [
 	},
 ];
 
-const toField: INodeProperties = {
-	displayName: 'To',
-	name: QUESTION_PARAMETERS.recipients,
-	type: 'string',
-	required: true,
-	default: '',
-	placeholder: '0871234567',
-	description: 'The one number to text',
-};
-
 const sendAndWaitForDeliveryFields: INodeProperties[] = [
 	questionLogField,
 	senderField,
-	toField,
-	{
-		displayName: 'Message',
-		name: QUESTION_PARAMETERS.text,
-		type: 'string',
-		typeOptions: { rows: 3 },
-		required: true,
-		default: '',
-		placeholder: 'Reminder: your appointment is tomorrow at 10:00',
-	},
+	toField('text'),
+	messageField('Reminder: your appointment is tomorrow at 10:00'),
 	// Read when the receipt comes: the paused item, so every branch carries the input's fields.
 	{ displayName: 'Waiting Item', name: 'waitingItem', type: 'hidden', default: '={{ $json }}' },
 	{
@@ -208,21 +198,8 @@ const sendAndWaitForDeliveryFields: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		options: [
-			{
-				displayName: 'Default Country Code',
-				name: 'defaultCountryCode',
-				type: 'string',
-				default: DEFAULT_COUNTRY_CODE,
-				description: 'Country calling code for a number written nationally (087…)',
-			},
-			{
-				displayName: 'Exclude Numbers',
-				name: 'excludeNumbers',
-				type: 'string',
-				default: '',
-				description:
-					"Numbers never to text, such as your opt-out list (the same forms as a campaign's Exclude Numbers); an excluded number is an error, nothing is sent",
-			},
+			countryCodeOption,
+			excludeNumbersOption('text'),
 			{
 				displayName: 'Limit Wait Time (Minutes)',
 				name: 'limitWaitTime',

@@ -1,6 +1,7 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
+import { eachItem } from '../../eachItem';
 import { asText } from '../../../shared/values';
 import { resumeTarget } from './replyProof';
 
@@ -11,7 +12,7 @@ import { resumeTarget } from './replyProof';
  */
 
 /** A trigger item handed over in a JSON parameter (n8n may hand it over as text). */
-export function itemOfParameter(value: unknown): IDataObject {
+function itemOfParameter(value: unknown): IDataObject {
 	if (typeof value === 'string') {
 		try {
 			return (JSON.parse(value) ?? {}) as IDataObject;
@@ -92,5 +93,68 @@ export async function postToWaitingRun(
 	throw new NodeOperationError(ctx.getNode(), `${retry.failure}: ${said}`, {
 		itemIndex,
 		description: `Tried ${pausesMs.length + 1} times. Set Retry On Fail on this node to deliver it again later: a run resumes only once, so a repeat is harmless.`,
+	});
+}
+
+/** What a Deliver operation takes: the trigger's item of which events, in which parameter. */
+interface Handing {
+	/** The operation's name, for the AI tool refusal. */
+	operation: string;
+	/** Why no AI agent may use it. */
+	notATool: string;
+	/** The parameter (and its label) holding the trigger's item. */
+	parameter: string;
+	label: string;
+	/** The trigger events it takes, and their names in the trigger. */
+	events: Record<string, string>;
+	/** The trigger node's name in the example expression of the error. */
+	triggerName: string;
+}
+
+export interface Handed {
+	itemIndex: number;
+	/** The trigger's item. */
+	item: IDataObject;
+	/** The item going on, with what became of it. */
+	out(result: IDataObject): INodeExecutionData[];
+	secret: string;
+	/** This n8n's waiting-webhook address: a row pointing anywhere else gets neither item nor proof. */
+	waitingBase: string;
+}
+
+/**
+ * Deliver Reply and Deliver Receipt: never an AI Agent's tool (an agent must not make up what a
+ * person or the provider said), each input item's trigger item checked to be one of `events`
+ * (an error naming the field and the item otherwise), handed to `deliver` with the Relay Secret.
+ */
+export async function deliverEach(
+	ctx: IExecuteFunctions,
+	items: INodeExecutionData[],
+	handing: Handing,
+	deliver: (handed: Handed) => Promise<INodeExecutionData[]>,
+): Promise<INodeExecutionData[]> {
+	if (ctx.getNode().type.endsWith('Tool'))
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`${handing.operation} cannot be used as an AI tool: ${handing.notATool}`,
+		);
+	const secret = asText((await ctx.getCredentials('phonovationApi')).relaySecret);
+	const waitingBase = waitingBaseOf(ctx);
+	const { label } = handing;
+	return await eachItem(ctx, items, async (itemIndex) => {
+		const item = itemOfParameter(ctx.getNodeParameter(handing.parameter, itemIndex, {}));
+		const event = asText(item.event);
+		if (!Object.hasOwn(handing.events, event)) {
+			const names = Object.values(handing.events).join(' or ');
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`${label}: item ${itemIndex} is not a Phonovation Trigger ${names} item (event "${event}"); set ${label} to the trigger's item, e.g. {{ $('${handing.triggerName}').item.json }}`,
+				{ itemIndex },
+			);
+		}
+		const out = (result: IDataObject): INodeExecutionData[] => [
+			{ json: { ...item, ...result }, pairedItem: { item: itemIndex } },
+		];
+		return await deliver({ itemIndex, item, out, secret, waitingBase });
 	});
 }

@@ -1,9 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
-import type { AddressInfo } from 'node:net';
 
 import { provenReceipt } from '../../../../../nodes/Phonovation/resources/conversation/receiptProof';
 import { QUESTION_LOG, QuestionLog } from '../../../../harness/question-log';
-import { type Answer, waitingRuns } from '../../../../harness/waiting-runs';
+import { type Answer, useWaitingRuns } from '../../../../harness/waiting-runs';
 import { sharedFixture } from '../../fixture';
 
 const PHONE = '353871234567';
@@ -40,23 +39,12 @@ const processingResult = (notifyId: string, status: string): IDataObject => ({
 
 describe('Deliver Receipt: a verified receipt reaches the run waiting for that text, and only it', () => {
 	const fixture = sharedFixture();
-	const runs = waitingRuns();
+	const runs = useWaitingRuns(() => fixture().engine);
 	let log: QuestionLog;
-	beforeAll(async () => {
+	beforeAll(() => {
 		log = new QuestionLog(fixture().engine);
-		await new Promise<void>((resolve) => runs.server.listen(0, '127.0.0.1', resolve));
-		const { port } = runs.server.address() as AddressInfo;
-		fixture().engine.instanceBaseUrl = `http://127.0.0.1:${port}`;
 	});
-	afterAll(() => {
-		fixture().engine.instanceBaseUrl = 'http://127.0.0.1:5678';
-		runs.server.close();
-	});
-	beforeEach(() => {
-		log.clear();
-		runs.posts.length = 0;
-		runs.scripts.clear();
-	});
+	beforeEach(() => log.clear());
 
 	/** A text in the log waiting for its receipt (or, `waitsFor: undefined`, a question waiting for a reply). */
 	function waiting(executionId: string, answer: Answer[], row: IDataObject = {}) {

@@ -1,8 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
-import type { AddressInfo } from 'node:net';
 
 import { QUESTION_LOG, QuestionLog } from '../../../../harness/question-log';
-import { type Answer, waitingRuns } from '../../../../harness/waiting-runs';
+import { type Answer, useWaitingRuns } from '../../../../harness/waiting-runs';
 import { sharedFixture } from '../../fixture';
 
 const PHONE = '353871234567';
@@ -25,24 +24,12 @@ const reply = (text: string, notifyId: string | null, extra: IDataObject = {}): 
 
 describe('Deliver Reply: the answer reaches the question it answers, and only with a resumed run', () => {
 	const fixture = sharedFixture();
-	const runs = waitingRuns();
+	const runs = useWaitingRuns(() => fixture().engine);
 	let log: QuestionLog;
-	beforeAll(async () => {
+	beforeAll(() => {
 		log = new QuestionLog(fixture().engine);
-		await new Promise<void>((resolve) => runs.server.listen(0, '127.0.0.1', resolve));
-		// The played runs are this n8n's waiting webhooks.
-		const { port } = runs.server.address() as AddressInfo;
-		fixture().engine.instanceBaseUrl = `http://127.0.0.1:${port}`;
 	});
-	afterAll(() => {
-		fixture().engine.instanceBaseUrl = 'http://127.0.0.1:5678';
-		runs.server.close();
-	});
-	beforeEach(() => {
-		log.clear();
-		runs.posts.length = 0;
-		runs.scripts.clear();
-	});
+	beforeEach(() => log.clear());
 
 	/** A question in the log: asked `minutesAgo`, open until `expiresIn` minutes from now. */
 	function asked(executionId: string, minutesAgo: number, answer: Answer[], expiresIn = 60) {
