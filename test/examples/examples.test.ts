@@ -166,9 +166,20 @@ describe('loadExample: an example as the e2e suite and npm start import it', () 
 			(loadExample(name, { questionLog }).nodes as unknown as ExampleNode[])
 				.filter((n) => n.parameters?.questionLog !== undefined)
 				.map((n) => n.parameters!.questionLog);
-		for (const name of ['inbox', 'appointment-confirmation']) {
-			expect(logs(name, '42')).toEqual([{ __rl: true, mode: 'id', value: '42' }]);
-			expect(logs(name)).toEqual([expect.objectContaining({ value: QUESTION_LOG_PLACEHOLDER })]);
+		// The inbox delivers replies and receipts: two nodes use the log.
+		for (const [name, nodes] of [
+			['inbox', 2],
+			['appointment-confirmation', 1],
+			['delivery-fallback', 1],
+		] as const) {
+			expect(logs(name, '42')).toEqual(
+				Array.from({ length: nodes }, () => ({ __rl: true, mode: 'id', value: '42' })),
+			);
+			expect(logs(name)).toEqual(
+				Array.from({ length: nodes }, () =>
+					expect.objectContaining({ value: QUESTION_LOG_PLACEHOLDER }),
+				),
+			);
 		}
 	});
 
