@@ -19,6 +19,7 @@ import {
 } from './support/browser-editor';
 import { type RunningDemo, startDemo } from './support/demo-process';
 import { TYPES } from './support/environment';
+import { exampleNames } from './support/examples';
 import { ensureN8nInstalled } from './support/install';
 import { N8nClient } from './support/n8n-client';
 import { packPackage } from './support/pack';
@@ -81,7 +82,7 @@ describe('the editor in a real browser, against the npm start demo', () => {
 		const listed = await page.$$eval(testId('workflow-card-name'), (names) =>
 			names.map((name) => (name as HTMLElement).innerText),
 		);
-		expect(listed).toHaveLength(5);
+		expect(listed).toHaveLength(exampleNames().length);
 		expect(page.url()).toContain('/home/workflows');
 		await screenshot('01-workflows');
 	}, 120_000);
@@ -100,9 +101,9 @@ describe('the editor in a real browser, against the npm start demo', () => {
 		const panel = await waitForText(page, testId('node-creator'), 'Triggers (4)');
 		const shown = await shownText(panel);
 		expect(shown).toMatch(
-			/Triggers \(4\).*On delivery receipt.*On inbound message.*On opt out.*On processing result.*Actions \(7\)/,
+			/Triggers \(4\).*On delivery receipt.*On inbound message.*On opt out.*On processing result.*Actions \(9\)/,
 		);
-		await page.locator(`${testId('node-creator')} ::-p-text(Actions (7))`).click();
+		await page.locator(`${testId('node-creator')} ::-p-text(Actions (9))`).click();
 		const actions = await shownText(
 			await waitForText(page, testId('node-creator'), 'Send a campaign'),
 		);
@@ -113,6 +114,8 @@ describe('the editor in a real browser, against the npm start demo', () => {
 			'Send a legacy message',
 			'Send a text and wait for the reply',
 			'Deliver a reply to a waiting run',
+			'Send a text and wait for its delivery',
+			'Deliver a receipt to a waiting run',
 		]) {
 			expect(actions).toContain(action);
 		}
