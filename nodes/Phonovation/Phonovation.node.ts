@@ -23,10 +23,12 @@ import { asNodeError } from './eachItem';
 import { errorItemFor, selectedOperation } from './router';
 
 /**
- * Send and Wait for Reply and for Delivery: the asking node's own resume URL (`getSignedResumeUrl`, ending in the
- * node's id and signed by n8n) reaches webhook(); the run's `$execution.resumeUrl` does not, so a
- * reply can never resume another wait of the run. A restart webhook, served by n8n itself while
- * the run waits: nothing is registered with the provider, so no webhookMethods to manage.
+ * Send and Wait for Reply and for Delivery resume at webhook(), at a URL ending in the waiting
+ * node's id: for a reply the node's own signed URL (`getSignedResumeUrl`), so the run's
+ * `$execution.resumeUrl` does not reach it; for a receipt the run's resume token with the node's id
+ * (n8n checks node-signed URLs only for `sendAndWait`), where the receipt's proof decides. A
+ * restart webhook, served by n8n itself while the run waits: nothing is registered with the
+ * provider, so no webhookMethods to manage.
  */
 const RESUME_WEBHOOKS: INodeTypeDescription['webhooks'] = [
 	{
