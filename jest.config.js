@@ -12,6 +12,7 @@ const shared = {
 
 module.exports = {
 	reporters: ['default', '<rootDir>/test/summary-reporter.cjs'],
+	testSequencer: '<rootDir>/test/sequencer.cjs',
 	projects: [
 		{
 			...shared,
@@ -23,6 +24,9 @@ module.exports = {
 			...shared,
 			displayName: 'e2e',
 			testMatch: ['<rootDir>/test/e2e/**/*.test.ts'],
+			// n8n installed, the package packed, n8n's user folder migrated; the shared n8ns stopped.
+			globalSetup: '<rootDir>/test/e2e/support/global-setup.ts',
+			globalTeardown: '<rootDir>/test/e2e/support/global-teardown.ts',
 			testPathIgnorePatterns: ['/node_modules/', '<rootDir>/.stryker-tmp/'],
 		},
 	],

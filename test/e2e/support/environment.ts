@@ -1,3 +1,5 @@
+import path from 'node:path';
+
 import {
 	type SimulatorConfig,
 	type Simulator,
@@ -6,10 +8,18 @@ import {
 } from '../../simulator';
 import { ensureN8nInstalled, type N8nInstall } from './install';
 import { N8nClient, type WorkflowJson } from './n8n-client';
+import { machineReport } from './machine';
 import { type N8nProcess, startN8n } from './n8n-process';
 import { TYPES } from './package-types';
 import { packPackage } from './pack';
-import { freePort } from './ports';
+import { REPO_ROOT } from './paths';
+import {
+	assertHandedOverEmpty,
+	leaseSharedN8n,
+	type SharedLease,
+	sharingEnabled,
+} from './shared-n8n';
+import { ensureUserFolderTemplate } from './user-folder-template';
 
 /** The credential name the demo creates and the example workflows refer to. */
 export const SIMULATOR_CREDENTIAL_NAME = 'Phonovation (local simulator)';
@@ -90,31 +100,53 @@ export function credentialCreator(client: N8nClient, sim: Simulator) {
 	};
 }
 
+/** The running test file, relative to the repository (for the shared n8n's hand-over check). */
+function currentTestFile(): string {
+	const testPath = expect.getState().testPath;
+	return testPath ? path.relative(REPO_ROOT, testPath) : 'a test file';
+}
+
+/** This worker's shared n8n, or one of the file's own when it needs other settings (n8nEnv). */
+async function n8nFor(
+	options: E2eOptions,
+	install: N8nInstall,
+	packageTarball: string,
+	log: (line: string) => void,
+): Promise<{ n8n: N8nProcess; lease?: SharedLease }> {
+	if (!options.n8nEnv && sharingEnabled()) {
+		const lease = await leaseSharedN8n({ install, packageTarball, file: currentTestFile(), log });
+		return { n8n: lease.n8n, lease };
+	}
+	const template = await ensureUserFolderTemplate(install, log);
+	return { n8n: await startN8n({ install, packageTarball, template, env: options.n8nEnv }) };
+}
+
 /**
  * A real n8n with the packed package installed as a community package, the provider simulator,
- * the owner logged in and a credential pointing at the simulator.
+ * the owner logged in and a credential pointing at the simulator. The n8n is this jest worker's
+ * shared one unless the options change n8n's own settings.
  */
 export async function startE2eEnvironment(options: E2eOptions = {}): Promise<E2eEnvironment> {
-	const log = options.log;
+	const log = options.log ?? (() => undefined);
 	const install = await ensureN8nInstalled({ log });
 	const tarball = await packPackage({ log });
-	const port = await freePort();
-	const n8nUrl = `http://127.0.0.1:${port}`;
-	const simConfig =
-		typeof options.simulator === 'function' ? options.simulator(n8nUrl) : options.simulator;
-	const sim = await startSimulator(simConfig ?? {});
-	let n8n: N8nProcess | undefined;
+	const { n8n, lease } = await n8nFor(options, install, tarball, log);
+	let sim: Simulator | undefined;
 	try {
-		n8n = await startN8n({ install, packageTarball: tarball, port, env: options.n8nEnv });
+		const simConfig =
+			typeof options.simulator === 'function' ? options.simulator(n8n.url) : options.simulator;
+		sim = await startSimulator(simConfig ?? {});
 		const client = await N8nClient.forOwner(n8n.url);
+		if (lease) await assertHandedOverEmpty(client, lease);
 		const createCredential = credentialCreator(client, sim);
 		const credential = await createCredential(SIMULATOR_CREDENTIAL_NAME);
 		const running = n8n;
+		const simulator = sim;
 		return {
 			install,
 			n8n: running,
 			client,
-			sim,
+			sim: simulator,
 			credential,
 			createCredential,
 			importWorkflow: async (workflow, bindTo = credential) => {
@@ -128,13 +160,18 @@ export async function startE2eEnvironment(options: E2eOptions = {}): Promise<E2e
 				return url;
 			},
 			stop: async () => {
-				await running.stop();
-				await sim.stop();
+				try {
+					if (lease) await lease.release(client);
+					else await running.stop();
+				} finally {
+					await simulator.stop();
+				}
 			},
 		};
 	} catch (error) {
-		await n8n?.stop();
-		await sim.stop();
+		if (lease) await lease.release(await N8nClient.forOwner(n8n.url)).catch(() => undefined);
+		else await n8n.stop();
+		await sim?.stop();
 		throw error;
 	}
 }
@@ -198,7 +235,9 @@ export function useSharedEnvironment<T extends { stop(): Promise<void> }>(
 					try {
 						await fn(current);
 					} catch (error) {
-						if (error instanceof Error) error.message += `\n\n${logsOf(current)}`;
+						if (error instanceof Error) {
+							error.message += `\n\n${logsOf(current)}\n\n${machineReport()}`;
+						}
 						throw error;
 					}
 				},

@@ -1,6 +1,7 @@
 import { fetch } from 'undici';
 
 import { parseFlatted } from './flatted';
+import { noteTransient, refusedConnection, sleep, TRANSIENT_WAIT_MS } from './machine';
 
 /** The owner account every test instance and the demo create (local, throwaway instances only). */
 export const OWNER = {
@@ -66,6 +67,12 @@ export interface CredentialTestResult {
 	message: string;
 }
 
+export interface Holdings {
+	workflows: string[];
+	credentials: string[];
+	dataTables: string[];
+}
+
 export class N8nApiError extends Error {
 	constructor(
 		readonly status: number,
@@ -108,16 +115,45 @@ export class N8nClient {
 		if (!this.cookie) throw new Error('n8n did not issue a session cookie on login');
 	}
 
-	/** One REST call; unwraps n8n's `{ data }` envelope. */
+	/**
+	 * One REST call; unwraps n8n's `{ data }` envelope. n8n's transient refusals, which it gives
+	 * before it does anything (503 while its database or workers catch up on a busy machine, a
+	 * refused connection), are waited out for up to TRANSIENT_WAIT_MS and noted for the failure
+	 * message (machine.ts).
+	 */
 	async call<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
-		const response = await fetch(`${this.baseUrl}${path}`, {
-			method,
-			headers: {
-				...(body === undefined ? {} : { 'content-type': 'application/json' }),
-				...(this.cookie ? { cookie: this.cookie } : {}),
-			},
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
+		const deadline = Date.now() + TRANSIENT_WAIT_MS;
+		for (let attempt = 1; ; attempt++) {
+			let response: Awaited<ReturnType<typeof fetch>>;
+			try {
+				response = await fetch(`${this.baseUrl}${path}`, {
+					method,
+					headers: {
+						...(body === undefined ? {} : { 'content-type': 'application/json' }),
+						...(this.cookie ? { cookie: this.cookie } : {}),
+					},
+					body: body === undefined ? undefined : JSON.stringify(body),
+				});
+			} catch (error) {
+				if (!refusedConnection(error) || Date.now() > deadline) throw error;
+				noteTransient(`${method} ${path}: connection refused`);
+				await sleep(Math.min(attempt, 5) * 500);
+				continue;
+			}
+			if (response.status === 503 && Date.now() <= deadline) {
+				noteTransient(`${method} ${path}: 503 ${(await response.text()).slice(0, 80)}`);
+				await sleep(Math.min(attempt, 5) * 500);
+				continue;
+			}
+			return await this.unwrap<T>(response, method, path);
+		}
+	}
+
+	private async unwrap<T>(
+		response: Awaited<ReturnType<typeof fetch>>,
+		method: string,
+		path: string,
+	): Promise<T> {
 		const auth = response.headers.getSetCookie().find((c) => c.startsWith('n8n-auth='));
 		if (auth) this.cookie = auth.split(';')[0];
 		const text = await response.text();
@@ -353,6 +389,63 @@ export class N8nClient {
 			`/rest/projects/${projectId}/data-tables/${tableId}/rows?take=1000`,
 		);
 		return page.data;
+	}
+
+	/** The Data Tables of every project the owner can see. */
+	async dataTables(): Promise<Array<{ id: string; name: string; projectId: string }>> {
+		const page = await this.call<{ data: Array<{ id: string; name: string; projectId: string }> }>(
+			'GET',
+			'/rest/data-tables-global?take=1000',
+		);
+		return page.data;
+	}
+
+	/** What a test file left in the instance: workflows, credentials and Data Tables, by name. */
+	async holdings(): Promise<Holdings> {
+		const [workflows, credentials, tables] = await Promise.all([
+			this.call<Array<{ name: string }>>('GET', '/rest/workflows'),
+			this.credentials(),
+			this.dataTables(),
+		]);
+		return {
+			workflows: workflows.map((w) => w.name),
+			credentials: credentials.map((c) => c.name),
+			dataTables: tables.map((t) => t.name),
+		};
+	}
+
+	/**
+	 * Stops every running or waiting execution, deletes every execution, then every workflow,
+	 * credential and Data Table: a shared n8n handed to the next test file as it was at start.
+	 */
+	async clearEverything(): Promise<void> {
+		await this.call('POST', '/rest/executions/stopMany', {
+			filter: { workflowId: 'all', status: ['new', 'running', 'waiting', 'unknown'] },
+		});
+		await this.call('POST', '/rest/executions/delete', {
+			deleteBefore: new Date(Date.now() + 60_000).toISOString(),
+		}).catch((error) => {
+			// n8n answers 404 "Execution not found" when there is no workflow at all.
+			if (!(error instanceof N8nApiError && error.status === 404)) throw error;
+		});
+		const workflows = await this.call<
+			Array<{ id: string; active?: boolean; isArchived?: boolean }>
+		>('GET', '/rest/workflows');
+		for (const workflow of workflows) {
+			if (workflow.isArchived !== true) {
+				await this.call('POST', `/rest/workflows/${workflow.id}/archive`, {}).catch((error) => {
+					// "Workflow is already archived."
+					if (!(error instanceof N8nApiError && error.status === 400)) throw error;
+				});
+			}
+			await this.call('DELETE', `/rest/workflows/${workflow.id}`);
+		}
+		for (const credential of await this.credentials()) {
+			await this.call('DELETE', `/rest/credentials/${credential.id}`);
+		}
+		for (const table of await this.dataTables()) {
+			await this.call('DELETE', `/rest/projects/${table.projectId}/data-tables/${table.id}`);
+		}
 	}
 
 	/** The options n8n's editor shows for a parameter with loadOptionsMethod (a dropdown). */

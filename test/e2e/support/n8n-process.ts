@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, openSync, closeSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -25,6 +25,13 @@ export interface StartN8nOptions {
 	env?: Record<string, string>;
 	/** How long to wait for /healthz/readiness. */
 	readyTimeoutMs?: number;
+	/**
+	 * A user folder whose database n8n already migrated (user-folder-template.ts): copied into the
+	 * new folder, with its encryption key, so this start skips the migrations and the owner setup.
+	 */
+	template?: { folder: string; encryptionKey: string };
+	/** Outlives the calling process (a shared n8n, stopped by the suite's teardown by its pid). */
+	unref?: boolean;
 }
 
 export interface N8nProcess {
@@ -33,6 +40,8 @@ export interface N8nProcess {
 	port: number;
 	userFolder: string;
 	logFile: string;
+	/** The process (and process group) id, where this process started it. */
+	pid?: number;
 	/** `${url}/webhook/<path>`: a production webhook URL, e.g. webhookUrl(`${webhookId}/phonovation`). */
 	webhookUrl(webhookPath: string): string;
 	/** Settles when the n8n process has exited (by stop() or on its own). */
@@ -134,6 +143,11 @@ export function n8nEnv(options: N8nEnvOptions): NodeJS.ProcessEnv {
 		N8N_RUNNERS_MODE: 'internal',
 		N8N_REINSTALL_MISSING_PACKAGES: 'false',
 		N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '10',
+		// A loaded 2-core machine can take longer than n8n's 5 s to answer its database ping; n8n
+		// then answers 503 "Database is not ready!" and, after 3 misses, rebuilds its connections.
+		// The suite's machine is slow, not broken: give the ping time before it counts as a miss.
+		DB_PING_TIMEOUT_MS: '30000',
+		DB_PING_MAX_FAILURES_BEFORE_RECOVERY: '10',
 		N8N_LOG_LEVEL: 'info',
 		N8N_LOG_OUTPUT: 'console',
 		EXECUTIONS_DATA_SAVE_MANUAL_EXECUTIONS: 'true',
@@ -211,12 +225,14 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nProcess> {
 	const port = options.port ?? (await freePort());
 	let brokerPort = await freePort();
 	while (brokerPort === port) brokerPort = await freePort();
+	if (options.template) await cp(options.template.folder, userFolder, { recursive: true });
 	if (options.packageTarball) await installCommunityPackage(userFolder, options.packageTarball);
 
 	const logFile = path.join(userFolder, 'n8n.log');
 	const logFd = openSync(logFile, 'a');
 	const env = {
 		...n8nEnv({ userFolder, port, brokerPort, publicHost: options.publicHost }),
+		...(options.template ? { N8N_ENCRYPTION_KEY: options.template.encryptionKey } : {}),
 		...options.env,
 	};
 	const child = spawn(process.execPath, [options.install.bin, 'start'], {
@@ -226,6 +242,7 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nProcess> {
 		detached: true,
 	});
 	closeSync(logFd);
+	if (options.unref) child.unref();
 	const url = `http://127.0.0.1:${port}`;
 
 	let stopped: Promise<void> | undefined;
@@ -253,6 +270,7 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nProcess> {
 		port,
 		userFolder,
 		logFile,
+		pid: child.pid,
 		exited: exited(child),
 		webhookUrl: (webhookPath) => `${url}/webhook/${webhookPath.replace(/^\/+/, '')}`,
 		logTail: (lines = 60) => tailOf(logFile, lines),

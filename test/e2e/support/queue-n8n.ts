@@ -26,6 +26,8 @@ const databaseEnv = (db: PostgresConnection) => ({
 	DB_POSTGRESDB_DATABASE: db.database,
 	DB_POSTGRESDB_USER: db.user,
 	DB_POSTGRESDB_PASSWORD: db.password,
+	// n8n's 20 s to get a connection is short for four n8n processes and Postgres on 2 busy cores.
+	DB_POSTGRESDB_CONNECTION_TIMEOUT: '60000',
 });
 
 export type QueueRole = 'main' | 'worker' | 'webhook';
