@@ -13,6 +13,7 @@ import {
 import { DEFAULT_WAIT_MINUTES, QUESTION_PARAMETERS, sendAndWaitDescription } from './fields';
 import { recordQuestion } from './questionLog';
 import {
+	beginRun,
 	notSent as notAsked,
 	numberToText,
 	relaySecretFor,
@@ -40,6 +41,8 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
+	// First, so a run that stops on a mistake leaves its record: a Retry after the fix sends.
+	const ask = beginRun(this);
 	const type = this.getNode().type;
 	if (type.endsWith('Tool') && !type.endsWith('HitlTool')) {
 		throw notAsked(
@@ -71,8 +74,6 @@ export async function execute(
 	const now = new Date();
 	const waitTill = waitTillOf(this, options.limitWaitTime, WAIT_LIMITS, now);
 	const secret = await relaySecretFor(this, 'that the answer came from the number asked');
-	/** This run of the node in the execution: the question's, and its retry record's. */
-	const ask = this.getWorkflowDataProxy(0).$runIndex;
 	const { notifyId, askedAt } = textOfThisRun(this, ask, msisdn, secret, now);
 	// Recorded before it is texted: a question nobody could answer is never paid for.
 	await recordQuestion(this, {

@@ -4,6 +4,7 @@ import { asText } from '../../../shared/values';
 import { DELIVERY_WAIT, sendAndWaitForDeliveryDescription } from './fields';
 import { recordQuestion } from './questionLog';
 import {
+	beginRun,
 	notSent,
 	numberToText,
 	relaySecretFor,
@@ -51,6 +52,8 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[][]> {
+	// First, so a run that stops on a mistake leaves its record: a Retry after the fix sends.
+	const ask = beginRun(this);
 	if (this.getNode().type.endsWith('Tool')) {
 		throw notSent(
 			this,
@@ -68,7 +71,6 @@ export async function execute(
 	const now = new Date();
 	const waitTill = waitTillOf(this, options.limitWaitTime, DELIVERY_WAIT, now);
 	const secret = await relaySecretFor(this, 'that a receipt is for this text');
-	const ask = this.getWorkflowDataProxy(0).$runIndex;
 	const { notifyId, askedAt } = textOfThisRun(this, ask, msisdn, secret, now);
 	// Recorded before it is sent: a receipt nobody could hand over would leave the run at No Receipt.
 	await recordQuestion(this, {

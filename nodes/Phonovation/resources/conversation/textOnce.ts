@@ -4,6 +4,7 @@ import { NodeOperationError, WAIT_INDEFINITELY } from 'n8n-workflow';
 import { normaliseMsisdn } from '../../domain/phoneNumbers';
 import { parseCountryCode } from '../../domain/rules';
 import { asNodeError } from '../../eachItem';
+import { refuseBlindRetry } from '../../retriedBlind';
 import { questionRef } from '../../../shared/questionRef';
 import { asText } from '../../../shared/values';
 import { Ledger } from '../campaign/pipeline/ledger';
@@ -16,6 +17,18 @@ import { QUESTION_PARAMETERS } from './fields';
  * checked before anything is sent, with a Notify ID of its own that every attempt keeps, sent by
  * the campaign pipeline (sender check, Exclude Numbers, retry record, unknown outcomes).
  */
+
+/**
+ * This node's run in the execution (its question's, and its retry record's), its record begun
+ * before anything is checked: a run that stops on a mistake leaves a record that nothing was sent
+ * (an empty ledger), so a Retry of the execution after the fix sends once. A Retry finding no
+ * record is still refused (retriedBlind.ts): the run may have sent before it was stopped.
+ */
+export function beginRun(ctx: IExecuteFunctions): number {
+	const run = ctx.getWorkflowDataProxy(0).$runIndex;
+	refuseBlindRetry(ctx, new Ledger(ctx.getContext('node'), run).started, run);
+	return run;
+}
 
 /** An error before anything was sent. */
 export function notSent(ctx: IExecuteFunctions, message: string): NodeOperationError {
@@ -67,10 +80,11 @@ export interface SentBefore {
 }
 
 /**
- * The text of this run of the node, the same on every attempt. Retry On Fail and an execution
- * Retry (which carries the node's context over) find the one an earlier attempt began with, so the
- * retry record sees the same text to the same number, never sends it again, and the log row is
- * pointed at this execution's resume URL instead.
+ * The text of this run of the node, the same on every attempt once it may have gone. Retry On
+ * Fail and an execution Retry (which carries the node's context over) find the one an earlier
+ * attempt began with, so the retry record sees the same text to the same number, never sends it
+ * again, and the log row is pointed at this execution's resume URL instead. While nothing was
+ * sent, an attempt asks anew: the number may have been fixed, and the question is asked now.
  */
 export function textOfThisRun(
 	ctx: IExecuteFunctions,
@@ -81,7 +95,8 @@ export function textOfThisRun(
 ): SentBefore {
 	const runs = (ctx.getContext('node').phonovationQuestions ??= {}) as Record<string, SentBefore>;
 	const earlier = runs[ask];
-	if (earlier) return earlier;
+	// The ledger holds a request from before it is posted until it is proven refused.
+	if (earlier && !new Ledger(ctx.getContext('node'), ask).isEmpty) return earlier;
 	const executionId = ctx.getExecutionId();
 	const notifyId = questionRef({ executionId, nodeId: ctx.getNode().id, msisdn, ask }, secret);
 	if (notifyId === undefined)
