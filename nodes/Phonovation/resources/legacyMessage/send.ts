@@ -1,20 +1,16 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import { secureEndpoint, shown } from '../../../shared/endpoints';
-import { normaliseMsisdn, splitRecipients } from '../../domain/phoneNumbers';
-import {
-	DEFAULT_COUNTRY_CODE,
-	LIMITS,
-	legacySettingsSchema,
-	parseCountryCode,
-	violationsOf,
-} from '../../domain/rules';
+import { DEFAULT_COUNTRY_CODE, LIMITS } from '../../domain/rules';
 import { providerError } from '../../transport/failures';
 import { mayHaveBeenProcessed, provesRefusal } from '../../transport/processed';
 import { CREDENTIAL, isFailure, plainRequest, type PlainResponse } from '../../transport/request';
 import { eachItem } from '../../eachItem';
 import { refuseBlindRetry } from '../../retriedBlind';
+import { ExcludeNumbers, excludeNumbersOption } from './excludeNumbers';
+import { fail, type LegacyMessage, readMessage } from './message';
+import { skippedItem, skipsOf } from './oncePerRun';
 import { SentLedger } from './sentLedger';
 
 const show = { show: { resource: ['legacyMessage'], operation: ['send'] } };
@@ -65,6 +61,7 @@ export const description: INodeProperties[] = [
 				description:
 					"A country's calling code (353 = Ireland, 44 = UK) given to a number written in national form with a leading 0",
 			},
+			excludeNumbersOption,
 			{
 				displayName: 'Notify ID',
 				name: 'notifyId',
@@ -75,54 +72,6 @@ export const description: INodeProperties[] = [
 		],
 	},
 ];
-
-interface LegacyMessage {
-	from: string;
-	to: string;
-	text: string;
-	notifyId: string;
-}
-
-function fail(ctx: IExecuteFunctions, message: string, itemIndex: number): never {
-	throw new NodeOperationError(ctx.getNode(), `${message} (item ${itemIndex})`, { itemIndex });
-}
-
-/**
- * The legacy gateway takes a line break as `¬` (Latin-1 172): CRLF, LF and CR each become one
- * (docs/provider-api.md#legacy-api).
- */
-function withLegacyLineBreaks(text: string): string {
-	return text.replace(/\r\n|\r|\n/g, '¬');
-}
-
-/** Reads and checks one item's parameters; any problem is an error before anything is sent. */
-function readMessage(ctx: IExecuteFunctions, itemIndex: number): LegacyMessage {
-	const from = String(ctx.getNodeParameter('from', itemIndex, '')).trim();
-	const text = withLegacyLineBreaks(String(ctx.getNodeParameter('text', itemIndex, '')));
-	const toList = splitRecipients(ctx.getNodeParameter('to', itemIndex, ''));
-	const options = ctx.getNodeParameter('options', itemIndex, {}) as {
-		notifyId?: string;
-		defaultCountryCode?: string;
-	};
-	const notifyId = String(options.notifyId ?? '').trim();
-
-	const [violation] = violationsOf(legacySettingsSchema, { from, text, notifyId });
-	if (violation?.field === 'from') fail(ctx, `From "${from}" ${violation.message}`, itemIndex);
-	// The schema's messages start with the field's name: "Text is too long: 161 characters, the limit is 160".
-	if (violation) fail(ctx, violation.message, itemIndex);
-	const country = parseCountryCode(options.defaultCountryCode);
-	if (!country.ok) fail(ctx, `Default Country Code ${country.problem}`, itemIndex);
-	if (toList.length !== 1) {
-		fail(
-			ctx,
-			`To must hold exactly one number (got ${toList.length}); use the Campaign resource for many recipients`,
-			itemIndex,
-		);
-	}
-	const to = normaliseMsisdn(toList[0], country.code);
-	if (!to.ok) fail(ctx, `To "${toList[0]}" is not a valid number: ${to.reason}`, itemIndex);
-	return { from, to: to.msisdn, text, notifyId };
-}
 
 /** The provider's answer with the password masked: its first line is the status code. */
 function statusLines(body: unknown, secret: string): { code: string; message: string } {
@@ -283,9 +232,13 @@ async function sendOne(
 
 type Checked = { ok: true; message: LegacyMessage } | { ok: false; error: unknown };
 
-function checked(ctx: IExecuteFunctions, itemIndex: number): Checked {
+function checked(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	excludeNumbers: ExcludeNumbers,
+): Checked {
 	try {
-		return { ok: true, message: readMessage(ctx, itemIndex) };
+		return { ok: true, message: readMessage(ctx, itemIndex, excludeNumbers) };
 	} catch (error) {
 		return { ok: false, error };
 	}
@@ -294,7 +247,8 @@ function checked(ctx: IExecuteFunctions, itemIndex: number): Checked {
 /**
  * One legacy request per input item (the legacy API takes a single recipient). Every item is checked
  * first: without Continue On Fail an invalid item stops the run before anything is sent; with it, the
- * invalid item becomes an error item and the others are sent.
+ * invalid item becomes an error item and the others are sent. An excluded number and a repeated
+ * message (oncePerRun.ts) are not posted; their items say so.
  */
 export async function execute(
 	this: IExecuteFunctions,
@@ -304,12 +258,19 @@ export async function execute(
 	const runIndex = this.getWorkflowDataProxy(0).$runIndex;
 	const ledger = new SentLedger(this.getContext('node'), runIndex);
 	refuseBlindRetry(this, ledger.started, runIndex);
-	const messages = items.map((_, itemIndex) => checked(this, itemIndex));
+	const excludeNumbers = new ExcludeNumbers(this);
+	const messages = items.map((_, itemIndex) => checked(this, itemIndex, excludeNumbers));
 	const invalid = messages.find((item) => !item.ok);
 	if (invalid && !invalid.ok && !this.continueOnFail()) throw invalid.error;
+	const skips = skipsOf(
+		messages.map((item) => (item.ok ? item.message : undefined)),
+		(itemIndex, message) => ledger.get(SentLedger.key(itemIndex, message.to)) !== undefined,
+	);
 	return await eachItem(this, items, async (itemIndex) => {
 		const item = messages[itemIndex];
 		if (!item.ok) throw item.error;
+		const skip = skips.get(itemIndex);
+		if (skip) return [skippedItem(item.message, skip, itemIndex)];
 		return await sendOne(this, item.message, itemIndex, ledger);
 	});
 }

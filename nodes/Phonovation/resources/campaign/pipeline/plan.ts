@@ -176,7 +176,7 @@ function partsWithin(
 }
 
 /** The first few unreadable entries, each with where it sits and why: `"unsubscribed": contains letters; …`. */
-function listedUnreadable(suppression: Suppression): string {
+export function listedUnreadable(suppression: Suppression): string {
 	const { unreadable } = suppression;
 	const listed = unreadable.slice(0, 5).map(describeUnreadable);
 	if (unreadable.length > 5) listed.push(`and ${unreadable.length - 5} more`);
@@ -208,7 +208,10 @@ function invalidReason(input: string, countryCode: string): string {
 /** An item that lists no number still has one entry, reported as invalid. */
 const NO_NUMBER: readonly string[] = Object.freeze(['']);
 
-const EXCLUDED: Skip = Object.freeze({ kind: 'excluded', reason: 'on the Exclude Numbers list' });
+export const EXCLUDED: Skip = Object.freeze({
+	kind: 'excluded',
+	reason: 'on the Exclude Numbers list',
+});
 
 /**
  * Every item's numbers, normalised into the campaign's columns (one string per number, no object);
