@@ -24,9 +24,9 @@ import { errorItemFor, selectedOperation } from './router';
 
 /**
  * Send and Wait for Reply and for Delivery resume at webhook(), at a URL ending in the waiting
- * node's id: for a reply the node's own signed URL (`getSignedResumeUrl`), so the run's
- * `$execution.resumeUrl` does not reach it; for a receipt the run's resume token with the node's id
- * (n8n checks node-signed URLs only for `sendAndWait`), where the receipt's proof decides. A
+ * node's id: for a reply the node's own signed URL (`getSignedResumeUrl`); for a receipt the run's
+ * resume token with the node's id (n8n checks node-signed URLs only for `sendAndWait`), kept sealed
+ * in the Question Log. The run's token passes n8n's check at either, so the proof decides. A
  * restart webhook, served by n8n itself while the run waits: nothing is registered with the
  * provider, so no webhookMethods to manage.
  */

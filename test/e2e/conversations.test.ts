@@ -140,6 +140,31 @@ describe('Send and Wait for Reply in n8n', () => {
 			});
 			expect((await env.client.execution(executionId)).status).toBe('waiting');
 
+			// A proven YES stamped more than 10 s before the question was asked answers something else
+			// (a captured answer to an earlier question, say).
+			const early = {
+				...timeless,
+				receivedAt: new Date(Date.parse(String(recorded.askedAt)) - 11_000).toISOString(),
+			};
+			const beforeAsked = await fetch(resumeUrl, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({
+					...early,
+					proof: replyProof(
+						{ executionId, reference: notifyId },
+						early,
+						env.sim.config.relaySecret,
+					),
+				}),
+			});
+			expect(beforeAsked.status).toBe(409);
+			expect(await beforeAsked.json()).toEqual({
+				resumed: false,
+				reason: 'the reply was sent before the question was asked',
+			});
+			expect((await env.client.execution(executionId)).status).toBe('waiting');
+
 			// The reply workflow hands verified replies to the run (its lookup of the resume URL is the example's Data
 			// Table).
 			const replies = await deliveringReplies(env, log, REPLIES_WEBHOOK_ID);

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 
 import { fetch } from 'undici';
 
+import { openToken } from '../../nodes/Phonovation/resources/conversation/sealedResumeToken';
 import { useE2eEnvironment } from './support/environment';
+import { rawExecutionText } from './support/load-executions';
 import { nodeOutput, type WorkflowJson } from './support/n8n-client';
 import { logParameter, questionLog, questionLogWorkflow, waitingAt } from './support/question-log';
 import { chain, manualTrigger, phonovation, phonovationTrigger } from './support/workflow-builder';
@@ -125,8 +127,31 @@ describe('Send and Wait for Delivery in n8n', () => {
 				[{ msisdn: TO, notifyId }],
 			]);
 
-			// n8n's token in the URL is not enough: without our proof the run keeps waiting.
-			const forged = await fetch(row.resumeUrl as string, {
+			// No run token at rest: neither the log's row nor the log workflow's saved executions
+			// hold it (it would open every later wait of the run), and the row's URL resumes nothing.
+			const token = (await env.client.execution(executionId)).data as unknown as Json;
+			const resumeToken = String(token.resumeToken ?? '');
+			expect(resumeToken).toMatch(/^[0-9a-f]{32,}$/);
+			expect(JSON.stringify(row)).not.toContain(resumeToken);
+			for (const logRun of await env.client.executions(logId)) {
+				expect(await rawExecutionText(env.client, String(logRun.id))).not.toContain(resumeToken);
+			}
+			expect((await fetch(row.resumeUrl as string, { method: 'POST' })).status).toBe(401);
+			expect((await env.client.execution(executionId)).status).toBe('waiting');
+
+			// Even n8n's token (opened with the Relay Secret) is not enough: without our proof the run
+			// keeps waiting.
+			const sealedUrl = new URL(row.resumeUrl as string);
+			const target = { executionId, nodeId: sealedUrl.pathname.split('/').pop()! };
+			const opened = openToken(
+				sealedUrl.searchParams.get('sealed')!,
+				target,
+				env.sim.config.relaySecret,
+			);
+			expect(opened).toBe(resumeToken);
+			const withToken = new URL(sealedUrl);
+			withToken.search = `?signature=${opened}`;
+			const forged = await fetch(withToken, {
 				method: 'POST',
 				headers: { 'content-type': 'application/json' },
 				body: JSON.stringify({
@@ -143,7 +168,7 @@ describe('Send and Wait for Delivery in n8n', () => {
 			expect(await forged.json()).toEqual({ resumed: false, reason: 'no valid proof' });
 			expect((await env.client.execution(executionId)).status).toBe('waiting');
 			// The run's own resume URL (without this node's id) does not reach it either.
-			const runUrl = (row.resumeUrl as string).replace(/\/[^/?]+\?/, '?');
+			const runUrl = withToken.toString().replace(/\/[^/?]+\?/, '?');
 			expect((await fetch(runUrl, { method: 'POST' })).status).not.toBe(200);
 			expect((await env.client.execution(executionId)).status).toBe('waiting');
 

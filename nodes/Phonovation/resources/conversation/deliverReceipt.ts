@@ -5,10 +5,11 @@ import { DEFAULT_COUNTRY_CODE } from '../../domain/rules';
 import { isQuestionRefShaped } from '../../../shared/questionRef';
 import { asText } from '../../../shared/values';
 import { deliverReceiptDescription } from './fields';
-import { findQuestions } from './questionLog';
+import { findQuestions, type LoggedQuestion } from './questionLog';
 import { type DeliveredReceipt, receiptProof } from './receiptProof';
-import { asInternational, resumeTarget } from './replyProof';
-import { deliverEach, isOurResumeUrl, postToWaitingRun } from './waitingRuns';
+import { asInternational } from './replyProof';
+import type { ResumeTarget } from './resumeUrl';
+import { deliverEach, postToWaitingRun, sortRows, unusableRowsOf } from './waitingRuns';
 
 export const description = deliverReceiptDescription;
 
@@ -16,7 +17,10 @@ export const description = deliverReceiptDescription;
  * Pauses between tries while n8n cannot take the receipt yet: a receipt can come before the run
  * that sent the text has paused (n8n answers 409 while it runs), so it is offered for about 15 s.
  */
-const PAUSES_MS = [1_000, 2_000, 4_000, 8_000];
+const RETRY = {
+	pausesMs: [1_000, 2_000, 4_000, 8_000],
+	failure: 'The waiting run could not take the receipt',
+};
 
 const orNull = (value: unknown) =>
 	value === null || value === undefined || value === '' ? null : asText(value);
@@ -64,11 +68,39 @@ function readReceipt(item: IDataObject): Read {
 	};
 }
 
+/** Posts the receipt to each usable row in turn (the live one answers for itself); what became of it. */
+async function offerReceipt(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	rows: Array<{ row: LoggedQuestion; target: ResumeTarget }>,
+	signed: { receipt: DeliveredReceipt; secret: string },
+): Promise<IDataObject> {
+	const { receipt, secret } = signed;
+	let outcome: IDataObject | undefined;
+	for (const { row, target } of rows) {
+		const { executionId } = target;
+		const proof = receiptProof({ executionId, reference: row.reference }, receipt, secret);
+		const body = { ...receipt, proof };
+		const posted = await postToWaitingRun(ctx, itemIndex, { target, body }, RETRY);
+		const text = { reference: row.reference, executionId };
+		if (posted.state === 'resumed') return { resumed: true, delivery: receipt.outcome, text };
+		// This run may have taken it: no other row is tried.
+		if (posted.state === 'unconfirmed')
+			return { resumed: false, unconfirmed: true, reason: posted.reason, text };
+		outcome ??=
+			posted.state === 'refused'
+				? { resumed: false, reason: posted.reason, text }
+				: { resumed: false, reason: 'no run is waiting for this text any more', text };
+	}
+	return outcome ?? { resumed: false, reason: 'no run is waiting for this text' };
+}
+
 /**
  * Finds the run waiting for the text a verified receipt reports on (by its Notify ID, which the
  * provider signs) in the Question Log, and posts the receipt, with its proof, to that run's resume
- * URL. The item goes on with `resumed` and, when it is false, why (no run waits for that text, it
- * was already resumed, the receipt is not final…).
+ * URL (rebuilt by the resume URL rule; rows it refuses are listed as `unusableRows`). The item
+ * goes on with `resumed` and, when it is false, why (no run waits for that text, it was already
+ * resumed, the receipt is not final…); `unconfirmed: true` when a run may have taken it unseen.
  */
 export async function execute(
 	this: IExecuteFunctions,
@@ -106,34 +138,12 @@ export async function execute(
 				read.to === null ? null : normaliseMsisdn(asInternational(read.to), DEFAULT_COUNTRY_CODE);
 			const rows = await findQuestions(this, itemIndex, to?.ok ? to.msisdn : '', receipt.notifyId);
 			// Every row for this text, in case a log kept more than one (the live one answers for itself).
-			const waiting = rows.filter(
-				(row) =>
-					row.reference === receipt.notifyId &&
-					row.waitsFor === 'receipt' &&
-					isOurResumeUrl(row.resumeUrl, waitingBase),
+			const forText = rows.filter(
+				(row) => row.reference === receipt.notifyId && row.waitsFor === 'receipt',
 			);
-			if (waiting.length === 0)
-				return out({ resumed: false, reason: 'no run is waiting for this text' });
-			let outcome: IDataObject | undefined;
-			for (const row of waiting) {
-				const { executionId } = resumeTarget(row.resumeUrl)!;
-				const proof = receiptProof({ executionId, reference: row.reference }, receipt, secret);
-				const posted = await postToWaitingRun(
-					this,
-					itemIndex,
-					row.resumeUrl,
-					{ ...receipt, proof },
-					{ pausesMs: PAUSES_MS, failure: 'The waiting run could not take the receipt' },
-				);
-				const text = { reference: row.reference, executionId };
-				if (posted.state === 'resumed')
-					return out({ resumed: true, delivery: receipt.outcome, text });
-				outcome ??=
-					posted.state === 'refused'
-						? { resumed: false, reason: posted.reason, text }
-						: { resumed: false, reason: 'no run is waiting for this text any more', text };
-			}
-			return out(outcome!);
+			const { usable, unusable } = sortRows(forText, waitingBase, secret);
+			const result = await offerReceipt(this, itemIndex, usable, { receipt, secret });
+			return out({ ...result, ...unusableRowsOf(unusable) });
 		},
 	);
 }

@@ -5,13 +5,23 @@ import { DEFAULT_COUNTRY_CODE } from '../../domain/rules';
 import { asText } from '../../../shared/values';
 import { deliverReplyDescription } from './fields';
 import { findQuestions, type LoggedQuestion } from './questionLog';
-import { asInternational, type DeliveredReply, replyProof, resumeTarget } from './replyProof';
-import { deliverEach, isOurResumeUrl, postToWaitingRun } from './waitingRuns';
+import { asInternational, type DeliveredReply, replyProof } from './replyProof';
+import type { ResumeTarget } from './resumeUrl';
+import {
+	deliverEach,
+	postToWaitingRun,
+	sortRows,
+	type UnusableRow,
+	unusableRowsOf,
+} from './waitingRuns';
 
 export const description = deliverReplyDescription;
 
 /** Pauses between tries when n8n cannot take the reply yet (still running) or fails (5xx, no answer). */
-const PAUSES_MS = [1_000, 2_000];
+const RETRY = {
+	pausesMs: [1_000, 2_000],
+	failure: 'The asking run could not take the reply',
+};
 
 const orNull = (value: unknown) =>
 	value === null || value === undefined || value === '' ? null : asText(value);
@@ -34,29 +44,70 @@ export function candidatesFor(
 	return [...mine.filter((q) => q.reference === linkedTo).slice(-1), ...open];
 }
 
-async function postWithRetries(
+/**
+ * The questions a reply is offered to, in order, each with the target the resume URL rule rebuilt,
+ * and the rows the rule refused. Refused rows are set aside first: a forged row never hides the
+ * genuine one it copies. A run waiting for a delivery receipt takes no reply.
+ */
+function offersFor(
+	questions: LoggedQuestion[],
+	msisdn: string,
+	linkedTo: string | null,
+	waitingBase: string,
+): { offers: Array<{ row: LoggedQuestion; target: ResumeTarget }>; unusable: UnusableRow[] } {
+	const forReplies = questions.filter((q) => q.waitsFor !== 'receipt');
+	// No secret: a question waits at its node-signed URL, never under a sealed run token.
+	const { usable, unusable } = sortRows(forReplies, waitingBase, '');
+	const targets = new Map(usable.map(({ row, target }) => [row, target]));
+	const candidates = candidatesFor([...targets.keys()], msisdn, linkedTo, Date.now());
+	return { offers: candidates.map((row) => ({ row, target: targets.get(row)! })), unusable };
+}
+
+/** Offers the reply to each usable candidate in turn; what became of it, for the item. */
+async function offerReply(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
-	question: LoggedQuestion,
-	executionId: string,
-	reply: DeliveredReply,
-	secret: string,
-) {
-	const proof = replyProof({ executionId, reference: question.reference }, reply, secret);
-	return await postToWaitingRun(
-		ctx,
-		itemIndex,
-		question.resumeUrl,
-		{ ...reply, proof },
-		{ pausesMs: PAUSES_MS, failure: 'The asking run could not take the reply' },
-	);
+	candidates: Array<{ row: LoggedQuestion; target: ResumeTarget }>,
+	signed: { reply: DeliveredReply; secret: string },
+): Promise<IDataObject> {
+	const { reply, secret } = signed;
+	// The first waiting question that reads it as its answer takes it; a refusal (not an answer,
+	// no code) is reported when no other question takes it.
+	let refusal: IDataObject | undefined;
+	for (const { row, target } of candidates) {
+		const { executionId } = target;
+		const proof = replyProof({ executionId, reference: row.reference }, reply, secret);
+		const body = { ...reply, proof };
+		const posted = await postToWaitingRun(ctx, itemIndex, { target, body }, RETRY);
+		const question = { reference: row.reference, executionId };
+		if (posted.state === 'resumed')
+			return { resumed: true, answer: posted.answer ?? null, question };
+		// This run may have taken it as its answer: offered to another question, it could answer two.
+		if (posted.state === 'unconfirmed')
+			return { resumed: false, unconfirmed: true, reason: posted.reason, question };
+		if (posted.state === 'refused')
+			refusal ??= {
+				resumed: false,
+				reason: posted.reason,
+				question,
+				...(posted.reprompt ? { reprompt: posted.reprompt } : {}),
+			};
+	}
+	if (refusal) return refusal;
+	return {
+		resumed: false,
+		reason: candidates.length
+			? 'no question to this number is waiting any more'
+			: 'no question to this number is waiting',
+	};
 }
 
 /**
  * Finds the question a verified reply answers in the Question Log and posts the reply, with its
- * proof, to that question's resume URL. The item goes on with `resumed` and, when it is false,
- * the reason (no question waiting, another number, not an answer yet…), so the reply can then be
- * routed as an ordinary inbound message.
+ * proof, to that question's resume URL (rebuilt by the resume URL rule; rows it refuses are listed
+ * as `unusableRows`). The item goes on with `resumed` and, when it is false, the reason (no
+ * question waiting, another number, not an answer yet…), so the reply can then be routed as an
+ * ordinary inbound message; `unconfirmed: true` when a run may have taken it unseen.
  */
 export async function execute(
 	this: IExecuteFunctions,
@@ -91,35 +142,9 @@ export async function execute(
 			const from = normaliseMsisdn(asInternational(reply.from), DEFAULT_COUNTRY_CODE);
 			if (!from.ok) return out({ resumed: false, reason: 'the reply has no number to match' });
 			const questions = await findQuestions(this, itemIndex, from.msisdn, reply.notifyId);
-			// A run waiting for a delivery receipt takes no reply.
-			const ours = questions.filter(
-				(q) => q.waitsFor !== 'receipt' && isOurResumeUrl(q.resumeUrl, waitingBase),
-			);
-			const candidates = candidatesFor(ours, from.msisdn, reply.notifyId, Date.now());
-			// The first waiting question that reads it as its answer takes it; a refusal (not an answer,
-			// no code) is reported when no other question takes it.
-			let refusal: IDataObject | undefined;
-			for (const question of candidates) {
-				const { executionId } = resumeTarget(question.resumeUrl)!;
-				const posted = await postWithRetries(this, itemIndex, question, executionId, reply, secret);
-				const about = { reference: question.reference, executionId };
-				if (posted.state === 'resumed')
-					return out({ resumed: true, answer: posted.answer ?? null, question: about });
-				if (posted.state === 'refused')
-					refusal ??= {
-						resumed: false,
-						reason: posted.reason,
-						question: about,
-						...(posted.reprompt ? { reprompt: posted.reprompt } : {}),
-					};
-			}
-			if (refusal) return out(refusal);
-			return out({
-				resumed: false,
-				reason: candidates.length
-					? 'no question to this number is waiting any more'
-					: 'no question to this number is waiting',
-			});
+			const { offers, unusable } = offersFor(questions, from.msisdn, reply.notifyId, waitingBase);
+			const result = await offerReply(this, itemIndex, offers, { reply, secret });
+			return out({ ...result, ...unusableRowsOf(unusable) });
 		},
 	);
 }

@@ -27,7 +27,7 @@ export interface LoggedQuestion {
 	reference: string;
 	/** The number asked, in international digits. */
 	phone: string;
-	/** The asking node's own signed resume URL. */
+	/** The waiting node's resume URL: node-signed for a question, its run token sealed for a receipt. */
 	resumeUrl: string;
 	askedAt: string;
 	/** When the run stops waiting; empty when it waits without a limit. */

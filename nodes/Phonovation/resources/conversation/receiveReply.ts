@@ -80,11 +80,18 @@ function mismatch(
 	// captured answer sent again.
 	const receivedAt = reply.receivedAt === null ? NaN : Date.parse(reply.receivedAt);
 	if (Number.isNaN(receivedAt)) return 'the reply has no time it was received (SMS-TimeStamp)';
-	if (!Number.isNaN(asked.askedAt) && receivedAt < asked.askedAt - 60_000) {
+	if (!Number.isNaN(asked.askedAt) && receivedAt < asked.askedAt - CLOCK_SKEW_MS) {
 		return 'the reply was sent before the question was asked';
 	}
 	return null;
 }
+
+/**
+ * How much earlier than the question a reply's time stamp may be and still answer it: the
+ * provider's clock against n8n's, and the stamp's whole seconds. A genuine answer comes after the
+ * text reached the handset; a relay stamped before the question is an answer to something else.
+ */
+export const CLOCK_SKEW_MS = 10_000;
 
 /**
  * A reply delivered to this waiting node's own resume URL. It resumes only with a proof keyed by

@@ -73,22 +73,3 @@ export function provenReply(
 	const reply: DeliveredReply = { from, text, receivedAt, optedOut, notifyId };
 	return proofHolds(proof, replyProof(target, reply, secret)) ? reply : null;
 }
-
-/**
- * The execution and node a question's resume URL wakes (`…/webhook-waiting/<execution>/<node id>
- * ?signature=<64 hex>`, n8n's signed URL for the asking node), or null for any other URL.
- */
-export function resumeTarget(url: string): { executionId: string; nodeId: string } | null {
-	let parsed: URL;
-	try {
-		parsed = new URL(url);
-	} catch {
-		return null;
-	}
-	if (!['http:', 'https:'].includes(parsed.protocol)) return null;
-	if (!/^[0-9a-f]{64}$/.test(parsed.searchParams.get('signature') ?? '')) return null;
-	const segments = parsed.pathname.split('/').filter(Boolean).map(decodeURIComponent);
-	const [executionId, nodeId] = segments.slice(-2);
-	if (segments.length < 3 || !/^[A-Za-z0-9_-]+$/.test(executionId ?? '') || !nodeId) return null;
-	return { executionId, nodeId };
-}

@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { asText } from '../../../shared/values';
 import { DELIVERY_WAIT, sendAndWaitForDeliveryDescription } from './fields';
 import { recordQuestion } from './questionLog';
+import { sealedResumeUrl } from './sealedResumeToken';
 import {
 	beginRun,
 	notSent,
@@ -30,16 +31,17 @@ export function onOutput(output: number, item: INodeExecutionData): INodeExecuti
 }
 
 /**
- * This node's resume URL under the run's resume token (`<waiting base>/<execution>/<node id>?signature=<token>`).
+ * This node's resume URL under the run's resume token, the token sealed (sealedResumeToken.ts):
  * n8n checks a node-signed URL (getSignedResumeUrl) only for the `sendAndWait` operation, and the
- * run's token for any other; the node's id in the path reaches this node's webhook, where the
- * receipt's proof decides.
+ * run's token, which opens every later wait of the run, for any other. The node's id in the path
+ * reaches this node's webhook, where the receipt's proof decides.
  */
-function ownResumeUrl(ctx: IExecuteFunctions): string {
-	const url = new URL(asText(ctx.getWorkflowDataProxy(0).$execution.resumeUrl));
-	url.pathname = `${url.pathname.replace(/\/+$/, '')}/${encodeURIComponent(ctx.getNode().id)}`;
-	return url.toString();
-}
+const ownResumeUrl = (ctx: IExecuteFunctions, secret: string) =>
+	sealedResumeUrl(
+		asText(ctx.getWorkflowDataProxy(0).$execution.resumeUrl),
+		ctx.getNode().id,
+		secret,
+	);
 
 /**
  * Records the text in the Question Log (waiting for a receipt, not a reply), texts one number
@@ -76,7 +78,7 @@ export async function execute(
 	await recordQuestion(this, {
 		reference: notifyId,
 		phone: msisdn,
-		resumeUrl: ownResumeUrl(this),
+		resumeUrl: ownResumeUrl(this, secret),
 		askedAt,
 		expiresAt: waitTill.toISOString(),
 		waitsFor: 'receipt',

@@ -117,16 +117,30 @@ describe('Deliver Reply: the answer reaches the question it answers, and only wi
 		expect(result.items[0].json).toMatchObject({ resumed: true, question: { executionId: '41' } });
 	});
 
-	it('retries a run that n8n cannot take yet (503), and fails after three tries so Retry On Fail can take over', async () => {
+	it('retries a run that n8n cannot take yet (503); still failing, it is unconfirmed and offered to no other question', async () => {
 		asked('41', 30, [BUSY, BUSY, RESUMED]);
 		expect((await deliver(reply('Yes', null))).items[0].json).toMatchObject({ resumed: true });
 		expect(runs.posts).toHaveLength(3);
 
 		runs.posts.length = 0;
 		runs.scripts.set('41', [BUSY]);
+		asked('40', 60, [RESUMED]);
+		const unknown = await deliver(reply('Yes', null));
+		expect(unknown.error).toBeUndefined();
+		expect(unknown.items[0].json).toMatchObject({
+			resumed: false,
+			unconfirmed: true,
+			question: { executionId: '41' },
+		});
+		expect(runs.posts.map((p) => p.executionId)).toEqual(['41', '41', '41']);
+	}, 20_000);
+
+	it('a run still running after three tries (409, nothing taken) fails the item so Retry On Fail can take over', async () => {
+		asked('41', 30, [{ status: 409, body: { message: 'The execution "41" is running already.' } }]);
+		asked('40', 60, [RESUMED]);
 		const failed = await deliver(reply('Yes', null));
 		expect(failed.error?.message).toMatch(/^The asking run could not take the reply: /);
-		expect(runs.posts).toHaveLength(3);
+		expect(runs.posts.map((p) => p.executionId)).toEqual(['41', '41', '41']);
 	}, 20_000);
 
 	it('no question waiting, an unverified reply: resumed false with the reason, nothing posted', async () => {

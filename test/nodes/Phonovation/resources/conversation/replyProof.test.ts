@@ -1,7 +1,6 @@
 import {
 	provenReply,
 	replyProof,
-	resumeTarget,
 	type DeliveredReply,
 } from '../../../../../nodes/Phonovation/resources/conversation/replyProof';
 
@@ -45,27 +44,5 @@ describe('the proof a delivered reply carries to the waiting run', () => {
 		{ ...REPLY, optedOut: 'false', proof: 'x'.repeat(64) },
 	])('refuses a body that is not a proven reply: %j', (body) => {
 		expect(provenReply(body, QUESTION, SECRET)).toBeNull();
-	});
-
-	const SIGNATURE = 'ab'.repeat(32);
-
-	it("reads the execution and the asking node from the node's signed resume URL", () => {
-		expect(
-			resumeTarget(`http://127.0.0.1:5678/webhook-waiting/4211/node-1?signature=${SIGNATURE}`),
-		).toEqual({ executionId: '4211', nodeId: 'node-1' });
-		expect(
-			resumeTarget(`https://n8n.example.com/base/webhook-waiting/98/a%20b?signature=${SIGNATURE}`),
-		).toEqual({ executionId: '98', nodeId: 'a b' });
-	});
-
-	it.each([
-		'not a url',
-		// The run's own resume URL: it would wake whatever node of the run waits.
-		`http://127.0.0.1:5678/webhook-waiting/4211?signature=${SIGNATURE}`,
-		'http://127.0.0.1:5678/webhook-waiting/4211/node-1',
-		'http://127.0.0.1:5678/webhook-waiting/4211/node-1?signature=abc',
-		`ftp://127.0.0.1/webhook-waiting/4211/node-1?signature=${SIGNATURE}`,
-	])("refuses a URL that is not a question node's own resume URL: %s", (url) => {
-		expect(resumeTarget(url)).toBeNull();
 	});
 });

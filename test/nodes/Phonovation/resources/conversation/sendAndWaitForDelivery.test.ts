@@ -3,6 +3,7 @@ import type { INodeExecutionData } from 'n8n-workflow';
 import { simulatorCredentialData } from '../../../../simulator';
 import { QUESTION_LOG, QuestionLog } from '../../../../harness/question-log';
 import { sharedFixture } from '../../fixture';
+import { openToken } from '../../../../../nodes/Phonovation/resources/conversation/sealedResumeToken';
 
 const CAMPAIGN = '/api/v2/Campaign';
 const REMIND = {
@@ -117,13 +118,21 @@ describe('Send and Wait for Delivery: sent once, then waiting at No Receipt', ()
 		expect(row).toEqual({
 			reference: sent.recipientInfo[0].notifyId,
 			phone: '353871234567',
+			// No run token at rest: it opens every later wait of the run, so only its sealed form is kept.
 			resumeUrl: expect.stringMatching(
-				/\/webhook-waiting\/test-execution\/phonovation-node\?signature=/,
+				/\/webhook-waiting\/test-execution\/phonovation-node\?sealed=[\w-]+$/,
 			),
 			askedAt: expect.any(String),
 			expiresAt: expect.any(String),
 			waitsFor: 'receipt',
 		});
+		const sealed = new URL(String(row.resumeUrl)).searchParams.get('sealed')!;
+		const target = { executionId: 'test-execution', nodeId: 'phonovation-node' };
+		expect(openToken(sealed, target, f.sim.config.relaySecret)).toMatch(/^[0-9a-f]{32,}$/);
+		expect(openToken(sealed, target, 'another relay secret')).toBeUndefined();
+		expect(
+			openToken(sealed, { ...target, executionId: 'another' }, f.sim.config.relaySecret),
+		).toBeUndefined();
 		// An hour by default.
 		expect(Date.parse(String(row.expiresAt)) - Date.parse(String(row.askedAt))).toBe(60 * 60_000);
 		expect(Date.parse(String(row.askedAt))).toBeGreaterThanOrEqual(before - 1000);

@@ -1,0 +1,130 @@
+import {
+	readResumeUrl,
+	type ResumeUrlReading,
+} from '../../../../../nodes/Phonovation/resources/conversation/resumeUrl';
+import { sealToken } from '../../../../../nodes/Phonovation/resources/conversation/sealedResumeToken';
+
+const BASE = 'https://n8n.example.com/base/webhook-waiting/';
+const SIGNATURE = 'ab'.repeat(32);
+const REFERENCE = '4211.0.abcdefghijkl';
+const GOOD = `${BASE}4211/node-1?signature=${SIGNATURE}`;
+
+const unusable = (reading: ResumeUrlReading) => ('unusable' in reading ? reading.unusable : null);
+
+describe('the resume URL rule: a Question Log row chooses no address', () => {
+	it("reads this n8n's node URL, and rebuilds the address from the base and the parts", () => {
+		expect(readResumeUrl(GOOD, BASE, REFERENCE)).toEqual({
+			target: { executionId: '4211', nodeId: 'node-1', url: GOOD },
+		});
+		// A UUID node id, the default port and an upper-case host are the same address.
+		const uuid = '6f1c1b52-1a4e-4e7b-9d0a-0c6a3f2b9e11';
+		const url = `HTTPS://N8N.example.com:443/base/webhook-waiting/4211/${uuid}?signature=${SIGNATURE}`;
+		expect(readResumeUrl(url, BASE, REFERENCE)).toEqual({
+			target: {
+				executionId: '4211',
+				nodeId: uuid,
+				url: `${BASE}4211/${uuid}?signature=${SIGNATURE}`,
+			},
+		});
+	});
+
+	it.each<[string, string]>([
+		[
+			'a dot-segment to a production webhook',
+			`${BASE}../../webhook/4211/hook?signature=${SIGNATURE}`,
+		],
+		[
+			'a dot-segment that comes back',
+			`${BASE}../webhook-waiting/4211/node-1?signature=${SIGNATURE}`,
+		],
+		['a single-dot segment', `${BASE}./4211/node-1?signature=${SIGNATURE}`],
+		['an encoded dot-segment', `${BASE}%2e%2e/webhook/4211/x?signature=${SIGNATURE}`],
+		['a half-encoded dot-segment', `${BASE}.%2E/webhook/4211/x?signature=${SIGNATURE}`],
+		['an encoded slash', `${BASE}4211%2fnode-1/x?signature=${SIGNATURE}`],
+		['an encoded backslash', `${BASE}4211/node%5c1?signature=${SIGNATURE}`],
+		['a backslash', `${BASE}..\\webhook/4211/x?signature=${SIGNATURE}`],
+		['another host', `https://evil.example/base/webhook-waiting/4211/n?signature=${SIGNATURE}`],
+		[
+			'another port',
+			`https://n8n.example.com:8443/base/webhook-waiting/4211/n?signature=${SIGNATURE}`,
+		],
+		['another scheme', `http://n8n.example.com/base/webhook-waiting/4211/n?signature=${SIGNATURE}`],
+		[
+			'a user and password',
+			`https://u:p@n8n.example.com/base/webhook-waiting/4211/n?signature=${SIGNATURE}`,
+		],
+		[
+			'a host after a user',
+			`https://n8n.example.com@evil.example/base/webhook-waiting/4211/n?signature=${SIGNATURE}`,
+		],
+		[
+			'another path prefix',
+			`https://n8n.example.com/base/webhook/4211/node-1?signature=${SIGNATURE}`,
+		],
+		["the run's own URL", `${BASE}4211?signature=${SIGNATURE}`],
+		['an extra segment', `${BASE}4211/node-1/more?signature=${SIGNATURE}`],
+		['a trailing slash', `${BASE}4211/node-1/?signature=${SIGNATURE}`],
+		['an execution id that is not digits', `${BASE}4211a/node-1?signature=${SIGNATURE}`],
+		['a node id with other characters', `${BASE}4211/a%20b?signature=${SIGNATURE}`],
+		['a fragment', `${BASE}4211/node-1?signature=${SIGNATURE}#x`],
+		['no signature', `${BASE}4211/node-1`],
+		['a short signature', `${BASE}4211/node-1?signature=abc`],
+		['another query parameter', `${BASE}4211/node-1?signature=${SIGNATURE}&next=x`],
+		['a second signature', `${BASE}4211/node-1?signature=${SIGNATURE}&signature=${SIGNATURE}`],
+		['a space', `${BASE}4211/node-1?signature=${SIGNATURE} `],
+		['a newline a parser would drop', `${BASE}42\n11/node-1?signature=${SIGNATURE}`],
+		['not a URL', 'webhook-waiting/4211/node-1'],
+	])('refuses %s', (_case, url) => {
+		expect(unusable(readResumeUrl(url, BASE, REFERENCE))).toEqual(expect.any(String));
+	});
+
+	it("refuses a URL of another execution than the row's own reference names", () => {
+		const other = `${BASE}4212/node-1?signature=${SIGNATURE}`;
+		expect(unusable(readResumeUrl(other, BASE, REFERENCE))).toMatch(/execution 4212/);
+		expect(unusable(readResumeUrl(GOOD, BASE, 'order-2026-0042'))).toMatch(/not a question/);
+	});
+
+	it('refuses everything when the waiting base is unknown or the root', () => {
+		expect(unusable(readResumeUrl(GOOD, '', REFERENCE))).toEqual(expect.any(String));
+		expect(unusable(readResumeUrl(GOOD, 'https://n8n.example.com/', REFERENCE))).toEqual(
+			expect.any(String),
+		);
+	});
+});
+
+describe('a wait for delivery: its run token sealed in the row, opened only with the Relay Secret', () => {
+	const SECRET = 'relay-secret';
+	const TOKEN = 'cd'.repeat(32);
+	const sealedRow = (secret: string, target = { executionId: '4211', nodeId: 'node-1' }) =>
+		`${BASE}4211/node-1?sealed=${sealToken(TOKEN, target, secret)}`;
+
+	it('posts with the opened token, to the address rebuilt from the base', () => {
+		expect(readResumeUrl(sealedRow(SECRET), BASE, REFERENCE, SECRET)).toEqual({
+			target: {
+				executionId: '4211',
+				nodeId: 'node-1',
+				url: `${BASE}4211/node-1?signature=${TOKEN}`,
+			},
+		});
+	});
+
+	it.each<[string, string, string]>([
+		['sealed under another secret', sealedRow('another secret'), SECRET],
+		[
+			'sealed for another execution',
+			sealedRow(SECRET, { executionId: '4212', nodeId: 'node-1' }),
+			SECRET,
+		],
+		[
+			'sealed for another node',
+			sealedRow(SECRET, { executionId: '4211', nodeId: 'node-2' }),
+			SECRET,
+		],
+		['read without the secret (Deliver Reply)', sealedRow(SECRET), ''],
+		['sealed and signed at once', `${sealedRow(SECRET)}&signature=${SIGNATURE}`, SECRET],
+	])('is unusable when %s', (_, url, secret) => {
+		expect(unusable(readResumeUrl(url, BASE, REFERENCE, secret))).toMatch(
+			/sealed for this execution/,
+		);
+	});
+});
