@@ -1,155 +1,41 @@
+import type { GeneratedNumbering } from './numberingPlans.generated';
+import { NUMBERINGS } from './numberingPlans.generated';
+
 /**
- * How some countries write their numbers at home: what a number given without its country code can
- * stand for under a Default Country Code. Covered: Ireland, the UK (with Guernsey, Jersey and the
- * Isle of Man), France, Germany, Spain, Italy, the Netherlands, Belgium, North America (+1: the US,
- * Canada and the Caribbean), Australia, Poland, Portugal, Austria, Switzerland, Sweden, Denmark,
- * Norway, New Zealand, India and South Africa. Other countries' numbers are checked for length only.
- * A test holds every pattern to Google's libphonenumber metadata.
+ * How every country writes its numbers at home, read as Google's libphonenumber reads them: its
+ * trunk prefix (0, 06 in Hungary, 8 in Russia, 1 in North America, none in Spain or Italy), the
+ * rules that rewrite a national number (Argentina's 15 mobiles), and its plan. The data is
+ * numberingPlans.generated.ts, written from libphonenumber's metadata at build time
+ * (`npx gulp build:numbering`): the package keeps no runtime dependencies. Tests hold the reading
+ * to libphonenumber's over a corpus of every region's numbers.
  */
-interface NationalNumbering {
-	/** In reasons: "a UK number", "an Italian number". */
-	adjective: string;
-	/** Dialled before a number at home: 0 (most of Europe), 1 (North America), or nothing (Spain, Italy, Poland…). */
-	trunkPrefix: '0' | '1' | '';
-	/** What follows the country code: libphonenumber's general pattern (every kind of number) for the code. */
-	plan: string;
-	/**
-	 * The numbers a text may be meant for, as given without any leading 0. With a trunk 0, the 0
-	 * was lost (a spreadsheet stored the number as a number): its mobiles and landlines, or only
-	 * its mobiles where landlines have any length from 5 to 13 digits (Germany, Austria, Sweden),
-	 * which would take in most international numbers. Without a trunk prefix, its mobiles and
-	 * landlines as written at home (Spanish 612 345 678, Italian mobile 312 345 6789).
-	 */
-	withoutZero: string;
-}
 
-const NUMBERINGS: Record<string, NationalNumbering> = {
-	// Irish recipients keep phoneNumbers.ts's own rules and reasons (its lost 0 is a mobile's, as
-	// here); the plan gives Exclude Numbers every Irish number bare digits may be without their 0.
-	'353': {
-		adjective: 'Irish',
-		trunkPrefix: '0',
-		plan: '(?:1\\d|[2569])\\d{6,8}|4\\d{6,9}|7\\d{8}|8\\d{8,9}',
-		withoutZero: '8(?:22|[35-9]\\d)\\d{6}',
-	},
-	'44': {
-		adjective: 'UK',
-		trunkPrefix: '0',
-		plan: '[1-357-9]\\d{9}|[18]\\d{8}|8\\d{6}',
-		withoutZero: '1\\d{8,9}|[237]\\d{9}',
-	},
-	'33': { adjective: 'French', trunkPrefix: '0', plan: '[1-9]\\d{8}', withoutZero: '[1-79]\\d{8}' },
-	'49': {
-		adjective: 'German',
-		trunkPrefix: '0',
-		plan:
-			'[2579]\\d{5,14}|49(?:[34]0|69|8\\d)\\d\\d?|49(?:37|49|60|7[089]|9\\d)\\d{1,3}|49(?:2[024-9]|3[2-689]|7[1-7])\\d{1,8}|' +
-			'(?:1|[368]\\d|4[0-8])\\d{3,13}|49(?:[015]\\d|2[13]|31|[46][1-8])\\d{1,9}',
-		withoutZero: '1[5-7]\\d{8,9}',
-	},
-	'34': {
-		adjective: 'Spanish',
-		trunkPrefix: '',
-		plan: '400\\d{6}|(?:51|[6-9]\\d)\\d{7}',
-		withoutZero: '400\\d{6}|(?:51|[6-9]\\d)\\d{7}',
-	},
-	// Italian numbers keep their leading 0 (landlines) or 3 (mobiles): there is no trunk prefix.
-	'39': {
-		adjective: 'Italian',
-		trunkPrefix: '',
-		plan: '0\\d{5,11}|1\\d{8,10}|3(?:[0-8]\\d{7,10}|9\\d{7,8})|(?:43|55|70)\\d{8}|8\\d{5}(?:\\d{2,4})?',
-		withoutZero: '3\\d{8,9}|43\\d{8}',
-	},
-	'31': {
-		adjective: 'Dutch',
-		trunkPrefix: '0',
-		plan: '(?:[124-7]\\d\\d|3(?:[02-9]\\d|1[0-8]))\\d{6}|8\\d{6,9}|9\\d{6,10}|1\\d{4,5}',
-		withoutZero: '(?:[124-7]\\d\\d|3(?:[02-9]\\d|1[0-8]))\\d{6}|970\\d{8}',
-	},
-	'32': {
-		adjective: 'Belgian',
-		trunkPrefix: '0',
-		plan: '4\\d{8}|[1-9]\\d{7}',
-		withoutZero: '4\\d{8}|[1-9]\\d{7}',
-	},
-	'1': {
-		adjective: 'North American',
-		trunkPrefix: '1',
-		plan: '[2-9]\\d{9}|3\\d{6}',
-		withoutZero: '[2-9]\\d\\d[2-9]\\d{6}',
-	},
-	// Australia's pattern, then that of its Cocos and Christmas Islands, which share +61.
-	'61': {
-		adjective: 'Australian',
-		trunkPrefix: '0',
-		plan:
-			'1(?:[0-79]\\d{7}(?:\\d(?:\\d{2})?)?|8[0-24-9]\\d{7})|[2-478]\\d{8}|1\\d{4,7}|' +
-			'1(?:[0-79]\\d{8}(?:\\d{2})?|8[0-24-9]\\d{7})|[148]\\d{8}|1\\d{5,7}',
-		withoutZero: '[2-478]\\d{8}',
-	},
-	'48': {
-		adjective: 'Polish',
-		trunkPrefix: '',
-		plan: '(?:6|8\\d\\d)\\d{7}|[1-9]\\d{6}(?:\\d{2})?|[26]\\d{5}',
-		withoutZero: '(?:6|8\\d\\d)\\d{7}|[1-9]\\d{6}(?:\\d{2})?',
-	},
-	'351': {
-		adjective: 'Portuguese',
-		trunkPrefix: '',
-		plan: '1693\\d{5}|(?:[26-9]\\d|30)\\d{7}',
-		withoutZero: '1693\\d{5}|[269]\\d{8}',
-	},
-	'43': {
-		adjective: 'Austrian',
-		trunkPrefix: '0',
-		plan:
-			'1\\d{3,12}|2\\d{6,12}|43(?:(?:0\\d|5[02-9])\\d{3,9}|2\\d{4,5}|[3467]\\d{4}|8\\d{4,6}|9\\d{4,7})|5\\d{4,12}|8\\d{7,12}|' +
-			'9\\d{8,12}|(?:[367]\\d|4[0-24-9])\\d{4,11}',
-		withoutZero: '6[4-9]\\d{5,11}',
-	},
-	'41': {
-		adjective: 'Swiss',
-		trunkPrefix: '0',
-		plan: '8\\d{11}|[2-9]\\d{8}',
-		withoutZero: '[2-9]\\d{8}',
-	},
-	'46': {
-		adjective: 'Swedish',
-		trunkPrefix: '0',
-		plan: '(?:[26]\\d\\d|9)\\d{9}|[1-9]\\d{8}|[1-689]\\d{7}|[1-4689]\\d{6}|2\\d{5}',
-		withoutZero: '7[0236-9]\\d{7}',
-	},
-	'45': { adjective: 'Danish', trunkPrefix: '', plan: '[2-9]\\d{7}', withoutZero: '[2-9]\\d{7}' },
-	'47': {
-		adjective: 'Norwegian',
-		trunkPrefix: '',
-		plan: '(?:0|[2-9]\\d{3})\\d{4}',
-		withoutZero: '[2-9]\\d{7}',
-	},
-	'64': {
-		adjective: 'New Zealand',
-		trunkPrefix: '0',
-		plan: '[1289]\\d{9}|50\\d{5}(?:\\d{2,3})?|[27-9]\\d{7,8}|(?:[34]\\d|6[0-35-9])\\d{6}|8\\d{4,6}',
-		withoutZero: '2\\d{7,9}|(?:[3479]\\d|6[0-35-9])\\d{6}',
-	},
-	'91': {
-		adjective: 'Indian',
-		trunkPrefix: '0',
-		plan: '(?:000800|[2-9]\\d\\d)\\d{7}|1\\d{7,12}',
-		withoutZero: '[1-9]\\d{9}',
-	},
-	'27': {
-		adjective: 'South African',
-		trunkPrefix: '0',
-		plan: '[1-79]\\d{8}|8\\d{4,9}',
-		withoutZero: '[1-8]\\d{8}|8[1-4]\\d{3,7}',
-	},
+/**
+ * In reasons, the countries the package has long named are named by adjective ("a UK number");
+ * any other by its regions' names ("a number of Hungary"). Words only: the plans are generated.
+ */
+const ADJECTIVES: Readonly<Record<string, string>> = {
+	'1': 'North American',
+	'27': 'South African',
+	'31': 'Dutch',
+	'32': 'Belgian',
+	'33': 'French',
+	'34': 'Spanish',
+	'39': 'Italian',
+	'41': 'Swiss',
+	'43': 'Austrian',
+	'44': 'UK',
+	'45': 'Danish',
+	'46': 'Swedish',
+	'47': 'Norwegian',
+	'48': 'Polish',
+	'49': 'German',
+	'61': 'Australian',
+	'64': 'New Zealand',
+	'91': 'Indian',
+	'351': 'Portuguese',
+	'353': 'Irish',
 };
-
-/** The country calling codes covered, each with its numbering. */
-export const NATIONAL_NUMBERINGS: ReadonlyMap<string, NationalNumbering> = new Map(
-	Object.entries(NUMBERINGS),
-);
 
 /**
  * A pattern matched from a position to the end of the text. Sticky, so a number's national part is
@@ -157,32 +43,161 @@ export const NATIONAL_NUMBERINGS: ReadonlyMap<string, NationalNumbering> = new M
  */
 const sticky = (pattern: string) => new RegExp(`(?:${pattern})$`, 'y');
 
-const PLANS = new Map(
-	[...NATIONAL_NUMBERINGS].map(([code, numbering]) => [code, sticky(numbering.plan)]),
-);
-const WITHOUT_ZERO = new Map(
-	[...NATIONAL_NUMBERINGS].map(([code, numbering]) => [code, sticky(numbering.withoutZero)]),
-);
-
-function matchesFrom(
-	pattern: RegExp | undefined,
-	digits: string,
-	from: number,
-): boolean | undefined {
-	if (pattern === undefined) return undefined;
+function matchesFrom(pattern: RegExp, digits: string, from: number): boolean {
 	pattern.lastIndex = from;
 	return pattern.test(digits);
 }
 
-/** Whether `digits` from `from` on fit the plan of this country; undefined for a country not covered. */
-export const fitsPlan = (code: string, digits: string, from = 0) =>
-	matchesFrom(PLANS.get(code), digits, from);
+let regionNames: Intl.DisplayNames | undefined | null;
 
-/** Whether `digits` are one of this country's numbers as given without a leading 0 (see `withoutZero`). */
-export const fitsWithoutZero = (code: string, digits: string) =>
-	matchesFrom(WITHOUT_ZERO.get(code), digits, 0) === true;
+/** `Hungary`, `Russia or Kazakhstan`; a region's ISO code where Intl has no names. */
+function namesOf(regions: string[]): string {
+	if (regionNames === undefined) {
+		try {
+			regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
+		} catch {
+			regionNames = null;
+		}
+	}
+	const names = regions.map((region) => regionNames?.of(region) ?? region);
+	return names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
+}
 
-/** "an Irish", "a UK" (said "you-kay"): the adjective with its article. */
-export function withArticle(adjective: string): string {
-	return /^[AEIO]/.test(adjective) ? `an ${adjective}` : `a ${adjective}`;
+/** One country calling code's numbering, its patterns compiled on first use. */
+export class Numbering {
+	/** Dialled before a number at home: `0`, `06`, `8`, `1`, or empty. */
+	readonly trunkPrefix: string;
+	/** Its numbers may start with 0 (Italy's 06…), so a 0 is no trunk prefix unless a rule says so. */
+	readonly keepsZero: boolean;
+	private readonly plan: RegExp;
+	private readonly others: RegExp | undefined;
+	private readonly home: RegExp;
+	/** The national prefix for parsing as text, where it is plain digits (most countries: `0`). */
+	private readonly literalPrefix: string | undefined;
+	private readonly prefixRule: RegExp | undefined;
+	private readonly transform: string | undefined;
+	private readonly lengths: readonly number[];
+
+	constructor(
+		readonly code: string,
+		private readonly generated: GeneratedNumbering,
+	) {
+		this.trunkPrefix = generated.trunk ?? '';
+		this.keepsZero = generated.keepsZero === true;
+		this.plan = sticky(generated.plan);
+		this.others = generated.others === undefined ? undefined : sticky(generated.others);
+		this.home = sticky(generated.home);
+		const parsing = generated.parsing ?? generated.trunk;
+		const literal = parsing !== undefined && /^\d+$/.test(parsing);
+		this.literalPrefix = literal ? parsing : undefined;
+		this.prefixRule =
+			literal || parsing === undefined ? undefined : new RegExp(`(?:${parsing})`, 'y');
+		this.transform = generated.transform;
+		this.lengths = generated.lengths;
+	}
+
+	/** Whether `digits` from `from` on are a number of the plan of any region of the code. */
+	fits(digits: string, from = 0): boolean {
+		if (matchesFrom(this.plan, digits, from)) return true;
+		return this.others !== undefined && matchesFrom(this.others, digits, from);
+	}
+
+	/** Whether `digits` are one of its mobiles (or landlines of few lengths) as written without a trunk prefix. */
+	fitsHome(digits: string): boolean {
+		return matchesFrom(this.home, digits, 0);
+	}
+
+	/**
+	 * Numbers are written at home without a trunk prefix: there is none, or it is mostly left out
+	 * (North America's 1, India's 0), so one given without it was not lost.
+	 */
+	get writtenWithoutTrunkPrefix(): boolean {
+		return this.trunkPrefix === '' || this.generated.trunkOptional === true;
+	}
+
+	/** "UK number", "number of Hungary": with an article (`withArticle`) or "no" in reasons. */
+	get noun(): string {
+		const adjective = ADJECTIVES[this.code];
+		return adjective
+			? `${adjective} number`
+			: `number of ${namesOf(this.generated.regions.split(' '))}`;
+	}
+
+	/**
+	 * Where the national significant number starts in `digits` (`from` being where its national
+	 * form starts), or what it is where a rule rewrites it. As libphonenumber's extractNationalNumber:
+	 * the national prefix is kept where the number without it would be no number, or too short,
+	 * while the number with it is one (Russia's 8 800… toll-free numbers).
+	 */
+	nationalStart(digits: string, from: number): number | string {
+		const after = this.withoutPrefix(digits, from);
+		if (after === from) return from;
+		// Most numbers never start with 0, so 0… is no number with its 0: no pattern to run then.
+		const mayFitWith = this.keepsZero || digits.charCodeAt(from) !== 48;
+		if (mayFitWith && matchesFrom(this.plan, digits, from)) {
+			const fitsAfter =
+				typeof after === 'string'
+					? matchesFrom(this.plan, after, 0)
+					: matchesFrom(this.plan, digits, after);
+			if (!fitsAfter) return from;
+		}
+		const length = typeof after === 'string' ? after.length : digits.length - after;
+		return this.possibleLength(length) ? after : from;
+	}
+
+	/** As libphonenumber's extractNationalNumberFromPossiblyIncompleteNumber, in place. */
+	private withoutPrefix(digits: string, from: number): number | string {
+		if (this.literalPrefix !== undefined)
+			return digits.startsWith(this.literalPrefix, from) ? from + this.literalPrefix.length : from;
+		if (this.prefixRule === undefined) return from;
+		this.prefixRule.lastIndex = from;
+		const match = this.prefixRule.exec(digits);
+		if (match === null) return from;
+		const end = from + match[0].length;
+		// Only the last group tells whether the rule captured anything (libphonenumber's own test).
+		if (this.transform === undefined || !match[match.length - 1]) return end;
+		const rewritten = this.transform.replace(/\$(\d)/g, (_, group: string) => match[+group] ?? '');
+		return rewritten + digits.slice(end);
+	}
+
+	/** Not too short nor of a length between its possible ones; too long is for the plan to refuse. */
+	private possibleLength(length: number): boolean {
+		const { lengths } = this;
+		if (length < lengths[0]) return false;
+		return length > lengths[lengths.length - 1] || lengths.includes(length);
+	}
+}
+
+/**
+ * Built on first use, by the calling code as a number (codes are prefix-free, so 1 and 7 stand
+ * alone); null where the number is no code.
+ */
+const byNumber: Array<Numbering | null | undefined> = new Array<undefined>(1000).fill(undefined);
+
+function numberingByNumber(number: number): Numbering | undefined {
+	let numbering = byNumber[number];
+	if (numbering === undefined) {
+		const code = String(number);
+		numbering = Object.hasOwn(NUMBERINGS, code) ? new Numbering(code, NUMBERINGS[code]) : null;
+		byNumber[number] = numbering;
+	}
+	return numbering ?? undefined;
+}
+
+/** The numbering of a country calling code (`353`, `1`); undefined for any other text. */
+export function numberingOf(code: string): Numbering | undefined {
+	return /^[1-9]\d{0,2}$/.test(code) ? numberingByNumber(Number(code)) : undefined;
+}
+
+/** The numbering of the code that takes the first `length` (1 to 3) digits, read in place. */
+export function numberingAt(digits: string, length: number): Numbering | undefined {
+	if (digits.length < length || digits.charCodeAt(0) === 48) return undefined;
+	let number = 0;
+	for (let i = 0; i < length; i++) number = number * 10 + digits.charCodeAt(i) - 48;
+	return numberingByNumber(number);
+}
+
+/** "an Irish number", "a UK number" (said "you-kay"), "a number of Hungary". */
+export function withArticle(noun: string): string {
+	return /^[AEIO]/.test(noun) ? `an ${noun}` : `a ${noun}`;
 }

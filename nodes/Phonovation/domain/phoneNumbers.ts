@@ -1,5 +1,6 @@
 import { COUNTRY_CALLING_CODES } from './countryCodes';
-import { fitsPlan, fitsWithoutZero, NATIONAL_NUMBERINGS, withArticle } from './nationalNumbers';
+import type { Numbering } from './nationalNumbers';
+import { numberingAt, numberingOf, withArticle } from './nationalNumbers';
 import { DEFAULT_COUNTRY_CODE, IRISH_COUNTRY_CODE, LIMITS, parseCountryCode } from './rules';
 
 /** A recipient's msisdn is at most 20 characters (docs/provider-api.md#msisdn-rules). */
@@ -8,8 +9,8 @@ const MIN_MSISDN_LENGTH = 8;
 
 /**
  * Lengths of Irish national significant numbers (what follows the trunk 0 or 353) by first digit,
- * as in the general pattern Google's libphonenumber keeps for IE. A 07… or 08… number of another
- * length (a UK mobile, say) is not Irish and must not be sent as 353….
+ * as in the general pattern Google's libphonenumber keeps for IE (a test holds them to it). A 07…
+ * or 08… number of another length (a UK mobile, say) is not Irish and must not be sent as 353….
  */
 const IRISH_LENGTHS: Readonly<Record<string, readonly [number, number]>> = {
 	'1': [8, 10],
@@ -39,33 +40,6 @@ const TWO_DIGIT_CODES = new Set(
 	[...COUNTRY_CALLING_CODES].filter((code) => code.length === 2).map(Number),
 );
 
-/**
- * Countries without a trunk 0 whose numbers themselves may start with 0 (Italian landlines
- * +39 06…, Côte d'Ivoire's +225 07…, Norway's 0… service numbers): after these codes a 0 is kept.
- */
-const ZERO_IS_PART_OF_NUMBER = new Set([
-	'39',
-	'47',
-	'225',
-	'226',
-	'227',
-	'229',
-	'241',
-	'242',
-	'247',
-	'267',
-	'268',
-	'378',
-	'501',
-	'507',
-	'676',
-	'679',
-	'687',
-	'853',
-	'974',
-	'992',
-]);
-
 /** Pasted from Outlook, WhatsApp or a web page: direction marks, zero-width space, BOM, soft hyphen. */
 const INVISIBLE = /[\u00AD\u200B\u200E\u200F\u202A-\u202E\u2066-\u2069\uFEFF]/g;
 
@@ -89,10 +63,14 @@ const SCIENTIFIC = /^[+-]?\d+(?:[.,]\d*)?\s*e\s*[+-]?\d+$/i;
 type NormalisedNumber =
 	{ ok: true; input: string; msisdn: string } | { ok: false; input: string; reason: string };
 
-/** A number's digits and whether it was written in international form (+ or 00). */
+/**
+ * A number's digits and whether it was written in international form (+ or 00); `zeroAt`: how many
+ * of the digits come before a `(0)` (the optional trunk 0 of `+44 (0)20…`), -1 without one.
+ */
 interface Written {
 	digits: string;
 	international: boolean;
+	zeroAt: number;
 }
 
 type Step<T> = T | { reason: string };
@@ -127,12 +105,22 @@ function readWritten(input: unknown): Step<Written> {
 	if (text.lastIndexOf('+') > 0) return { reason: '+ is only allowed at the start' };
 	const digits = text.replace(/\D/g, '');
 	if (digits === '') return { reason: 'no digits' };
-	return withInternationalPrefix(digits, text.startsWith('+'));
+	return withInternationalPrefix(digits, text.startsWith('+'), zeroMarkAt(text));
 }
 
-function withInternationalPrefix(digits: string, plus: boolean): Written {
-	if (!plus && digits.startsWith('00')) return { digits: digits.slice(2), international: true };
-	return { digits, international: plus };
+/** `(0)`, `( 0 )`: a trunk 0 written as optional. */
+const ZERO_MARK = /\(\s*0\s*\)/;
+
+/** How many digits come before the `(0)` of the text; -1 without one. */
+function zeroMarkAt(text: string): number {
+	const mark = ZERO_MARK.exec(text);
+	return mark === null ? -1 : text.slice(0, mark.index).replace(/\D/g, '').length;
+}
+
+function withInternationalPrefix(digits: string, plus: boolean, zeroAt = -1): Written {
+	if (!plus && digits.startsWith('00'))
+		return { digits: digits.slice(2), international: true, zeroAt: zeroAt - 2 };
+	return { digits, international: plus, zeroAt };
 }
 
 /** How many of these international digits are the country calling code. */
@@ -157,84 +145,177 @@ function joined(prefix: string, digits: string, from: number): string {
 	return scratch.toString('latin1', 0, at);
 }
 
-/** `+33 06…` → `336…`: a 0 right after the country code is the trunk 0 written by habit. */
-function withoutTrunkZero(digits: string): string {
-	const length = countryCodeLength(digits);
-	if (digits.charCodeAt(length) !== 48) return digits;
-	const code = digits.slice(0, length);
-	return ZERO_IS_PART_OF_NUMBER.has(code) ? digits : joined(code, digits, length + 1);
+/**
+ * Where a national significant number starts (see Numbering.nationalStart), or what it is, and
+ * past a 0 that the country's numbers never start with: `+34 (0) 612…` or `0612…` under 34 can
+ * only be a trunk 0 written by habit.
+ */
+function nationalStart(numbering: Numbering, digits: string, from: number): number | string {
+	const start = numbering.nationalStart(digits, from);
+	if (start !== from || numbering.keepsZero || digits.charCodeAt(from) !== 48) return start;
+	return from + 1;
+}
+
+/** The country code, then the national significant number that starts at `from` (or `start` itself). */
+function withCode(numbering: Numbering, digits: string, start: number | string): string {
+	return typeof start === 'string' ? numbering.code + start : joined(numbering.code, digits, start);
 }
 
 /**
- * National form 0… takes the default country code. Under the Irish default, bare digits are
- * international (but for an Irish mobile that lost its 0); under another, see `bareInCountry`.
+ * International digits as sent: what follows the code read as libphonenumber reads it (`+33 06…`
+ * → `336…`, `+7 8 912…` → `7912…`: a trunk prefix written by habit goes), a 0 kept where numbers
+ * start with one (`+39 06…`).
+ */
+function internationalForm(digits: string, codeLength = countryCodeLength(digits)): string {
+	const numbering = numberingAt(digits, codeLength);
+	if (numbering === undefined) {
+		// No country's code: a 0 after it goes, as a trunk 0 would (the length decides the rest).
+		if (digits.charCodeAt(codeLength) !== 48) return digits;
+		return joined(digits.slice(0, codeLength), digits, codeLength + 1);
+	}
+	const start = nationalStart(numbering, digits, codeLength);
+	return start === codeLength ? digits : withCode(numbering, digits, start);
+}
+
+/**
+ * `+39 (0)3…`: a 0 in brackets after the code is a trunk 0 written as optional, but where numbers
+ * start with 0 it may be the number's own. Each reading that fits the country's plan; the usual
+ * reading when none does.
+ */
+function zeroMarkReadings(digits: string, codeLength: number): string[] {
+	const usual = internationalForm(digits, codeLength);
+	const numbering = numberingAt(digits, codeLength);
+	if (numbering === undefined) return [usual];
+	const without = internationalForm(joined(numbering.code, digits, codeLength + 1), codeLength);
+	const readings = [usual, without].filter(
+		(msisdn, i, all) => all.indexOf(msisdn) === i && numbering.fits(msisdn, codeLength),
+	);
+	return readings.length > 0 ? readings : [usual];
+}
+
+/**
+ * International digits as sent, a `(0)` after the code read both ways: refused naming both where
+ * each is a number (`zeroMarkReadings`).
+ */
+function internationally(digits: string, zeroAt: number): Step<string> {
+	if (digits.charCodeAt(0) === 48) return { reason: 'country prefix cannot start with 0' };
+	const codeLength = countryCodeLength(digits);
+	if (zeroAt !== codeLength) return internationalForm(digits, codeLength);
+	const readings = zeroMarkReadings(digits, codeLength);
+	if (readings.length === 1) return readings[0];
+	return {
+		reason: `ambiguous: ${readings[0]} with the 0 in brackets or ${readings[1]} without it; write it without the brackets, or without the (0)`,
+	};
+}
+
+/**
+ * The msisdn the digits stand for under the Default Country Code `country`: international ones
+ * as written, national form 0… in that country (its national prefix read as libphonenumber reads
+ * it: 06… in Hungary), and bare digits as `bareInCountry` reads them, but under the Irish default:
+ * there they are international, unless an Irish mobile that lost its 0.
  */
 function inCountry(
 	digits: string,
 	international: boolean,
 	country: string,
-): string | { reason: string } {
-	if (international) {
-		if (digits.startsWith('0')) return { reason: 'country prefix cannot start with 0' };
-		return withoutTrunkZero(digits);
-	}
-	if (digits.startsWith('0'))
-		return joined(country, digits, ZERO_IS_PART_OF_NUMBER.has(country) ? 0 : 1);
-	if (country !== IRISH_COUNTRY_CODE) return bareInCountry(digits, country);
+	zeroAt = -1,
+): Step<string> {
+	if (international) return internationally(digits, zeroAt);
+	const numbering = numberingOf(country);
+	if (numbering === undefined)
+		return { reason: `default country code "${country}" is not a country calling code` };
+	if (digits.charCodeAt(0) === 48)
+		return withCode(numbering, digits, nationalStart(numbering, digits, 0));
+	if (country !== IRISH_COUNTRY_CODE) return bareInCountry(digits, numbering);
 	if (IRISH_MOBILE_WITHOUT_ZERO.test(digits)) {
 		return { reason: 'no country prefix: looks like an Irish mobile without its leading 0' };
 	}
-	return withoutTrunkZero(digits);
+	return internationalForm(digits);
+}
+
+/** A number bare digits may be, and how it was read (for reasons). */
+interface Reading {
+	msisdn: string;
+	described: string;
+	/** The default country's number without its trunk prefix: refused, not read as such. */
+	lostTrunkPrefix: boolean;
 }
 
 /**
  * Digits without +, 00 or a leading 0 under a Default Country Code other than Irish: as written
- * they are international, but they may also be the default country's number given without its
- * 0 (lost to a spreadsheet), or written as at home where there is no 0 (Spain, Italy, the US).
- * A text must not go to a stranger on a guess: when both readings are numbers, the entry is
- * refused naming both; a lost 0 is refused too (as the Irish one is); a number as written at
- * home is read as such when, as written, it is nobody's number.
+ * they are international, but they may also be the default country's number in national form
+ * where its trunk prefix is no 0 (Russia's 8 912…), given without its trunk prefix (lost to a
+ * spreadsheet), or written as at home where there is none (Spain, Italy, the US). A text must not
+ * go to a stranger on a guess: when two readings are numbers, the entry is refused naming them; a
+ * lost trunk prefix is refused too (as the Irish 0 is); a number as written at home is read as such
+ * when, as written, it is nobody's number.
  */
-function bareInCountry(digits: string, country: string): string | { reason: string } {
-	const asWritten = withoutTrunkZero(digits);
-	const problem = asWrittenProblem(asWritten);
-	const home = NATIONAL_NUMBERINGS.get(country);
-	if (home === undefined || !fitsWithoutZero(country, digits))
-		return problem === undefined ? asWritten : { reason: problem };
-	const national = country + digits;
-	const lostZero = home.trunkPrefix === '0';
-	const described = lostZero
-		? `${withArticle(home.adjective)} number without its leading 0 (${national})`
-		: `${withArticle(home.adjective)} number as written there (${national})`;
-	if (problem === undefined) {
-		const code = asWritten.slice(0, countryCodeLength(asWritten));
-		return {
-			reason: `ambiguous: ${asWritten} as written (country code ${code}) or ${described}; write it with + and its country code`,
-		};
+function bareInCountry(digits: string, numbering: Numbering): Step<string> {
+	const readings = bareReadings(digits, numbering);
+	if (readings.length > 1) {
+		const named = readings.map((reading) => reading.described).join(' or ');
+		return { reason: `ambiguous: ${named}; write it with + and its country code` };
 	}
-	if (lostZero)
-		return {
-			reason: `no country prefix: looks like ${described}; write it with its 0, or with + and its country code`,
-		};
-	return national;
+	// No reading: as written it is no number, for a reason (else it would be a reading).
+	if (readings.length === 0) return { reason: asWrittenProblem(internationalForm(digits))! };
+	const [{ msisdn, described, lostTrunkPrefix }] = readings;
+	if (!lostTrunkPrefix) return msisdn;
+	const trunk = numbering.trunkPrefix;
+	return {
+		reason: `no country prefix: looks like ${described}; write it with its ${trunk}, or with + and its country code`,
+	};
+}
+
+/** Each number bare digits may be (see bareInCountry), once, as written first. */
+function bareReadings(digits: string, numbering: Numbering): Reading[] {
+	const readings: Reading[] = [];
+	const add = (msisdn: string, described: string, lostTrunkPrefix = false) => {
+		if (lengthProblem(msisdn) === undefined && !readings.some((r) => r.msisdn === msisdn))
+			readings.push({ msisdn, described, lostTrunkPrefix });
+	};
+	const asWritten = internationalForm(digits);
+	if (asWrittenProblem(asWritten) === undefined) {
+		const code = asWritten.slice(0, countryCodeLength(asWritten));
+		add(asWritten, `${asWritten} as written (country code ${code})`);
+	}
+	const number = withArticle(numbering.noun);
+	const national = withTrunkPrefix(digits, numbering);
+	if (national !== undefined) add(national, `${number} in national form (${national})`);
+	if (numbering.fitsHome(digits)) {
+		const msisdn = numbering.code + digits;
+		if (numbering.writtenWithoutTrunkPrefix) add(msisdn, `${number} as written there (${msisdn})`);
+		else add(msisdn, `${number} without its leading ${numbering.trunkPrefix} (${msisdn})`, true);
+	}
+	return readings;
 }
 
 /**
- * Why bare digits are nobody's number as written: too short or long, no country code, or not fitting that country's
- * plan.
+ * Bare digits read as a national form whose trunk prefix is no 0 (8 912… under 7, 1 202… under 1),
+ * when that is a number of the country.
+ */
+function withTrunkPrefix(digits: string, numbering: Numbering): string | undefined {
+	const start = numbering.nationalStart(digits, 0);
+	if (start === 0) return undefined;
+	const msisdn = withCode(numbering, digits, start);
+	return numbering.fits(msisdn, numbering.code.length) ? msisdn : undefined;
+}
+
+/**
+ * Why bare digits are nobody's number as written: too short or long, no country code, or not
+ * fitting that country's plan.
  */
 function asWrittenProblem(msisdn: string): string | undefined {
 	const length = lengthProblem(msisdn);
 	if (length !== undefined) return length;
 	const codeLength = countryCodeLength(msisdn);
-	const code = msisdn.slice(0, codeLength);
-	if (!COUNTRY_CALLING_CODES.has(code)) {
+	const numbering = numberingAt(msisdn, codeLength);
+	if (numbering === undefined) {
 		return 'no country prefix: it starts with no country calling code (write it with + and its country code, or in national form)';
 	}
-	if (code === IRISH_COUNTRY_CODE) return irishPlanProblem(msisdn, false);
-	if (fitsPlan(code, msisdn, codeLength) !== false) return undefined;
-	const { adjective } = NATIONAL_NUMBERINGS.get(code)!;
-	return `no country prefix: as written it is no ${adjective} number (${msisdn.length - codeLength} digits after ${code} fit no ${adjective} number)`;
+	if (numbering.code === IRISH_COUNTRY_CODE) return irishPlanProblem(msisdn, false);
+	if (numbering.fits(msisdn, codeLength)) return undefined;
+	const none = `no ${numbering.noun}`;
+	return `no country prefix: as written it is ${none} (${msisdn.length - codeLength} digits after ${numbering.code} fit ${none})`;
 }
 
 const isNational = (written: Written) => !written.international && written.digits.startsWith('0');
@@ -269,14 +350,14 @@ function irishPlanProblem(msisdn: string, writtenNationally: boolean): string | 
 }
 
 /**
- * A number written in national form must fit its country's plan, where nationalNumbers.ts covers
- * the country (Ireland has its own reasons, in irishPlanProblem): 087… under 44 is no UK number.
+ * A number written in national form must fit its country's plan (Ireland has its own reasons, in
+ * irishPlanProblem): 087… under 44 is no UK number.
  */
 function nationalPlanProblem(msisdn: string, country: string): string | undefined {
-	if (country === IRISH_COUNTRY_CODE || fitsPlan(country, msisdn, country.length) !== false)
-		return undefined;
-	const { adjective } = NATIONAL_NUMBERINGS.get(country)!;
-	return `no country prefix: fits no ${adjective} number in national form (numbers of other countries need their country code)`;
+	if (country === IRISH_COUNTRY_CODE) return undefined;
+	const numbering = numberingOf(country)!;
+	if (numbering.fits(msisdn, country.length)) return undefined;
+	return `no country prefix: fits no ${numbering.noun} in national form (numbers of other countries need their country code)`;
 }
 
 /** What is wrong with a number read, if anything: its length, or the plan of the country it is in. */
@@ -292,14 +373,16 @@ function problemOf(
 
 /**
  * The provider's rules are in docs/provider-api.md#msisdn-rules. Invisible marks go first; spaces,
- * dashes, dots, brackets and a leading + or 00 are
- * stripped; a 0 after the country code is the trunk 0 and is dropped (+33 06… → 336…, +353 (0)87… →
- * 35387…); national form 0… takes defaultCountryCode (Irish by default: 087 123 4567 → 353871234567)
- * and must fit that country's plan where nationalNumbers.ts knows it; Irish numbers must fit the
- * Irish plan; 8..20 digits. Under the Irish default, other numbers must carry their country prefix;
- * under another, bare digits are read by `bareInCountry` (refused when they could be two numbers).
- * A spreadsheet float's decimal zeros are no digits (353871111111.0 → 353871111111); any other
- * decimal part, and scientific notation (3.53871E+11, digits lost), are refused with the reason.
+ * dashes, dots, brackets and a leading + or 00 are stripped; after a country code, a trunk prefix
+ * written by habit goes (+33 06… → 336…, +353 (0)87… → 35387…, +7 8 912… → 7912…), as
+ * libphonenumber's metadata reads it (numberingPlans.generated.ts), and a 0 stays where numbers
+ * start with one (+39 06…); a (0) that may be either is refused naming both. National form 0…
+ * takes defaultCountryCode (Irish by default: 087 123 4567 → 353871234567; 06 30… under 36 →
+ * 3630…) and must fit that country's plan; Irish numbers must fit the Irish plan; 8..20 digits.
+ * Under the Irish default, other numbers must carry their country prefix; under another, bare
+ * digits are read by `bareInCountry` (refused when they could be two numbers). A spreadsheet
+ * float's decimal zeros are no digits (353871111111.0 → 353871111111); any other decimal part, and
+ * scientific notation (3.53871E+11, digits lost), are refused with the reason.
  */
 export function normaliseMsisdn(
 	input: string,
@@ -311,7 +394,8 @@ export function normaliseMsisdn(
 	const country = parseCountryCode(defaultCountryCode);
 	if (!country.ok)
 		return fail(`default country code "${defaultCountryCode}" is not a country calling code`);
-	const msisdn = inCountry(written.digits, written.international, country.code);
+	const { digits, international, zeroAt } = written;
+	const msisdn = inCountry(digits, international, country.code, zeroAt);
 	if (typeof msisdn !== 'string') return fail(msisdn.reason);
 	const problem = problemOf(msisdn, isNational(written), country.code);
 	return problem ? fail(problem) : { ok: true, input, msisdn };
@@ -335,10 +419,11 @@ export function toMsisdn(input: string, countryCode: string): string | undefined
 
 /**
  * The msisdns an Exclude Numbers entry stands for. Excluding a stranger costs little and texting
- * an opted-out number a lot, so an entry in bare digits stands for every reading: as written (where
- * the recipients' rules find it ambiguous too), as the default country's number without its 0 or
- * as written there (7911123456 under 44 → 7911123456 and 447911123456), and as an Irish number
- * whose 0 a spreadsheet dropped (871234567 → 353871234567). [] when unreadable.
+ * an opted-out number a lot, so an entry stands for every reading: a `(0)` after the code with and
+ * without its 0 (`+39 (0)3…`); bare digits as written (where the recipients' rules find them
+ * ambiguous too), as the default country's number in national form (8 912… under 7), without its
+ * 0 or as written there (7911123456 under 44 → 7911123456 and 447911123456), and as an Irish
+ * number whose 0 a spreadsheet dropped (871234567 → 353871234567). [] when unreadable.
  */
 export function suppressionForms(entry: string, defaultCountryCode: string): string[] {
 	const forms: string[] = [];
@@ -349,28 +434,42 @@ export function suppressionForms(entry: string, defaultCountryCode: string): str
 	if (number.ok) add(number.msisdn);
 	const written = readWritten(entry);
 	const country = parseCountryCode(defaultCountryCode);
-	if (failed(written) || written.international || written.digits.startsWith('0') || !country.ok)
-		return forms;
-	const { digits } = written;
-	const asWritten = withoutTrunkZero(digits);
-	// Under the Irish default, bare digits are read as today's recipients' rules read them (above).
-	if (country.code !== IRISH_COUNTRY_CODE && irishPlanProblem(asWritten, false) === undefined)
-		add(asWritten);
-	for (const national of nationalReadings(digits, country.code)) add(national);
-	if (country.code !== IRISH_COUNTRY_CODE && IRISH_NUMBER_WITHOUT_ZERO.test(digits))
-		add(IRISH_COUNTRY_CODE + digits);
+	if (failed(written) || !country.ok) return forms;
+	for (const msisdn of otherReadings(written, country.code)) add(msisdn);
 	return forms;
 }
 
-/**
- * Every number of this country that bare digits may be written without its leading 0 or country
- * code: its whole plan, not only mobiles (an Italian landline is kept with its 0 in the number).
- */
-function nationalReadings(digits: string, country: string): string[] {
+/** The readings of an entry besides the one the recipients' rules take (see suppressionForms). */
+function otherReadings({ digits, international, zeroAt }: Written, country: string): string[] {
+	if (international) {
+		const codeLength = countryCodeLength(digits);
+		if (digits.startsWith('0') || zeroAt !== codeLength) return [];
+		return zeroMarkReadings(digits, codeLength);
+	}
+	if (digits.startsWith('0')) return [];
 	const readings: string[] = [];
-	if (fitsPlan(country, digits)) readings.push(country + digits);
-	if (ZERO_IS_PART_OF_NUMBER.has(country) && fitsPlan(country, `0${digits}`))
-		readings.push(`${country}0${digits}`);
+	const asWritten = internationalForm(digits);
+	// Under the Irish default, bare digits are read as today's recipients' rules read them (above).
+	if (country !== IRISH_COUNTRY_CODE && irishPlanProblem(asWritten, false) === undefined)
+		readings.push(asWritten);
+	readings.push(...nationalReadings(digits, numberingOf(country)!));
+	if (country !== IRISH_COUNTRY_CODE && IRISH_NUMBER_WITHOUT_ZERO.test(digits))
+		readings.push(IRISH_COUNTRY_CODE + digits);
+	return readings;
+}
+
+/**
+ * Every number of this country that bare digits may be in national form: with a trunk prefix that
+ * is no 0 (8 912… in Russia), or without their leading 0 or country code, its whole plan, not only
+ * mobiles (an Italian landline is kept with its 0 in the number).
+ */
+function nationalReadings(digits: string, numbering: Numbering): string[] {
+	const readings: string[] = [];
+	const national = withTrunkPrefix(digits, numbering);
+	if (national !== undefined) readings.push(national);
+	if (numbering.fits(digits)) readings.push(numbering.code + digits);
+	if (numbering.keepsZero && numbering.fits(`0${digits}`))
+		readings.push(`${numbering.code}0${digits}`);
 	return readings;
 }
 

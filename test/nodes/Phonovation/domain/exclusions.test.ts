@@ -384,4 +384,18 @@ describe('readExclusions: CRM rows', () => {
 			'7911123456',
 		]);
 	});
+
+	it("reads national forms by the country's own trunk prefix: 06 in Hungary, 8 in Russia and Belarus", () => {
+		expect(numbersOf([{ Telefon: '06 30 123 4567' }], '36')).toEqual(['36301234567']);
+		expect(numbersOf('8 (912) 345-67-89', '7')).toContain('79123456789');
+		expect(numbersOf('8 029 491-19-11', '375')).toContain('375294911911');
+		// A lost 06 and Moscow's 8 495… (also +84 951… as written): every reading is excluded.
+		expect(numbersOf('30 123 4567', '36')).toContain('36301234567');
+		expect(numbersOf('8 495 123 45 67', '7')).toEqual(['74951234567', '84951234567']);
+	});
+
+	it("excludes a (0) opt-out in every reading where the 0 may be the number's own", () => {
+		expect(numbersOf('+39 (0)312 345 6789')).toEqual(['3903123456789', '393123456789']);
+		expect(numbersOf({ phone: '+47 (0)412 34 567' })).toEqual(['4741234567']);
+	});
 });

@@ -484,6 +484,10 @@ describe('normaliseMsisdn: digits without +, 00 or a leading 0 under a Default C
 		{ input: '312 345 6789', code: '39', msisdn: '393123456789' },
 		{ input: '4155551234', code: '1', msisdn: '14155551234' },
 		{ input: '612 345 678', code: '48', msisdn: '48612345678' },
+		// Nobody's as written now that every country's plan is known: +20 2456 1111 is no Egyptian
+		// number, +221 234 567 no Senegalese one.
+		{ input: '(202) 456-1111', code: '1', msisdn: '12024561111' },
+		{ input: '22 123 45 67', code: '48', msisdn: '48221234567' },
 	])('$input under $code → $msisdn', ({ input, code, msisdn }) => {
 		expect(normaliseMsisdn(input, code)).toEqual({ ok: true, input, msisdn });
 		expect(toMsisdn(input.replace(/\D/g, ''), code)).toBe(msisdn);
@@ -491,16 +495,10 @@ describe('normaliseMsisdn: digits without +, 00 or a leading 0 under a Default C
 
 	it.each([
 		{
-			input: '7911123456',
+			input: '2031234567',
 			code: '44',
 			reason:
-				'ambiguous: 7911123456 as written (country code 7) or a UK number without its leading 0 (447911123456); write it with + and its country code',
-		},
-		{
-			input: '2079460018',
-			code: '44',
-			reason:
-				'ambiguous: 2079460018 as written (country code 20) or a UK number without its leading 0 (442079460018); write it with + and its country code',
+				'ambiguous: 2031234567 as written (country code 20) or a UK number without its leading 0 (442031234567); write it with + and its country code',
 		},
 		{
 			input: '15112345678',
@@ -509,10 +507,10 @@ describe('normaliseMsisdn: digits without +, 00 or a leading 0 under a Default C
 				'ambiguous: 15112345678 as written (country code 1) or a German number without its leading 0 (4915112345678); write it with + and its country code',
 		},
 		{
-			input: '(202) 456-1111',
+			input: '(203) 456-1111',
 			code: '1',
 			reason:
-				'ambiguous: 2024561111 as written (country code 20) or a North American number as written there (12024561111); write it with + and its country code',
+				'ambiguous: 2034561111 as written (country code 20) or a North American number as written there (12034561111); write it with + and its country code',
 		},
 		{
 			input: '3612345678',
@@ -521,10 +519,10 @@ describe('normaliseMsisdn: digits without +, 00 or a leading 0 under a Default C
 				'ambiguous: 3612345678 as written (country code 36) or an Italian number as written there (393612345678); write it with + and its country code',
 		},
 		{
-			input: '22 123 45 67',
+			input: '46 123 45 67',
 			code: '48',
 			reason:
-				'ambiguous: 221234567 as written (country code 221) or a Polish number as written there (48221234567); write it with + and its country code',
+				'ambiguous: 461234567 as written (country code 46) or a Polish number as written there (48461234567); write it with + and its country code',
 		},
 	])('$input under $code could be two numbers: refused naming both', ({ input, code, reason }) => {
 		expect(normaliseMsisdn(input, code)).toEqual({ ok: false, input, reason });
@@ -537,6 +535,19 @@ describe('normaliseMsisdn: digits without +, 00 or a leading 0 under a Default C
 			code: '33',
 			reason:
 				'no country prefix: looks like a French number without its leading 0 (33612345678); write it with its 0, or with + and its country code',
+		},
+		// +7 911 123 456 and +20 7946 0018 are nobody's: only the UK readings are numbers.
+		{
+			input: '7911123456',
+			code: '44',
+			reason:
+				'no country prefix: looks like a UK number without its leading 0 (447911123456); write it with its 0, or with + and its country code',
+		},
+		{
+			input: '2079460018',
+			code: '44',
+			reason:
+				'no country prefix: looks like a UK number without its leading 0 (442079460018); write it with its 0, or with + and its country code',
 		},
 		{
 			input: '412345678',
@@ -608,14 +619,16 @@ describe("normaliseMsisdn: a national number must fit the Default Country Code's
 		expect(toMsisdn(input.replace(/\D/g, ''), code)).toBeUndefined();
 	});
 
-	it('checks only the length in countries nationalNumbers.ts does not cover', () => {
+	it("checks every country's plan, not only the length", () => {
 		expect(normaliseMsisdn('067 123 4567', '380')).toMatchObject({
 			ok: true,
 			msisdn: '380671234567',
 		});
-		expect(normaliseMsisdn('0671234567890', '380')).toMatchObject({
-			ok: true,
-			msisdn: '380671234567890',
+		expect(normaliseMsisdn('0671234567890', '380')).toEqual({
+			ok: false,
+			input: '0671234567890',
+			reason:
+				'no country prefix: fits no number of Ukraine in national form (numbers of other countries need their country code)',
 		});
 	});
 });
@@ -667,9 +680,9 @@ describe('suppressionForms: every number an entry may be, in every country', () 
 			why: 'an Italian landline that lost its 0 keeps it',
 		},
 		{
-			entry: '(202) 456-1111',
+			entry: '(203) 456-1111',
 			code: '1',
-			forms: ['2024561111', '12024561111'],
+			forms: ['2034561111', '12034561111'],
 			why: 'as written (+20) and a US number',
 		},
 		{

@@ -91,17 +91,28 @@ describe('spreadsheet numbers that lost their leading 0, under any Default Count
 		};
 	}
 
-	it('Default Country Code 44: 7911123456 could be +7… or a UK mobile, so it is refused naming both, never guessed', async () => {
-		const { result, texted, recipients } = await sending([7911123456, '07911 123457'], '44');
+	it('Default Country Code 44: 2031234567 could be an Egyptian number or a London one, so it is refused naming both, never guessed', async () => {
+		const { result, texted, recipients } = await sending([2031234567, '07911 123457'], '44');
 		expect(result.error).toBeUndefined();
 		expect(texted).toEqual(['447911123457']);
 		expect(recipients[0]).toMatchObject({
-			input: '7911123456',
+			input: '2031234567',
 			msisdn: null,
 			status: 'invalid',
 			reason:
-				'ambiguous: 7911123456 as written (country code 7) or a UK number without its leading 0 (447911123456); ' +
+				'ambiguous: 2031234567 as written (country code 20) or a UK number without its leading 0 (442031234567); ' +
 				'write it with + and its country code',
+		});
+	});
+
+	it('Default Country Code 44: 7911123456 is no number as written (+7 has ten digits), so it is refused as a UK mobile without its 0', async () => {
+		const { texted, recipients } = await sending([7911123456, '07911 123457'], '44');
+		expect(texted).toEqual(['447911123457']);
+		expect(recipients[0]).toMatchObject({
+			input: '7911123456',
+			status: 'invalid',
+			reason:
+				'no country prefix: looks like a UK number without its leading 0 (447911123456); write it with its 0, or with + and its country code',
 		});
 	});
 
@@ -134,10 +145,10 @@ describe('spreadsheet numbers that lost their leading 0, under any Default Count
 	});
 
 	it('with Invalid Numbers = Fail, an ambiguous number stops the run before anything is posted', async () => {
-		const { f, result } = await sending([7911123456], '44', 'fail');
+		const { f, result } = await sending([2031234567], '44', 'fail');
 		expect(result.error?.message).toBe(
-			'Recipients: Invalid number "7911123456": ambiguous: 7911123456 as written (country code 7) or a UK number without ' +
-				'its leading 0 (447911123456); write it with + and its country code (item 0)',
+			'Recipients: Invalid number "2031234567": ambiguous: 2031234567 as written (country code 20) or a UK number without ' +
+				'its leading 0 (442031234567); write it with + and its country code (item 0)',
 		);
 		expect(f.sim.count('POST', CAMPAIGN)).toBe(0);
 	});
