@@ -438,13 +438,32 @@ export class N8nClient {
 					if (!(error instanceof N8nApiError && error.status === 400)) throw error;
 				});
 			}
-			await this.call('DELETE', `/rest/workflows/${workflow.id}`);
+			await this.deleteWhenUnpublished(workflow.id);
 		}
 		for (const credential of await this.credentials()) {
 			await this.call('DELETE', `/rest/credentials/${credential.id}`);
 		}
 		for (const table of await this.dataTables()) {
 			await this.call('DELETE', `/rest/projects/${table.projectId}/data-tables/${table.id}`);
+		}
+	}
+
+	/**
+	 * Deletes an archived workflow. Archiving a published one unpublishes it in the background, and
+	 * until that is done n8n answers 409 "still being unpublished": wait for it, within a bound.
+	 */
+	private async deleteWhenUnpublished(id: string, timeoutMs = 60_000): Promise<void> {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			try {
+				await this.call('DELETE', `/rest/workflows/${id}`);
+				return;
+			} catch (error) {
+				if (!(error instanceof N8nApiError && error.status === 409) || Date.now() > deadline)
+					throw error;
+				noteTransient(`DELETE /rest/workflows/${id}: 409 still being unpublished`);
+				await sleep(500);
+			}
 		}
 	}
 
