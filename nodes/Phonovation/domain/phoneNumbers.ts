@@ -281,7 +281,12 @@ function bareReadings(digits: string, numbering: Numbering): Reading[] {
 	const number = withArticle(numbering.noun);
 	const national = withTrunkPrefix(digits, numbering);
 	if (national !== undefined) add(national, `${number} in national form (${national})`);
-	if (numbering.fitsHome(digits)) {
+	// Any number of the country, landlines and services too: a Luxembourg 49 19 57 404 is not sent
+	// to Germany as 491957404 when both could be meant.
+	if (
+		numbering.fitsHome(digits) ||
+		numbering.fits(numbering.code + digits, numbering.code.length)
+	) {
 		const msisdn = numbering.code + digits;
 		if (numbering.writtenWithoutTrunkPrefix) add(msisdn, `${number} as written there (${msisdn})`);
 		else add(msisdn, `${number} without its leading ${numbering.trunkPrefix} (${msisdn})`, true);

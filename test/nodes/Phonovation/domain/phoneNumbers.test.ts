@@ -474,7 +474,7 @@ describe('normaliseMsisdn: digits without +, 00 or a leading 0 under a Default C
 		// Another country's number as written, nobody's at home: sent as written, as before.
 		{ input: '447911123456', code: '33', msisdn: '447911123456' },
 		{ input: '33612345678', code: '44', msisdn: '33612345678' },
-		{ input: '353871234567', code: '49', msisdn: '353871234567' },
+		{ input: '353871234567', code: '44', msisdn: '353871234567' },
 		// North America: the trunk 1 is also the country code.
 		{ input: '12024561111', code: '1', msisdn: '12024561111' },
 		{ input: '1 (202) 456-1111', code: '1', msisdn: '12024561111' },
@@ -558,14 +558,29 @@ describe('normaliseMsisdn: digits without +, 00 or a leading 0 under a Default C
 		{
 			input: '871234567',
 			code: '44',
+			// 0871 is a UK non-geographic number: the digits are one, without its 0.
 			reason:
-				'no country prefix: it starts with no country calling code (write it with + and its country code, or in national form)',
+				'no country prefix: looks like a UK number without its leading 0 (44871234567); write it with its 0, or with + and its country code',
 		},
 		{
 			input: '3312345678',
 			code: '49',
 			reason:
-				'no country prefix: as written it is no French number (8 digits after 33 fit no French number)',
+				'no country prefix: looks like a German number without its leading 0 (493312345678); write it with its 0, or with + and its country code',
+		},
+		// Bare international digits that are also a number of the default country, landlines
+		// included, are never guessed.
+		{
+			input: '353871234567',
+			code: '49',
+			reason:
+				'ambiguous: 353871234567 as written (country code 353) or a German number without its leading 0 (49353871234567); write it with + and its country code',
+		},
+		{
+			input: '49 19 57 404',
+			code: '352',
+			reason:
+				'ambiguous: 491957404 as written (country code 49) or a number of Luxembourg as written there (352491957404); write it with + and its country code',
 		},
 		{
 			input: '35387123456',

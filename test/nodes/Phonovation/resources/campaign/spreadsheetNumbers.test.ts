@@ -130,11 +130,12 @@ describe('spreadsheet numbers that lost their leading 0, under any Default Count
 	it('Default Country Code 44: digits that start with no country calling code are refused, not sent as they are', async () => {
 		const { texted, recipients } = await sending([871234567, '447911123456'], '44');
 		expect(texted).toEqual(['447911123456']);
+		// 0871 234567 is a UK number: the digits are read as one that lost its 0, never sent as written.
 		expect(recipients[0]).toMatchObject({
 			input: '871234567',
 			status: 'invalid',
 			reason:
-				'no country prefix: it starts with no country calling code (write it with + and its country code, or in national form)',
+				'no country prefix: looks like a UK number without its leading 0 (44871234567); write it with its 0, or with + and its country code',
 		});
 	});
 
