@@ -53,11 +53,10 @@ function offersFor(
 	questions: LoggedQuestion[],
 	msisdn: string,
 	linkedTo: string | null,
-	waitingBase: string,
+	{ waitingBase, secret }: { waitingBase: string; secret: string },
 ): { offers: Array<{ row: LoggedQuestion; target: ResumeTarget }>; unusable: UnusableRow[] } {
 	const forReplies = questions.filter((q) => q.waitsFor !== 'receipt');
-	// No secret: a question waits at its node-signed URL, never under a sealed run token.
-	const { usable, unusable } = sortRows(forReplies, waitingBase, '');
+	const { usable, unusable } = sortRows(forReplies, waitingBase, secret);
 	const targets = new Map(usable.map(({ row, target }) => [row, target]));
 	const candidates = candidatesFor([...targets.keys()], msisdn, linkedTo, Date.now());
 	return { offers: candidates.map((row) => ({ row, target: targets.get(row)! })), unusable };
@@ -142,7 +141,10 @@ export async function execute(
 			const from = normaliseMsisdn(asInternational(reply.from), DEFAULT_COUNTRY_CODE);
 			if (!from.ok) return out({ resumed: false, reason: 'the reply has no number to match' });
 			const questions = await findQuestions(this, itemIndex, from.msisdn, reply.notifyId);
-			const { offers, unusable } = offersFor(questions, from.msisdn, reply.notifyId, waitingBase);
+			const { offers, unusable } = offersFor(questions, from.msisdn, reply.notifyId, {
+				waitingBase,
+				secret,
+			});
 			const result = await offerReply(this, itemIndex, offers, { reply, secret });
 			return out({ ...result, ...unusableRowsOf(unusable) });
 		},

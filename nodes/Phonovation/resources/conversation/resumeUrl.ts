@@ -1,4 +1,5 @@
 import { isQuestionRefShaped } from '../../../shared/questionRef';
+import { BINDING_PARAMETER, bindingHolds } from './retryBinding';
 import { openToken } from './sealedResumeToken';
 
 /**
@@ -22,8 +23,6 @@ export type ResumeUrlReading = { target: ResumeTarget } | { unusable: string };
 
 /** n8n's execution ids are numbers; node ids are UUIDs, or the letters, digits, `-` and `_` of older ids. */
 const TAIL = /^(\d+)\/([A-Za-z0-9_-]+)$/;
-const SIGNATURE_ONLY = /^\?signature=([0-9a-f]{64})$/;
-const SEALED_ONLY = /^\?sealed=([\w-]{1,512})$/;
 
 /**
  * What is wrong with the row's text before any parser normalises it away: a URL parser resolves
@@ -72,19 +71,42 @@ function partsOf(raw: string, base: URL): { executionId: string; nodeId: string 
 }
 
 /**
- * The signature to post with, checked on the parsed query: exactly one node signature as n8n writes
- * it, or one token sealed for this execution and node under the Relay Secret, opened.
+ * The signature to post with, checked on the parsed query: one node signature as n8n writes it, or
+ * one token sealed for this execution and node under the Relay Secret, opened; besides it only a
+ * retry binding (retryBinding.ts), once.
  */
 function signatureOf(
-	search: string,
+	query: URLSearchParams,
 	target: { executionId: string; nodeId: string },
 	secret: string,
 ): string | undefined {
-	const signature = SIGNATURE_ONLY.exec(search)?.[1];
-	if (signature) return signature;
-	const sealed = SEALED_ONLY.exec(search)?.[1];
-	const token = sealed && secret ? openToken(sealed, target, secret) : undefined;
+	const keys = [...query.keys()].filter((key) => key !== BINDING_PARAMETER);
+	if (keys.length !== 1 || query.getAll(BINDING_PARAMETER).length > 1) return undefined;
+	const signature = query.getAll('signature');
+	if (signature.length === 1) return /^[0-9a-f]{64}$/.test(signature[0]) ? signature[0] : undefined;
+	const sealed = query.getAll('sealed');
+	if (sealed.length !== 1 || !/^[\w-]{1,512}$/.test(sealed[0]) || !secret) return undefined;
+	const token = openToken(sealed[0], target, secret);
 	return token && /^[0-9a-f]{64}$/.test(token) ? token : undefined;
+}
+
+/**
+ * Why a row's reference may not be served at its URL's execution, or null when it may: the Notify
+ * ID names that execution, or (after a Retry of the execution) a retry binding vouches for the pair.
+ */
+function pairingFlaw(
+	reference: string,
+	target: { executionId: string; nodeId: string },
+	query: URLSearchParams,
+	secret: string,
+): string | null {
+	const referenced = executionOfReference(reference);
+	if (referenced === null) return 'the reference is not a question reference';
+	const bound = query.get(BINDING_PARAMETER);
+	if (referenced === target.executionId)
+		return bound === null ? null : 'a retry binding where none is due';
+	if (bound !== null && bindingHolds({ reference, ...target }, bound, secret)) return null;
+	return `the URL's execution ${target.executionId} is not the reference's, and no valid retry binding says why`;
 }
 
 /**
@@ -104,16 +126,15 @@ export function readResumeUrl(
 	if (flaw) return { unusable: flaw };
 	const parts = partsOf(raw, base);
 	if (typeof parts === 'string') return { unusable: parts };
-	const signature = signatureOf(new URL(raw).search, parts, secret);
+	const query = new URL(raw).searchParams;
+	const signature = signatureOf(query, parts, secret);
 	if (!signature)
 		return {
 			unusable:
 				'the query is not one signature of 64 hex characters, or one token sealed for this execution and node',
 		};
-	const referenced = executionOfReference(reference);
-	if (referenced === null) return { unusable: 'the reference is not a question reference' };
-	if (referenced !== parts.executionId)
-		return { unusable: `the URL's execution ${parts.executionId} is not the reference's` };
+	const unpaired = pairingFlaw(reference, parts, query, secret);
+	if (unpaired) return { unusable: unpaired };
 	const url = `${base.origin}${base.pathname}${parts.executionId}/${parts.nodeId}?signature=${signature}`;
 	return { target: { ...parts, url } };
 }

@@ -12,6 +12,7 @@ import {
 } from './answers';
 import { DEFAULT_WAIT_MINUTES, QUESTION_PARAMETERS, sendAndWaitDescription } from './fields';
 import { recordQuestion } from './questionLog';
+import { recordedResumeUrl } from './retryBinding';
 import {
 	beginRun,
 	notSent as notAsked,
@@ -79,7 +80,11 @@ export async function execute(
 	await recordQuestion(this, {
 		reference: notifyId,
 		phone: msisdn,
-		resumeUrl: this.getSignedResumeUrl(),
+		resumeUrl: recordedResumeUrl(
+			this.getSignedResumeUrl(),
+			{ reference: notifyId, executionId: this.getExecutionId(), nodeId: this.getNode().id },
+			secret,
+		),
 		askedAt,
 		expiresAt: waitTill === WAIT_INDEFINITELY ? '' : waitTill.toISOString(),
 	});

@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { asText } from '../../../shared/values';
 import { DELIVERY_WAIT, sendAndWaitForDeliveryDescription } from './fields';
 import { recordQuestion } from './questionLog';
+import { recordedResumeUrl } from './retryBinding';
 import { sealedResumeUrl } from './sealedResumeToken';
 import {
 	beginRun,
@@ -78,7 +79,11 @@ export async function execute(
 	await recordQuestion(this, {
 		reference: notifyId,
 		phone: msisdn,
-		resumeUrl: ownResumeUrl(this, secret),
+		resumeUrl: recordedResumeUrl(
+			ownResumeUrl(this, secret),
+			{ reference: notifyId, executionId: this.getExecutionId(), nodeId: this.getNode().id },
+			secret,
+		),
 		askedAt,
 		expiresAt: waitTill.toISOString(),
 		waitsFor: 'receipt',

@@ -207,7 +207,11 @@ describe('Deliver Reply and Deliver Receipt: no Question Log row chooses where a
 			expect(result.items[0].json).toMatchObject({
 				resumed: false,
 				unusableRows: [
-					{ reference: swapped, reason: "the URL's execution 42 is not the reference's" },
+					{
+						reference: swapped,
+						reason:
+							"the URL's execution 42 is not the reference's, and no valid retry binding says why",
+					},
 				],
 			});
 		});

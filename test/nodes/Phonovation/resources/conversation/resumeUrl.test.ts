@@ -3,6 +3,7 @@ import {
 	type ResumeUrlReading,
 } from '../../../../../nodes/Phonovation/resources/conversation/resumeUrl';
 import { sealToken } from '../../../../../nodes/Phonovation/resources/conversation/sealedResumeToken';
+import { recordedResumeUrl } from '../../../../../nodes/Phonovation/resources/conversation/retryBinding';
 
 const BASE = 'https://n8n.example.com/base/webhook-waiting/';
 const SIGNATURE = 'ab'.repeat(32);
@@ -126,5 +127,43 @@ describe('a wait for delivery: its run token sealed in the row, opened only with
 		expect(unusable(readResumeUrl(url, BASE, REFERENCE, secret))).toMatch(
 			/sealed for this execution/,
 		);
+	});
+});
+
+describe('after a Retry of the execution: the Notify ID names the first execution, the row the Retry', () => {
+	const SECRET = 'relay-secret';
+	const FIRST = '4211.0.abcdefghijkl';
+	const retried = `${BASE}4300/node-1?signature=${SIGNATURE}`;
+	const pairing = { reference: FIRST, executionId: '4300', nodeId: 'node-1' };
+
+	it('is used when a binding keyed by the Relay Secret vouches for the pair', () => {
+		const row = recordedResumeUrl(retried, pairing, SECRET);
+		expect(new URL(row).searchParams.get('bound')).toMatch(/^[0-9a-f]{64}$/);
+		expect(readResumeUrl(row, BASE, FIRST, SECRET)).toEqual({
+			target: { executionId: '4300', nodeId: 'node-1', url: retried },
+		});
+	});
+
+	it('is recorded without a binding when the Notify ID names the execution itself', () => {
+		expect(recordedResumeUrl(GOOD, { ...pairing, executionId: '4211' }, SECRET)).toBe(GOOD);
+	});
+
+	it.each<[string, string, string]>([
+		['without a binding', retried, SECRET],
+		['with a binding under another secret', recordedResumeUrl(retried, pairing, 'another'), SECRET],
+		['read without the secret', recordedResumeUrl(retried, pairing, SECRET), ''],
+		[
+			'with a binding for another node',
+			recordedResumeUrl(retried, { ...pairing, nodeId: 'node-2' }, SECRET),
+			SECRET,
+		],
+		['with a binding where none is due', `${GOOD}&bound=${'0'.repeat(64)}`, SECRET],
+		[
+			'with two bindings',
+			`${recordedResumeUrl(retried, pairing, SECRET)}&bound=${'0'.repeat(64)}`,
+			SECRET,
+		],
+	])('is unusable %s', (_, url, secret) => {
+		expect(readResumeUrl(url, BASE, FIRST, secret)).toHaveProperty('unusable');
 	});
 });

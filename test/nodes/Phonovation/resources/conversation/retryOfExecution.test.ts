@@ -4,11 +4,12 @@ import type { ExecutionOptions, NodeRunResult } from '../../../../harness/engine
 import { QUESTION_LOG, QuestionLog } from '../../../../harness/question-log';
 import { simulatorCredentialData } from '../../../../simulator';
 import { type PhonovationFixture, sharedFixture } from '../../fixture';
+import { readResumeUrl } from '../../../../../nodes/Phonovation/resources/conversation/resumeUrl';
 
 const CAMPAIGN = '/api/v2/Campaign';
 const RETRY_ON_FAIL = { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 };
 /** A Retry of an execution is a new execution (a new id) handed the saved node contexts. */
-const RETRY_ID = 'retry-1';
+const RETRY_ID = '9042';
 const ASK = {
 	resource: 'conversation',
 	operation: 'sendAndWait',
@@ -162,7 +163,16 @@ describe.each([
 			notifyId: reference,
 			sent: expect.objectContaining({ status: 'unconfirmed' }),
 		});
-		expect(log.rows.get(reference)?.resumeUrl).toMatch(new RegExp(`/webhook-waiting/${RETRY_ID}/`));
+		const resumeUrl = String(log.rows.get(reference)?.resumeUrl);
+		expect(resumeUrl).toMatch(new RegExp(`/webhook-waiting/${RETRY_ID}/`));
+		// The Notify ID names the first execution, the row the Retry's: the Relay Secret vouches for
+		// the pair, so Deliver Reply and Deliver Receipt reach the run that now waits.
+		const base = `${new URL(resumeUrl).origin}/webhook-waiting/`;
+		const secret = f.sim.config.relaySecret;
+		expect(readResumeUrl(resumeUrl, base, reference, secret)).toMatchObject({
+			target: { executionId: RETRY_ID },
+		});
+		expect(readResumeUrl(resumeUrl, base, reference, 'another secret')).toHaveProperty('unusable');
 	});
 
 	it('with no record of this node (stopped or crashed while it ran): nothing is posted, even with a To that reads', async () => {
