@@ -44,6 +44,9 @@ function withSetting(workflow: WorkflowJson, sendStopConfirmation: boolean): Wor
 }
 
 /** The importable example workflows (also used by `npm start`), run as a user would run them. */
+/** The credential's URL token, which vouches for processing results to the inbox. */
+const URL_TOKEN = 'inbox-url-token-5521';
+
 describe('example workflows in n8n', () => {
 	// The appointment confirmation asks from a numeric longcode, which replies can come back to.
 	const suite = useE2eEnvironment({
@@ -307,6 +310,46 @@ describe('example workflows in n8n', () => {
 				await client.unpublishWorkflow(workflow.id);
 			},
 		);
+
+		suite.it(
+			'one signed relay posted five times (to the letter, then with fresh time stamps) pays for one text; the number gets no second auto-reply that hour',
+			async ({ client, sim }) => {
+				sim.reset();
+				const from = '353870000077';
+				const before = (await client.executions(workflowId)).length;
+				// The provider's form of a time stamp, `yyyy-MM-dd HH:mm:ss` (UTC), some seconds ago.
+				const stampAt = (secondsAgo: number) =>
+					new Date(Date.now() - secondsAgo * 1000).toISOString().slice(0, 19).replace('T', ' ');
+				const stamp = stampAt(120);
+				// The same relay to the letter, three times; then replayed with fresh time stamps.
+				for (const timestamp of [stamp, stamp, stamp, stampAt(60), stampAt(1)]) {
+					const relay = await sim.sendInbound({
+						url,
+						from,
+						content: 'hello?',
+						keyphrase: '*',
+						timestamp,
+					});
+					expect(relay.status).toBe(200);
+				}
+				// A different text from the same number within the hour: no second paid reply either.
+				expect(
+					(await sim.sendInbound({ url, from, content: 'anyone?', keyphrase: '*' })).status,
+				).toBe(200);
+				const runs = (await client.waitForExecutions(workflowId, before + 6)).slice(before);
+				expect(runs.every((run) => run.status === 'success')).toBe(true);
+				// The exact replays stopped at the first node; the others at the guards.
+				expect(
+					runs.filter((run) => nodeOutput(run, 'Drop Exact Replays').length === 1),
+				).toHaveLength(4);
+				expect(runs.filter((run) => nodeOutput(run, 'Once per Text').length === 1)).toHaveLength(2);
+				expect(runs.filter((run) => nodeOutput(run, 'Explain Keywords').length === 1)).toHaveLength(
+					1,
+				);
+				expect(sim.campaigns).toHaveLength(1);
+				expect(sim.campaigns[0].body.recipientInfo).toEqual([{ msisdn: from }]);
+			},
+		);
 	});
 
 	suite.it(
@@ -378,16 +421,23 @@ describe('example workflows in n8n', () => {
 			smtp = await env.client.createCredential('Mail catcher', 'smtp', smtpCredentialData(mail));
 			// A copy of the inbox on a webhook of its own: the other suites keep the example's.
 			const inbox = loadExample('inbox', { questionLog });
+			// Processing results are vouched for by the credential's URL token.
+			const withUrlToken = await env.createCredential('Phonovation (inbox, URL token)', {
+				urlToken: URL_TOKEN,
+			});
 			inboxUrl = await env.publish(
-				await env.importWorkflow({
-					...inbox,
-					name: `${inbox.name} (receipts)`,
-					nodes: inbox.nodes.map((node) =>
-						node.name === 'On Reply or Opt-Out'
-							? { ...node, webhookId: '6b2e1d4f-8c3a-4f7b-9b0c-1d2e3f4a5b6c' }
-							: node,
-					),
-				}),
+				await env.importWorkflow(
+					{
+						...inbox,
+						name: `${inbox.name} (receipts)`,
+						nodes: inbox.nodes.map((node) =>
+							node.name === 'On Reply or Opt-Out'
+								? { ...node, webhookId: '6b2e1d4f-8c3a-4f7b-9b0c-1d2e3f4a5b6c' }
+								: node,
+						),
+					},
+					withUrlToken,
+				),
 				'On Reply or Opt-Out',
 			);
 			const example = loadExample('delivery-fallback', { questionLog });
@@ -450,6 +500,32 @@ describe('example workflows in n8n', () => {
 				120_000,
 			);
 		}
+
+		suite.it(
+			'a processing result that refuses the number, through the inbox, runs the Failed branch, which e-mails the reminder',
+			async ({ client, sim }) => {
+				sim.reset();
+				mail.mails.length = 0;
+				const executionId = await client.runManually(reminderId, 'Start');
+				await waitingAt({ client }, executionId);
+				const [text] = sim.campaigns.map((c) => c.body.recipientInfo[0]);
+				const relay = await sim.sendProcessingResult({
+					url: `${inboxUrl}?token=${URL_TOKEN}`,
+					status: 'MESSAGE_ERROR',
+					notifyId: text.notifyId,
+				});
+				expect(relay.status).toBe(200);
+				const run = await client.waitForExecution(executionId, 60_000);
+				expect(run.status).toBe('success');
+				expect(nodeOutput(run, 'Text Reminder', 2)).toEqual([
+					expect.objectContaining({ email: 'aoife@example.com', delivery: 'failed' }),
+				]);
+				const [sent] = await mail.waitFor(1);
+				expect(sent.to).toEqual(['aoife@example.com']);
+				expect(sim.campaigns).toHaveLength(1);
+			},
+			120_000,
+		);
 
 		suite.it(
 			'200 reminders at once, receipts in random order: each run resumes once, on its own branch',
