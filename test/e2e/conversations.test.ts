@@ -457,7 +457,7 @@ describe('Send and Wait for Reply in n8n', () => {
 					from: ASKED,
 					content,
 				});
-			return { executionId, text, code, reply };
+			return { executionId, text, code, reply, webhookId };
 		}
 
 		const senderLists = (env: ReturnType<typeof suite.env>) =>
@@ -467,13 +467,21 @@ describe('Send and Wait for Reply in n8n', () => {
 			'texts the tool call with its code; a YES without the code keeps it waiting, YES with it runs the tool',
 			async (env) => {
 				env.sim.reset();
-				const { executionId, text, code, reply } = await agentWorkflow(env);
+				const { executionId, text, code, reply, webhookId } = await agentWorkflow(env);
 				// n8n's message: the tool and the input the agent gave it.
 				expect(text).toMatch(/^The agent wants to run this tool: List_Senders\n\nInput:\n\S/);
 				expect(text).toContain('sample'); // what the model passed the tool
 				expect(code).toMatch(/^\d{4}$/);
 				const before = senderLists(env);
 				await reply('YES');
+				await new Promise((resolve) => setTimeout(resolve, 2_000));
+				expect((await env.client.execution(executionId)).status).toBe('waiting');
+				// A STOP without the code (a captured one, say) settles nothing either.
+				const stop = await env.sim.sendOptOut({
+					url: `${env.n8n.url}/webhook/${webhookId}/phonovation`,
+					from: ASKED,
+				});
+				expect(stop.status).toBe(200);
 				await new Promise((resolve) => setTimeout(resolve, 2_000));
 				expect((await env.client.execution(executionId)).status).toBe('waiting');
 				await reply(`YES ${code}`);

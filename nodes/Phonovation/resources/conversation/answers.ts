@@ -52,7 +52,10 @@ export function answerCodeOf(notifyId: string, secret: string): string {
 }
 
 /** What the question's text ends with when its answer must carry the code. */
-export const codeLine = (code: string) => `\nReply YES ${code} or NO ${code}`;
+export const codeLine = (code: string, responseType = 'approval') =>
+	responseType === 'approval'
+		? `\nReply YES ${code} or NO ${code}`
+		: `\nStart your reply with ${code}`;
 
 /**
  * The reply without the code, or null when it does not carry it: the code as a word of its own,

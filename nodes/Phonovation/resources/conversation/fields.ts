@@ -94,7 +94,12 @@ const sendAndWaitFields: INodeProperties[] = [
 				value: 'approval',
 				description: 'A yes or a no texted back: the output says approved true or false',
 			},
-			{ name: 'Free Text', value: 'freeText', description: 'Any text texted back' },
+			{
+				name: 'Free Text',
+				value: 'freeText',
+				description:
+					'Any text texted back. Without the Answer Code option, a captured reply from the number, sent again with a new time stamp while a question waits, is taken as its answer.',
+			},
 		],
 	},
 	{
@@ -110,7 +115,7 @@ const sendAndWaitFields: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether the question ends with "Reply YES 4821 or NO 4821" and an Approval answer must carry its code, so a captured YES can never answer a later question (on by default for the AI Agent\'s human review)',
+					'Whether the question ends with its own code ("Reply YES 4821 or NO 4821"; for Free Text "Start your reply with 4821") and only a reply carrying it answers, a STOP included, so a captured reply sent again can never answer a later question (on by default for the AI Agent\'s human review)',
 			},
 			countryCodeOption,
 			excludeNumbersOption('ask'),

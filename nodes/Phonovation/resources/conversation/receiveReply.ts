@@ -119,18 +119,22 @@ export async function receiveReply(this: IWebhookFunctions): Promise<IWebhookRes
 			optedOut: reply.optedOut,
 			timedOut: false,
 		};
+		let answer: string | null = reply.text;
+		// With the code on, only a reply carrying it answers, an opt-out too: the provider signs a
+		// reply's number and text only, so a captured STOP or answer could be sent again later.
+		if (wantsAnswerCode(options, this.getNode().type)) {
+			answer = withoutCode(reply.text, answerCodeOf(asked.notifyId, secret));
+			if (answer === null && reply.optedOut)
+				return stillWaiting(this, 202, "an opt-out without the question's code is no answer to it");
+			if (answer === null)
+				return stillWaiting(
+					this,
+					202,
+					"not an answer: it does not carry the question's code",
+					repromptOf(options),
+				);
+		}
 		if (this.getNodeParameter('responseType', 'approval') === 'approval') {
-			let answer: string | null = reply.text;
-			if (!reply.optedOut && wantsAnswerCode(options, this.getNode().type)) {
-				answer = withoutCode(reply.text, answerCodeOf(asked.notifyId, secret));
-				if (answer === null)
-					return stillWaiting(
-						this,
-						202,
-						"not an answer: it does not carry the question's code",
-						repromptOf(options),
-					);
-			}
 			const approved = reply.optedOut
 				? false
 				: new ApprovalReader(approvalWordsOf(options)).read(answer ?? '');

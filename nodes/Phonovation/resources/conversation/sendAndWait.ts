@@ -90,17 +90,14 @@ export async function execute(
 	});
 
 	// The campaign pipeline sends it: sender check, Exclude Numbers, retry record, unknown outcomes.
-	const code =
-		this.getNodeParameter('responseType', 0, 'approval') === 'approval' &&
-		wantsAnswerCode(options, type)
-			? answerCodeOf(notifyId, secret)
-			: null;
+	const responseType = this.getNodeParameter('responseType', 0, 'approval') as string;
+	const code = wantsAnswerCode(options, type) ? answerCodeOf(notifyId, secret) : null;
 	const outcome = await textOnce(
 		this,
 		items,
 		{ ask, msisdn, notifyId },
 		{
-			textEnding: code === null ? undefined : codeLine(code),
+			textEnding: code === null ? undefined : codeLine(code, responseType),
 			// n8n's review message holds the tool's whole input: a reviewer reads the start, in 2 parts.
 			textLimit: type.endsWith('HitlTool') ? REVIEW_TEXT_LIMIT : undefined,
 		},

@@ -221,6 +221,17 @@ describe('Send and Wait for Reply: nothing is sent when the question cannot be a
 		const [text] = f.sim.campaigns.map((c) => c.body.text as string);
 		expect(text).toMatch(/^Reply YES to confirm\nReply YES (\d{4}) or NO \1$/);
 	});
+
+	it('with Answer Code, a Free Text question asks for its code at the start of the reply', async () => {
+		const f = fixture();
+		const result = await f.run(
+			{ ...ASK, responseType: 'freeText', options: { answerCode: true } },
+			[{ json: {} }],
+		);
+		expect(result.error).toBeUndefined();
+		const [text] = f.sim.campaigns.map((c) => c.body.text as string);
+		expect(text).toMatch(/^Reply YES to confirm\nStart your reply with \d{4}$/);
+	});
 });
 
 /** The node as n8n's AI Agent human review runs it (the `…HitlTool` type n8n derives from it). */
