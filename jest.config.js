@@ -3,6 +3,8 @@ const shared = {
 	preset: 'ts-jest',
 	testEnvironment: 'node',
 	setupFiles: ['<rootDir>/test/setup.cjs'],
+	// Tests assert counts, not durations: on a busy machine a test may take longer than jest's 5 s.
+	testTimeout: 30_000,
 	// Stryker's sandbox copies of the project (stryker.config.mjs) and its reports are not the project.
 	modulePathIgnorePatterns: ['<rootDir>/.stryker-tmp/', '<rootDir>/reports/'],
 	transform: {

@@ -57,7 +57,9 @@ describe("Adaptive Parallel Requests: the node finds the provider's pace", () =>
 
 	it('starts with 8 in flight and raises the number while answers come back fast, up to Parallel Requests', async () => {
 		const f = fixture();
-		f.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: 40 }, 400);
+		// The first round answers slowly, so a busy machine still sends all of it before an answer.
+		f.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: 500 }, 8);
+		f.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: 40 }, 392);
 		const result = await f.run({ ...SEND, options: { parallelRequests: 100 } }, people(400));
 		expect(result.error).toBeUndefined();
 		expectEachOnce(f, 400);
@@ -146,14 +148,15 @@ describe("Adaptive Parallel Requests: the node finds the provider's pace", () =>
 
 	it('when the provider slows down, fewer requests go out at once', async () => {
 		const f = fixture();
-		f.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: 20 }, 150);
+		// Fast long enough to climb past 32 even on a busy machine, then slow.
+		f.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: 20 }, 400);
 		f.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: 300 }, 200);
-		const result = await f.run({ ...SEND, options: { parallelRequests: 64 } }, people(350));
+		const result = await f.run({ ...SEND, options: { parallelRequests: 64 } }, people(600));
 		expect(result.error).toBeUndefined();
-		expectEachOnce(f, 350);
+		expectEachOnce(f, 600);
 		const rounds = roundPeaks(inFlightAtArrivals(campaignEvents(f)));
-		const fast = rounds.filter((r) => r.start + r.peak <= 150);
-		const slow = rounds.filter((r) => r.start >= 150).slice(0, -1);
+		const fast = rounds.filter((r) => r.start + r.peak <= 400);
+		const slow = rounds.filter((r) => r.start >= 400).slice(0, -1);
 		const fastPeak = Math.max(...fast.map((r) => r.peak));
 		expect(fastPeak).toBeGreaterThanOrEqual(32);
 		expect(Math.min(...slow.map((r) => r.peak))).toBeLessThanOrEqual(Math.floor(fastPeak * 0.8));
