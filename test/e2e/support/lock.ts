@@ -1,7 +1,8 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
-function isAlive(pid: number): boolean {
+/** Whether a process with this id is still running. */
+export function isAlive(pid: number): boolean {
 	try {
 		process.kill(pid, 0);
 		return true;

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { fetch } from 'undici';
 
 import type { N8nInstall } from './install';
+import { isAlive } from './lock';
 import type { N8nClient } from './n8n-client';
 import { type N8nProcess, startN8n, tailOf } from './n8n-process';
 import { ensureUserFolderTemplate } from './user-folder-template';
@@ -60,15 +61,6 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
 		process.kill(-pid, signal);
 	} catch {
 		// already gone
-	}
-}
-
-function isAlive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch {
-		return false;
 	}
 }
 
