@@ -89,6 +89,13 @@ interface FileTiming {
 	failed: number;
 	skipped: number;
 }
+interface TestTiming {
+	kind: 'test';
+	project: string;
+	file: string;
+	title: string;
+	seconds: number;
+}
 interface RunCount {
 	kind: 'run';
 	passed: number;
@@ -96,12 +103,14 @@ interface RunCount {
 	skipped: number;
 }
 
-function readTimings(): Array<FileTiming | RunCount> {
+type Timing = FileTiming | TestTiming | RunCount;
+
+function readTimings(): Timing[] {
 	try {
 		return readFileSync(timings, 'utf8')
 			.split('\n')
 			.filter(Boolean)
-			.map((line) => JSON.parse(line) as FileTiming | RunCount);
+			.map((line) => JSON.parse(line) as Timing);
 	} catch {
 		return [];
 	}
@@ -134,6 +143,17 @@ function printTable(steps: StepResult[], wallSeconds: number): void {
 		process.stdout.write(`slowest unit and engine files (of ${unitFiles.length}):\n`);
 		for (const f of unitFiles.slice(0, 5)) {
 			process.stdout.write(`  ${f.file.padEnd(width - 2)} ${f.seconds.toFixed(0).padStart(5)} s\n`);
+		}
+	}
+	const slowTests = lines
+		.filter((l): l is TestTiming => l.kind === 'test' && l.project === 'e2e')
+		.sort((a, b) => b.seconds - a.seconds)
+		.slice(0, 8);
+	if (slowTests.length) {
+		process.stdout.write('slowest end-to-end tests:\n');
+		for (const t of slowTests) {
+			const name = `${path.basename(t.file, '.test.ts')}: ${t.title}`;
+			process.stdout.write(`  ${t.seconds.toFixed(0).padStart(5)} s  ${name.slice(0, 110)}\n`);
 		}
 	}
 }

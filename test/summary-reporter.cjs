@@ -1,6 +1,6 @@
 // Prints the plain closing line CI reads ("tests: N passed, N failed, N skipped"), and, when
 // PHONOVATION_TIMINGS names a file, appends one JSON line per test file (its time and counts)
-// and one for the whole run: `npm test` (test/run-all.ts) prints the timing table from them.
+// one for each test of 10 s or more and one for the whole run: `npm test` (test/run-all.ts) prints the timing table from them.
 const { appendFileSync } = require('node:fs');
 const path = require('node:path');
 
@@ -28,6 +28,17 @@ class SummaryReporter {
 			failed: result.numFailingTests + (result.testExecError ? 1 : 0),
 			skipped: result.numPendingTests + result.numTodoTests,
 		});
+		// Single tests of 10 s or more, so the table can name the slow test, not only its file.
+		for (const test of result.testResults ?? []) {
+			if ((test.duration ?? 0) < 10_000) continue;
+			record({
+				kind: 'test',
+				project: displayName ?? 'jest',
+				file: path.relative(this.rootDir, result.testFilePath),
+				title: test.title,
+				seconds: test.duration / 1000,
+			});
+		}
 	}
 
 	onRunComplete(_contexts, results) {

@@ -11,6 +11,7 @@ import {
 	loadExample,
 	readExample,
 } from './support/examples';
+import { LOAD_N8N_ENV } from './support/load-settings';
 import { waitingAt } from './support/question-log';
 import { askAtOnce, remindAtOnce } from './support/questions-at-once';
 import {
@@ -51,6 +52,8 @@ describe('example workflows in n8n', () => {
 	// The appointment confirmation asks from a numeric longcode, which replies can come back to.
 	const suite = useE2eEnvironment({
 		simulator: { senders: [...DEFAULT_CONFIG.senders, { name: LONGCODE, type: 0 }] },
+		// Its 200-at-once runs make hundreds of executions.
+		n8nEnv: LOAD_N8N_ENV,
 	});
 	let optOutTableId: string;
 	/** The question-log example, imported and published as a user sets it up once. */

@@ -4,13 +4,13 @@ import { inboundRelay } from '../simulator/relays';
 import { executionsUpToMarker, fetchExecutions, newestExecution } from './support/load-executions';
 import { useE2eEnvironment } from './support/environment';
 import { type OutgoingRequest, sendConcurrently, statusHistogram } from './support/load-http';
+import { LOAD_N8N_ENV } from './support/load-settings';
 import { nodeOutput } from './support/n8n-client';
 import { chain, phonovationTrigger } from './support/workflow-builder';
 
 /**
- * Under n8n's default `vm` expression engine every relay costs a fresh isolate (~0.3 s of CPU on
- * two shared cores), so 500 relays keep this test to a few minutes while 32 connections still
- * overlap hundreds of times. PHONOVATION_E2E_LOAD_RELAYS raises the count on a bigger machine.
+ * 500 relays keep this test to about a minute while 32 connections still overlap hundreds of
+ * times. PHONOVATION_E2E_LOAD_RELAYS raises the count on a bigger machine.
  */
 const RELAYS = Number(process.env.PHONOVATION_E2E_LOAD_RELAYS ?? 500);
 const CONCURRENCY = 32;
@@ -30,6 +30,7 @@ describe('relay load on the Phonovation Trigger in n8n', () => {
 			EXECUTIONS_DATA_PRUNE: 'false',
 			EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'all',
 			N8N_LOG_LEVEL: 'warn',
+			...LOAD_N8N_ENV,
 			// n8n's default engine unless asked otherwise ('legacy' is about six times faster per relay).
 			...(process.env.PHONOVATION_E2E_LOAD_EXPRESSION_ENGINE
 				? { N8N_EXPRESSION_ENGINE: process.env.PHONOVATION_E2E_LOAD_EXPRESSION_ENGINE }
