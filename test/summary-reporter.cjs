@@ -1,6 +1,7 @@
 // Prints the plain closing line CI reads ("tests: N passed, N failed, N skipped"), and, when
-// PHONOVATION_TIMINGS names a file, appends one JSON line per test file (its time and counts)
-// one for each test of 10 s or more and one for the whole run: `npm test` (test/run-all.ts) prints the timing table from them.
+// PHONOVATION_TIMINGS names a file, appends one JSON line per test file (its time and counts),
+// one per test of 10 s or more, and one for the whole run: `npm test` (test/run-all.ts) prints
+// the timing table from them.
 const { appendFileSync } = require('node:fs');
 const path = require('node:path');
 

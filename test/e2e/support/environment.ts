@@ -136,7 +136,7 @@ export async function startE2eEnvironment(options: E2eOptions = {}): Promise<E2e
 		const simConfig =
 			typeof options.simulator === 'function' ? options.simulator(n8n.url) : options.simulator;
 		sim = await startSimulator(simConfig ?? {});
-		const client = await N8nClient.forOwner(n8n.url);
+		const client = await N8nClient.forOwner(n8n.url, lease?.sessionCookie);
 		if (lease) await assertHandedOverEmpty(client, lease);
 		const createCredential = credentialCreator(client, sim);
 		const credential = await createCredential(SIMULATOR_CREDENTIAL_NAME);
@@ -169,7 +169,10 @@ export async function startE2eEnvironment(options: E2eOptions = {}): Promise<E2e
 			},
 		};
 	} catch (error) {
-		if (lease) await lease.release(await N8nClient.forOwner(n8n.url)).catch(() => undefined);
+		if (lease)
+			await lease
+				.release(await N8nClient.forOwner(n8n.url, lease.sessionCookie))
+				.catch(() => undefined);
 		else await n8n.stop();
 		await sim?.stop();
 		throw error;

@@ -95,9 +95,23 @@ export class N8nClient {
 
 	constructor(readonly baseUrl: string) {}
 
-	/** Creates the owner on a fresh instance (which logs in), or logs in when it exists. */
-	static async forOwner(baseUrl: string): Promise<N8nClient> {
+	/**
+	 * Creates the owner on a fresh instance (which logs in), or logs in when it exists. A session
+	 * cookie from an earlier client of the same n8n is used while n8n still accepts it: n8n allows
+	 * five logins a minute per user, which files sharing one n8n would otherwise run into.
+	 */
+	static async forOwner(baseUrl: string, sessionCookie?: string): Promise<N8nClient> {
 		const client = new N8nClient(baseUrl);
+		if (sessionCookie) {
+			client.cookie = sessionCookie;
+			try {
+				await client.call('GET', '/rest/login');
+				return client;
+			} catch (error) {
+				if (!(error instanceof N8nApiError) || error.status !== 401) throw error;
+				client.cookie = '';
+			}
+		}
 		try {
 			await client.call('POST', '/rest/owner/setup', OWNER);
 		} catch (error) {
@@ -105,6 +119,11 @@ export class N8nClient {
 		}
 		if (!client.cookie) await client.login();
 		return client;
+	}
+
+	/** The session cookie, for a later client of the same n8n (see forOwner). */
+	get sessionCookie(): string {
+		return this.cookie;
 	}
 
 	async login(): Promise<void> {
@@ -143,6 +162,12 @@ export class N8nClient {
 			if (response.status === 503 && Date.now() <= deadline) {
 				noteTransient(`${method} ${path}: 503 ${(await response.text()).slice(0, 80)}`);
 				await sleep(Math.min(attempt, 5) * 500);
+				continue;
+			}
+			// n8n's login rate limit (five a minute per user) answers 429 before it checks anything.
+			if (response.status === 429 && path === '/rest/login' && Date.now() <= deadline) {
+				noteTransient(`${method} ${path}: 429 ${(await response.text()).slice(0, 80)}`);
+				await sleep(5_000);
 				continue;
 			}
 			return await this.unwrap<T>(response, method, path);

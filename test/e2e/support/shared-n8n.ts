@@ -30,23 +30,27 @@ interface SharedState {
 	file: string;
 	/** False from a file's start until its afterAll has cleared the instance. */
 	handedBack: boolean;
+	/** The owner's session cookie, used again by the next file (n8n limits logins per minute). */
+	sessionCookie?: string;
 }
 
 export interface SharedLease {
 	n8n: N8nProcess;
 	/** The file that used this n8n before this one, in this worker. */
 	previousFile?: string;
+	/** The owner's session cookie from an earlier file, if any. */
+	sessionCookie?: string;
 	/** Clears the instance for the next file and notes that this file handed it back. */
 	release(client: N8nClient): Promise<void>;
 }
 
 /**
- * Off unless PHONOVATION_E2E_SHARE=1. In a full run, every test of conversations.test.ts timed out
- * on the n8n that examples.test.ts had handed back (its own first-file run passed): what the
- * hand-back leaves behind is not found yet, so each file starts its own n8n by default.
+ * On in a full run (global-setup.ts sets the run's folder); PHONOVATION_E2E_SHARE=0 gives every
+ * file its own n8n again, to tell a hand-over problem from a product one. The files that change
+ * n8n's settings (n8nEnv) always start their own.
  */
 export function sharingEnabled(): boolean {
-	return Boolean(process.env[RUN_DIR_VARIABLE]) && process.env.PHONOVATION_E2E_SHARE === '1';
+	return Boolean(process.env[RUN_DIR_VARIABLE]) && process.env.PHONOVATION_E2E_SHARE !== '0';
 }
 
 function stateFile(): string {
@@ -146,9 +150,10 @@ export async function leaseSharedN8n(options: {
 	return {
 		n8n: processOf(current),
 		previousFile,
+		sessionCookie: current.sessionCookie,
 		release: async (client) => {
 			await client.clearEverything();
-			await writeState({ ...current, handedBack: true });
+			await writeState({ ...current, handedBack: true, sessionCookie: client.sessionCookie });
 		},
 	};
 }
