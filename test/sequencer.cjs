@@ -3,15 +3,22 @@
 // files not listed follow in jest's own order (its cached durations, then file size).
 const Sequencer = require('@jest/test-sequencer').default;
 
+// The three files that run `npm start` (demo-stop, browser, demo) take the demo's lock, so they
+// are spread out: two of them side by side would leave a worker waiting.
 const SLOWEST_FIRST = [
 	'queue-mode.test.ts',
 	'examples.test.ts',
 	'conversations.test.ts',
-	'delivery.test.ts',
-	'refusals.test.ts',
-	'crash.test.ts',
 	'demo-stop.test.ts',
+	'crash.test.ts',
+	'delivery.test.ts',
+	'browser.test.ts',
+	'refusals.test.ts',
+	'hostile-input.test.ts',
+	'relay-load.test.ts',
+	'demo.test.ts',
 	'money-safety.test.ts',
+	'secrets.test.ts',
 ];
 
 class SlowestFirst extends Sequencer {

@@ -17,7 +17,7 @@ import {
 	testId,
 	waitForText,
 } from './support/browser-editor';
-import { type RunningDemo, startDemo } from './support/demo-process';
+import { oneDemoAtATime, type RunningDemo, startDemo } from './support/demo-process';
 import { TYPES } from './support/environment';
 import { exampleNames } from './support/examples';
 import { ensureN8nInstalled } from './support/install';
@@ -35,6 +35,9 @@ const AUTO_RESPONDER = {
 /** The example's customers as the provider receives them (international format). */
 const CUSTOMER_NUMBERS = ['353871234501', '353871234502', '353861234567', '447911123456'];
 const WRONG_PASSWORD = 'Wrong-Password-5521';
+
+// Outside the describe: the lock is taken before its hooks and let go after them.
+oneDemoAtATime();
 
 /**
  * The package as a person meets it: `npm start`, then n8n's editor in a real Chromium. Each step

@@ -3,7 +3,7 @@ import path from 'node:path';
 
 import { fetch } from 'undici';
 
-import { type RunningDemo, startDemo } from './support/demo-process';
+import { oneDemoAtATime, type RunningDemo, startDemo } from './support/demo-process';
 import { ensureN8nInstalled } from './support/install';
 import { packPackage } from './support/pack';
 import { isPortFree } from './support/ports';
@@ -75,6 +75,9 @@ const WAYS: Way[] = [
 		says: false,
 	},
 ];
+
+// Outside the describe: the lock is taken before its hooks and let go after them.
+oneDemoAtATime();
 
 /** `npm start` stopped in every way people (and tools) stop it: n8n and the simulator go too. */
 describe('stopping the npm start demo', () => {

@@ -5,7 +5,7 @@ import { fetch } from 'undici';
 
 import { SIMULATOR_CREDENTIAL_NAME, TYPES } from './support/environment';
 import { MAIL_CREDENTIAL_NAME } from './support/smtp-sink';
-import { type RunningDemo, startDemo } from './support/demo-process';
+import { oneDemoAtATime, type RunningDemo, startDemo } from './support/demo-process';
 import { ensureN8nInstalled } from './support/install';
 import { N8nClient, nodeOutput } from './support/n8n-client';
 import { packPackage } from './support/pack';
@@ -15,6 +15,9 @@ import { groupMembers } from './support/processes';
 import { runCommand } from './support/run-command';
 
 const TSX = path.join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
+
+// Outside the describe: the lock is taken before its hooks and let go after them.
+oneDemoAtATime();
 
 /** `npm start`, as a person runs it: start, follow the printed instructions, Ctrl-C. */
 describe('the npm start demo', () => {

@@ -185,9 +185,13 @@ describe('Phonovation nodes in n8n queue mode (Postgres, main + 2 workers + webh
 				'353871234567',
 			]);
 
-			expect((await sim.sendInbound({ url, from: '353871234567', content: 'Tá' })).status).toBe(
-				200,
-			);
+			// Sent now: the simulator's clock is frozen at the start of the file (for the token), and a
+			// reply stamped before its question (beyond the clock skew allowed) answers nothing.
+			const now = new Date().toISOString().slice(0, 19).replace('T', ' ');
+			expect(
+				(await sim.sendInbound({ url, from: '353871234567', content: 'Tá', timestamp: now }))
+					.status,
+			).toBe(200);
 			const answered = await client.waitForExecution(executionId, 120_000);
 			expect(answered.status).toBe('success');
 			expect(nodeOutput(answered, 'Ask to Confirm')).toEqual([

@@ -5,7 +5,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 
-import { REPO_ROOT } from './paths';
+import { acquireLock } from './lock';
+import { cacheRoot, REPO_ROOT } from './paths';
 import { pidsWithEnv } from './processes';
 
 export interface RunningDemo {
@@ -71,6 +72,22 @@ function n8nByFolder(logFile: string): number {
 	const [pid] = pidsWithEnv('N8N_USER_FOLDER', path.dirname(logFile));
 	if (pid === undefined) throw new Error(`No process runs n8n in ${path.dirname(logFile)}`);
 	return pid;
+}
+
+/**
+ * For a test file that runs `npm start`: holds the demo's lock from its first hook to its last,
+ * so the files that start the demo run one at a time (they prefer the same ports, 5678 and 8787,
+ * and check that a stopped demo let go of them) while the other files run beside them. Call it
+ * at the top of the file, outside its describe, so its hooks come first and last.
+ */
+export function oneDemoAtATime(): void {
+	let release: (() => Promise<void>) | undefined;
+	beforeAll(async () => {
+		release = await acquireLock(path.join(cacheRoot(), 'demo.lock'), (pid) =>
+			process.stderr.write(`waiting for the demo of process ${pid} to finish\n`),
+		);
+	}, 20 * 60_000);
+	afterAll(async () => await release?.());
 }
 
 /** Starts `npm start` in its own process group and waits for its "running" banner. */

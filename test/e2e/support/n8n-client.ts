@@ -1,7 +1,14 @@
-import { fetch } from 'undici';
+import { Agent, fetch } from 'undici';
 
 import { parseFlatted } from './flatted';
 import { noteTransient, refusedConnection, sleep, TRANSIENT_WAIT_MS } from './machine';
+
+/**
+ * n8n closes a connection after 5 s idle. undici would reuse one for up to 4 s, and on a loaded
+ * machine its timer runs late, so a request could go out on a connection n8n was closing ("other
+ * side closed"). Idle connections are let go after 1 s instead.
+ */
+const connections = new Agent({ keepAliveTimeout: 1000, keepAliveMaxTimeout: 1000 });
 
 /** The owner account every test instance and the demo create (local, throwaway instances only). */
 export const OWNER = {
@@ -146,6 +153,7 @@ export class N8nClient {
 			let response: Awaited<ReturnType<typeof fetch>>;
 			try {
 				response = await fetch(`${this.baseUrl}${path}`, {
+					dispatcher: connections,
 					method,
 					headers: {
 						...(body === undefined ? {} : { 'content-type': 'application/json' }),
