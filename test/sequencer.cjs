@@ -7,8 +7,9 @@ const Sequencer = require('@jest/test-sequencer').default;
 // are spread out: two of them side by side would leave a worker waiting.
 const SLOWEST_FIRST = [
 	'queue-mode.test.ts',
-	'examples.test.ts',
 	'conversations.test.ts',
+	'examples-at-once.test.ts',
+	'examples.test.ts',
 	'demo-stop.test.ts',
 	'crash.test.ts',
 	'delivery.test.ts',

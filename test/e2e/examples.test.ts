@@ -11,9 +11,7 @@ import {
 	loadExample,
 	readExample,
 } from './support/examples';
-import { LOAD_N8N_ENV } from './support/load-settings';
 import { waitingAt } from './support/question-log';
-import { askAtOnce, remindAtOnce } from './support/questions-at-once';
 import {
 	type SmtpSink,
 	smtpCredentialData,
@@ -52,8 +50,6 @@ describe('example workflows in n8n', () => {
 	// The appointment confirmation asks from a numeric longcode, which replies can come back to.
 	const suite = useE2eEnvironment({
 		simulator: { senders: [...DEFAULT_CONFIG.senders, { name: LONGCODE, type: 0 }] },
-		// Its 200-at-once runs make hundreds of executions.
-		n8nEnv: LOAD_N8N_ENV,
 	});
 	let optOutTableId: string;
 	/** The question-log example, imported and published as a user sets it up once. */
@@ -177,23 +173,6 @@ describe('example workflows in n8n', () => {
 				120_000,
 			);
 		}
-
-		suite.it(
-			'200 questions asked at once and answered in random order: every run resumes with its own answer',
-			async (env) => {
-				env.sim.reset();
-				const run = await askAtOnce(env, {
-					count: 200,
-					sender: LONGCODE,
-					questionLog,
-					webhookBase: env.n8n.url,
-					inboxUrl: url,
-				});
-				expect(run.texted).toBe(200);
-				expect(run.resumedWith).toEqual(run.answered);
-			},
-			420_000,
-		);
 	});
 
 	describe('inbox: opt-outs and keyword routing when no question waits', () => {
@@ -528,29 +507,6 @@ describe('example workflows in n8n', () => {
 				expect(sim.campaigns).toHaveLength(1);
 			},
 			120_000,
-		);
-
-		suite.it(
-			'200 reminders at once, receipts in random order: each run resumes once, on its own branch',
-			async (env) => {
-				env.sim.reset();
-				mail.mails.length = 0;
-				const run = await remindAtOnce(env, {
-					count: 200,
-					sender: 'Phonovation',
-					questionLog,
-					webhookBase: env.n8n.url,
-					inboxUrl,
-					smtp,
-				});
-				expect(run.texted).toBe(200);
-				expect(run.resumedOn).toEqual(run.receipts);
-				// One e-mail for each failed text.
-				const failed = run.receipts.filter(([, outcome]) => outcome === 'failed').length;
-				await mail.waitFor(failed);
-				expect(mail.mails).toHaveLength(failed);
-			},
-			420_000,
 		);
 	});
 });

@@ -7,7 +7,7 @@ import { TYPES } from './support/environment';
 import { createExampleDataTables, loadExample } from './support/examples';
 import { executionsUpToMarker, fetchExecutions, newestExecution } from './support/load-executions';
 import { type OutgoingRequest, sendConcurrently, statusHistogram } from './support/load-http';
-import { LOAD_N8N_ENV } from './support/load-settings';
+import { MANY_EXECUTIONS_N8N_ENV } from './support/load-settings';
 import { nodeOutput } from './support/n8n-client';
 import { pollUntil } from './support/poll';
 import { useQueueModeEnvironment } from './support/queue-environment';
@@ -44,7 +44,8 @@ function doubleSends(campaigns: Array<{ body: unknown }>): string[] {
 describe('Phonovation nodes in n8n queue mode (Postgres, main + 2 workers + webhook process)', () => {
 	const suite = useQueueModeEnvironment({
 		n8nEnv: {
-			...LOAD_N8N_ENV,
+			// Thousands of executions: n8n's legacy expression engine (load-settings.ts).
+			...MANY_EXECUTIONS_N8N_ENV,
 			// Keep every execution; a dead worker's job is declared stalled after 20 s instead of 60 s.
 			EXECUTIONS_DATA_PRUNE: 'false',
 			// n8n's default of 2 database connections per process makes 32 concurrent relays wait

@@ -1,0 +1,80 @@
+import { DEFAULT_CONFIG } from '../simulator';
+import { useE2eEnvironment } from './support/environment';
+import { createExampleDataTables, loadExample } from './support/examples';
+import { MANY_EXECUTIONS_N8N_ENV } from './support/load-settings';
+import { askAtOnce, remindAtOnce } from './support/questions-at-once';
+import { type SmtpSink, smtpCredentialData, startSmtpSink } from './support/smtp-sink';
+
+/** A numeric longcode, which replies can come back to. */
+const LONGCODE = '353870000123';
+
+/**
+ * The examples under load in one n8n process (queue-mode.test.ts does the same on workers): 200
+ * appointment questions and 200 delivery reminders at once, each resumed by its own relay through
+ * the inbox. examples.test.ts runs the same workflows one at a time on n8n's defaults; here they
+ * make about 800 executions a test on n8n's `legacy` expression engine (load-settings.ts).
+ */
+describe('example workflows, 200 runs at once', () => {
+	const suite = useE2eEnvironment({
+		simulator: { senders: [...DEFAULT_CONFIG.senders, { name: LONGCODE, type: 0 }] },
+		n8nEnv: MANY_EXECUTIONS_N8N_ENV,
+	});
+	let questionLog: string;
+	let inboxUrl: string;
+	let mail: SmtpSink;
+	let smtp = { id: '', name: '' };
+
+	beforeAll(async () => {
+		const env = suite.env();
+		await createExampleDataTables(env.client);
+		questionLog = (await env.importWorkflow(loadExample('question-log'))).id;
+		await env.client.publishWorkflow(questionLog);
+		inboxUrl = await env.publish(
+			await env.importWorkflow(loadExample('inbox', { questionLog })),
+			'On Reply or Opt-Out',
+		);
+		mail = await startSmtpSink();
+		smtp = await env.client.createCredential('Mail catcher', 'smtp', smtpCredentialData(mail));
+	}, 60_000);
+	afterAll(async () => await mail?.stop());
+
+	suite.it(
+		'200 questions asked at once and answered in random order: every run resumes with its own answer',
+		async (env) => {
+			env.sim.reset();
+			const run = await askAtOnce(env, {
+				count: 200,
+				sender: LONGCODE,
+				questionLog,
+				webhookBase: env.n8n.url,
+				inboxUrl,
+			});
+			expect(run.texted).toBe(200);
+			expect(run.resumedWith).toEqual(run.answered);
+		},
+		420_000,
+	);
+
+	suite.it(
+		'200 reminders at once, receipts in random order: each run resumes once, on its own branch',
+		async (env) => {
+			env.sim.reset();
+			mail.mails.length = 0;
+			const run = await remindAtOnce(env, {
+				count: 200,
+				sender: 'Phonovation',
+				questionLog,
+				webhookBase: env.n8n.url,
+				inboxUrl,
+				smtp,
+			});
+			expect(run.texted).toBe(200);
+			expect(run.resumedOn).toEqual(run.receipts);
+			// One e-mail for each failed text.
+			const failed = run.receipts.filter(([, outcome]) => outcome === 'failed').length;
+			await mail.waitFor(failed);
+			expect(mail.mails).toHaveLength(failed);
+		},
+		420_000,
+	);
+});
