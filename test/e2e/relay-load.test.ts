@@ -4,7 +4,7 @@ import { inboundRelay } from '../simulator/relays';
 import { executionsUpToMarker, fetchExecutions, newestExecution } from './support/load-executions';
 import { useE2eEnvironment } from './support/environment';
 import { type OutgoingRequest, sendConcurrently, statusHistogram } from './support/load-http';
-import { LOAD_N8N_ENV } from './support/load-settings';
+import { LAZY_ISOLATES_N8N_ENV } from './support/load-settings';
 import { nodeOutput } from './support/n8n-client';
 import { chain, phonovationTrigger } from './support/workflow-builder';
 
@@ -30,7 +30,7 @@ describe('relay load on the Phonovation Trigger in n8n', () => {
 			EXECUTIONS_DATA_PRUNE: 'false',
 			EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'all',
 			N8N_LOG_LEVEL: 'warn',
-			...LOAD_N8N_ENV,
+			...LAZY_ISOLATES_N8N_ENV,
 			// n8n's default engine unless asked otherwise ('legacy' is about six times faster per relay).
 			...(process.env.PHONOVATION_E2E_LOAD_EXPRESSION_ENGINE
 				? { N8N_EXPRESSION_ENGINE: process.env.PHONOVATION_E2E_LOAD_EXPRESSION_ENGINE }

@@ -6,6 +6,7 @@ import {
 	simulatorCredentialData,
 	startSimulator,
 } from '../../simulator';
+import { LAZY_ISOLATES_N8N_ENV } from './load-settings';
 import { ensureN8nInstalled, type N8nInstall } from './install';
 import { N8nClient, type WorkflowJson } from './n8n-client';
 import { machineReport } from './machine';
@@ -118,7 +119,9 @@ async function n8nFor(
 		return { n8n: lease.n8n, lease };
 	}
 	const template = await ensureUserFolderTemplate(install, log);
-	return { n8n: await startN8n({ install, packageTarball, template, env: options.n8nEnv }) };
+	// Without settings of its own, the same settings as the shared n8n, shared or not.
+	const env = options.n8nEnv ?? LAZY_ISOLATES_N8N_ENV;
+	return { n8n: await startN8n({ install, packageTarball, template, env }) };
 }
 
 /**

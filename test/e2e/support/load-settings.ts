@@ -1,16 +1,18 @@
 /**
- * n8n settings for the files that run hundreds or thousands of executions. n8n 2.41's default `vm`
- * expression engine builds a fresh isolate for every execution, about 0.2 s of CPU on two cores,
- * which made these files most of the suite's time. Every file that checks what an expression
- * evaluates to, the examples included, runs n8n's defaults as a user gets them.
+ * n8n settings for the end-to-end files. n8n 2.41's default `vm` expression engine builds a fresh
+ * isolate for every execution and every call of a trigger's webhook, about 0.2 s of CPU each on
+ * two cores, which made the load files most of the suite's time.
  */
 
 /**
- * Relay load (a trigger-only workflow): the same `vm` engine, built only when an expression
- * reaches it (never, here), and with V8's compile cache for its runtime bundle. 300 relays took
- * 27 s instead of 75 s with n8n's defaults (57 s with the compile cache alone).
+ * The same `vm` engine, an isolate built only when an expression reaches it (a trigger's webhook
+ * call or a trigger-only workflow needs none), and V8's compile cache for the runtime bundle each
+ * isolate loads. What an expression evaluates to is unchanged. 300 relays to a trigger-only
+ * workflow took 27 s instead of 75 s with n8n's defaults (57 s with the compile cache alone). The
+ * shared n8n and relay load run it; the demo, the browser, crash and restart and the secrets file
+ * run n8n exactly as installed.
  */
-export const LOAD_N8N_ENV: Record<string, string> = {
+export const LAZY_ISOLATES_N8N_ENV: Record<string, string> = {
 	N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true',
 	N8N_EXPRESSION_ENGINE_COMPILE_CACHE: 'true',
 };

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { fetch } from 'undici';
 
 import type { N8nInstall } from './install';
+import { LAZY_ISOLATES_N8N_ENV } from './load-settings';
 import { isAlive } from './lock';
 import type { N8nClient } from './n8n-client';
 import { type N8nProcess, startN8n, tailOf } from './n8n-process';
@@ -134,6 +135,7 @@ export async function leaseSharedN8n(options: {
 			packageTarball: options.packageTarball,
 			template,
 			unref: true,
+			env: LAZY_ISOLATES_N8N_ENV,
 		});
 		state = {
 			pid: started.pid ?? 0,
@@ -152,7 +154,21 @@ export async function leaseSharedN8n(options: {
 		previousFile,
 		sessionCookie: current.sessionCookie,
 		release: async (client) => {
-			await client.clearEverything();
+			try {
+				await client.clearEverything();
+			} catch (error) {
+				// The file's tests are done; an n8n that cannot be cleared is not handed on: it is
+				// stopped, and the next file of this worker starts another.
+				const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+				options.log(`could not clear the shared n8n for the next file (${String(cause)})`);
+				process.stderr.write(
+					`[shared n8n] ${options.file} could not clear its n8n (${String(cause)}): stopped, the next file starts another\n${tailOf(current.logFile, 20)}\n`,
+				);
+				killGroup(current.pid, 'SIGKILL');
+				if (process.env.PHONOVATION_E2E_KEEP !== '1')
+					await rm(current.userFolder, { recursive: true, force: true, maxRetries: 3 });
+				return;
+			}
 			await writeState({ ...current, handedBack: true, sessionCookie: client.sessionCookie });
 		},
 	};

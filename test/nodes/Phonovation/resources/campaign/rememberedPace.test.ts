@@ -117,7 +117,11 @@ describe('Remembered pace: a second execution starts where the first left off', 
 	it('never starts above Parallel Requests, when a later run asks for fewer', async () => {
 		const f = fixture();
 		await firstRun(f);
-		expect(await runCounting(f, { ...SEND, options: { parallelRequests: 20 } })).toBe(20);
+		// The first run reaches past 20 on an idle machine; on a starved one its answers slow and it
+		// may stop lower (13 was seen): the later run starts from that, never above its own 20.
+		const second = await runCounting(f, { ...SEND, options: { parallelRequests: 20 } });
+		expect(second).toBeGreaterThan(8);
+		expect(second).toBeLessThanOrEqual(20);
 	});
 
 	it('pinned (Adaptive off), Parallel Requests go out at once whatever was remembered', async () => {
