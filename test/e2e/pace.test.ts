@@ -53,9 +53,10 @@ return Array.from({ length: ${ROWS} }, (_, i) => ({
 			await env.client.waitForWebhook(url);
 			env.sim.reset();
 			try {
-				const runOnce = async (run: number, delayMs: number) => {
+				const runOnce = async (run: number, delayMs: number, firstRoundMs = delayMs) => {
 					const before = campaignEvents(env.sim.timeline);
-					env.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: delayMs }, ROWS);
+					env.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: firstRoundMs }, 8);
+					env.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: delayMs }, ROWS - 8);
 					const answer = await fetch(url, {
 						method: 'POST',
 						headers: { 'content-type': 'application/json' },
@@ -67,7 +68,8 @@ return Array.from({ length: ${ROWS} }, (_, i) => ({
 					return startingWindow(env.sim.timeline, before);
 				};
 
-				expect(await runOnce(1, 40)).toBe(8);
+				// The first round answers slowly, so a busy machine still sends all 8 before an answer.
+				expect(await runOnce(1, 40, 500)).toBe(8);
 				// The second run's first requests wait 300 ms, so its whole starting window is out first.
 				const second = await runOnce(2, 300);
 				expect(second).toBeGreaterThanOrEqual(32);
