@@ -44,6 +44,7 @@
  * Used by deliveryInvariants.property.test.ts (fixed seed, in `npm test`), by
  * test/nodes/Phonovation/domain/numberingPlans.property.test.ts, and by `npm run fuzz`.
  */
+import type { LoggedQuestion } from '../../../../../nodes/Phonovation/resources/conversation/questionLog';
 import diagnostics from 'node:diagnostics_channel';
 import {
 	ClientRequest,
@@ -476,13 +477,7 @@ export interface Asked {
 }
 
 /** A row of the log as the run put it there. */
-export interface LoggedRow {
-	reference: string;
-	phone: string;
-	resumeUrl: string;
-	askedAt: string;
-	expiresAt: string;
-	waitsFor?: 'receipt';
+export interface LoggedRow extends LoggedQuestion {
 	/** For the oracle: the question whose genuine row it is, or the mutation that forged it. */
 	genuineOf?: number;
 	mutation?: Mutation;
