@@ -149,6 +149,8 @@ export interface Simulator {
 	clock: { now(): number; advance(seconds: number): void; freeze(): void; unfreeze(): void };
 	injectFault(path: string, fault: Fault, times?: number): void;
 	pendingFaults(): PendingFault[];
+	/** Drops every fault not yet used up. */
+	clearFaults(): void;
 	reset(): void;
 	/**
 	 * A reply from a handset. Without an explicit `notifyId` it is linked like the provider links
@@ -261,6 +263,10 @@ class PhonovationSimulator implements Simulator {
 
 	pendingFaults(): PendingFault[] {
 		return this.faults.list();
+	}
+
+	clearFaults(): void {
+		this.faults.clear();
 	}
 
 	clockState() {
