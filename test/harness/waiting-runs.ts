@@ -1,7 +1,22 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import { questionRef } from '../../nodes/shared/questionRef';
+
 const SIGNATURE = 'ab'.repeat(32);
+/** The node the played runs wait at. */
+const WAITING_NODE = 'ask-node';
+
+/**
+ * The reference a genuine Question Log row holds: the one the node at `nodeId` made for its first
+ * question to `phone` in `executionId`, under the Relay Secret.
+ */
+export const referenceOf = (
+	executionId: string,
+	phone: string,
+	secret: string,
+	nodeId = WAITING_NODE,
+): string => questionRef({ executionId, nodeId, msisdn: phone, ask: 0 }, secret)!;
 
 /** A waiting run's answer to a delivery: status and body (our node's JSON, or n8n's HTML page). */
 export type Answer = { status: number; body: unknown };
@@ -31,7 +46,7 @@ export function waitingRuns() {
 		posts,
 		scripts,
 		url: (executionId: string) =>
-			`http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook-waiting/${executionId}/ask-node?signature=${SIGNATURE}`,
+			`http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook-waiting/${executionId}/${WAITING_NODE}?signature=${SIGNATURE}`,
 	};
 }
 

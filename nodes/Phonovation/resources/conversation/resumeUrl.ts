@@ -1,4 +1,4 @@
-import { isQuestionRefShaped } from '../../../shared/questionRef';
+import { isQuestionRefShaped, questionOf } from '../../../shared/questionRef';
 import { BINDING_PARAMETER, bindingHolds } from './retryBinding';
 import { openToken } from './sealedResumeToken';
 
@@ -9,8 +9,19 @@ import { openToken } from './sealedResumeToken';
  * `<waiting base><execution>/<node id>?signature=<64 hex>` (n8n's node-signed URL, Send and Wait for
  * Reply) or `…?sealed=<token>` (Send and Wait for Delivery: the run's resume token sealed under the
  * Relay Secret for that execution and node, sealedResumeToken.ts), for the execution its own
- * reference names; the post then goes to a URL rebuilt from those parts, never the row's text.
+ * reference names, and when that reference is the one the URL's node made for the row's number
+ * (its code checked under the Relay Secret); the post then goes to a URL rebuilt from those parts,
+ * never the row's text.
  */
+
+/** The parts of a Question Log row the rule reads. */
+export interface LogRow {
+	/** The question's reference (Notify ID), `<execution>.<run>.<code>`. */
+	reference: string;
+	/** The number asked, as the asking node recorded it. */
+	phone: string;
+	resumeUrl: string;
+}
 
 /** Where a post for a row goes: rebuilt from this n8n's waiting base and the parts read. */
 export interface ResumeTarget {
@@ -91,17 +102,22 @@ function signatureOf(
 }
 
 /**
- * Why a row's reference may not be served at its URL's execution, or null when it may: the Notify
- * ID names that execution, or (after a Retry of the execution) a retry binding vouches for the pair.
+ * Why a row's reference may not be served at its URL's execution, or null when it may: the
+ * reference is the question the URL's node asked the row's number (a made-up one, or one copied
+ * onto another node or number, is not), and it names that execution, or (after a Retry of the
+ * execution) a retry binding vouches for the pair.
  */
 function pairingFlaw(
-	reference: string,
+	row: Pick<LogRow, 'reference' | 'phone'>,
 	target: { executionId: string; nodeId: string },
 	query: URLSearchParams,
 	secret: string,
 ): string | null {
+	const { reference } = row;
 	const referenced = executionOfReference(reference);
 	if (referenced === null) return 'the reference is not a question reference';
+	if (!questionOf(reference, { nodeId: target.nodeId, msisdn: row.phone }, secret))
+		return "the reference is not the URL's node's question to this number (its code does not check out under the Relay Secret)";
 	const bound = query.get(BINDING_PARAMETER);
 	if (referenced === target.executionId)
 		return bound === null ? null : 'a retry binding where none is due';
@@ -111,15 +127,10 @@ function pairingFlaw(
 
 /**
  * Reads a row's resume URL by the rule above: the target to post to, or why the row is unusable.
- * `reference` is the row's own question reference (Notify ID); `secret`, the Relay Secret, opens
- * a sealed token.
+ * `secret`, the Relay Secret, checks the row's reference and opens a sealed token.
  */
-export function readResumeUrl(
-	raw: string,
-	waitingBase: string,
-	reference: string,
-	secret = '',
-): ResumeUrlReading {
+export function readResumeUrl(row: LogRow, waitingBase: string, secret: string): ResumeUrlReading {
+	const raw = row.resumeUrl;
 	const base = parsedWaitingBase(waitingBase);
 	if (!base) return { unusable: "this n8n's waiting-webhook address is unknown" };
 	const flaw = rawFlaw(raw);
@@ -133,7 +144,7 @@ export function readResumeUrl(
 			unusable:
 				'the query is not one signature of 64 hex characters, or one token sealed for this execution and node',
 		};
-	const unpaired = pairingFlaw(reference, parts, query, secret);
+	const unpaired = pairingFlaw(row, parts, query, secret);
 	if (unpaired) return { unusable: unpaired };
 	const url = `${base.origin}${base.pathname}${parts.executionId}/${parts.nodeId}?signature=${signature}`;
 	return { target: { ...parts, url } };

@@ -5,7 +5,7 @@ import { eachItem } from '../../eachItem';
 import { describeFailure } from '../../transport/failures';
 import { mayHaveBeenProcessed } from '../../transport/processed';
 import { asText } from '../../../shared/values';
-import { readResumeUrl, type ResumeTarget } from './resumeUrl';
+import { type LogRow, readResumeUrl, type ResumeTarget } from './resumeUrl';
 
 /**
  * Posting to a run that waits at its node's own signed resume URL (Send and Wait for Reply or for
@@ -47,7 +47,7 @@ export interface UnusableRow {
 }
 
 /** Rows (in their order) split into those with a target to post to and those refused. */
-export function sortRows<Row extends { reference: string; resumeUrl: string }>(
+export function sortRows<Row extends LogRow>(
 	rows: Row[],
 	waitingBase: string,
 	secret: string,
@@ -55,7 +55,7 @@ export function sortRows<Row extends { reference: string; resumeUrl: string }>(
 	const usable: Array<{ row: Row; target: ResumeTarget }> = [];
 	const unusable: UnusableRow[] = [];
 	for (const row of rows) {
-		const read = readResumeUrl(row.resumeUrl, waitingBase, row.reference, secret);
+		const read = readResumeUrl(row, waitingBase, secret);
 		if ('target' in read) usable.push({ row, target: read.target });
 		else unusable.push({ reference: row.reference, reason: read.unusable });
 	}

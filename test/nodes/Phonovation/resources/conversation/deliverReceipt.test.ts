@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { provenReceipt } from '../../../../../nodes/Phonovation/resources/conversation/receiptProof';
 import { QUESTION_LOG, QuestionLog } from '../../../../harness/question-log';
-import { type Answer, useWaitingRuns } from '../../../../harness/waiting-runs';
+import { type Answer, referenceOf, useWaitingRuns } from '../../../../harness/waiting-runs';
 import { sharedFixture } from '../../fixture';
 
 const PHONE = '353871234567';
@@ -48,7 +48,7 @@ describe('Deliver Receipt: a verified receipt reaches the run waiting for that t
 
 	/** A text in the log waiting for its receipt (or, `waitsFor: undefined`, a question waiting for a reply). */
 	function waiting(executionId: string, answer: Answer[], row: IDataObject = {}) {
-		const reference = `${executionId}.0.abcdefghijkl`;
+		const reference = referenceOf(executionId, PHONE, fixture().sim.config.relaySecret);
 		log.rows.set(reference, {
 			reference,
 			phone: PHONE,

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { QUESTION_LOG, QuestionLog } from '../../../../harness/question-log';
-import { type Answer, useWaitingRuns } from '../../../../harness/waiting-runs';
+import { type Answer, referenceOf, useWaitingRuns } from '../../../../harness/waiting-runs';
 import { sharedFixture } from '../../fixture';
 
 const PHONE = '353871234567';
@@ -33,7 +33,7 @@ describe('Deliver Reply: the answer reaches the question it answers, and only wi
 
 	/** A question in the log: asked `minutesAgo`, open until `expiresIn` minutes from now. */
 	function asked(executionId: string, minutesAgo: number, answer: Answer[], expiresIn = 60) {
-		const reference = `${executionId}.0.abcdefghijkl`;
+		const reference = referenceOf(executionId, PHONE, fixture().sim.config.relaySecret);
 		log.rows.set(reference, {
 			reference,
 			phone: PHONE,

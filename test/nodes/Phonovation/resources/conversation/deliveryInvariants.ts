@@ -247,6 +247,9 @@ export const MUTATIONS: Record<
 			`${p.base}${p.execution.slice(0, 1)}\t${p.execution.slice(1)}/${NODE_ID}?${p.query}`,
 	},
 	'another execution than its Notify ID names': { make: (p) => p.otherRunUrl },
+	'another node of the same run': {
+		make: (p) => p.genuine.replace(`/${NODE_ID}?`, '/other-node?'),
+	},
 	'sealed under another secret': {
 		make: (p) =>
 			`${p.base}${p.execution}/${NODE_ID}?sealed=${sealToken(p.token, { executionId: p.execution, nodeId: NODE_ID }, `${p.secret}-other`)}`,
@@ -307,8 +310,12 @@ export interface GeneratedQuestion {
 }
 
 export interface Forgery {
-	/** Whose row it copies (its reference and number): a question (index), or none. */
-	of: number | 'stranger' | 'notAReference';
+	/**
+	 * Whose row it copies (its reference and number): a question (index), or none; `madeUpCode`
+	 * copies the first question's URL unchanged under a reference in the shape of its own with a
+	 * made-up code.
+	 */
+	of: number | 'stranger' | 'notAReference' | 'madeUpCode';
 	mutation: Mutation;
 	/** In the log before the genuine row. */
 	first: boolean;
@@ -377,6 +384,7 @@ const forgery: fc.Arbitrary<Forgery> = fc.record({
 		{ weight: 6, arbitrary: fc.nat(3) },
 		{ weight: 1, arbitrary: fc.constant<'stranger'>('stranger') },
 		{ weight: 1, arbitrary: fc.constant<'notAReference'>('notAReference') },
+		{ weight: 1, arbitrary: fc.constant<'madeUpCode'>('madeUpCode') },
 	),
 	mutation: fc.constantFrom(...Object.keys(MUTATIONS)),
 	first: fc.boolean(),
@@ -960,6 +968,15 @@ export async function execute(
 	};
 	const forged = (f: Forgery, a: Asked, at: { askedAt: string; expiresAt: string }): LoggedRow => {
 		const parts = partsOf(a);
+		if (f.of === 'madeUpCode')
+			return {
+				reference: `${a.reference.slice(0, a.reference.lastIndexOf('.'))}.${'A'.repeat(12)}`,
+				phone: PHONE,
+				resumeUrl: parts.genuine,
+				...at,
+				...(a.waitsFor === 'receipt' ? { waitsFor: 'receipt' as const } : {}),
+				mutation: 'a made-up code for the run its URL names',
+			};
 		const mutation = MUTATIONS[f.mutation];
 		const usable = !mutation.only || mutation.only(parts);
 		// A mutation that does not apply to this row copies the row under a reference that is no question's.

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { IDataObject } from 'n8n-workflow';
 
 import { QUESTION_LOG, QuestionLog } from '../../../../harness/question-log';
+import { referenceOf } from '../../../../harness/waiting-runs';
 import { sharedFixture } from '../../fixture';
 
 /**
@@ -122,7 +123,7 @@ describe('Deliver Reply and Deliver Receipt: no Question Log row chooses where a
 
 	/** A row in the log, for execution `executionId` (its reference names it), asked `minutesAgo`. */
 	function row(executionId: string, minutesAgo: number, extra: IDataObject = {}) {
-		const reference = `${executionId}.0.abcdefghijkl`;
+		const reference = referenceOf(executionId, PHONE, fixture().sim.config.relaySecret);
 		const stored = {
 			reference,
 			phone: PHONE,

@@ -4,23 +4,37 @@ import {
 } from '../../../../../nodes/Phonovation/resources/conversation/resumeUrl';
 import { sealToken } from '../../../../../nodes/Phonovation/resources/conversation/sealedResumeToken';
 import { recordedResumeUrl } from '../../../../../nodes/Phonovation/resources/conversation/retryBinding';
+import { questionRef } from '../../../../../nodes/shared/questionRef';
 
 const BASE = 'https://n8n.example.com/base/webhook-waiting/';
 const SIGNATURE = 'ab'.repeat(32);
-const REFERENCE = '4211.0.abcdefghijkl';
+const SECRET = 'relay-secret';
+const PHONE = '353871234567';
+const REFERENCE = questionRef(
+	{ executionId: '4211', nodeId: 'node-1', msisdn: PHONE, ask: 0 },
+	SECRET,
+)!;
 const GOOD = `${BASE}4211/node-1?signature=${SIGNATURE}`;
+
+/** The rule on a row of the asked number with this URL and reference. */
+const readResumeUrlOf = (resumeUrl: string, base = BASE, reference = REFERENCE, secret = SECRET) =>
+	readResumeUrl({ reference, phone: PHONE, resumeUrl }, base, secret);
 
 const unusable = (reading: ResumeUrlReading) => ('unusable' in reading ? reading.unusable : null);
 
 describe('the resume URL rule: a Question Log row chooses no address', () => {
 	it("reads this n8n's node URL, and rebuilds the address from the base and the parts", () => {
-		expect(readResumeUrl(GOOD, BASE, REFERENCE)).toEqual({
+		expect(readResumeUrlOf(GOOD, BASE, REFERENCE)).toEqual({
 			target: { executionId: '4211', nodeId: 'node-1', url: GOOD },
 		});
 		// A UUID node id, the default port and an upper-case host are the same address.
 		const uuid = '6f1c1b52-1a4e-4e7b-9d0a-0c6a3f2b9e11';
 		const url = `HTTPS://N8N.example.com:443/base/webhook-waiting/4211/${uuid}?signature=${SIGNATURE}`;
-		expect(readResumeUrl(url, BASE, REFERENCE)).toEqual({
+		const uuidReference = questionRef(
+			{ executionId: '4211', nodeId: uuid, msisdn: PHONE, ask: 0 },
+			SECRET,
+		)!;
+		expect(readResumeUrlOf(url, BASE, uuidReference)).toEqual({
 			target: {
 				executionId: '4211',
 				nodeId: uuid,
@@ -76,31 +90,43 @@ describe('the resume URL rule: a Question Log row chooses no address', () => {
 		['a newline a parser would drop', `${BASE}42\n11/node-1?signature=${SIGNATURE}`],
 		['not a URL', 'webhook-waiting/4211/node-1'],
 	])('refuses %s', (_case, url) => {
-		expect(unusable(readResumeUrl(url, BASE, REFERENCE))).toEqual(expect.any(String));
+		expect(unusable(readResumeUrlOf(url, BASE, REFERENCE))).toEqual(expect.any(String));
 	});
 
 	it("refuses a URL of another execution than the row's own reference names", () => {
 		const other = `${BASE}4212/node-1?signature=${SIGNATURE}`;
-		expect(unusable(readResumeUrl(other, BASE, REFERENCE))).toMatch(/execution 4212/);
-		expect(unusable(readResumeUrl(GOOD, BASE, 'order-2026-0042'))).toMatch(/not a question/);
+		expect(unusable(readResumeUrlOf(other, BASE, REFERENCE))).toMatch(/execution 4212/);
+		expect(unusable(readResumeUrlOf(GOOD, BASE, 'order-2026-0042'))).toMatch(/not a question/);
+	});
+
+	it("refuses a reference the URL's node did not make for the row's number", () => {
+		const notOurs = /not the URL's node's question to this number/;
+		// A made-up code in the shape of a reference, for the genuine URL's execution.
+		expect(unusable(readResumeUrlOf(GOOD, BASE, '4211.0.abcdefghijkl'))).toMatch(notOurs);
+		// The genuine reference copied onto another node of the same run (another Wait node).
+		expect(unusable(readResumeUrlOf(GOOD.replace('node-1', 'node-2')))).toMatch(notOurs);
+		// …or onto another number's row, or read under another Relay Secret, or none.
+		const otherNumber = { reference: REFERENCE, phone: '353870000000', resumeUrl: GOOD };
+		expect(unusable(readResumeUrl(otherNumber, BASE, SECRET))).toMatch(notOurs);
+		expect(unusable(readResumeUrlOf(GOOD, BASE, REFERENCE, 'another secret'))).toMatch(notOurs);
+		expect(unusable(readResumeUrlOf(GOOD, BASE, REFERENCE, ''))).toMatch(notOurs);
 	});
 
 	it('refuses everything when the waiting base is unknown or the root', () => {
-		expect(unusable(readResumeUrl(GOOD, '', REFERENCE))).toEqual(expect.any(String));
-		expect(unusable(readResumeUrl(GOOD, 'https://n8n.example.com/', REFERENCE))).toEqual(
+		expect(unusable(readResumeUrlOf(GOOD, '', REFERENCE))).toEqual(expect.any(String));
+		expect(unusable(readResumeUrlOf(GOOD, 'https://n8n.example.com/', REFERENCE))).toEqual(
 			expect.any(String),
 		);
 	});
 });
 
 describe('a wait for delivery: its run token sealed in the row, opened only with the Relay Secret', () => {
-	const SECRET = 'relay-secret';
 	const TOKEN = 'cd'.repeat(32);
 	const sealedRow = (secret: string, target = { executionId: '4211', nodeId: 'node-1' }) =>
 		`${BASE}4211/node-1?sealed=${sealToken(TOKEN, target, secret)}`;
 
 	it('posts with the opened token, to the address rebuilt from the base', () => {
-		expect(readResumeUrl(sealedRow(SECRET), BASE, REFERENCE, SECRET)).toEqual({
+		expect(readResumeUrlOf(sealedRow(SECRET), BASE, REFERENCE, SECRET)).toEqual({
 			target: {
 				executionId: '4211',
 				nodeId: 'node-1',
@@ -124,22 +150,21 @@ describe('a wait for delivery: its run token sealed in the row, opened only with
 		['read without the secret (Deliver Reply)', sealedRow(SECRET), ''],
 		['sealed and signed at once', `${sealedRow(SECRET)}&signature=${SIGNATURE}`, SECRET],
 	])('is unusable when %s', (_, url, secret) => {
-		expect(unusable(readResumeUrl(url, BASE, REFERENCE, secret))).toMatch(
+		expect(unusable(readResumeUrlOf(url, BASE, REFERENCE, secret))).toMatch(
 			/sealed for this execution/,
 		);
 	});
 });
 
 describe('after a Retry of the execution: the Notify ID names the first execution, the row the Retry', () => {
-	const SECRET = 'relay-secret';
-	const FIRST = '4211.0.abcdefghijkl';
+	const FIRST = REFERENCE;
 	const retried = `${BASE}4300/node-1?signature=${SIGNATURE}`;
 	const pairing = { reference: FIRST, executionId: '4300', nodeId: 'node-1' };
 
 	it('is used when a binding keyed by the Relay Secret vouches for the pair', () => {
 		const row = recordedResumeUrl(retried, pairing, SECRET);
 		expect(new URL(row).searchParams.get('bound')).toMatch(/^[0-9a-f]{64}$/);
-		expect(readResumeUrl(row, BASE, FIRST, SECRET)).toEqual({
+		expect(readResumeUrlOf(row, BASE, FIRST, SECRET)).toEqual({
 			target: { executionId: '4300', nodeId: 'node-1', url: retried },
 		});
 	});
@@ -164,6 +189,6 @@ describe('after a Retry of the execution: the Notify ID names the first executio
 			SECRET,
 		],
 	])('is unusable %s', (_, url, secret) => {
-		expect(readResumeUrl(url, BASE, FIRST, secret)).toHaveProperty('unusable');
+		expect(readResumeUrlOf(url, BASE, FIRST, secret)).toHaveProperty('unusable');
 	});
 });

@@ -169,10 +169,9 @@ describe.each([
 		// the pair, so Deliver Reply and Deliver Receipt reach the run that now waits.
 		const base = `${new URL(resumeUrl).origin}/webhook-waiting/`;
 		const secret = f.sim.config.relaySecret;
-		expect(readResumeUrl(resumeUrl, base, reference, secret)).toMatchObject({
-			target: { executionId: RETRY_ID },
-		});
-		expect(readResumeUrl(resumeUrl, base, reference, 'another secret')).toHaveProperty('unusable');
+		const row = { reference, phone: String(log.rows.get(reference)?.phone), resumeUrl };
+		expect(readResumeUrl(row, base, secret)).toMatchObject({ target: { executionId: RETRY_ID } });
+		expect(readResumeUrl(row, base, 'another secret')).toHaveProperty('unusable');
 	});
 
 	it('with no record of this node (stopped or crashed while it ran): nothing is posted, even with a To that reads', async () => {
