@@ -8,7 +8,7 @@ import { createExampleDataTables, loadExample } from './support/examples';
 import { executionsUpToMarker, fetchExecutions, newestExecution } from './support/load-executions';
 import { type OutgoingRequest, sendConcurrently, statusHistogram } from './support/load-http';
 import { MANY_EXECUTIONS_N8N_ENV } from './support/load-settings';
-import { nodeOutput } from './support/n8n-client';
+import { type N8nClient, nodeOutput } from './support/n8n-client';
 import { pollUntil } from './support/poll';
 import { useQueueModeEnvironment } from './support/queue-environment';
 import { executionsPerWorker, workerRunning } from './support/queue-workers';
@@ -31,6 +31,26 @@ const FORM = 'application/x-www-form-urlencoded';
 const KILL_PHONES = Array.from({ length: 6 }, (_, i) => `08755502${10 + i}`);
 
 /** Campaign bodies the provider processed more than once: what a customer would be billed twice for. */
+/**
+ * Waits until no execution of an earlier test is running or queued: a run resumed late (an answer,
+ * a receipt) could post a text to the provider and take a fault a test injected for its own.
+ */
+async function untilNoneRunning(client: N8nClient): Promise<void> {
+	const filter = encodeURIComponent(JSON.stringify({ status: ['new', 'running'] }));
+	await pollUntil(
+		async () => {
+			const list = await client.call<{ results: unknown[] }>(
+				'GET',
+				`/rest/executions?filter=${filter}&limit=1`,
+			);
+			return list.results.length === 0 ? true : undefined;
+		},
+		'the executions of earlier tests ending',
+		180_000,
+		1000,
+	);
+}
+
 function doubleSends(campaigns: Array<{ body: unknown }>): string[] {
 	const bodies = campaigns.map((c) => JSON.stringify(c.body));
 	return bodies.filter((b, i) => bodies.indexOf(b) !== i);
@@ -412,6 +432,7 @@ describe('Phonovation nodes in n8n queue mode (Postgres, main + 2 workers + webh
 					}),
 				]),
 			);
+			await untilNoneRunning(client);
 			const since = sim.campaigns.length;
 			const postsBefore = sim.count('POST', CAMPAIGN);
 			const posts = () => sim.count('POST', CAMPAIGN) - postsBefore;
