@@ -11,7 +11,8 @@ import { createHmac, timingSafeEqual } from 'crypto';
 const MAC_LENGTH = 12;
 const NOTIFY_ID_LIMIT = 30;
 const EXECUTION_ID = /^[A-Za-z0-9_-]+$/;
-const ASK = /^[0-9a-z]+$/;
+/** A run in base 36 as `toString(36)` writes it: no leading zeros, so one question has one reference. */
+const ASK = /^(0|[1-9a-z][0-9a-z]*)$/;
 
 /** Which question: the execution, the node that asks (its id), its run and the number asked. */
 export interface Question {

@@ -54,6 +54,11 @@ describe('the Notify ID that ties a reply to the question and the number it was 
 		expect(questionOf(flipped, at, SECRET)).toBeNull();
 		expect(questionOf(ref.replace('4211', '4212'), at, SECRET)).toBeNull();
 		expect(questionOf(ref.replace('.0.', '.1.'), at, SECRET)).toBeNull();
+		// One question, one reference: the same run written with a leading zero names nothing.
+		expect(questionOf(ref.replace('.0.', '.00.'), at, SECRET)).toBeNull();
+		const second = questionRef(asked('4211', NUMBER, NODE, 1), SECRET)!;
+		expect(questionOf(second, at, SECRET)).toEqual({ executionId: '4211', ask: 1 });
+		expect(questionOf(second.replace('.1.', '.01.'), at, SECRET)).toBeNull();
 		for (const other of [
 			'order-001',
 			'',

@@ -75,7 +75,7 @@ export async function execute(
 	const now = new Date();
 	const waitTill = waitTillOf(this, options.limitWaitTime, WAIT_LIMITS, now);
 	const secret = await relaySecretFor(this, 'that the answer came from the number asked');
-	const { notifyId, askedAt } = textOfThisRun(this, ask, msisdn, secret, now);
+	const { notifyId, askedAt } = textOfThisRun(this, { ask, msisdn, at: now }, secret);
 	// Recorded before it is texted: a question nobody could answer is never paid for.
 	await recordQuestion(this, {
 		reference: notifyId,

@@ -74,7 +74,7 @@ export async function execute(
 	const now = new Date();
 	const waitTill = waitTillOf(this, options.limitWaitTime, DELIVERY_WAIT, now);
 	const secret = await relaySecretFor(this, 'that a receipt is for this text');
-	const { notifyId, askedAt } = textOfThisRun(this, ask, msisdn, secret, now);
+	const { notifyId, askedAt } = textOfThisRun(this, { ask, msisdn, at: now }, secret);
 	// Recorded before it is sent: a receipt nobody could hand over would leave the run at No Receipt.
 	await recordQuestion(this, {
 		reference: notifyId,

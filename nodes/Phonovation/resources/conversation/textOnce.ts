@@ -5,7 +5,7 @@ import { normaliseMsisdn } from '../../domain/phoneNumbers';
 import { parseCountryCode } from '../../domain/rules';
 import { asNodeError } from '../../eachItem';
 import { refuseBlindRetry } from '../../retriedBlind';
-import { questionRef } from '../../../shared/questionRef';
+import { questionOf, questionRef } from '../../../shared/questionRef';
 import { asText } from '../../../shared/values';
 import { Ledger } from '../campaign/pipeline/ledger';
 import { runCampaigns } from '../campaign/pipeline/run';
@@ -85,26 +85,35 @@ export interface SentBefore {
  * attempt began with, so the retry record sees the same text to the same number, never sends it
  * again, and the log row is pointed at this execution's resume URL instead. While nothing was
  * sent, an attempt asks anew: the number may have been fixed, and the question is asked now.
+ * A text that may have gone to another number (or from another node, under another Relay Secret)
+ * is not this question: nothing is sent, and the error says so.
  */
 export function textOfThisRun(
 	ctx: IExecuteFunctions,
-	ask: number,
-	msisdn: string,
+	question: { ask: number; msisdn: string; at: Date },
 	secret: string,
-	at: Date,
 ): SentBefore {
+	const { ask, msisdn } = question;
 	const runs = (ctx.getContext('node').phonovationQuestions ??= {}) as Record<string, SentBefore>;
 	const earlier = runs[ask];
+	const nodeId = ctx.getNode().id;
 	// The ledger holds a request from before it is posted until it is proven refused.
-	if (earlier && !new Ledger(ctx.getContext('node'), ask).isEmpty) return earlier;
+	if (earlier && !new Ledger(ctx.getContext('node'), ask).isEmpty) {
+		if (questionOf(earlier.notifyId, { nodeId, msisdn }, secret) === null)
+			throw notSent(
+				ctx,
+				`To: this run's question may already have gone out (its outcome is unknown) to another number than ${msisdn}, or from another node or under another Relay Secret, so a Retry does not ask again; start a new execution to ask ${msisdn}`,
+			);
+		return earlier;
+	}
 	const executionId = ctx.getExecutionId();
-	const notifyId = questionRef({ executionId, nodeId: ctx.getNode().id, msisdn, ask }, secret);
+	const notifyId = questionRef({ executionId, nodeId, msisdn, ask }, secret);
 	if (notifyId === undefined)
 		throw notSent(
 			ctx,
 			`This execution's id "${executionId}" is too long for a Notify ID the reply can carry`,
 		);
-	return (runs[ask] = { notifyId, askedAt: at.toISOString() });
+	return (runs[ask] = { notifyId, askedAt: question.at.toISOString() });
 }
 
 /**

@@ -174,6 +174,20 @@ describe.each([
 		expect(readResumeUrl(row, base, 'another secret')).toHaveProperty('unusable');
 	});
 
+	it('after a text processed, then answered 500: a Retry with To changed asks no one, and says why', async () => {
+		const f = fixture();
+		f.sim.injectFault(CAMPAIGN, { kind: 'answer', status: 500, body: 'Internal Server Error' });
+		const first = await f.run(params, [{ json: {} }]);
+		expect(first.error).toBeUndefined();
+		const changed = { ...params, recipients: '0871234999' };
+		const retried = await f.run(changed, [{ json: {} }], RETRY_ON_FAIL, retryOf(first));
+		expect(retried.error?.message).toMatch(
+			/^To: this run's question may already have gone out \(its outcome is unknown\) to another number than 353871234999/,
+		);
+		expect(retried.error?.description).toBe('Nothing was sent.');
+		expect(f.sim.count('POST', CAMPAIGN)).toBe(1);
+	});
+
 	it('with no record of this node (stopped or crashed while it ran): nothing is posted, even with a To that reads', async () => {
 		const f = fixture();
 		const result = await f.run(params, [{ json: {} }], RETRY_ON_FAIL, {
