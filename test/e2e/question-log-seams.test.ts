@@ -2,20 +2,21 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { fetch } from 'undici';
+import { fetch, request } from 'undici';
 
 import { DEFAULT_CONFIG, type InboundResult } from '../simulator';
 import { type E2eEnvironment, useE2eEnvironment } from './support/environment';
 import { createExampleDataTables, loadExample } from './support/examples';
+import { LAZY_ISOLATES_N8N_ENV } from './support/load-settings';
 import { type Execution, nodeOutput } from './support/n8n-client';
 import { waitingAt } from './support/question-log';
 import { chain, webhook } from './support/workflow-builder';
 
 /**
  * The seams of the Question Log in a real n8n: rows another workflow (or anyone who can write the
- * `questions` Data Table) put there, and a signed reply posted again. The shipped examples play the
- * user's side: question-log, inbox and appointment-confirmation. (A 307 or 502 from a resume URL
- * is checked in the engine, deliverySafety.test.ts: in n8n it needs a row that names another run.)
+ * `questions` Data Table) put there, a signed reply posted again, and a proxy in front of n8n
+ * that answers a resume URL with a redirect, or with a 502 after n8n took the answer. The shipped
+ * examples play the user's side: question-log, inbox and appointment-confirmation.
  */
 
 /** A numeric longcode of the account: replies can come back to it. */
@@ -38,11 +39,80 @@ function otherHost(): { server: Server; requests: string[]; origin: () => string
 	};
 }
 
-describe('the Question Log seams in n8n: forged rows and replays', () => {
+/** What the proxy does with the next POST to a waiting webhook; every other request passes. */
+type ProxyTrick = 'redirect' | 'badGatewayAfterN8n';
+
+/**
+ * A reverse proxy in front of n8n, as a user's nginx or load balancer would be: n8n's resume URLs
+ * name it (N8N_WEBHOOK_URL). `trick` plays one answer a proxy can give a resume URL, once.
+ */
+function proxyInFront(n8nOrigin: () => string, elsewhereOrigin: () => string) {
+	const proxy = {
+		trick: undefined as ProxyTrick | undefined,
+		tricked: [] as string[],
+		origin: () => `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+		server: undefined as unknown as Server,
+	};
+	const server = createServer((req, res) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', async () => {
+			const path = req.url ?? '/';
+			const trick =
+				req.method === 'POST' && path.startsWith('/webhook-waiting/') ? proxy.trick : undefined;
+			if (trick) {
+				proxy.trick = undefined;
+				proxy.tricked.push(`${trick} ${path}`);
+			}
+			if (trick === 'redirect') {
+				res.writeHead(307, { location: `${elsewhereOrigin()}${path}` }).end();
+				return;
+			}
+			const { host: _host, connection: _connection, ...headers } = req.headers;
+			try {
+				const answer = await request(`${n8nOrigin()}${path}`, {
+					method: req.method as 'GET',
+					headers,
+					body: chunks.length ? Buffer.concat(chunks) : undefined,
+				});
+				const body = Buffer.from(await answer.body.arrayBuffer());
+				if (trick === 'badGatewayAfterN8n') {
+					res.writeHead(502, { 'content-type': 'text/html' }).end('<h1>502 Bad Gateway</h1>');
+					return;
+				}
+				const passed = Object.fromEntries(
+					Object.entries(answer.headers).filter(
+						([name]) => !['transfer-encoding', 'connection', 'content-length'].includes(name),
+					),
+				);
+				res.writeHead(answer.statusCode, passed).end(body);
+			} catch {
+				res.writeHead(502).end();
+			}
+		});
+	});
+	server.listen(0, '127.0.0.1');
+	proxy.server = server;
+	return proxy;
+}
+
+describe('the Question Log seams in n8n: forged rows, replays and a proxy in front', () => {
+	const elsewhere = otherHost();
+	// n8n writes its resume URLs with the proxy's address, fixed before n8n starts.
+	const n8nEnv: Record<string, string> = { ...LAZY_ISOLATES_N8N_ENV };
+	const proxy = proxyInFront(
+		() => suite.env().n8n.url.replace(/\/$/, ''),
+		() => elsewhere.origin(),
+	);
+	beforeAll(async () => {
+		if (!proxy.server.listening)
+			await new Promise((resolve) => proxy.server.once('listening', resolve));
+		n8nEnv.N8N_WEBHOOK_URL = `${proxy.origin()}/`;
+	});
 	const suite = useE2eEnvironment({
 		simulator: { senders: [...DEFAULT_CONFIG.senders, { name: LONGCODE, type: 0 }] },
+		n8nEnv,
 	});
-	const elsewhere = otherHost();
 	let questionLog: string;
 	let inbox: { id: string; url: string };
 	let questionsTable: string;
@@ -85,7 +155,10 @@ describe('the Question Log seams in n8n: forged rows and replays', () => {
 		}
 	}, 60_000);
 
-	afterAll(() => elsewhere.server.close());
+	afterAll(() => {
+		elsewhere.server.close();
+		proxy.server.close();
+	});
 
 	/** The appointment example asking `phone` from the longcode. */
 	async function appointmentFor(env: E2eEnvironment, phone: string): Promise<string> {
@@ -265,6 +338,80 @@ describe('the Question Log seams in n8n: forged rows and replays', () => {
 			expect(sim.campaigns.map((c) => c.body.recipientInfo[0].notifyId)).toEqual([
 				first.reference,
 				next.reference,
+			]);
+		},
+	);
+
+	suite.it(
+		'a proxy answering the resume URL with a 307: not followed, the item says unconfirmed, the question still waits, no auto-reply',
+		async (env) => {
+			const { client, sim } = env;
+			sim.reset();
+			elsewhere.requests.length = 0;
+			const phone = '353871230105';
+			const question = await asked(env, await appointmentFor(env, phone), phone);
+			expect(new URL(question.resumeUrl).origin).toBe(proxy.origin());
+			proxy.tricked.length = 0;
+			proxy.trick = 'redirect';
+			const run = await inboxRun(env, () =>
+				sim.sendInbound({ url: inbox.url, from: phone, content: 'YES' }),
+			);
+			expect(proxy.tricked).toEqual([expect.stringMatching(/^redirect \/webhook-waiting\//)]);
+			expect(delivered(run)).toEqual([
+				expect.objectContaining({
+					resumed: false,
+					unconfirmed: true,
+					reason: expect.stringMatching(/307, a redirect \(not followed\)/),
+				}),
+			]);
+			expect(elsewhere.requests).toEqual([]);
+			expect((await client.execution(question.executionId)).status).toBe('waiting');
+			expect(sim.campaigns).toHaveLength(1);
+		},
+	);
+
+	suite.it(
+		'a 502 after n8n took the answer: the item says unconfirmed, the older question is not offered it and still waits, no auto-reply',
+		async (env) => {
+			const { client, sim } = env;
+			sim.reset();
+			const phone = '353871230106';
+			const asking = await appointmentFor(env, phone);
+			const older = await asked(env, asking, phone);
+			const newer = await asked(env, asking, phone);
+			proxy.tricked.length = 0;
+			proxy.trick = 'badGatewayAfterN8n';
+			// Not linked: offered to the newest question first, then (were it refused) the older one.
+			const run = await inboxRun(env, () =>
+				sim.sendInbound({
+					url: inbox.url,
+					from: phone,
+					to: LONGCODE,
+					content: 'YES',
+					linked: false,
+				}),
+			);
+			expect(proxy.tricked).toEqual([
+				expect.stringMatching(
+					new RegExp(`^badGatewayAfterN8n /webhook-waiting/${newer.executionId}/`),
+				),
+			]);
+			expect(delivered(run)).toEqual([
+				expect.objectContaining({
+					resumed: false,
+					unconfirmed: true,
+					question: { reference: newer.reference, executionId: newer.executionId },
+				}),
+			]);
+			const answered = await client.waitForExecution(newer.executionId, 60_000);
+			expect(nodeOutput(answered, 'Ask to Confirm')).toEqual([
+				expect.objectContaining({ approved: true, from: phone }),
+			]);
+			expect((await client.execution(older.executionId)).status).toBe('waiting');
+			// The two questions, and no auto-reply.
+			expect(sim.campaigns.map((c) => c.body.recipientInfo[0].notifyId)).toEqual([
+				older.reference,
+				newer.reference,
 			]);
 		},
 	);
