@@ -1,38 +1,127 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'fs';
-import { join, relative } from 'path';
+import { dirname, join, posix } from 'path';
 
-/** The documents a newcomer reads: a short README that links to the depth, a layout that matches the code. */
+/** The documents a newcomer reads: short, linked, and naming only what exists. */
 const ROOT = join(__dirname, '..', '..');
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
 
-function sourceFiles(dir: string): string[] {
-	return readdirSync(join(ROOT, dir)).flatMap((name) => {
-		const path = join(dir, name);
-		if (statSync(join(ROOT, path)).isDirectory()) return sourceFiles(path);
-		return name.endsWith('.ts') ? [relative(ROOT, join(ROOT, path)).split('\\').join('/')] : [];
-	});
+/** Lines as `wc -l` counts them. */
+const lineCount = (text: string) => text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+
+/** The folders under `dir` that hold a .ts file, as `dir/…/` paths. */
+function foldersWithSource(dir: string): string[] {
+	const names = readdirSync(join(ROOT, dir));
+	const here = names.some((name) => name.endsWith('.ts')) ? [`${dir}/`] : [];
+	const below = names
+		.filter((name) => statSync(join(ROOT, dir, name)).isDirectory())
+		.flatMap((name) => foldersWithSource(`${dir}/${name}`));
+	return [...here, ...below];
 }
 
-/** The backticked paths that open the list lines of one `## ` section. */
-function listedPaths(markdown: string, heading: string): string[] {
+/** The body of one `## ` section. */
+function section(markdown: string, heading: string): string {
 	const start = markdown.indexOf(`\n## ${heading}\n`);
 	if (start < 0) throw new Error(`no "## ${heading}" section`);
 	const end = markdown.indexOf('\n## ', start + 1);
-	const section = markdown.slice(start, end < 0 ? undefined : end);
-	return [...section.matchAll(/^- `([^`]+)`/gm)].map((m) => m[1]);
+	return markdown.slice(start, end < 0 ? undefined : end);
 }
 
-describe('CONTRIBUTING.md Layout', () => {
-	const listed = listedPaths(read('CONTRIBUTING.md'), 'Layout');
+/** The folders a fenced block of a section names: the first word of each line. */
+function folderTree(markdown: string, heading: string): string[] {
+	const block = /```text\n([\s\S]*?)```/.exec(section(markdown, heading));
+	if (!block) throw new Error(`no folder tree under "## ${heading}"`);
+	return block[1]
+		.split('\n')
+		.filter((line) => line.trim() !== '')
+		.map((line) => line.split(/\s+/)[0]);
+}
 
-	it('names only files that exist', () => {
-		expect(listed.filter((path) => !existsSync(join(ROOT, path)))).toEqual([]);
+/** Relative link targets of a Markdown file, resolved from the repository's root. */
+function brokenLinks(file: string): string[] {
+	const targets = [...read(file).matchAll(/\]\(((?!https?:|#|mailto:)[^)#\s]+)/g)].map((m) => m[1]);
+	return targets.filter((target) => !existsSync(join(ROOT, dirname(file), target)));
+}
+
+const DEV_PAGES = readdirSync(join(ROOT, 'docs', 'dev')).filter((name) => name.endsWith('.md'));
+/** The maintainers' documents whose links are checked here (the README's are below). */
+const LINKED = [
+	'CONTRIBUTING.md',
+	'test/README.md',
+	...DEV_PAGES.map((name) => `docs/dev/${name}`),
+];
+
+describe('CONTRIBUTING.md', () => {
+	const contributing = read('CONTRIBUTING.md');
+	const tree = folderTree(contributing, 'Folders');
+
+	it('is under 150 lines', () => {
+		expect(lineCount(contributing)).toBeLessThan(150);
 	});
 
-	it('names every source file under nodes/ and credentials/, once', () => {
-		const actual = [...sourceFiles('nodes'), ...sourceFiles('credentials')].sort();
-		expect(actual.filter((path) => !listed.includes(path))).toEqual([]);
-		expect(listed.filter((path, i) => listed.indexOf(path) !== i)).toEqual([]);
+	it('names every folder of nodes/ and credentials/ in its folder tree, once', () => {
+		const actual = [...foldersWithSource('nodes'), ...foldersWithSource('credentials')];
+		expect(actual.filter((folder) => !tree.includes(folder))).toEqual([]);
+		expect(tree.filter((folder, i) => tree.indexOf(folder) !== i)).toEqual([]);
+	});
+
+	it('names only folders that exist', () => {
+		expect(tree.length).toBeGreaterThan(0);
+		const missing = tree.filter((folder) => {
+			const path = join(ROOT, folder);
+			return !folder.endsWith('/') || !existsSync(path) || !statSync(path).isDirectory();
+		});
+		expect(missing).toEqual([]);
+	});
+
+	it('has the three walk-throughs (code comments cite the campaign option one)', () => {
+		expect(contributing).toMatch(/^## Add a campaign option$/m);
+		expect(contributing).toMatch(/^## Add an operation$/m);
+		expect(contributing).toMatch(/^## Add a trigger event$/m);
+	});
+});
+
+describe('maintainer pages', () => {
+	it('docs/dev/ holds the simulator, performance and publishing pages', () => {
+		const pages = ['performance.md', 'publishing.md', 'simulator.md'];
+		expect(pages.filter((name) => !DEV_PAGES.includes(name))).toEqual([]);
+	});
+
+	it.each(DEV_PAGES)('docs/dev/%s is linked from CONTRIBUTING.md or test/README.md', (name) => {
+		const fromContributing = read('CONTRIBUTING.md').includes(`](docs/dev/${name}`);
+		const fromTests = read('test/README.md').includes(`](../docs/dev/${name}`);
+		expect(fromContributing || fromTests).toBe(true);
+	});
+
+	it.each(LINKED)('%s has no relative link to a file that does not exist', (file) => {
+		expect(brokenLinks(file)).toEqual([]);
+	});
+});
+
+describe('CHANGELOG.md', () => {
+	const changelog = read('CHANGELOG.md');
+	const headings = [...changelog.matchAll(/^(#{1,6}) (.+)$/gm)].map((m) => ({
+		level: m[1].length,
+		text: m[2].trim(),
+	}));
+
+	it('starts with "# Changelog"', () => {
+		expect(changelog.startsWith('# Changelog\n')).toBe(true);
+	});
+
+	it('has the Keep a Changelog kinds of change only, no deeper headings', () => {
+		const kinds = ['Added', 'Changed', 'Deprecated', 'Removed', 'Fixed', 'Security'];
+		const changes = headings.filter((h) => h.level >= 3);
+		expect(changes.filter((h) => h.level !== 3 || !kinds.includes(h.text))).toEqual([]);
+	});
+
+	it('has [Unreleased] first, then versions with dates, each with its link', () => {
+		const versions = headings.filter((h) => h.level === 2).map((h) => h.text);
+		expect(versions[0]).toBe('[Unreleased]');
+		const released = versions.slice(1);
+		expect(released.filter((v) => !/^\[\d+\.\d+\.\d+\] - \d{4}-\d{2}-\d{2}$/.test(v))).toEqual([]);
+		for (const version of versions.map((v) => v.replace(/ - .*$/, ''))) {
+			expect(changelog).toContain(`\n${version}: https://`);
+		}
 	});
 });
 
@@ -57,17 +146,17 @@ describe('README.md', () => {
 		expect(headings.filter((h) => template.includes(h))).toEqual(template);
 	});
 
-	it('links to every document in docs/, CONTRIBUTING.md and the examples', () => {
+	it('links to every user guide in docs/, CONTRIBUTING.md, CHANGELOG.md and the examples', () => {
 		const docs = readdirSync(join(ROOT, 'docs'))
 			.filter((name) => name.endsWith('.md'))
-			.map((name) => `docs/${name}`);
+			.map((name) => posix.join('docs', name));
+		expect(docs.length).toBeGreaterThan(0);
 		for (const target of [...docs, 'CONTRIBUTING.md', 'CHANGELOG.md', 'examples/README.md']) {
 			expect(readme).toContain(`](${target}`);
 		}
 	});
 
 	it('has no relative link to a file that does not exist', () => {
-		const targets = [...readme.matchAll(/\]\(((?!https?:|#|mailto:)[^)#\s]+)/g)].map((m) => m[1]);
-		expect(targets.filter((target) => !existsSync(join(ROOT, target)))).toEqual([]);
+		expect(brokenLinks('README.md')).toEqual([]);
 	});
 });

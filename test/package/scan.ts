@@ -10,7 +10,7 @@
  *   - the output of `npm pack`, extracted, with every .js, .ts and .json file (the function's
  *     default, a superset of the CLI's tarball patterns);
  *   - this checkout, with the scanner's SOURCE_FILE_PATTERNS (what the CLI lints in the commit).
- * Only the provenance check needs the published version; it is not run here (docs/publishing.md).
+ * Only the provenance check needs the published version; it is not run here (docs/dev/publishing.md).
  * Prints the findings and exits 1 on any.
  */
 import { spawnSync } from 'node:child_process';

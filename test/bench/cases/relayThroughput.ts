@@ -292,7 +292,7 @@ export async function relayThroughput(options: RelayThroughputOptions = {}): Pro
 		summary: `${relays} signed relays × ${rounds} rounds at concurrency ${concurrency}, ${expressionEngine} engine, all on the isolate path: trigger ${oursPerSec}/s vs Webhook node ${webhookNodePerSec}/s (${ratio}) and Webhook node + Header Auth ${headerAuthPerSec}/s (${headerAuthRatio}); trigger p50 ${p50Ms} ms, p99 ${p99Ms} ms; n8n's default path ${defaultPathRatio}, with Header Auth ${defaultPathHeaderAuthRatio}`,
 		// The fair peer loads a credential per relay as the trigger does; `ratio` (a Webhook node with
 		// no credential) and the default-path figures are kept as figures: what separates them is the
-		// isolates n8n acquires (docs/performance.md), not work of ours.
+		// isolates n8n acquires (docs/dev/performance.md), not work of ours.
 		target: 'headerAuthRatio ≥ 0.9 (ratio and defaultPathRatio reported)',
 		met: headerAuthRatio >= 0.9,
 		notes: [
