@@ -4,8 +4,12 @@
  * step's and each end-to-end file's time, slowest first, and the one closing line CI reads.
  *
  *   lane 1: format check → lint → build → scan → type check   (one core: eslint and tsc)
- *   lane 2: unit and engine tests                              (jest, one worker)
+ *   lane 2: unit and engine tests                              (jest, three workers)
  *   then:   end-to-end tests                                   (jest, a shared n8n per worker)
+ *
+ * The unit and engine tests wait on timers and the simulator about half the time, so a third
+ * worker fills the cores; ts-jest only transpiles (tsconfig.test.json's isolatedModules), since
+ * the type check is a step of its own.
  *
  * `npm run test:quick` runs lane 1 without the scan and lane 2: the inner loop before a commit.
  * A lane stops at its first failing step; the end-to-end tests run when the build worked, so one

@@ -16,9 +16,19 @@ export function noteTransient(what: string): void {
 	transient.push({ at: Date.now(), what });
 }
 
-export function refusedConnection(error: unknown): boolean {
+/** The network error under undici's "fetch failed", e.g. ECONNREFUSED or UND_ERR_SOCKET. */
+export function networkCode(error: unknown): string {
 	const cause = (error as { cause?: { code?: string } } | undefined)?.cause;
-	return cause?.code === 'ECONNREFUSED';
+	return cause?.code ?? 'no code';
+}
+
+export function refusedConnection(error: unknown): boolean {
+	return networkCode(error) === 'ECONNREFUSED';
+}
+
+/** The connection closed or reset under a request. */
+export function droppedConnection(error: unknown): boolean {
+	return ['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE'].includes(networkCode(error));
 }
 
 /**

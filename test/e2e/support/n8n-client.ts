@@ -1,7 +1,14 @@
 import { Agent, fetch } from 'undici';
 
 import { parseFlatted } from './flatted';
-import { noteTransient, refusedConnection, sleep, TRANSIENT_WAIT_MS } from './machine';
+import {
+	droppedConnection,
+	networkCode,
+	noteTransient,
+	refusedConnection,
+	sleep,
+	TRANSIENT_WAIT_MS,
+} from './machine';
 
 /**
  * n8n closes a connection after 5 s idle. undici would reuse one for up to 4 s, and on a loaded
@@ -9,6 +16,13 @@ import { noteTransient, refusedConnection, sleep, TRANSIENT_WAIT_MS } from './ma
  * side closed"). Idle connections are let go after 1 s instead.
  */
 const connections = new Agent({ keepAliveTimeout: 1000, keepAliveMaxTimeout: 1000 });
+
+/** undici's bare "fetch failed", with the call and the network error's code. */
+function callFailed(method: string, path: string, error: unknown): Error {
+	return new Error(`${method} ${path}: ${(error as Error).message} (${networkCode(error)})`, {
+		cause: error,
+	});
+}
 
 /** The owner account every test instance and the demo create (local, throwaway instances only). */
 export const OWNER = {
@@ -162,8 +176,11 @@ export class N8nClient {
 					body: body === undefined ? undefined : JSON.stringify(body),
 				});
 			} catch (error) {
-				if (!refusedConnection(error) || Date.now() > deadline) throw error;
-				noteTransient(`${method} ${path}: connection refused`);
+				// A GET changes nothing, so a connection dropped under it (n8n closing an idle one
+				// on a loaded machine) is tried again; anything else only when n8n never got it.
+				const again = refusedConnection(error) || (method === 'GET' && droppedConnection(error));
+				if (!again || Date.now() > deadline) throw callFailed(method, path, error);
+				noteTransient(`${method} ${path}: ${networkCode(error)}`);
 				await sleep(Math.min(attempt, 5) * 500);
 				continue;
 			}
