@@ -163,6 +163,14 @@ describe('example workflows in n8n', () => {
 						expect.objectContaining({ approved: approved ?? true, from: '353871234567' }),
 					]);
 					expect(nodeOutput(answered, 'Answer', branch < 0 ? 0 : branch)).toHaveLength(1);
+					if (reply === 'YES') {
+						// The log marked the question with the relay that answered it, not its text.
+						const tables = await env.client.dataTables();
+						const questions = tables.find((table) => table.name === 'questions')!;
+						const rows = await env.client.dataTableRows(questions.id);
+						const row = rows.find((r) => String(r.reference).startsWith(`${executionId}.`));
+						expect(row?.settledBy).toMatch(/^[0-9a-f]{40}$/);
+					}
 					if (reply === 'STOP') {
 						// The inbox stored the opt-out: the next question to the number is never texted.
 						const again = await env.client.runAndWait(askingId, 'Start');

@@ -8,12 +8,16 @@ export const QUESTION_LOG = { __rl: true, mode: 'list', value: QUESTION_LOG_ID }
 
 /**
  * The workflow examples/question-log is, as the engine runs it by id: one row per reference
- * (upsert), found again by phone or by reference. `fail` makes it fail as a missing Data Table would.
+ * (upsert), found again by phone or by reference, marked with the relay that settled it. `fail`
+ * makes it fail as a missing Data Table would.
  */
 export class QuestionLog {
 	readonly rows = new Map<string, IDataObject>();
 
 	fail: Error | null = null;
+
+	/** Columns the user's Data Table lacks: writing one fails, as the Data Table node does. */
+	missingColumns: string[] = [];
 
 	/** How the Data Table stores a row (a column typed as a number, say). */
 	storeAs: (row: IDataObject) => IDataObject = (row) => row;
@@ -29,6 +33,14 @@ export class QuestionLog {
 		const input = items[0]?.json ?? {};
 		this.calls.push(input);
 		if (this.fail) throw this.fail;
+		if (input.action === 'settle') {
+			if (this.missingColumns.includes('settledBy'))
+				throw new Error("unknown column name 'settledBy'");
+			// As the Data Table's update: every row with the reference.
+			const rows = [...this.rows.values()].filter((row) => row.reference === input.reference);
+			for (const row of rows) row.settledBy = input.settledBy;
+			return rows.length ? rows.map((json) => ({ json })) : [{ json: {} }];
+		}
 		if (input.action === 'record') {
 			const { action: _action, ...row } = input;
 			const stored = this.storeAs(row);
@@ -46,6 +58,7 @@ export class QuestionLog {
 		this.rows.clear();
 		this.calls.length = 0;
 		this.fail = null;
+		this.missingColumns = [];
 		this.storeAs = (row) => row;
 	}
 }

@@ -85,6 +85,7 @@ export const QUESTION_LOG_COLUMNS = [
 	'askedAt',
 	'expiresAt',
 	'waitsFor',
+	'settledBy',
 ] as const;
 
 /** The Data Tables the examples use, created as a user creates them once: `opt-outs` and `questions`. */

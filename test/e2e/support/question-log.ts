@@ -9,7 +9,8 @@ type Json = Record<string, any>;
 
 /**
  * The Question Log as a local server: what examples/question-log keeps in a Data Table. It gives a
- * recorded question back, and finds a number's questions (a JSON array: one item each).
+ * recorded question back, finds a number's questions (a JSON array: one item each), and marks a
+ * question with the relay that settled it.
  */
 export function questionLog(): { server: Server; url: () => string; next: () => Promise<Json> } {
 	const waiting: Array<(body: Json) => void> = [];
@@ -21,7 +22,11 @@ export function questionLog(): { server: Server; url: () => string; next: () => 
 		req.on('end', () => {
 			const { action, ...body } = JSON.parse(raw || '{}') as Json;
 			let answer: unknown = body;
-			if (action === 'record') {
+			if (action === 'settle') {
+				const settled = rows.filter((row) => row.reference === body.reference);
+				for (const row of settled) row.settledBy = body.settledBy;
+				answer = settled;
+			} else if (action === 'record') {
 				rows.push(body);
 				const resolve = waiting.shift();
 				if (resolve) resolve(body);

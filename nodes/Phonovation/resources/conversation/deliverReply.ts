@@ -4,8 +4,8 @@ import { normaliseMsisdn } from '../../domain/phoneNumbers';
 import { DEFAULT_COUNTRY_CODE } from '../../domain/rules';
 import { asText } from '../../../shared/values';
 import { deliverReplyDescription } from './fields';
-import { findQuestions, type LoggedQuestion } from './questionLog';
-import { asInternational, type DeliveredReply, replyProof } from './replyProof';
+import { findQuestions, type LoggedQuestion, recordSettled } from './questionLog';
+import { asInternational, type DeliveredReply, relayMark, replyProof } from './replyProof';
 import type { ResumeTarget } from './resumeUrl';
 import {
 	deliverEach,
@@ -102,11 +102,37 @@ async function offerReply(
 }
 
 /**
+ * After a delivery that answered a question, or may have: the log marks that question with the
+ * relay, and the item says when it could not (the reply was delivered all the same).
+ */
+async function markSettled(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	result: IDataObject,
+	mark: { of: string; questions: LoggedQuestion[] },
+): Promise<IDataObject> {
+	const question = result.question as { reference?: string } | undefined;
+	const reference = question?.reference;
+	if (!(result.resumed === true || result.unconfirmed === true) || !reference) return {};
+	// A question may have been offered several relays (each unconfirmed): it keeps every mark.
+	const earlier = mark.questions.find((q) => q.reference === reference)?.settledBy;
+	const settledBy = [...marksOf(earlier), mark.of].slice(-MARKS_KEPT).join(' ');
+	const why = await recordSettled(ctx, itemIndex, { reference, settledBy });
+	return why === null ? {} : { notRemembered: why };
+}
+
+/** How many relay marks a question keeps: a row is settled once, or a few times unconfirmed. */
+const MARKS_KEPT = 8;
+
+const marksOf = (settledBy: string | undefined) => (settledBy ? settledBy.split(' ') : []);
+
+/**
  * Finds the question a verified reply answers in the Question Log and posts the reply, with its
  * proof, to that question's resume URL (rebuilt by the resume URL rule; rows it refuses are listed
  * as `unusableRows`). The item goes on with `resumed` and, when it is false, the reason (no
  * question waiting, another number, not an answer yet…), so the reply can then be routed as an
- * ordinary inbound message; `unconfirmed: true` when a run may have taken it unseen.
+ * ordinary inbound message; `unconfirmed: true` when a run may have taken it unseen;
+ * `alreadyAnswered: true` when this very relay settled a question before (the log marks each).
  */
 export async function execute(
 	this: IExecuteFunctions,
@@ -145,8 +171,20 @@ export async function execute(
 				waitingBase,
 				secret,
 			});
+			// The same relay again (a replay, a retried inbox): it answered once, it answers no more.
+			const mark = relayMark(reply, secret);
+			const answered = questions.find((q) => marksOf(q.settledBy).includes(mark));
+			if (answered)
+				return out({
+					resumed: false,
+					alreadyAnswered: true,
+					reason: 'this relay already answered a question',
+					question: { reference: answered.reference },
+					...unusableRowsOf(unusable),
+				});
 			const result = await offerReply(this, itemIndex, offers, { reply, secret });
-			return out({ ...result, ...unusableRowsOf(unusable) });
+			const marked = await markSettled(this, itemIndex, result, { of: mark, questions });
+			return out({ ...result, ...marked, ...unusableRowsOf(unusable) });
 		},
 	);
 }

@@ -34,6 +34,8 @@ export interface LoggedQuestion {
 	expiresAt: string;
 	/** `receipt`: the run waits for the text's delivery receipt (Send and Wait for Delivery), not a reply. */
 	waitsFor?: 'receipt';
+	/** The marks of the relays that answered it, or may have (replyProof.ts relayMark), space-separated. */
+	settledBy?: string;
 }
 
 function logError(ctx: IExecuteFunctions, itemIndex: number, message: string, cause?: unknown) {
@@ -105,5 +107,28 @@ export async function findQuestions(
 		askedAt: asText(row.askedAt),
 		expiresAt: asText(row.expiresAt),
 		...(row.waitsFor === 'receipt' ? { waitsFor: 'receipt' as const } : {}),
+		...(typeof row.settledBy === 'string' && row.settledBy ? { settledBy: row.settledBy } : {}),
 	}));
+}
+
+/**
+ * Marks a question as settled by a relay, so the same relay never answers again. Never throws:
+ * the reply was delivered by then; the reason the log did not keep the mark is returned instead.
+ */
+export async function recordSettled(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	settled: { reference: string; settledBy: string },
+): Promise<string | null> {
+	try {
+		const rows = await callLog(ctx, itemIndex, { action: 'settle', ...settled });
+		const kept = rows.some(
+			(row) => row.reference === settled.reference && row.settledBy === settled.settledBy,
+		);
+		return kept
+			? null
+			: 'the log did not give the question back marked (is there a text column settledBy?)';
+	} catch (error) {
+		return (error as Error).message;
+	}
 }

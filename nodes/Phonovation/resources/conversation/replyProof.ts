@@ -50,6 +50,22 @@ export function replyProof(target: ProofTarget, reply: DeliveredReply, secret: s
 	return proofOver('reply-v2', target, [from, text, receivedAt, optedOut, notifyId], secret);
 }
 
+/**
+ * What the Question Log keeps of the relay that settled a question: an HMAC of every field the
+ * relay carried, keyed with the Relay Secret, so the log holds no text and nobody without the
+ * secret can make one up. The same relay posted again has the same mark; the person's second YES
+ * has another time stamp, so another mark (a replay with a made-up time stamp is a new mark too:
+ * only the Answer Code tells that one apart).
+ */
+export function relayMark(reply: DeliveredReply, secret: string): string {
+	return proofOver(
+		'settled-by-v1',
+		{ executionId: '', reference: '' },
+		[reply.from, reply.text, reply.receivedAt, reply.optedOut, reply.notifyId],
+		secret,
+	).slice(0, 40);
+}
+
 /** The reply in a request body, if it is one and its proof holds for this execution. */
 export function provenReply(
 	body: unknown,

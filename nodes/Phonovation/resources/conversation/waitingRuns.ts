@@ -225,6 +225,17 @@ export async function deliverEach(
 	const waitingBase = waitingBaseOf(ctx);
 	const { label } = handing;
 	return await eachItem(ctx, items, async (itemIndex) => {
+		// Without it no waiting run can check what it is given: say so, not "no valid proof".
+		if (secret === '')
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`Credential: set a Relay Secret; ${handing.operation} proves with it what it hands to a waiting run`,
+				{
+					itemIndex,
+					description:
+						'Set Relay Secret in the Phonovation credential: the same credential as the Send and Wait node and the trigger.',
+				},
+			);
 		const item = itemOfParameter(ctx.getNodeParameter(handing.parameter, itemIndex, {}));
 		const event = asText(item.event);
 		if (!Object.hasOwn(handing.events, event)) {

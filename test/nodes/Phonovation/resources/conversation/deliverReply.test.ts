@@ -63,7 +63,60 @@ describe('Deliver Reply: the answer reaches the question it answers, and only wi
 			question: { reference: older, executionId: '41' },
 			text: 'Yes',
 		});
-		expect(log.calls).toEqual([{ action: 'find', phone: PHONE, reference: older }]);
+		expect(log.calls).toEqual([
+			{ action: 'find', phone: PHONE, reference: older },
+			{ action: 'settle', reference: older, settledBy: expect.stringMatching(/^[0-9a-f]{40}$/) },
+		]);
+	});
+
+	it("the same relay again answers nothing more, even with a new question of the number open; the person's next YES does", async () => {
+		const first = asked('41', 30, [RESUMED]);
+		const relay = reply('YES', null);
+		expect((await deliver(relay)).items[0].json).toMatchObject({ resumed: true });
+		// The log keeps a mark of the relay, not its text.
+		const mark = log.rows.get(first)!.settledBy;
+		expect(mark).toMatch(/^[0-9a-f]{40}$/);
+		expect(JSON.stringify(log.rows.get(first))).not.toMatch(/YES/);
+
+		asked('42', 0, [RESUMED]);
+		const again = await deliver(relay);
+		expect(again.items[0].json).toMatchObject({
+			resumed: false,
+			alreadyAnswered: true,
+			reason: 'this relay already answered a question',
+			question: { reference: first },
+		});
+		expect(runs.posts.map((p) => p.executionId)).toEqual(['41']);
+
+		const later = {
+			...relay,
+			unverified: { receivedAt: new Date(Date.now() + 1000).toISOString(), notifyId: null },
+		};
+		expect((await deliver(later)).items[0].json).toMatchObject({
+			resumed: true,
+			question: { executionId: '42' },
+		});
+		expect(runs.posts.map((p) => p.executionId)).toEqual(['41', '42']);
+	});
+
+	it('a delivery that may have answered (unconfirmed) marks its question too: the relay goes nowhere again', async () => {
+		asked('41', 30, [BUSY]);
+		const relay = reply('Yes', null);
+		expect((await deliver(relay)).items[0].json).toMatchObject({ unconfirmed: true });
+		asked('40', 60, [RESUMED]);
+		expect((await deliver(relay)).items[0].json).toMatchObject({ alreadyAnswered: true });
+		expect(runs.posts.map((p) => p.executionId)).toEqual(['41', '41', '41']);
+	}, 20_000);
+
+	it('a log without the settledBy column: the reply is delivered all the same, and the item says the mark was not kept', async () => {
+		asked('41', 30, [RESUMED]);
+		log.missingColumns = ['settledBy'];
+		const result = await deliver(reply('YES', null));
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toMatchObject({
+			resumed: true,
+			notRemembered: expect.stringMatching(/settledBy/),
+		});
 	});
 
 	it('a reply linked to a reminder sent after the question falls back to the newest open question of the number', async () => {
@@ -142,6 +195,22 @@ describe('Deliver Reply: the answer reaches the question it answers, and only wi
 		expect(failed.error?.message).toMatch(/^The asking run could not take the reply: /);
 		expect(runs.posts.map((p) => p.executionId)).toEqual(['41', '41', '41']);
 	}, 20_000);
+
+	it('a credential without a Relay Secret: an error that says so, nothing posted', async () => {
+		asked('41', 30, [RESUMED]);
+		const { engine } = fixture();
+		const saved = engine.credentials.stored('cred-1');
+		engine.credentials.set('cred-1', { ...saved, relaySecret: '' });
+		try {
+			const result = await deliver(reply('Yes', null));
+			expect(result.error?.message).toBe(
+				'Credential: set a Relay Secret; Deliver Reply proves with it what it hands to a waiting run',
+			);
+		} finally {
+			engine.credentials.set('cred-1', saved);
+		}
+		expect(runs.posts).toEqual([]);
+	});
 
 	it('no question waiting, an unverified reply: resumed false with the reason, nothing posted', async () => {
 		expect((await deliver(reply('Yes', null))).items[0].json).toMatchObject({

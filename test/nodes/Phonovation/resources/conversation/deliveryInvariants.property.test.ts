@@ -118,6 +118,7 @@ describe('Deliver Reply and Deliver Receipt over generated runs', () => {
 						if (/sent before the question/.test(reason)) count('older than its question');
 						if (/carry the question's code/.test(reason)) count('without the code');
 						if (/any more/.test(reason)) count('replay after the answer');
+						if (output?.alreadyAnswered === true) count('the same relay again');
 					}
 					for (const { answered } of observed.posts) if (answered !== 'node') count(answered);
 				},
@@ -136,6 +137,7 @@ describe('Deliver Reply and Deliver Receipt over generated runs', () => {
 					'older than its question',
 					'without the code',
 					'replay after the answer',
+					'the same relay again',
 					'timeout',
 					'reset',
 					'502 page',

@@ -30,7 +30,9 @@
  *   `2code` with the Answer Code on, a reply without the question's code never answers it (a
  *           replayed answer does not settle a later question);
  *   `2who`  a reply from another number never answers; `K` a delivery resumes only a run of its
- *           kind waiting for it (a receipt, the run of its text).
+ *           kind waiting for it (a receipt, the run of its text);
+ *   `2same` the very relay (every field the same) that settled a question, or may have, is posted
+ *           nowhere again and says `alreadyAnswered`; no other delivery says it.
  * - `3`  after an answer whose outcome is unknown (5xx, timeout, reset, redirect, a 200 not the
  *        node's), the delivery is offered to no other run and the item says `unconfirmed` with
  *        that run (or, tried again, `resumed` by it); `unconfirmed` only after such an answer.
@@ -1373,8 +1375,34 @@ export function violationsOf(run: DeliveryRun, seen: DeliveryObservation): strin
 				problems.push(`E: ${label} failed: ${delivery.error}`);
 		}
 
+		// 2same. The very relay that settled a question (or may have) settles nothing again.
+		const settledBefore =
+			kind === 'reply' &&
+			seen.deliveries
+				.slice(0, d)
+				.some(
+					(earlier) =>
+						JSON.stringify(earlier.item) === JSON.stringify(item) &&
+						earlier.output?.question !== undefined &&
+						(earlier.output.resumed === true || earlier.output.unconfirmed === true),
+				);
+		if (settledBefore && (posts.length > 0 || output?.alreadyAnswered !== true))
+			problems.push(
+				`2same: ${label} is a relay that settled a question before, yet it made ${posts.length} post(s) and says ${JSON.stringify(outcomeOf(output, delivery.error))}`,
+			);
+		if (!settledBefore && output?.alreadyAnswered === true)
+			problems.push(
+				`2same: ${label} says alreadyAnswered, but no earlier delivery of it settled a question`,
+			);
+
 		// L. An answer a waiting run would take is not lost.
-		if (output && output.resumed === false && output.unconfirmed !== true && read !== null) {
+		if (
+			output &&
+			output.resumed === false &&
+			output.unconfirmed !== true &&
+			output.alreadyAnswered !== true &&
+			read !== null
+		) {
 			const takers = [...genuine.values()]
 				.map((row) => ({ row, a: asked[row.genuineOf!] }))
 				.filter(
