@@ -9,7 +9,13 @@ import { findQuestions, type LoggedQuestion } from './questionLog';
 import { type DeliveredReceipt, receiptProof } from './receiptProof';
 import { asInternational } from './replyProof';
 import type { ResumeTarget } from './resumeUrl';
-import { deliverEach, postToWaitingRun, sortRows, unusableRowsOf } from './waitingRuns';
+import {
+	deliverEach,
+	postToWaitingRun,
+	requireSecret,
+	sortRows,
+	unusableRowsOf,
+} from './waitingRuns';
 
 export const description = deliverReceiptDescription;
 
@@ -141,6 +147,7 @@ export async function execute(
 			const forText = rows.filter(
 				(row) => row.reference === receipt.notifyId && row.waitsFor === 'receipt',
 			);
+			if (forText.length > 0) requireSecret(this, itemIndex, secret, 'Deliver Receipt');
 			const { usable, unusable } = sortRows(forText, waitingBase, secret);
 			const result = await offerReceipt(this, itemIndex, usable, { receipt, secret });
 			return out({ ...result, ...unusableRowsOf(unusable) });

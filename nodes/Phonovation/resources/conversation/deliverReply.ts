@@ -4,12 +4,14 @@ import { normaliseMsisdn } from '../../domain/phoneNumbers';
 import { DEFAULT_COUNTRY_CODE } from '../../domain/rules';
 import { asText } from '../../../shared/values';
 import { deliverReplyDescription } from './fields';
-import { findQuestions, type LoggedQuestion, recordSettled } from './questionLog';
+import { findQuestions, type LoggedQuestion } from './questionLog';
 import { asInternational, type DeliveredReply, relayMark, replyProof } from './replyProof';
 import type { ResumeTarget } from './resumeUrl';
+import { earlierDeliveries, markSettled } from './settledRelays';
 import {
 	deliverEach,
 	postToWaitingRun,
+	requireSecret,
 	sortRows,
 	type UnusableRow,
 	unusableRowsOf,
@@ -62,11 +64,13 @@ function offersFor(
 	return { offers: candidates.map((row) => ({ row, target: targets.get(row)! })), unusable };
 }
 
+type Offer = { row: LoggedQuestion; target: ResumeTarget };
+
 /** Offers the reply to each usable candidate in turn; what became of it, for the item. */
 async function offerReply(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
-	candidates: Array<{ row: LoggedQuestion; target: ResumeTarget }>,
+	candidates: Offer[],
 	signed: { reply: DeliveredReply; secret: string },
 ): Promise<IDataObject> {
 	const { reply, secret } = signed;
@@ -102,29 +106,36 @@ async function offerReply(
 }
 
 /**
- * After a delivery that answered a question, or may have: the log marks that question with the
- * relay, and the item says when it could not (the reply was delivered all the same).
+ * The reply offered as earlier deliveries of the same relay allow: not at all once it answered a
+ * question (a replay, a retried inbox), only to the question it may have answered when that
+ * delivery's outcome was unknown, else to every candidate in turn.
  */
-async function markSettled(
+async function offerOnce(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
-	result: IDataObject,
-	mark: { of: string; questions: LoggedQuestion[] },
+	{ offers, questions, mark }: { offers: Offer[]; questions: LoggedQuestion[]; mark: string },
+	signed: { reply: DeliveredReply; secret: string },
 ): Promise<IDataObject> {
-	const question = result.question as { reference?: string } | undefined;
-	const reference = question?.reference;
-	if (!(result.resumed === true || result.unconfirmed === true) || !reference) return {};
-	// A question may have been offered several relays (each unconfirmed): it keeps every mark.
-	const earlier = mark.questions.find((q) => q.reference === reference)?.settledBy;
-	const settledBy = [...marksOf(earlier), mark.of].slice(-MARKS_KEPT).join(' ');
-	const why = await recordSettled(ctx, itemIndex, { reference, settledBy });
-	return why === null ? {} : { notRemembered: why };
+	const { answered, mayHaveAnswered } = earlierDeliveries(questions, mark);
+	if (answered)
+		return {
+			resumed: false,
+			alreadyAnswered: true,
+			reason: 'this relay already answered a question',
+			question: { reference: answered.reference },
+		};
+	if (!mayHaveAnswered) return await offerReply(ctx, itemIndex, offers, signed);
+	const { reference } = mayHaveAnswered;
+	const same = offers.filter(({ row }) => row.reference === reference);
+	const again = same.length > 0 ? await offerReply(ctx, itemIndex, same, signed) : undefined;
+	if (again?.resumed === true || again?.unconfirmed === true) return again;
+	return {
+		resumed: false,
+		unconfirmed: true,
+		reason: `an earlier delivery of this relay may have answered its question (now: ${String(again?.reason ?? 'not in the log')}): it goes to no other`,
+		question: { reference },
+	};
 }
-
-/** How many relay marks a question keeps: a row is settled once, or a few times unconfirmed. */
-const MARKS_KEPT = 8;
-
-const marksOf = (settledBy: string | undefined) => (settledBy ? settledBy.split(' ') : []);
 
 /**
  * Finds the question a verified reply answers in the Question Log and posts the reply, with its
@@ -167,23 +178,19 @@ export async function execute(
 			const from = normaliseMsisdn(asInternational(reply.from), DEFAULT_COUNTRY_CODE);
 			if (!from.ok) return out({ resumed: false, reason: 'the reply has no number to match' });
 			const questions = await findQuestions(this, itemIndex, from.msisdn, reply.notifyId);
+			if (questions.length > 0) requireSecret(this, itemIndex, secret, 'Deliver Reply');
 			const { offers, unusable } = offersFor(questions, from.msisdn, reply.notifyId, {
 				waitingBase,
 				secret,
 			});
-			// The same relay again (a replay, a retried inbox): it answered once, it answers no more.
 			const mark = relayMark(reply, secret);
-			const answered = questions.find((q) => marksOf(q.settledBy).includes(mark));
-			if (answered)
-				return out({
-					resumed: false,
-					alreadyAnswered: true,
-					reason: 'this relay already answered a question',
-					question: { reference: answered.reference },
-					...unusableRowsOf(unusable),
-				});
-			const result = await offerReply(this, itemIndex, offers, { reply, secret });
-			const marked = await markSettled(this, itemIndex, result, { of: mark, questions });
+			const result = await offerOnce(
+				this,
+				itemIndex,
+				{ offers, questions, mark },
+				{ reply, secret },
+			);
+			const marked = await markSettled(this, itemIndex, result, mark);
 			return out({ ...result, ...marked, ...unusableRowsOf(unusable) });
 		},
 	);

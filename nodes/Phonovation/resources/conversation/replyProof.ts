@@ -51,17 +51,18 @@ export function replyProof(target: ProofTarget, reply: DeliveredReply, secret: s
 }
 
 /**
- * What the Question Log keeps of the relay that settled a question: an HMAC of every field the
- * relay carried, keyed with the Relay Secret, so the log holds no text and nobody without the
- * secret can make one up. The same relay posted again has the same mark; the person's second YES
- * has another time stamp, so another mark (a replay with a made-up time stamp is a new mark too:
- * only the Answer Code tells that one apart).
+ * What the Question Log keeps of a relay that settled a question (settledRelays.ts): an HMAC,
+ * keyed with the Relay Secret, of the number, the text and the time stamp, so the log holds no
+ * text and nobody without the secret can make one up. The linked Notify ID and the event (reply
+ * or opt-out, read from the unsigned SMS-To) are left out: a replay could change them and pass
+ * for another relay. The person's second YES has another time stamp, so another mark; a replay
+ * with a made-up time stamp is a new mark too: only the Answer Code tells that one apart.
  */
 export function relayMark(reply: DeliveredReply, secret: string): string {
 	return proofOver(
-		'settled-by-v1',
+		'settled-by-v2',
 		{ executionId: '', reference: '' },
-		[reply.from, reply.text, reply.receivedAt, reply.optedOut, reply.notifyId],
+		[reply.from, reply.text, reply.receivedAt],
 		secret,
 	).slice(0, 40);
 }

@@ -179,6 +179,28 @@ export async function postToWaitingRun(
 	});
 }
 
+/**
+ * The Relay Secret, once a proof is about to be made: without it no waiting run can check what it
+ * is given, so the item fails saying so rather than being refused as "no valid proof".
+ */
+export function requireSecret(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	secret: string,
+	operation: string,
+): void {
+	if (secret !== '') return;
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`Credential: set a Relay Secret; ${operation} proves with it what it hands to a waiting run`,
+		{
+			itemIndex,
+			description:
+				'Set Relay Secret in the Phonovation credential: the same credential as the Send and Wait node and the trigger.',
+		},
+	);
+}
+
 /** What a Deliver operation takes: the trigger's item of which events, in which parameter. */
 interface Handing {
 	/** The operation's name, for the AI tool refusal. */
@@ -225,17 +247,6 @@ export async function deliverEach(
 	const waitingBase = waitingBaseOf(ctx);
 	const { label } = handing;
 	return await eachItem(ctx, items, async (itemIndex) => {
-		// Without it no waiting run can check what it is given: say so, not "no valid proof".
-		if (secret === '')
-			throw new NodeOperationError(
-				ctx.getNode(),
-				`Credential: set a Relay Secret; ${handing.operation} proves with it what it hands to a waiting run`,
-				{
-					itemIndex,
-					description:
-						'Set Relay Secret in the Phonovation credential: the same credential as the Send and Wait node and the trigger.',
-				},
-			);
 		const item = itemOfParameter(ctx.getNodeParameter(handing.parameter, itemIndex, {}));
 		const event = asText(item.event);
 		if (!Object.hasOwn(handing.events, event)) {

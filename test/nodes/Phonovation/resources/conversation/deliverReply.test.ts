@@ -65,6 +65,8 @@ describe('Deliver Reply: the answer reaches the question it answers, and only wi
 		});
 		expect(log.calls).toEqual([
 			{ action: 'find', phone: PHONE, reference: older },
+			// Read again just before it is marked: another relay may have marked it since.
+			{ action: 'find', phone: '', reference: older },
 			{ action: 'settle', reference: older, settledBy: expect.stringMatching(/^[0-9a-f]{40}$/) },
 		]);
 	});
@@ -99,14 +101,31 @@ describe('Deliver Reply: the answer reaches the question it answers, and only wi
 		expect(runs.posts.map((p) => p.executionId)).toEqual(['41', '42']);
 	});
 
-	it('a delivery that may have answered (unconfirmed) marks its question too: the relay goes nowhere again', async () => {
-		asked('41', 30, [BUSY]);
+	it('a relay whose delivery may have answered (unconfirmed) goes again to that question only, and once it resumed it, nowhere', async () => {
+		asked('41', 30, [BUSY, BUSY, BUSY, RESUMED]);
 		const relay = reply('Yes', null);
 		expect((await deliver(relay)).items[0].json).toMatchObject({ unconfirmed: true });
 		asked('40', 60, [RESUMED]);
+		expect((await deliver(relay)).items[0].json).toMatchObject({
+			resumed: true,
+			question: { executionId: '41' },
+		});
 		expect((await deliver(relay)).items[0].json).toMatchObject({ alreadyAnswered: true });
-		expect(runs.posts.map((p) => p.executionId)).toEqual(['41', '41', '41']);
+		expect(runs.posts.map((p) => p.executionId)).toEqual(['41', '41', '41', '41']);
 	}, 20_000);
+
+	it('a relay replayed as an opt-out or with another linked Notify ID is still the relay that answered', async () => {
+		const first = asked('41', 30, [RESUMED]);
+		const relay = reply('YES', first);
+		expect((await deliver(relay)).items[0].json).toMatchObject({ resumed: true });
+		asked('40', 60, [RESUMED]);
+		for (const changed of [
+			{ ...relay, event: 'optOut' },
+			{ ...relay, unverified: { ...(relay.unverified as object), notifyId: null } },
+		])
+			expect((await deliver(changed)).items[0].json).toMatchObject({ alreadyAnswered: true });
+		expect(runs.posts.map((p) => p.executionId)).toEqual(['41']);
+	});
 
 	it('a log without the settledBy column: the reply is delivered all the same, and the item says the mark was not kept', async () => {
 		asked('41', 30, [RESUMED]);

@@ -31,8 +31,9 @@
  *           replayed answer does not settle a later question);
  *   `2who`  a reply from another number never answers; `K` a delivery resumes only a run of its
  *           kind waiting for it (a receipt, the run of its text);
- *   `2same` the very relay (every field the same) that settled a question, or may have, is posted
- *           nowhere again and says `alreadyAnswered`; no other delivery says it.
+ *   `2same` the very relay (number, text, time stamp) that answered a question is posted nowhere
+ *           again and says `alreadyAnswered` (no other delivery says it); one whose delivery may
+ *           have answered (unconfirmed) is posted again to that question only.
  * - `3`  after an answer whose outcome is unknown (5xx, timeout, reset, redirect, a 200 not the
  *        node's), the delivery is offered to no other run and the item says `unconfirmed` with
  *        that run (or, tried again, `resumed` by it); `unconfirmed` only after such an answer.
@@ -1214,6 +1215,18 @@ function rowsRead(seen: DeliverySeen): LoggedRow[] | null {
 
 const sorted = (list: string[]) => [...list].sort();
 
+/** One signed relay delivered twice: the same number, text and time stamp (or none), verified both times. */
+function sameRelay(a: IDataObject, b: IDataObject): boolean {
+	const stamp = (x: IDataObject) => (x.unverified as IDataObject | undefined)?.receivedAt;
+	return (
+		a.verified === true &&
+		b.verified === true &&
+		a.from === b.from &&
+		a.text === b.text &&
+		stamp(a) === stamp(b)
+	);
+}
+
 /** The promises a run broke, each starting with its label (`1u: …`). */
 export function violationsOf(run: DeliveryRun, seen: DeliveryObservation): string[] {
 	const problems: string[] = [];
@@ -1231,6 +1244,18 @@ export function violationsOf(run: DeliveryRun, seen: DeliveryObservation): strin
 			(read ?? []).filter((r) => r.genuineOf !== undefined).map((r) => [r.genuineOf!, r]),
 		);
 
+		// 2same. The very relay (number, text, time stamp) that answered a question answers nothing
+		// again; one whose delivery may have answered goes to that question only.
+		const earlierSame =
+			kind === 'reply' && item.verified === true
+				? seen.deliveries.slice(0, d).filter((e) => sameRelay(e.item, item))
+				: [];
+		const answeredBefore = earlierSame.some((e) => e.output?.resumed === true);
+		const mayHaveAnswered = new Set(
+			earlierSame
+				.filter((e) => e.output?.unconfirmed === true && e.output.question)
+				.map((e) => String((e.output!.question as IDataObject).reference)),
+		);
 		// 1. Only this n8n's waiting-webhook address of a genuine row the operation read, for its question.
 		const redirects = new Set([`${seen.elsewhere}/collect`]);
 		for (const p of posts)
@@ -1342,7 +1367,7 @@ export function violationsOf(run: DeliveryRun, seen: DeliveryObservation): strin
 					`3: ${label} met "${x.answered}" at question ${x.question}'s run (execution ${runOf}), but the item says ${JSON.stringify(outcomeOf(output, delivery.error))}`,
 				);
 			}
-		} else if (output?.unconfirmed === true) {
+		} else if (output?.unconfirmed === true && mayHaveAnswered.size === 0) {
 			problems.push(
 				`3: ${label} says unconfirmed, but every answer it got was known: ${posts.map((p) => p.answered).join(', ')}`,
 			);
@@ -1375,24 +1400,18 @@ export function violationsOf(run: DeliveryRun, seen: DeliveryObservation): strin
 				problems.push(`E: ${label} failed: ${delivery.error}`);
 		}
 
-		// 2same. The very relay that settled a question (or may have) settles nothing again.
-		const settledBefore =
-			kind === 'reply' &&
-			seen.deliveries
-				.slice(0, d)
-				.some(
-					(earlier) =>
-						JSON.stringify(earlier.item) === JSON.stringify(item) &&
-						earlier.output?.question !== undefined &&
-						(earlier.output.resumed === true || earlier.output.unconfirmed === true),
-				);
-		if (settledBefore && (posts.length > 0 || output?.alreadyAnswered !== true))
+		if (answeredBefore && (posts.length > 0 || output?.alreadyAnswered !== true))
 			problems.push(
-				`2same: ${label} is a relay that settled a question before, yet it made ${posts.length} post(s) and says ${JSON.stringify(outcomeOf(output, delivery.error))}`,
+				`2same: ${label} is a relay that answered a question before, yet it made ${posts.length} post(s) and says ${JSON.stringify(outcomeOf(output, delivery.error))}`,
 			);
-		if (!settledBefore && output?.alreadyAnswered === true)
+		if (!answeredBefore && output?.alreadyAnswered === true)
+			problems.push(`2same: ${label} says alreadyAnswered, but no earlier delivery of it answered`);
+		const elsewhere = posts.filter(
+			(p) => p.question === undefined || !mayHaveAnswered.has(asked[p.question].reference),
+		);
+		if (!answeredBefore && mayHaveAnswered.size > 0 && elsewhere.length > 0)
 			problems.push(
-				`2same: ${label} says alreadyAnswered, but no earlier delivery of it settled a question`,
+				`2same: ${label} may have answered question(s) ${[...mayHaveAnswered].join(', ')} before, yet it was posted to question ${elsewhere[0].question}`,
 			);
 
 		// L. An answer a waiting run would take is not lost.

@@ -1,0 +1,55 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { findQuestions, type LoggedQuestion, recordSettled } from './questionLog';
+
+/**
+ * Which relay settled which question, kept in the Question Log (`settledBy`, space-separated
+ * marks: replyProof.ts relayMark). A mark alone: that relay resumed the question, and answers
+ * nothing again. `u:` before it: the delivery's outcome was unknown (a 5xx, a timeout), so the
+ * relay goes again to that question only, never to another.
+ */
+const UNCONFIRMED = 'u:';
+
+/** How many marks a question keeps: one settles it; a few unconfirmed ones may come first. */
+const MARKS_KEPT = 8;
+
+const marksOf = (settledBy: string | undefined) => (settledBy ? settledBy.split(' ') : []);
+
+/** What earlier deliveries of this relay did: the question it answered, or may have. */
+export function earlierDeliveries(
+	questions: LoggedQuestion[],
+	mark: string,
+): { answered?: LoggedQuestion; mayHaveAnswered?: LoggedQuestion } {
+	return {
+		answered: questions.find((q) => marksOf(q.settledBy).includes(mark)),
+		mayHaveAnswered: questions.find((q) => marksOf(q.settledBy).includes(UNCONFIRMED + mark)),
+	};
+}
+
+/**
+ * After a delivery that answered a question, or may have: the question's row, read again just
+ * before it is written (another relay may have marked it since), gets this relay's mark. The
+ * item says when the log could not keep it; the reply was delivered all the same. Two copies of
+ * one relay in the same instant can both pass before either is marked: the log has no lock.
+ */
+export async function markSettled(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	result: IDataObject,
+	mark: string,
+): Promise<IDataObject> {
+	const reference = (result.question as { reference?: string } | undefined)?.reference;
+	const resumed = result.resumed === true;
+	if (!(resumed || result.unconfirmed === true) || !reference) return {};
+	try {
+		const [row] = (await findQuestions(ctx, itemIndex, '', reference)).filter(
+			(q) => q.reference === reference,
+		);
+		const others = marksOf(row?.settledBy).filter((m) => m !== mark && m !== UNCONFIRMED + mark);
+		const settledBy = [...others, resumed ? mark : UNCONFIRMED + mark].slice(-MARKS_KEPT).join(' ');
+		const why = await recordSettled(ctx, itemIndex, { reference, settledBy });
+		return why === null ? {} : { notRemembered: why };
+	} catch (error) {
+		return { notRemembered: (error as Error).message };
+	}
+}
