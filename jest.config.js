@@ -3,8 +3,6 @@ const shared = {
 	preset: 'ts-jest',
 	testEnvironment: 'node',
 	setupFiles: ['<rootDir>/test/setup.cjs'],
-	// Tests assert counts, not durations: on a busy machine a test may take longer than jest's 5 s.
-	testTimeout: 30_000,
 	// Stryker's sandbox copies of the project (stryker.config.mjs) and its reports are not the project.
 	modulePathIgnorePatterns: ['<rootDir>/.stryker-tmp/', '<rootDir>/reports/'],
 	transform: {
@@ -13,6 +11,9 @@ const shared = {
 };
 
 module.exports = {
+	// Tests assert counts, not durations: on a busy machine a test may take longer than jest's 5 s.
+	// Global: set in a project, jest ignores it and a test gets 5 s.
+	testTimeout: 30_000,
 	reporters: ['default', '<rootDir>/test/summary-reporter.cjs'],
 	testSequencer: '<rootDir>/test/sequencer.cjs',
 	projects: [

@@ -154,10 +154,12 @@ describe("Adaptive Parallel Requests: the node finds the provider's pace", () =>
 
 	it('when the provider slows down, fewer requests go out at once', async () => {
 		const f = fixture();
-		// Fast long enough to climb from 8 past 24 even on a busy machine, then slow: 2 s, so the
-		// slowdown still reads as strain when a starved event loop made the fast answers look slow.
+		// Fast long enough to climb from 8 past 24 even on a busy machine, then slow: 5 s, so the
+		// slowdown still reads as strain when a starved event loop made the fast answers look slow
+		// (with 2 s, a run beside `npm run fuzz`, `yes` and a third jest worker saw answers of over
+		// a second in the fast phase, and the window kept growing).
 		f.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: 60 }, 400);
-		f.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: 2000 }, 200);
+		f.sim.injectFault(CAMPAIGN, { kind: 'delay', ms: 5000 }, 200);
 		const result = await f.run({ ...SEND, options: { parallelRequests: 64 } }, people(600));
 		expect(result.error).toBeUndefined();
 		expectEachOnce(f, 600);
