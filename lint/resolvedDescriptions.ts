@@ -2,18 +2,19 @@
  * The community rules read one file at a time: most of the action node's parameters are spread in
  * from `resources/`, where a description rule never sees them. This lints each node's description
  * as n8n gets it (built at runtime), written out as one node class in the node's own folder, with
- * the rules `npm run lint` uses: the pinned plugin's recommended set and the local ports.
+ * the rules `npm run lint` uses on a node: the pinned community plugin's recommended set and
+ * eslint-plugin-n8n-nodes-base's node rules.
  *
- * It first lints a copy with one optional top-level field added and requires that to be reported,
- * so a change that made the rules blind here fails too. Usage: tsx lint/resolvedDescriptions.ts
+ * It first lints a copy with one miscased field added and requires that to be reported, so a
+ * change that made the rules blind here fails too. Usage: tsx lint/resolvedDescriptions.ts
  */
 import { ESLint, type Linter } from 'eslint';
 import { n8nCommunityNodesPlugin } from '@n8n/eslint-plugin-community-nodes';
+import n8nNodesBase from 'eslint-plugin-n8n-nodes-base';
 import tseslint from 'typescript-eslint';
 import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
 import * as path from 'node:path';
 
-import { localPlugin } from './plugin';
 import { Phonovation } from '../nodes/Phonovation/Phonovation.node';
 import { PhonovationTrigger } from '../nodes/PhonovationTrigger/PhonovationTrigger.node';
 
@@ -25,7 +26,11 @@ const eslint = new ESLint({
 	overrideConfig: [
 		{ files: ['**/*.ts'], languageOptions: { parser: tseslint.parser } },
 		{ files: ['**/*.ts'], ...n8nCommunityNodesPlugin.configs.recommended },
-		{ files: ['**/*.ts'], ...localPlugin.configs.recommended },
+		{
+			files: ['**/*.ts'],
+			plugins: { 'n8n-nodes-base': n8nNodesBase },
+			rules: n8nNodesBase.configs.nodes.rules,
+		},
 		{
 			// About the class and its imports, which a description written out does not carry
 			// (webhookMethods, NodeConnectionTypes): the file-by-file lint checks them.
@@ -67,19 +72,19 @@ async function problemsOf(className: string, description: INodeTypeDescription):
 
 async function main(): Promise<void> {
 	const action = new Phonovation().description;
-	const loose: INodeProperties = {
-		displayName: 'Loose',
-		name: 'loose',
+	const miscased: INodeProperties = {
+		displayName: 'a miscased field',
+		name: 'miscased',
 		type: 'string',
 		default: '',
 	};
 	const blind = await problemsOf('Phonovation', {
 		...action,
-		properties: [...action.properties, loose],
+		properties: [...action.properties, miscased],
 	});
-	if (!blind.some((p) => p.includes('non-required-fields-in-collection'))) {
+	if (!blind.some((p) => p.includes('node-param-display-name-miscased'))) {
 		throw new Error(
-			`resolved descriptions: an optional top-level field was not reported (${blind.join('; ')})`,
+			`resolved descriptions: a miscased field was not reported (${blind.join('; ')})`,
 		);
 	}
 	const problems = [

@@ -57,9 +57,8 @@ function askedQuestion(ctx: IWebhookFunctions, countryCode: string) {
 function mismatch(
 	ctx: IWebhookFunctions,
 	reply: DeliveredReply,
-	secret: string,
-	countryCode: string,
 	asked: AskedQuestion,
+	{ secret, countryCode }: { secret: string; countryCode: string },
 ): string | null {
 	const from = normaliseMsisdn(asInternational(reply.from), countryCode);
 	if (!asked.msisdn || !from.ok || from.msisdn !== asked.msisdn)
@@ -94,6 +93,48 @@ function mismatch(
 export const CLOCK_SKEW_MS = 10_000;
 
 /**
+ * Reads the reply as this question's answer into the item (`approved`, `answer`), or answers the
+ * caller why it is none and returns that: without the question's code when it uses one (an
+ * opt-out too: the provider signs only a reply's number and text, so a captured STOP or answer
+ * could be sent again later), or not an approval word when other replies keep it waiting.
+ */
+function readAnswer(
+	ctx: IWebhookFunctions,
+	{
+		reply,
+		item,
+		options,
+	}: { reply: DeliveredReply; item: IDataObject; options: ConversationOptions },
+	code: string,
+): IWebhookResponseData | null {
+	let answer: string | null = reply.text;
+	if (wantsAnswerCode(options, ctx.getNode().type)) {
+		answer = withoutCode(reply.text, code);
+		if (answer === null && reply.optedOut)
+			return stillWaiting(ctx, 202, "an opt-out without the question's code is no answer to it");
+		if (answer === null)
+			return stillWaiting(
+				ctx,
+				202,
+				"not an answer: it does not carry the question's code",
+				repromptOf(options),
+			);
+	}
+	if (ctx.getNodeParameter('responseType', 'approval') === 'approval') {
+		const approved = reply.optedOut
+			? false
+			: new ApprovalReader(approvalWordsOf(options)).read(answer ?? '');
+		if (approved === null && options.otherReplies !== 'goOn')
+			return stillWaiting(ctx, 202, 'not an answer: still waiting', repromptOf(options));
+		item.approved = approved;
+		item.answer = reply.optedOut ? 'optedOut' : ANSWERS[String(approved)];
+	} else {
+		item.answer = reply.optedOut ? 'optedOut' : 'reply';
+	}
+	return null;
+}
+
+/**
  * A reply delivered to this waiting node's own resume URL. It resumes only with a proof keyed by
  * the Relay Secret for this execution, from the number asked, not linked to another question, with
  * its time and not older than it; anything else leaves the run waiting. `resumed: true` in the
@@ -110,7 +151,7 @@ export async function receiveReply(this: IWebhookFunctions): Promise<IWebhookRes
 		const target = { executionId: this.getExecutionId(), reference: asked.notifyId };
 		const reply = provenReply(this.getBodyData(), target, secret);
 		if (!reply) return stillWaiting(this, 401, 'no valid proof');
-		const why = mismatch(this, reply, secret, countryCode, asked);
+		const why = mismatch(this, reply, asked, { secret, countryCode });
 		if (why) return stillWaiting(this, 409, why);
 		const item: IDataObject = {
 			from: reply.from,
@@ -119,32 +160,12 @@ export async function receiveReply(this: IWebhookFunctions): Promise<IWebhookRes
 			optedOut: reply.optedOut,
 			timedOut: false,
 		};
-		let answer: string | null = reply.text;
-		// With the code on, only a reply carrying it answers, an opt-out too: the provider signs a
-		// reply's number and text only, so a captured STOP or answer could be sent again later.
-		if (wantsAnswerCode(options, this.getNode().type)) {
-			answer = withoutCode(reply.text, answerCodeOf(asked.notifyId, secret));
-			if (answer === null && reply.optedOut)
-				return stillWaiting(this, 202, "an opt-out without the question's code is no answer to it");
-			if (answer === null)
-				return stillWaiting(
-					this,
-					202,
-					"not an answer: it does not carry the question's code",
-					repromptOf(options),
-				);
-		}
-		if (this.getNodeParameter('responseType', 'approval') === 'approval') {
-			const approved = reply.optedOut
-				? false
-				: new ApprovalReader(approvalWordsOf(options)).read(answer ?? '');
-			if (approved === null && options.otherReplies !== 'goOn')
-				return stillWaiting(this, 202, 'not an answer: still waiting', repromptOf(options));
-			item.approved = approved;
-			item.answer = reply.optedOut ? 'optedOut' : ANSWERS[String(approved)];
-		} else {
-			item.answer = reply.optedOut ? 'optedOut' : 'reply';
-		}
+		const refusal = readAnswer(
+			this,
+			{ reply, item, options },
+			answerCodeOf(asked.notifyId, secret),
+		);
+		if (refusal) return refusal;
 		item.waitedSeconds = Number.isNaN(asked.askedAt)
 			? null
 			: Math.max(0, Math.round((Date.now() - asked.askedAt) / 1000));

@@ -51,6 +51,7 @@ const ownResumeUrl = (ctx: IExecuteFunctions, secret: string) =>
  * passes. A number the provider refuses goes out of Failed at once. Every mistake is caught
  * before the text is sent.
  */
+// eslint-disable-next-line max-lines-per-function -- to split with the shared ask step (issue 44)
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],

@@ -170,12 +170,8 @@ function refuseRedirect(
 const NOT_AGAIN =
 	'sent in an earlier attempt of this execution (Retry On Fail or a retried execution); not posted again, even where its text or settings now differ';
 
-async function sendOne(
-	ctx: IExecuteFunctions,
-	message: LegacyMessage,
-	itemIndex: number,
-	ledger: SentLedger,
-): Promise<INodeExecutionData[]> {
+/** The legacy endpoint and the form it takes for one message, from the credential. */
+async function legacyForm(ctx: IExecuteFunctions, message: LegacyMessage, itemIndex: number) {
 	const credentials = await ctx.getCredentials(CREDENTIAL);
 	const apiId = String(credentials.apiId ?? '').trim();
 	if (!apiId) fail(ctx, 'The credential has no API ID; the legacy API needs one', itemIndex);
@@ -190,6 +186,16 @@ async function sendOne(
 		from: message.from,
 	});
 	if (message.notifyId) form.set('notify_id', message.notifyId);
+	return { url, password, form };
+}
+
+async function sendOne(
+	ctx: IExecuteFunctions,
+	message: LegacyMessage,
+	itemIndex: number,
+	ledger: SentLedger,
+): Promise<INodeExecutionData[]> {
+	const { url, password, form } = await legacyForm(ctx, message, itemIndex);
 	const key = SentLedger.key(itemIndex, message.to);
 	const earlier = ledger.get(key);
 	if (earlier?.unknown) {

@@ -147,10 +147,15 @@ function stoppedParts(
  * Each stopped part as an earlier attempt of this execution left it: a report for its items when
  * that attempt posted some of it (a retry may group items otherwise), else none.
  */
+/** The run a stop is reported in: its node, the execution's record and the operation. */
+export interface StoppedRun {
+	ctx: IExecuteFunctions;
+	ledger: Ledger;
+	operation: CampaignOperation;
+}
+
 export function stoppedReports(
-	ctx: IExecuteFunctions,
-	ledger: Ledger,
-	operation: CampaignOperation,
+	{ ctx, ledger, operation }: StoppedRun,
 	plans: CampaignPlan[],
 	runError?: NodeOperationError,
 ) {
@@ -209,15 +214,14 @@ function unconfirmedIn(json: Record<string, unknown>): string[] {
  * names the first violation, and what earlier attempts of this execution had accepted in the run.
  */
 export function ruleStopError(
-	ctx: IExecuteFunctions,
-	ledger: Ledger,
-	operation: CampaignOperation,
+	run: StoppedRun,
 	plans: CampaignPlan[],
 	problem: CampaignPlan,
 ): Error {
+	const { ctx, ledger } = run;
 	const error = violationError(ctx, allViolations(problem), 'campaign', !ledger.isEmpty);
 	// Only a retry has earlier attempts to name: the first attempt builds no report for this.
-	const earlier = ledger.isEmpty ? [] : stoppedReports(ctx, ledger, operation, plans, error);
+	const earlier = ledger.isEmpty ? [] : stoppedReports(run, plans, error);
 	const unconfirmed = earlier
 		.flatMap((s) => s.report?.items ?? [])
 		.flatMap(({ json }) => unconfirmedIn(json));

@@ -12,7 +12,7 @@ import {
 import type { QuietHours } from '../../../domain/quietHours';
 import { sendAtWhenPosted } from '../../../domain/compliance';
 import { Ledger, type Recorded } from './ledger';
-import type { Pacer } from './pacer';
+import type { Pacer, Slot } from './pacer';
 import type { CampaignPlan, CampaignSettings } from './plan';
 import type { CampaignRecipients } from './recipients';
 import { batchLabel, ByteWriter, CAMPAIGN_PATH, requestBody } from './requestBody';
@@ -194,62 +194,106 @@ interface Posted {
 	settings?: CampaignSettings;
 }
 
+/** The campaign being posted: where it goes, what it is and what became of it so far. */
+interface CampaignPost {
+	run: PostingContext;
+	plan: CampaignPlan;
+	posting: Posting;
+}
+
+/** A request with its slot taken: the body that goes, and its record written ahead. */
+interface SlottedRequest {
+	slot: Slot;
+	body: Buffer;
+	fingerprint: string;
+	written: WriteAhead;
+}
+
+/**
+ * Whether a batch whose slot came may go now, with its settings as the clock leaves them: not
+ * when another campaign failed or the run was stopped while it waited, nor past a time rule.
+ */
+function readyToPost(
+	run: PostingContext,
+	plan: CampaignPlan,
+	index: number,
+): { ok: true; settings: CampaignSettings } | { ok: false; outcome: BatchOutcome } {
+	if (run.stop.requested || run.ctx.getExecutionCancelSignal?.()?.aborted)
+		return { ok: false, outcome: { state: 'not attempted' } };
+	const timing = settingsAt(run, plan, index);
+	return timing.ok ? timing : { ok: false, outcome: { state: 'failed', failure: timing.error } };
+}
+
+/** One request in its slot; the slot goes back answered unless refused with 429 or unanswered. */
+async function exchangeInSlot(
+	run: PostingContext,
+	plan: CampaignPlan,
+	request: SlottedRequest,
+): Promise<Exchange<unknown>> {
+	let exchange: Exchange<unknown> | undefined;
+	try {
+		// Written ahead: if the execution is stopped, times out or crashes before the answer, a
+		// Retry finds this request unconfirmed instead of posting it again.
+		request.written.ahead(request.fingerprint);
+		exchange = await apiExchange<unknown>(run.ctx, {
+			method: 'POST',
+			path: CAMPAIGN_PATH,
+			url: run.campaignUrl,
+			body: request.body,
+			timeoutMs: plan.settings.timeoutMs,
+			itemIndex: plan.items[0].itemIndex,
+			abortSignal: run.ctx.getExecutionCancelSignal?.(),
+		});
+	} finally {
+		run.pacer.release(
+			request.slot,
+			exchange?.ok === true || (exchange !== undefined && exchange.failure.status !== 429),
+		);
+	}
+	return exchange;
+}
+
+/** A request that failed: unconfirmed when the provider may have processed it, else failed. */
+function failedOutcome(
+	run: PostingContext,
+	plan: CampaignPlan,
+	index: number,
+	failure: Extract<Exchange<unknown>, { ok: false }>['failure'],
+): BatchOutcome {
+	const where = batchLabel(index, plan.batchCount);
+	const error = providerError(run.ctx, `the campaign${where}`, failure, plan.items[0].itemIndex);
+	if (!mayHaveBeenProcessed(failure)) return { state: 'failed', failure: error };
+	const reason = `${error.message}; the request may have reached the provider: ${UNCONFIRMED_ADVICE}`;
+	return { state: 'unconfirmed', reason, failure: error };
+}
+
 /**
  * Posts one batch, waiting out and repeating 429s (the provider processed nothing). The time rules
  * are judged, and the body built, only once the request has its slot, and again after each 429
  * pause: a request that waited is never posted on what an earlier moment allowed.
  */
 async function postBatch(
-	run: PostingContext,
-	plan: CampaignPlan,
+	{ run, plan, posting }: CampaignPost,
 	index: number,
 	bodyFor: (settings: CampaignSettings) => { body: Buffer; fingerprint: string },
 	written: WriteAhead,
-	posting: Posting,
 ): Promise<Posted> {
-	const where = batchLabel(index, plan.batchCount);
-	const itemIndex = plan.items[0].itemIndex;
 	for (let attempt = 0; ; attempt++) {
 		const slot = await run.pacer.acquire(attempt > 0);
-		// Another campaign failed (or the run was stopped) while this one waited: send nothing more.
-		if (run.stop.requested || run.ctx.getExecutionCancelSignal?.()?.aborted) {
+		const ready = readyToPost(run, plan, index);
+		if (!ready.ok) {
 			run.pacer.release(slot, false);
-			return { outcome: { state: 'not attempted' } };
+			return { outcome: ready.outcome };
 		}
-		const timing = settingsAt(run, plan, index);
-		if (!timing.ok) {
-			run.pacer.release(slot, false);
-			return { outcome: { state: 'failed', failure: timing.error } };
-		}
-		const { settings } = timing;
+		const { settings } = ready;
 		const { body, fingerprint } = bodyFor(settings);
 		posting.requests++;
-		let exchange: Exchange<unknown> | undefined;
-		try {
-			// Written ahead: if the execution is stopped, times out or crashes before the answer, a
-			// Retry finds this request unconfirmed instead of posting it again.
-			written.ahead(fingerprint);
-			exchange = await apiExchange<unknown>(run.ctx, {
-				method: 'POST',
-				path: CAMPAIGN_PATH,
-				url: run.campaignUrl,
-				body,
-				timeoutMs: plan.settings.timeoutMs,
-				itemIndex,
-				abortSignal: run.ctx.getExecutionCancelSignal?.(),
-			});
-		} finally {
-			run.pacer.release(
-				slot,
-				exchange?.ok === true || (exchange !== undefined && exchange.failure.status !== 429),
-			);
+		const exchange = await exchangeInSlot(run, plan, { slot, body, fingerprint, written });
+		if (exchange.ok) {
+			const where = batchLabel(index, plan.batchCount);
+			const outcome = answerOutcome(run.ctx, exchange.body, where, plan.items[0].itemIndex);
+			return { outcome, posted: fingerprint, settings };
 		}
-		if (exchange.ok)
-			return {
-				outcome: answerOutcome(run.ctx, exchange.body, where, itemIndex),
-				posted: fingerprint,
-				settings,
-			};
 		const { failure } = exchange;
 		const wait =
 			failure.status === 429 && provesRefusal(429, failure.body)
@@ -262,16 +306,7 @@ async function postBatch(
 			run.pacer.tooMany(wait);
 			continue;
 		}
-		const error = providerError(run.ctx, `the campaign${where}`, failure, itemIndex);
-		if (mayHaveBeenProcessed(failure)) {
-			const reason = `${error.message}; the request may have reached the provider: ${UNCONFIRMED_ADVICE}`;
-			return {
-				outcome: { state: 'unconfirmed', reason, failure: error },
-				posted: fingerprint,
-				settings,
-			};
-		}
-		return { outcome: { state: 'failed', failure: error }, posted: fingerprint, settings };
+		return { outcome: failedOutcome(run, plan, index, failure), posted: fingerprint, settings };
 	}
 }
 
@@ -410,9 +445,7 @@ function earlierOf(
  * per record, however many recipients it covers; an unconfirmed record keeps the campaign an error.
  */
 function rememberEarlier(
-	run: Replaying,
-	plan: CampaignPlan,
-	posting: Posting,
+	{ run, plan, posting }: { run: Replaying; plan: CampaignPlan; posting: Posting },
 	entry: number,
 	record: Recorded,
 	seen: Map<Recorded, BatchOutcome>,
@@ -457,7 +490,7 @@ function replayUnposted(
 			if (!msisdn || reported.has(msisdn)) continue;
 			reported.add(msisdn);
 			const record = run.ledger.recipient(Ledger.recipientKey(item.itemIndex, msisdn));
-			if (record) rememberEarlier(run, plan, posting, entry, record, seen);
+			if (record) rememberEarlier({ run, plan, posting }, entry, record, seen);
 			else if (
 				!columns.skip(entry) &&
 				run.ledger.recipient(Ledger.duplicateKey(item.itemIndex, msisdn))
@@ -488,12 +521,10 @@ export function stoppedPosting(
 
 /** Reports the recipients an earlier attempt posted; the first unconfirmed one keeps the campaign an error. */
 function replayKnown(
-	run: PostingContext,
-	plan: CampaignPlan,
+	{ run, plan, posting }: CampaignPost,
 	known: Map<number, Recorded>,
 	fingerprint: string,
 	index: number,
-	posting: Posting,
 ) {
 	const outcomes = new Map<Recorded, BatchOutcome>();
 	for (const [entry, record] of known) {
@@ -560,6 +591,53 @@ function noteMovedIntoQuietHours(
 }
 
 /**
+ * One batch of a campaign: its recipients looked up in the record (those an earlier attempt
+ * posted are reported from it), the rest posted. Whether the campaign goes on to its next batch.
+ */
+async function sendBatch(
+	target: CampaignPost,
+	index: number,
+	{ duplicates, lookedUp }: { duplicates: ReturnType<typeof duplicatesOf>; lookedUp: boolean[] },
+): Promise<boolean> {
+	const { run, plan, posting } = target;
+	const columns = plan.recipients;
+	const batch = plan.batch(index);
+	// The record is looked up with the body as the clock leaves it now; what goes is built when its slot is taken.
+	const now = settingsAt(run, plan, index);
+	if (!now.ok) {
+		posting.batches[index] = { state: 'failed', failure: now.error };
+		posting.failure = { error: now.error, batch: index };
+		return false;
+	}
+	const whole = requestBody(now.settings, { columns, entries: batch });
+	const fingerprint = Ledger.fingerprint(whole);
+	const { known, fresh, textedForOthers } = earlierOf(run, columns, batch, fingerprint);
+	lookedUp[index] = true;
+	const replays = replayKnown(target, known, fingerprint, index);
+	for (const entry of textedForOthers ?? []) (posting.textedForOthers ??= new Set()).add(entry);
+	if (fresh.length === 0) {
+		posting.batches[index] = replays.values().next().value ?? { state: 'not attempted' };
+		return true;
+	}
+	const bodyFor = (settings: CampaignSettings) => {
+		if (settings === now.settings && fresh === batch) return { body: whole, fingerprint };
+		const body = requestBody(settings, { columns, entries: fresh });
+		return { body, fingerprint: Ledger.fingerprint(body) };
+	};
+	let who: string | undefined;
+	const whoOfFresh = () => (who ??= whoOf(columns, fresh, duplicates));
+	const written = new WriteAhead(run.ledger, whoOfFresh);
+	const { outcome, posted, settings } = await postBatch(target, index, bodyFor, written);
+	written.settle(posted === undefined ? undefined : recorded(outcome, posted, whoOfFresh));
+	if (settings && posted) noteMovedIntoQuietHours(plan, settings, posting);
+	posting.batches[index] = outcome;
+	const failure =
+		outcome.state === 'failed' || outcome.state === 'unconfirmed' ? outcome.failure : undefined;
+	if (failure) posting.failure = { error: failure, batch: index };
+	return !failure;
+}
+
+/**
  * Sends a campaign's batches in order. A recipient this execution already posted is not posted
  * again, whatever its batch now looks like; every answer is recorded, with who it covers, before
  * anything else can fail. A failure stops the later batches; an unconfirmed batch of an earlier
@@ -577,56 +655,15 @@ export async function postCampaign(run: PostingContext, plan: CampaignPlan): Pro
 		requests: 0,
 		retriedAfter429: 0,
 	};
-	const columns = plan.recipients;
-	const duplicates = duplicatesOf(columns);
-	/** Batches whose recipients were looked up in the record as they were about to be posted. */
-	const lookedUp: boolean[] = [];
+	const shared = {
+		duplicates: duplicatesOf(plan.recipients),
+		/** Batches whose recipients were looked up in the record as they were about to be posted. */
+		lookedUp: [] as boolean[],
+	};
 	for (let index = 0; index < plan.batchCount; index++) {
 		if (run.stop.requested) break;
-		const batch = plan.batch(index);
-		// The record is looked up with the body as the clock leaves it now; what goes is built when its slot is taken.
-		const now = settingsAt(run, plan, index);
-		if (!now.ok) {
-			posting.batches[index] = { state: 'failed', failure: now.error };
-			posting.failure = { error: now.error, batch: index };
-			break;
-		}
-		const whole = requestBody(now.settings, { columns, entries: batch });
-		const fingerprint = Ledger.fingerprint(whole);
-		const { known, fresh, textedForOthers } = earlierOf(run, columns, batch, fingerprint);
-		lookedUp[index] = true;
-		const replays = replayKnown(run, plan, known, fingerprint, index, posting);
-		for (const entry of textedForOthers ?? []) (posting.textedForOthers ??= new Set()).add(entry);
-		if (fresh.length === 0) {
-			posting.batches[index] = replays.values().next().value ?? { state: 'not attempted' };
-			continue;
-		}
-		const bodyFor = (settings: CampaignSettings) => {
-			if (settings === now.settings && fresh === batch) return { body: whole, fingerprint };
-			const body = requestBody(settings, { columns, entries: fresh });
-			return { body, fingerprint: Ledger.fingerprint(body) };
-		};
-		let who: string | undefined;
-		const whoOfFresh = () => (who ??= whoOf(columns, fresh, duplicates));
-		const written = new WriteAhead(run.ledger, whoOfFresh);
-		const { outcome, posted, settings } = await postBatch(
-			run,
-			plan,
-			index,
-			bodyFor,
-			written,
-			posting,
-		);
-		written.settle(posted === undefined ? undefined : recorded(outcome, posted, whoOfFresh));
-		if (settings && posted) noteMovedIntoQuietHours(plan, settings, posting);
-		posting.batches[index] = outcome;
-		const failure =
-			outcome.state === 'failed' || outcome.state === 'unconfirmed' ? outcome.failure : undefined;
-		if (failure) {
-			posting.failure = { error: failure, batch: index };
-			break;
-		}
+		if (!(await sendBatch({ run, plan, posting }, index, shared))) break;
 	}
-	replayUnposted(run, plan, posting, lookedUp);
+	replayUnposted(run, plan, posting, shared.lookedUp);
 	return posting;
 }

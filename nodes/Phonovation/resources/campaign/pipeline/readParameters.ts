@@ -88,18 +88,24 @@ class ParameterReader {
 		return this.plainFields.get(name)!;
 	}
 
+	/** The item read() reads, and the list of what it could not read. */
+	private itemIndex = 0;
+	private unreadable: RuleViolation[] = [];
+
+	/** Reads the next item's parameters from here on; returns the list of those it cannot read. */
+	forItem(itemIndex: number): RuleViolation[] {
+		this.itemIndex = itemIndex;
+		this.unreadable = [];
+		return this.unreadable;
+	}
+
 	/**
 	 * An expression that fails becomes a violation instead of a crash. `sameForAllItems`: an
 	 * expression that reads nothing of the item is evaluated once (a suppression list of 10,000
 	 * numbers would otherwise be rebuilt for each of 100,000 items).
 	 */
-	read(
-		name: string,
-		itemIndex: number,
-		fallback: unknown,
-		unreadable: RuleViolation[],
-		sameForAllItems = false,
-	): unknown {
+	read(name: string, fallback: unknown, sameForAllItems = false): unknown {
+		const { itemIndex, unreadable } = this;
 		if (this.constant.has(name)) return this.constant.get(name);
 		const field = this.plainField(name);
 		if (field) return readField(this.items[itemIndex]?.json, field);
@@ -131,17 +137,13 @@ class ParameterReader {
 const OPTION_PATHS = OPTION_NAMES.map((name) => [name, `options.${name}`] as const);
 
 /** Each option read on its own, so a constant one is read once and only changing ones per item. */
-function readOptions(
-	reader: ParameterReader,
-	itemIndex: number,
-	unreadable: RuleViolation[],
-): CampaignOptions {
+function readOptions(reader: ParameterReader): CampaignOptions {
 	const options: CampaignOptions = {};
 	// Indexed: 15 options × 100,000 items would each leave an iterator result and a pair behind.
 	for (let i = 0; i < OPTION_PATHS.length; i++) {
 		const [name, path] = OPTION_PATHS[i];
 		// n8n refuses an undefined fallback; null stands for "not set".
-		const value = reader.read(path, itemIndex, null, unreadable, name === 'excludeNumbers');
+		const value = reader.read(path, null, name === 'excludeNumbers');
 		if (value !== null && value !== undefined) options[name] = value;
 	}
 	return options;
@@ -169,15 +171,15 @@ export function readParameters(
 	const fixed = source.fixed ?? {};
 	const items: ItemParameters[] = new Array(input.length);
 	for (let itemIndex = 0; itemIndex < input.length; itemIndex++) {
-		const unreadable: RuleViolation[] = [];
+		const unreadable = reader.forItem(itemIndex);
 		items[itemIndex] = {
 			itemIndex,
-			from: reader.read(source.from, itemIndex, '', unreadable),
-			text: shapedText(reader.read(source.text, itemIndex, '', unreadable), source),
-			recipients: reader.read(source.recipients, itemIndex, '', unreadable),
-			sendAt: scheduled ? reader.read('sendAt', itemIndex, '', unreadable) : undefined,
+			from: reader.read(source.from, ''),
+			text: shapedText(reader.read(source.text, ''), source),
+			recipients: reader.read(source.recipients, ''),
+			sendAt: scheduled ? reader.read('sendAt', '') : undefined,
 			// Made for this item alone, so the fixed options are set on it rather than on a copy.
-			options: Object.assign(readOptions(reader, itemIndex, unreadable), fixed),
+			options: Object.assign(readOptions(reader), fixed),
 			unreadable,
 		};
 	}

@@ -90,16 +90,15 @@ async function afterAcceptance<T>(
 }
 
 /**
- * Send or schedule, over all input items: read parameters → plan (normalise, group, dedupe,
- * validate) → check senders → post the campaigns side by side → report per item.
+ * The run read, planned and its senders checked: nothing posted yet. Resolved first: a
+ * credential URL that may not be used stops the run before any request.
  */
-export async function runCampaigns(
+async function preparedCampaigns(
 	ctx: IExecuteFunctions,
 	items: INodeExecutionData[],
 	operation: CampaignOperation,
-	/** Which node parameters hold the sender, text and numbers, and options the operation sets itself. */
-	source: CampaignParameters = CAMPAIGN_PARAMETERS,
-): Promise<INodeExecutionData[]> {
+	source: CampaignParameters,
+) {
 	const scheduled = operation === 'schedule';
 	const runIndex = ctx.getWorkflowDataProxy(0).$runIndex;
 	const ledger = new Ledger(ctx.getContext('node'), runIndex);
@@ -115,21 +114,26 @@ export async function runCampaigns(
 		now: ledger.firstPlanned(new Date()),
 		zone: ctx.getTimezone(),
 	});
-	// Resolved first: a credential URL that may not be used stops the run before any request.
 	const run = await postingContext(ctx, parameters, ledger);
 	const senderChecks = await checkSenders(ctx, planned, ledger);
 	const plans = planned.map((plan) => applySenderCheck(plan, senderChecks.get(plan)));
+	const warnings = (index: number) => senderChecks.get(planned[index])?.warnings ?? [];
+	return { ledger, run, plans, warnings };
+}
 
-	const problem = plans.find((plan) => plan.violations.length > 0 || plan.rejected.length > 0);
-	if (problem && !ctx.continueOnFail()) throw ruleStopError(ctx, ledger, operation, plans, problem);
-	const out: INodeExecutionData[] = new Array(items.length);
-	if (problem) writeStopped(stoppedReports(ctx, ledger, operation, plans), out);
+type Prepared = Awaited<ReturnType<typeof preparedCampaigns>>;
 
+/** Posts the plans without a violation, side by side, and reports each (pace saved either way). */
+async function postedReports(
+	ctx: IExecuteFunctions,
+	{ ledger, run, plans, warnings }: Prepared,
+	operation: CampaignOperation,
+) {
 	const sending = [...plans.keys()].filter(
 		(i) => plans[i].violations.length === 0 && plans[i].items.length > 0,
 	);
 	const stopOnFailure = !ctx.continueOnFail();
-	const reports = await afterAcceptance(ctx, ledger, async () => {
+	return await afterAcceptance(ctx, ledger, async () => {
 		let postings: Posting[];
 		try {
 			postings = await postAll(
@@ -142,18 +146,33 @@ export async function runCampaigns(
 		}
 		return sending.map((index, i) => ({
 			posting: postings[i],
-			report:
-				postings[i] &&
-				reportCampaign(
-					operation,
-					plans[index],
-					postings[i],
-					senderChecks.get(planned[index])?.warnings ?? [],
-				),
+			report: postings[i] && reportCampaign(operation, plans[index], postings[i], warnings(index)),
 		}));
 	});
+}
+
+/**
+ * Send or schedule, over all input items: read parameters → plan (normalise, group, dedupe,
+ * validate) → check senders → post the campaigns side by side → report per item.
+ */
+export async function runCampaigns(
+	ctx: IExecuteFunctions,
+	items: INodeExecutionData[],
+	operation: CampaignOperation,
+	/** Which node parameters hold the sender, text and numbers, and options the operation sets itself. */
+	source: CampaignParameters = CAMPAIGN_PARAMETERS,
+): Promise<INodeExecutionData[]> {
+	const prepared = await preparedCampaigns(ctx, items, operation, source);
+	const { ledger, plans } = prepared;
+	const problem = plans.find((plan) => plan.violations.length > 0 || plan.rejected.length > 0);
+	if (problem && !ctx.continueOnFail())
+		throw ruleStopError({ ctx, ledger, operation }, plans, problem);
+	const out: INodeExecutionData[] = new Array(items.length);
+	if (problem) writeStopped(stoppedReports({ ctx, ledger, operation }, plans), out);
+
+	const reports = await postedReports(ctx, prepared, operation);
 	const failed = reports.find((r) => r.posting?.failure)?.posting;
-	if (failed?.failure && stopOnFailure) {
+	if (failed?.failure && !ctx.continueOnFail()) {
 		throw stoppingError(
 			failed.failure.error,
 			reports.flatMap((r) => r.report?.accepted ?? []),
