@@ -11,6 +11,7 @@ import {
 	loadExample,
 	readExample,
 } from './support/examples';
+import { pollUntil } from './support/poll';
 import { waitingAt } from './support/question-log';
 import {
 	type SmtpSink,
@@ -164,12 +165,20 @@ describe('example workflows in n8n', () => {
 					]);
 					expect(nodeOutput(answered, 'Answer', branch < 0 ? 0 : branch)).toHaveLength(1);
 					if (reply === 'YES') {
-						// The log marked the question with the relay that answered it, not its text.
+						// The log marks the question with the relay that answered it, not its text. The
+						// inbox marks it after the run resumed, so the mark may land a moment later.
 						const tables = await env.client.dataTables();
 						const questions = tables.find((table) => table.name === 'questions')!;
-						const rows = await env.client.dataTableRows(questions.id);
-						const row = rows.find((r) => String(r.reference).startsWith(`${executionId}.`));
-						expect(row?.settledBy).toMatch(/^[0-9a-f]{40}$/);
+						const settledBy = await pollUntil(
+							async () => {
+								const rows = await env.client.dataTableRows(questions.id);
+								const row = rows.find((r) => String(r.reference).startsWith(`${executionId}.`));
+								return row?.settledBy ? String(row.settledBy) : undefined;
+							},
+							'the question marked settled',
+							30_000,
+						);
+						expect(settledBy).toMatch(/^[0-9a-f]{40}$/);
 					}
 					if (reply === 'STOP') {
 						// The inbox stored the opt-out: the next question to the number is never texted.
