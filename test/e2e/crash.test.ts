@@ -20,7 +20,7 @@ import { chain, code, phonovation, webhook } from './support/workflow-builder';
 
 const CAMPAIGN = '/api/v2/Campaign';
 /** How long the provider holds each campaign request: n8n is killed while all three wait. */
-const HOLD_MS = 8_000;
+const HOLD_MS = 15_000;
 type Json = Record<string, any>;
 
 interface CrashEnvironment {
@@ -214,7 +214,7 @@ describe('a single-process n8n killed while the Phonovation node posts a campaig
 	suite.it(
 		'kill -9 with three campaigns in flight, restart on the same user folder: the execution is crashed and its Retry posts nothing again',
 		async (env) => await crashThenRetry(env, 'Crashed mid-campaign'),
-		150_000,
+		240_000,
 	);
 
 	suite.it(
@@ -229,6 +229,6 @@ describe('a single-process n8n killed while the Phonovation node posts a campaig
 				progressSaved: true,
 			});
 		},
-		150_000,
+		240_000,
 	);
 });

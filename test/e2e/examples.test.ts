@@ -112,7 +112,7 @@ describe('example workflows in n8n', () => {
 		async function askedRun(client: ReturnType<typeof suite.env>['client']): Promise<string> {
 			const executionId = await client.runManually(askingId, 'Start');
 			for (let tries = 0; (await client.execution(executionId)).status !== 'waiting'; tries++) {
-				if (tries > 120) throw new Error('the question never started waiting');
+				if (tries > 240) throw new Error('the question never started waiting');
 				await new Promise((resolve) => setTimeout(resolve, 250));
 			}
 			return executionId;
@@ -144,7 +144,12 @@ describe('example workflows in n8n', () => {
 						linked ? expect.stringMatching(new RegExp(`^${executionId}\\.0\\.`)) : null,
 					);
 					if (approved === null) {
-						await new Promise((resolve) => setTimeout(resolve, 2_000));
+						// The inbox's run answers the relay before it texts back: wait for its text.
+						await pollUntil(
+							() => (env.sim.campaigns.length >= 2 ? true : undefined),
+							'the re-prompt',
+							30_000,
+						);
 						expect((await env.client.execution(executionId)).status).toBe('waiting');
 						// The inbox texts the question's Re-Prompt Text back, linked to the question.
 						expect(env.sim.campaigns.map((c) => c.body)).toEqual([

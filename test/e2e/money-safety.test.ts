@@ -1,6 +1,7 @@
 import { type Fault, peakOverlap } from '../simulator';
 import { useE2eEnvironment, type E2eEnvironment } from './support/environment';
 import { nodeOutput } from './support/n8n-client';
+import { pollUntil } from './support/poll';
 import { chain, code, manualTrigger, phonovation } from './support/workflow-builder';
 
 const CAMPAIGN = '/api/v2/Campaign';
@@ -186,7 +187,12 @@ describe('money safety in n8n', () => {
 			failRequest(env, 0, { kind: 'delay', ms: 2000 });
 			const execution = await env.client.runAndWait(workflow.id, 'Manual Trigger');
 			expect(execution.status).toBe('error');
-			await new Promise((resolve) => setTimeout(resolve, 1500));
+			// The provider processes the held request once its delay is over.
+			await pollUntil(
+				() => (processedNumbers(env).length > 0 ? true : undefined),
+				'the held request processed',
+				15_000,
+			);
 			expect(env.sim.count('POST', CAMPAIGN)).toBe(1);
 			expect(processedNumbers(env)).toEqual(['353875550010']);
 		},

@@ -395,7 +395,7 @@ export class N8nClient {
 	async waitForExecutions(
 		workflowId: string,
 		count: number,
-		timeoutMs = 30_000,
+		timeoutMs = 60_000,
 	): Promise<Execution[]> {
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {

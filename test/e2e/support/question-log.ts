@@ -86,7 +86,7 @@ export async function waitingAt(
 	env: Pick<E2eEnvironment, 'client'>,
 	executionId: string,
 ): Promise<void> {
-	const deadline = Date.now() + 30_000;
+	const deadline = Date.now() + 60_000;
 	for (;;) {
 		const { status } = await env.client.execution(executionId);
 		if (status === 'waiting') return;
