@@ -1,19 +1,21 @@
 import { DateTime } from 'luxon';
 
 import { offersOptOut, withOptOutText } from '../../shared/optOutWords';
-import { asText } from '../../shared/values';
 import type { QuietHours } from './quietHours';
-import { parseQuietHours, quietHoursEndIn } from './quietHours';
+import { quietHoursEndIn, windowIn } from './quietHours';
 import type { RuleViolation } from './rules';
 import { wireSendAt } from './sendAt';
 
-/** The options these rules read, as the user set them (unchecked). */
-interface ComplianceOptions {
-	optOutText?: unknown;
-	messageType?: unknown;
-	missingOptOut?: unknown;
-	quietHours?: unknown;
-	quietHoursTimeZone?: unknown;
+/** What the campaign options say about opt-out wording (options/ reads them). */
+interface OptOutRules {
+	/** The Opt-Out Text added at the end, '' for none. */
+	footer: string;
+	/** Marketing must offer a way to opt out. */
+	marketing: boolean;
+	/** A marketing text without opt-out wording stops (else it warns). */
+	optOutWordingRequired: boolean;
+	/** That rule broken, under its option's field. */
+	optOutWordingRefusal: (message: string) => RuleViolation;
 }
 
 /** What one item's checks found: rules it breaks stop it, warnings go to the output. */
@@ -29,12 +31,11 @@ const MISSING_OPT_OUT =
  * The text as it will be sent: with the Opt-Out Text, then checked for opt-out wording when it is
  * marketing. Done before texts are compared, so the footer is part of the merge key, the limit and the parts.
  */
-export function textToSend(text: string, options: ComplianceOptions, found: Findings): string {
-	const full = withOptOutText(text, asText(options.optOutText));
-	if (options.messageType === 'transactional' || full.trim() === '' || offersOptOut(full))
-		return full;
-	if (options.missingOptOut === 'fail')
-		found.violations.push({ field: 'missingOptOut', message: MISSING_OPT_OUT });
+export function textToSend(text: string, rules: OptOutRules, found: Findings): string {
+	const full = withOptOutText(text, rules.footer);
+	if (!rules.marketing || full.trim() === '' || offersOptOut(full)) return full;
+	if (rules.optOutWordingRequired)
+		found.violations.push(rules.optOutWordingRefusal(MISSING_OPT_OUT));
 	else found.warnings.push(MISSING_OPT_OUT);
 	return full;
 }
@@ -91,14 +92,17 @@ export function labelOf(
 
 /**
  * The Quiet Hours an item's options set, or null: none, or a window or zone the options already
- * refused (options.ts reads both and names their mistakes). With no Quiet Hours Time Zone they are
- * judged in each recipient's zone, the workflow's as fallback.
+ * refused (options/ reads both once, in one written form each, and names their mistakes). With no
+ * Quiet Hours Time Zone they are judged in each recipient's zone, the workflow's as fallback.
  */
-export function quietHoursOf(options: ComplianceOptions, zone: string): QuietHours | null {
-	const named = asText(options.quietHoursTimeZone).trim();
-	const parsed = parseQuietHours(options.quietHours, named || zone);
-	if (!parsed.ok || !parsed.quietHours) return null;
-	return named ? parsed.quietHours : { ...parsed.quietHours, byRecipient: true };
+export function quietHoursOf(
+	setting: { quietWindow: string; quietZone: string },
+	zone: string,
+): QuietHours | null {
+	const named = setting.quietZone;
+	const quiet = windowIn(setting.quietWindow, named || zone);
+	if (!quiet) return null;
+	return named ? quiet : { ...quiet, byRecipient: true };
 }
 
 /** What the clock says when a request is about to be posted. */
@@ -107,7 +111,7 @@ interface TimeAtPosting {
 	scheduled: boolean;
 	/** Send At as planned: a Schedule's, or a Send's moved out of Quiet Hours at planning. */
 	sendAt: string | null;
-	quietHours: QuietHours | null;
+	quiet: QuietHours | null;
 }
 
 type PostingTime =
@@ -131,9 +135,9 @@ export function sendAtWhenPosted(timing: TimeAtPosting, now: Date): PostingTime 
 			message: `Send At ${timing.sendAt} had passed when the request was about to be posted (now ${at}); nothing was posted for it. Pick a later time`,
 		};
 	}
-	const quiet = timing.quietHours;
+	const quiet = timing.quiet;
 	const end = quiet ? quietHoursEndIn(now, quiet, quiet.zones ?? [quiet.zone]) : null;
-	if (end) return { ok: true, sendAt: wireSendAt(end), movedInto: timing.quietHours! };
+	if (end) return { ok: true, sendAt: wireSendAt(end), movedInto: quiet! };
 	if (timing.sendAt !== null && instantOf(timing.sendAt) <= now.getTime())
 		return { ok: true, sendAt: null };
 	return { ok: true, sendAt: timing.sendAt };

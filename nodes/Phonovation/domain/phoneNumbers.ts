@@ -382,7 +382,7 @@ function problemOf(
  * written by habit goes (+33 06… → 336…, +353 (0)87… → 35387…, +7 8 912… → 7912…), as
  * libphonenumber's metadata reads it (numberingPlans.generated.ts), and a 0 stays where numbers
  * start with one (+39 06…); a (0) that may be either is refused naming both. National form 0…
- * takes defaultCountryCode (Irish by default: 087 123 4567 → 353871234567; 06 30… under 36 →
+ * takes countryCode (Irish by default: 087 123 4567 → 353871234567; 06 30… under 36 →
  * 3630…) and must fit that country's plan; Irish numbers must fit the Irish plan; 8..20 digits.
  * Under the Irish default, other numbers must carry their country prefix; under another, bare
  * digits are read by `bareInCountry` (refused when they could be two numbers). A spreadsheet
@@ -391,14 +391,14 @@ function problemOf(
  */
 export function normaliseMsisdn(
 	input: string,
-	defaultCountryCode: string = DEFAULT_COUNTRY_CODE,
+	countryCode: string = DEFAULT_COUNTRY_CODE,
 ): NormalisedNumber {
 	const fail = (reason: string): NormalisedNumber => ({ ok: false, input, reason });
 	const written = readWritten(input);
 	if (failed(written)) return fail(written.reason);
-	const country = parseCountryCode(defaultCountryCode);
+	const country = parseCountryCode(countryCode);
 	if (!country.ok)
-		return fail(`default country code "${defaultCountryCode}" is not a country calling code`);
+		return fail(`default country code "${countryCode}" is not a country calling code`);
 	const { digits, international, zeroAt } = written;
 	const msisdn = inCountry(digits, international, country.code, zeroAt);
 	if (typeof msisdn !== 'string') return fail(msisdn.reason);
@@ -430,15 +430,15 @@ export function toMsisdn(input: string, countryCode: string): string | undefined
  * 0 or as written there (7911123456 under 44 → 7911123456 and 447911123456), and as an Irish
  * number whose 0 a spreadsheet dropped (871234567 → 353871234567). [] when unreadable.
  */
-export function suppressionForms(entry: string, defaultCountryCode: string): string[] {
+export function suppressionForms(entry: string, countryCode: string): string[] {
 	const forms: string[] = [];
 	const add = (msisdn: string) => {
 		if (!forms.includes(msisdn) && lengthProblem(msisdn) === undefined) forms.push(msisdn);
 	};
-	const number = normaliseMsisdn(entry, defaultCountryCode);
+	const number = normaliseMsisdn(entry, countryCode);
 	if (number.ok) add(number.msisdn);
 	const written = readWritten(entry);
-	const country = parseCountryCode(defaultCountryCode);
+	const country = parseCountryCode(countryCode);
 	if (failed(written) || !country.ok) return forms;
 	for (const msisdn of otherReadings(written, country.code)) add(msisdn);
 	return forms;

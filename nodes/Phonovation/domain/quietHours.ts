@@ -1,7 +1,5 @@
 import { DateTime, IANAZone } from 'luxon';
 
-import type { RuleViolation } from './rules';
-
 /** A daily window in local time, in minutes after midnight; `start > end` runs past midnight. */
 export interface QuietHours {
 	start: number;
@@ -18,18 +16,11 @@ export interface QuietHours {
 	zones?: readonly string[];
 }
 
-type QuietHoursResult =
-	{ ok: true; quietHours: QuietHours | null } | { ok: false; violation: RuleViolation };
-
 const CLOCK = '([01]?\\d|2[0-3]):([0-5]\\d)';
 const WINDOW = new RegExp(`^${CLOCK}\\s*(?:-|–|—|to)\\s*${CLOCK}$`, 'i');
 
 const hhmm = (minutes: number) =>
 	`${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
-
-function refused(field: string, message: string): QuietHoursResult {
-	return { ok: false, violation: { field, message } };
-}
 
 /**
  * A Quiet Hours window in its one written form (`9:00 – 17:00` → `09:00-17:00`, '' when empty),
@@ -73,34 +64,16 @@ export function canonicalZone(
 }
 
 /**
- * The Quiet Hours option (`21:00-08:00`, 24-hour clock) in `zone`, null when empty. A window
- * that starts when it ends is refused: it would be either never or always.
+ * A window in its one written form (canonicalWindow's `21:00-08:00`, '' for none) in `zone`, null
+ * when empty. Both were read and checked with their options: this only takes the form apart.
  */
-export function parseQuietHours(window: unknown, zone: string): QuietHoursResult {
-	const text = String(window ?? '').trim();
-	if (text === '') return { ok: true, quietHours: null };
-	const match = WINDOW.exec(text);
-	if (!match)
-		return refused(
-			'quietHours',
-			`Quiet Hours "${text}" is not a window such as 21:00-08:00 (24-hour clock)`,
-		);
-	const [start, end] = [
-		Number(match[1]) * 60 + Number(match[2]),
-		Number(match[3]) * 60 + Number(match[4]),
-	];
-	if (start === end)
-		return refused('quietHours', `Quiet Hours "${text}" starts and ends at the same time`);
-	if (!IANAZone.isValidZone(zone)) {
-		return refused(
-			'quietHoursTimeZone',
-			`Quiet Hours Time Zone "${zone}" is not a time zone; use a name such as Europe/Dublin`,
-		);
-	}
-	return {
-		ok: true,
-		quietHours: { start, end, zone, label: `${hhmm(start)}-${hhmm(end)} ${zone}` },
-	};
+export function windowIn(window: string, zone: string): QuietHours | null {
+	if (window === '') return null;
+	const [start, end] = window.split('-').map((clock) => {
+		const [hours, minutes] = clock.split(':').map(Number);
+		return hours * 60 + minutes;
+	});
+	return { start, end, zone, label: `${window} ${zone}` };
 }
 
 /**

@@ -82,7 +82,7 @@ function required(what: string, limit: number) {
 	});
 }
 
-/** What one campaign request carries apart from its recipients and options (options.ts reads those). */
+/** What one campaign request carries apart from its recipients and options (options/ reads those). */
 export const campaignSettingsSchema = z.object({
 	from: required('Sender ID', LIMITS.from),
 	text: required('Text', LIMITS.text),

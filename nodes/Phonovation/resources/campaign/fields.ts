@@ -49,7 +49,7 @@ const sendAtField: INodeProperties = {
 		'When the provider should send the campaign. A time without a zone is read in the workflow time zone; it is converted to UTC. Must be in the future.',
 };
 
-/** The options, from their table (options.ts). */
+/** The options, from their table (options/). */
 const campaignOptions: INodeProperties = {
 	displayName: 'Options',
 	name: 'options',

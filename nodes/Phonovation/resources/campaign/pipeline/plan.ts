@@ -20,8 +20,10 @@ import {
 	campaignKeyValue,
 	CAMPAIGN_KEY_WORDING,
 	type CampaignOptions,
+	type OptionSettings,
 	type OptionValues,
-	readOption,
+	optionSettings,
+	readItemOptions,
 	readOptions,
 } from '../options';
 import type { ItemParameters } from './readParameters';
@@ -37,14 +39,19 @@ export interface CampaignSettings {
 	from: string;
 	text: string;
 	sendAt: string | null;
-	/** The options of the campaign's first item, read (options.ts). */
+	/** The options of the campaign's first item, read (options/). */
 	options: OptionValues;
-	batchSize: number;
+	/** What those options give the pipeline (options/). */
+	given: OptionSettings;
+	/** Recipients per request (Batch Size). */
+	perRequest: number;
 	timeoutMs: number;
+	/** Check and show the requests, post nothing (Dry Run). */
+	rehearsal: boolean;
 	/** A Schedule (Send At is the user's) rather than a Send; judged again when each request is posted. */
 	scheduled?: boolean;
 	/** Quiet Hours, judged again when each request is posted. */
-	quietHours?: QuietHours | null;
+	quiet?: QuietHours | null;
 }
 
 /** An input item of a campaign, its numbers being entries of the campaign's columns (see recipients.ts). */
@@ -120,7 +127,7 @@ export class CampaignPlan implements PlanFields {
 
 	/** The entries of batch `index`, in send order. */
 	batch(index: number): Int32Array {
-		return this.recipients.batch(index, this.settings.batchSize);
+		return this.recipients.batch(index, this.settings.perRequest);
 	}
 }
 
@@ -161,18 +168,20 @@ function checkedSendAt(
 /** Max Parts per Text: a text billed as more parts than the user allows is not sent. */
 function partsWithin(
 	text: string,
-	maxParts: number,
+	given: OptionSettings,
 	withFooter: boolean,
 	violations: RuleViolation[],
 ): void {
-	if (maxParts === 0) return;
+	const most = given.partsLimit;
+	if (most === 0) return;
 	const parts = analyseText(text).segments;
-	if (parts <= maxParts) return;
+	if (parts <= most) return;
 	const footer = withFooter ? ' with the Opt-Out Text' : '';
-	violations.push({
-		field: 'maxParts',
-		message: `Max Parts per Text is ${maxParts}, and the text${footer} is ${parts} parts long`,
-	});
+	violations.push(
+		given.partsRefusal(
+			`Max Parts per Text is ${most}, and the text${footer} is ${parts} parts long`,
+		),
+	);
 }
 
 /** The first few unreadable entries, each with where it sits and why: `"unsubscribed": contains letters; …`. */
@@ -269,21 +278,18 @@ function rowSettings(
 	suppressions: SuppressionCache,
 ): RowSettings {
 	const { values: options, violations: before } = readOptions(item.options);
+	const given = optionSettings(options);
 	const found: Findings = { violations: before, warnings: [] };
 	const userText = asText(item.text);
-	const text = textToSend(userText, options, found);
-	partsWithin(text, options.maxParts, text !== userText, before);
-	const countryCode = options.defaultCountryCode ?? '';
-	const suppression = countryCode
-		? suppressions.get(options.excludeNumbers, countryCode)
-		: undefined;
-	// Anything but Warn fails: an entry that excludes no one may be an opted-out number.
-	if (suppression && suppression.unreadable.length > 0 && options.unreadableExclusions !== 'warn') {
-		before.push({ field: 'excludeNumbers', message: unreadableExclusionsError(suppression) });
-	}
+	const text = textToSend(userText, given, found);
+	partsWithin(text, given, text !== userText, before);
+	const { countryCode } = given;
+	const suppression = countryCode ? suppressions.get(given.exclusions, countryCode) : undefined;
+	if (suppression && suppression.unreadable.length > 0 && given.failOnUnreadable)
+		before.push(given.exclusionsRefusal(unreadableExclusionsError(suppression)));
 	const after: RuleViolation[] = [];
-	const quietHours = quietHoursOf(options, context.zone);
-	const sendAt = checkedSendAt(item, quietHours, context, {
+	const quiet = quietHoursOf(given, context.zone);
+	const sendAt = checkedSendAt(item, quiet, context, {
 		violations: after,
 		warnings: found.warnings,
 	});
@@ -292,13 +298,15 @@ function rowSettings(
 		text,
 		sendAt,
 		options,
-		batchSize: options.batchSize,
-		timeoutMs: options.timeout,
+		given,
+		perRequest: given.perRequest,
+		timeoutMs: given.timeoutMs,
+		rehearsal: given.rehearsal,
 		scheduled: context.scheduled,
-		quietHours,
+		quiet,
 		countryCode,
 		suppression,
-		failOnInvalid: options.invalidNumbers === 'fail',
+		failOnInvalid: given.failOnInvalid,
 		warnings: found.warnings,
 		optOutAppended: text !== userText,
 		violationsBefore: before,
@@ -347,7 +355,7 @@ function readItem(item: ItemParameters, rows: RowSettingsCache): ItemRequest {
 	const settings = rows.get(item);
 	const violations: RuleViolation[] = [...item.unreadable, ...settings.violationsBefore];
 	// Each item's own: read here, not with the row's shared options.
-	const notifyId = readOption('notifyId', item.options.notifyId, violations) || null;
+	const notifyId = readItemOptions(item.options, violations).notifyId || null;
 	violations.push(...settings.violationsAfter);
 	return {
 		itemIndex: item.itemIndex,
@@ -359,8 +367,8 @@ function readItem(item: ItemParameters, rows: RowSettingsCache): ItemRequest {
 }
 
 /** Requests at Batch Size: one (perhaps empty) unless a violation stops the campaign. */
-function batchCountOf(sending: number, batchSize: number, violations: readonly unknown[]): number {
-	return violations.length > 0 ? 0 : Math.max(1, Math.ceil(sending / batchSize));
+function batchCountOf(sending: number, perRequest: number, violations: readonly unknown[]): number {
+	return violations.length > 0 ? 0 : Math.max(1, Math.ceil(sending / perRequest));
 }
 
 function duplicateReason(item: EntryOwner, first: EntryOwner): string {
@@ -404,18 +412,18 @@ function dedupe(
 function sharedRequestSettings(items: ItemRequest[]): { source: RowSettings; warnings: string[] } {
 	const sendable = items.filter((item) => item.violations.length === 0);
 	const first = sendable[0] ?? items[0];
-	const { batchSize, timeoutMs } = first.settings;
-	const differing = { batchSize: [] as number[], timeoutMs: [] as number[] };
+	const { perRequest, timeoutMs } = first.settings;
+	const differing = { perRequest: [] as number[], timeoutMs: [] as number[] };
 	for (let i = 0; i < sendable.length; i++) {
 		const item = sendable[i];
-		if (item.settings.batchSize !== batchSize) differing.batchSize.push(item.itemIndex);
+		if (item.settings.perRequest !== perRequest) differing.perRequest.push(item.itemIndex);
 		if (item.settings.timeoutMs !== timeoutMs) differing.timeoutMs.push(item.itemIndex);
 	}
 	const named = (label: string, itemIndexes: number[], value: string) =>
 		`${label} differs on item(s) ${itemIndexes.slice(0, 5).join(', ')}${itemIndexes.length > 5 ? '…' : ''}; their campaign (same ${CAMPAIGN_KEY_WORDING}) used item ${first.itemIndex}'s ${value}, so that no number is texted twice`;
 	const warnings = [
-		...(differing.batchSize.length
-			? [named('Batch Size', differing.batchSize, String(batchSize))]
+		...(differing.perRequest.length
+			? [named('Batch Size', differing.perRequest, String(perRequest))]
 			: []),
 		...(differing.timeoutMs.length
 			? [named('Request Timeout', differing.timeoutMs, `${timeoutMs} ms`)]
@@ -432,8 +440,8 @@ function settle(items: ItemRequest[], context: PlanContext): CampaignPlan {
 	const { numbers, skips } = readNumbers(items);
 	const shared = sharedRequestSettings(items);
 	const [first] = items;
-	const { from, text, sendAt, options, scheduled, quietHours } = first.settings;
-	const { batchSize, timeoutMs } = shared.source;
+	const { from, text, sendAt, options, given, rehearsal, scheduled, quiet } = first.settings;
+	const { perRequest, timeoutMs } = shared.source;
 	const violations: ItemViolation[] = violationsOf(campaignSettingsSchema, { from, text }).map(
 		(v) => ({ ...v, itemIndex: first.itemIndex, message: withFooterNoted(v, first) }),
 	);
@@ -453,14 +461,16 @@ function settle(items: ItemRequest[], context: PlanContext): CampaignPlan {
 			itemIndex: sendable[0].itemIndex,
 		});
 	}
-	const timing = inRecipientsZones({ sendAt, quietHours }, numbers, order, context);
+	const timing = inRecipientsZones({ sendAt, quiet }, numbers, order, context);
 	if (timing.violation && sendable.length > 0)
 		violations.push({
-			field: 'quietHours',
-			message: timing.violation,
+			...given.quietRefusal(timing.violation),
 			itemIndex: sendable[0].itemIndex,
 		});
-	const settings = { from, text, options, batchSize, timeoutMs, scheduled, ...timing.settings };
+	const settings = {
+		...{ from, text, options, given, perRequest, timeoutMs, rehearsal, scheduled },
+		...timing.settings,
+	};
 	const recipients = new CampaignRecipients(numbers, skips, order);
 	const planned = sendable.map(
 		(item, i) => new PlannedItem(item.itemIndex, item.settings.failOnInvalid, sendableOwners[i]),
@@ -469,7 +479,7 @@ function settle(items: ItemRequest[], context: PlanContext): CampaignPlan {
 		settings,
 		items: planned,
 		recipients,
-		batchCount: batchCountOf(order.length, batchSize, violations),
+		batchCount: batchCountOf(order.length, perRequest, violations),
 		violations,
 		rejected,
 		warnings: [...warningsOf(sendable), ...shared.warnings, ...timing.warnings],
@@ -481,16 +491,16 @@ function settle(items: ItemRequest[], context: PlanContext): CampaignPlan {
  * (the workflow's for a country with several): the campaign waits until it is quiet in none.
  */
 function inRecipientsZones(
-	timing: { sendAt: string | null; quietHours?: QuietHours | null },
+	timing: { sendAt: string | null; quiet?: QuietHours | null },
 	numbers: NumberColumns,
 	order: Int32Array,
 	context: PlanContext,
 ): {
-	settings: { sendAt: string | null; quietHours?: QuietHours | null };
+	settings: { sendAt: string | null; quiet?: QuietHours | null };
 	warnings: string[];
 	violation?: string;
 } {
-	const quiet = timing.quietHours;
+	const quiet = timing.quiet;
 	if (!quiet?.byRecipient || order.length === 0) return { settings: timing, warnings: [] };
 	const zones = new Set<string>();
 	let unplaced = 0;
@@ -509,7 +519,7 @@ function inRecipientsZones(
 	const judged = { ...quiet, zones: [...zones] };
 	if (!hasOpenWindow(context.now, judged, judged.zones)) {
 		const violation = `${labelOf(judged)} leave no time of day outside Quiet Hours in all of them, so no send time can be found; nothing was sent. Split the recipients by region or set Quiet Hours Time Zone`;
-		return { settings: { sendAt: timing.sendAt, quietHours: judged }, warnings, violation };
+		return { settings: { sendAt: timing.sendAt, quiet: judged }, warnings, violation };
 	}
 	const sendAt = movedOutOfQuietHours(
 		{ sendAt: timing.sendAt, now: context.now },
@@ -517,7 +527,7 @@ function inRecipientsZones(
 		judged.zones,
 		{ warnings },
 	);
-	return { settings: { sendAt, quietHours: judged }, warnings };
+	return { settings: { sendAt, quiet: judged }, warnings };
 }
 
 /** A limit the text breaks only with its Opt-Out Text should say so. */
@@ -568,16 +578,16 @@ export function withSkipped(
 	return plan.with({
 		recipients,
 		violations,
-		batchCount: batchCountOf(kept.length, plan.settings.batchSize, violations),
+		batchCount: batchCountOf(kept.length, plan.settings.perRequest, violations),
 	});
 }
 
-/** What items must agree on to be one campaign: what their requests carry, and the options flagged so (options.ts). */
+/** What items must agree on to be one campaign: what their requests carry, and the options flagged so (options/). */
 const campaignKeyOf = (settings: CampaignSettings): unknown[] => [
 	settings.from,
 	settings.text,
 	settings.sendAt,
-	...CAMPAIGN_KEY_OPTIONS.map((name) => campaignKeyValue(name, settings.options)),
+	...CAMPAIGN_KEY_OPTIONS.map((name) => campaignKeyValue(name, settings.options, settings.given)),
 ];
 
 /**

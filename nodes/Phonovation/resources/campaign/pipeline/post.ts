@@ -69,7 +69,7 @@ export interface Posting {
 	/** Requests repeated after the provider answered 429. */
 	retriedAfter429: number;
 	/** Requests of a Send posted inside Quiet Hours that began while it went out, and the sendAt they got. */
-	movedIntoQuietHours?: { quietHours: QuietHours; requests: number; sendAt: string };
+	movedIntoQuietHours?: { window: QuietHours; requests: number; sendAt: string };
 	/** A dry run's requests, exactly as they would have been posted. */
 	dryRunRequests?: IDataObject[];
 }
@@ -85,7 +85,7 @@ export interface PostingContext {
 }
 
 /** What would be posted, at the endpoint the run already resolved. */
-function dryRun(url: string, plan: CampaignPlan): Posting {
+function rehearse(url: string, plan: CampaignPlan): Posting {
 	const columns = plan.recipients;
 	return {
 		batches: Array.from({ length: plan.batchCount }, () => ({ state: 'dry run' })),
@@ -475,10 +475,10 @@ function replayUnposted(
 	if (!run.ledger.retrying) return;
 	const seen = new Map<Recorded, BatchOutcome>();
 	const columns = plan.recipients;
-	const { batchSize } = plan.settings;
+	const { perRequest } = plan.settings;
 	const posted = (entry: number) => {
 		const position = columns.position(entry);
-		return position !== undefined && lookedUp[Math.floor(position / batchSize)] === true;
+		return position !== undefined && lookedUp[Math.floor(position / perRequest)] === true;
 	};
 	for (const item of plan.items) {
 		// One report per number of an item: a number the item lists twice was posted once.
@@ -554,7 +554,7 @@ function settingsAt(
 		{
 			scheduled: settings.scheduled === true,
 			sendAt: settings.sendAt,
-			quietHours: settings.quietHours ?? null,
+			quiet: settings.quiet ?? null,
 		},
 		new Date(),
 	);
@@ -580,10 +580,10 @@ function noteMovedIntoQuietHours(
 	posted: CampaignSettings,
 	posting: Posting,
 ): void {
-	const { quietHours, sendAt } = plan.settings;
-	if (plan.settings.scheduled || !quietHours || !posted.sendAt || posted.sendAt === sendAt) return;
+	const { quiet, sendAt } = plan.settings;
+	if (plan.settings.scheduled || !quiet || !posted.sendAt || posted.sendAt === sendAt) return;
 	const moved = (posting.movedIntoQuietHours ??= {
-		quietHours,
+		window: quiet,
 		requests: 0,
 		sendAt: posted.sendAt,
 	});
@@ -644,9 +644,9 @@ async function sendBatch(
  * attempt does not, as its later batches were never posted, but the campaign stays an error.
  */
 export async function postCampaign(run: PostingContext, plan: CampaignPlan): Promise<Posting> {
-	if (plan.settings.options.dryRun) {
+	if (plan.settings.rehearsal) {
 		// A retry switched to Dry Run still reports what an earlier attempt texted, from the record.
-		const rehearsal = dryRun(run.campaignUrl, plan);
+		const rehearsal = rehearse(run.campaignUrl, plan);
 		replayUnposted(run, plan, rehearsal);
 		return rehearsal;
 	}

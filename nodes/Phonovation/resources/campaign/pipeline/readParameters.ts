@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeParameters } from 'n8n
 
 import type { RuleViolation } from '../../../domain/rules';
 import { hasExpression } from '../../../../shared/values';
-import { type CampaignOptions, OPTION_NAMES } from '../options';
+import { type CampaignOptions, ITEM_LIST_OPTIONS, OPTION_NAMES } from '../options';
 import { plainFieldPath, readField } from './plainField';
 
 /**
@@ -143,7 +143,7 @@ function readOptions(reader: ParameterReader): CampaignOptions {
 	for (let i = 0; i < OPTION_PATHS.length; i++) {
 		const [name, path] = OPTION_PATHS[i];
 		// n8n refuses an undefined fallback; null stands for "not set".
-		const value = reader.read(path, null, name === 'excludeNumbers');
+		const value = reader.read(path, null, ITEM_LIST_OPTIONS.has(name));
 		if (value !== null && value !== undefined) options[name] = value;
 	}
 	return options;

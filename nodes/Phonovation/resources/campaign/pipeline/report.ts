@@ -177,7 +177,7 @@ function statusOf(
 		earlier ??
 		(position === undefined
 			? undefined
-			: posting.batches[Math.floor(position / plan.settings.batchSize)]);
+			: posting.batches[Math.floor(position / plan.settings.perRequest)]);
 	if (outcome?.state === 'dry run') return DRY_RUN;
 	if (outcome?.state === 'unconfirmed') return { status: 'unconfirmed', reason: outcome.reason };
 	if (outcome?.state === 'accepted') {
@@ -286,9 +286,12 @@ function itemOutcome(
 	if (size === 1) return singleOutcome(item, plan, posting, errors);
 	const counts = emptyCounts();
 	const compact = size > COMPACT_ABOVE;
-	const { dryRun } = plan.settings.options;
+	const rehearsal = plan.settings.rehearsal;
 	const numbers = compact
-		? { acceptedNumbers: dryRun ? [] : presized(size), dryRunNumbers: dryRun ? presized(size) : [] }
+		? {
+				acceptedNumbers: rehearsal ? [] : presized(size),
+				dryRunNumbers: rehearsal ? presized(size) : [],
+			}
 		: undefined;
 	const listed = { acceptedNumbers: 0, dryRunNumbers: 0 };
 	const recipients: RecipientReport[] = [];
@@ -311,7 +314,7 @@ function itemOutcome(
 	return { item, recipients, numbers, accepted, counts };
 }
 
-/** The options flagged to be shown (options.ts), an empty one as null. */
+/** The options flagged to be shown (options/), an empty one as null. */
 function reportedOptions(settings: CampaignSettings): Json {
 	const shown: Json = {};
 	for (const name of REPORT_OPTIONS) {
@@ -333,9 +336,9 @@ function campaignSummary(
 		from: settings.from,
 		...reportedOptions(settings),
 		sendAt: settings.sendAt,
-		...(settings.quietHours ? { quietHours: labelOf(settings.quietHours) } : {}),
+		...(settings.quiet ? { quietHours: labelOf(settings.quiet) } : {}),
 		recipients: plan.recipients.sending,
-		requests: settings.options.dryRun ? (posting.dryRunRequests?.length ?? 0) : posting.requests,
+		requests: settings.rehearsal ? (posting.dryRunRequests?.length ?? 0) : posting.requests,
 		estimatedCredits: credits,
 		// Kept once here, not copied into every item: they name no recipient.
 		providerErrors: errors.general,
@@ -367,7 +370,7 @@ function postingWarnings(posting: Posting, unconfirmed: number): string[] {
 	const moved = posting.movedIntoQuietHours;
 	if (moved) {
 		warnings.push(
-			`Quiet Hours ${labelOf(moved.quietHours)}: ${moved.requests} request(s) were about to be posted inside them, so they were scheduled for their end (sendAt ${moved.sendAt})`,
+			`Quiet Hours ${labelOf(moved.window)}: ${moved.requests} request(s) were about to be posted inside them, so they were scheduled for their end (sendAt ${moved.sendAt})`,
 		);
 	}
 	if (posting.retriedAfter429 > 0) {
@@ -460,7 +463,7 @@ function itemJson(outcome: ItemOutcome, shared: Shared): Json {
 	const response = shared.objects.responseOf(itemErrors);
 	const { warnings, summary: campaign, text, operation } = shared;
 	const success = !posting.failure;
-	const { dryRun } = plan.settings.options;
+	const rehearsal = plan.settings.rehearsal;
 	const { recipients, numbers } = outcome;
 	// The item's own result first; what the whole campaign shares after it. Written out in full
 	// for each shape: no object per item to spread (100,000 rows).
@@ -482,7 +485,7 @@ function itemJson(outcome: ItemOutcome, shared: Shared): Json {
 			response,
 			operation,
 			success,
-			dryRun,
+			dryRun: rehearsal,
 		};
 	} else if (numbers) {
 		const { acceptedNumbers, dryRunNumbers } = numbers;
@@ -498,7 +501,7 @@ function itemJson(outcome: ItemOutcome, shared: Shared): Json {
 			response,
 			operation,
 			success,
-			dryRun,
+			dryRun: rehearsal,
 		};
 	} else {
 		json = {
@@ -511,11 +514,11 @@ function itemJson(outcome: ItemOutcome, shared: Shared): Json {
 			response,
 			operation,
 			success,
-			dryRun,
+			dryRun: rehearsal,
 		};
 	}
 	// The exact bodies are shown once per campaign, on its first item.
-	if (plan.settings.options.dryRun && outcome.item === plan.items[0])
+	if (plan.settings.rehearsal && outcome.item === plan.items[0])
 		json.requests = posting.dryRunRequests;
 	return json;
 }
@@ -545,7 +548,7 @@ export function reportCampaign(
 		text: { ...analysis, estimatedCredits: credits },
 		warnings: [...plan.warnings, ...warnings, ...postingWarnings(posting, unconfirmed)],
 		objects: new SharedObjects(
-			plan.settings.options.dryRun
+			plan.settings.rehearsal
 				? null
 				: { success: !posting.failure, message: errors.message, errors: [] },
 		),

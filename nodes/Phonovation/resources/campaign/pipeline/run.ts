@@ -1,7 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import type { RuleViolation } from '../../../domain/rules';
 import { apiUrl } from '../../../transport/request';
 import { asNodeError } from '../../../eachItem';
 import { refuseBlindRetry } from '../../../retriedBlind';
@@ -22,7 +21,7 @@ import {
 import { Pacer } from './pacer';
 import { loadPace, savePace } from './rememberedPace';
 import { planCampaigns } from './plan';
-import { readOption } from '../options';
+import { runSettings } from '../options';
 import {
 	CAMPAIGN_PARAMETERS,
 	type CampaignParameters,
@@ -41,14 +40,8 @@ async function postingContext(
 	ledger: Ledger,
 ): Promise<PostingContext & { workers: number; adaptive: boolean }> {
 	// Read from the first item: one pace for the whole run.
-	const options = parameters[0]?.options ?? {};
-	const violations: RuleViolation[] = [];
-	const ceiling = readOption('parallelRequests', options.parallelRequests, violations);
-	const adaptive = readOption(
-		'adaptiveParallelRequests',
-		options.adaptiveParallelRequests,
-		violations,
-	);
+	const { settings, violations } = runSettings(parameters[0]?.options ?? {});
+	const { mostInFlight: ceiling, adaptivePace: adaptive } = settings;
 	if (violations.length > 0) throw violationError(ctx, [{ ...violations[0], itemIndex: 0 }], 'run');
 	const campaignUrl = await apiUrl(ctx, CAMPAIGN_PATH);
 	const clock = { now: () => Date.now(), sleep };

@@ -11,13 +11,13 @@ import {
 	readOption,
 	readOptions,
 	REPORT_OPTIONS,
-} from '../../../../../nodes/Phonovation/resources/campaign/options';
+} from '../../../../../../nodes/Phonovation/resources/campaign/options';
 import {
 	campaignProperties,
 	FIELD_LABELS,
-} from '../../../../../nodes/Phonovation/resources/campaign/fields';
-import type { RuleViolation } from '../../../../../nodes/Phonovation/domain/rules';
-import { itemsOf, sharedFixture } from '../../fixture';
+} from '../../../../../../nodes/Phonovation/resources/campaign/fields';
+import type { RuleViolation } from '../../../../../../nodes/Phonovation/domain/rules';
+import { itemsOf, sharedFixture } from '../../../fixture';
 
 function read(name: OptionName, raw: unknown): { value: unknown; violations: RuleViolation[] } {
 	const violations: RuleViolation[] = [];

@@ -104,7 +104,7 @@ describe('planCampaigns (pure)', () => {
 		);
 		expect(plans).toHaveLength(1);
 		const [plan] = plans;
-		expect([plan.settings.batchSize, plan.settings.timeoutMs]).toEqual([2, 120000]);
+		expect([plan.settings.perRequest, plan.settings.timeoutMs]).toEqual([2, 120000]);
 		expect(toSend(plan).map((r) => r.msisdn)).toEqual([
 			'353871000001',
 			'353871000002',
@@ -183,7 +183,7 @@ describe('planCampaigns (pure)', () => {
 			context,
 		);
 		expect(plan.violations).toEqual([]);
-		expect([plan.settings.batchSize, plan.settings.timeoutMs]).toEqual([5, 120000]);
+		expect([plan.settings.perRequest, plan.settings.timeoutMs]).toEqual([5, 120000]);
 		expect(plan.rejected.map((r) => [r.itemIndex, r.violations.map((v) => v.field)])).toEqual([
 			[0, ['notifyId']],
 			[1, ['batchSize']],

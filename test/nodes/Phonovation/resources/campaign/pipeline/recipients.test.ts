@@ -11,7 +11,10 @@ import {
 } from '../../../../../../nodes/Phonovation/resources/campaign/pipeline/recipients';
 import { requestBody } from '../../../../../../nodes/Phonovation/resources/campaign/pipeline/requestBody';
 
-import { readOptions } from '../../../../../../nodes/Phonovation/resources/campaign/options';
+import {
+	optionSettings,
+	readOptions,
+} from '../../../../../../nodes/Phonovation/resources/campaign/options';
 
 import { context, item } from './itemParameters';
 import { batchOf, recordOf } from './records';
@@ -84,8 +87,10 @@ describe('recipient columns', () => {
 			text: 'Hi',
 			sendAt: null,
 			options: readOptions({}).values,
-			batchSize: 10,
+			given: optionSettings(readOptions({}).values),
+			perRequest: 10,
 			timeoutMs: 1000,
+			rehearsal: false,
 		};
 		const records = [0, 1, 2].map(
 			(entry) => recordOf(recipients, entry) as { msisdn: string; notifyId: string | null },

@@ -1,4 +1,7 @@
-import { readOptions } from '../../../../../../nodes/Phonovation/resources/campaign/options';
+import {
+	optionSettings,
+	readOptions,
+} from '../../../../../../nodes/Phonovation/resources/campaign/options';
 import type { CampaignSettings } from '../../../../../../nodes/Phonovation/resources/campaign/pipeline/plan';
 import {
 	batchLabel,
@@ -14,8 +17,10 @@ const SETTINGS: CampaignSettings = {
 	text: 'Say "hi" \\ bye\n¬ 😀',
 	sendAt: '2026-03-01T09:00Z',
 	options: readOptions({ campaignName: 'Spring' }).values,
-	batchSize: 400_000,
+	given: optionSettings(readOptions({ campaignName: 'Spring' }).values),
+	perRequest: 400_000,
 	timeoutMs: 30_000,
+	rehearsal: false,
 };
 
 interface Recipient {

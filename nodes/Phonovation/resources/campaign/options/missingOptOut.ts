@@ -1,0 +1,23 @@
+// Missing Opt-Out Wording: whether a marketing text without opt-out wording stops or only warns.
+import { type CampaignOption, choiceOption, refusal } from './option';
+
+type Choice = 'fail' | 'warn';
+
+export const missingOptOut = {
+	...choiceOption<Choice>(
+		{
+			displayName: 'Missing Opt-Out Wording',
+			description:
+				'What to do with a Marketing text that has no STOP, OPTOUT or 50123 wording and no Opt-Out Text',
+		},
+		[
+			{ name: 'Fail', value: 'fail', description: 'Stop before sending, naming the item' },
+			{ name: 'Warn', value: 'warn', description: 'Send, with a warning in the output' },
+		],
+		{ fallback: 'warn', whenUnclear: 'fail' },
+	),
+	settings: (choice: Choice) => ({
+		optOutWordingRequired: choice === 'fail',
+		optOutWordingRefusal: refusal('missingOptOut'),
+	}),
+} satisfies CampaignOption<Choice>;
