@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { secureEndpoint, shown } from '../../../shared/endpoints';
@@ -8,6 +13,7 @@ import { mayHaveBeenProcessed, provesRefusal } from '../../transport/processed';
 import { CREDENTIAL, isFailure, plainRequest, type PlainResponse } from '../../transport/request';
 import { eachItem } from '../../eachItem';
 import { refuseBlindRetry } from '../../retriedBlind';
+import { WriteAhead } from '../campaign/pipeline/writeAhead';
 import { ExcludeNumbers, excludeNumbersOption } from './excludeNumbers';
 import { fail, type LegacyMessage, readMessage } from './message';
 import { skippedItem, skipsOf } from './oncePerRun';
@@ -210,7 +216,11 @@ async function sendOne(
 	const signal = ctx.getExecutionCancelSignal();
 	if (signal?.aborted) fail(ctx, 'The execution was stopped; nothing more was sent', itemIndex);
 	// Written ahead: an execution stopped, timed out or ended before the answer finds it unconfirmed.
-	ledger.record(key, { unknown: true });
+	const written = new WriteAhead<IDataObject>({
+		record: (entry) => (ledger.record(key, entry), key),
+		forget: () => ledger.forget(key),
+	});
+	written.ahead({ unknown: true });
 	const response = await plainRequest(ctx, {
 		method: 'POST',
 		url,
@@ -221,18 +231,18 @@ async function sendOne(
 		...(signal ? { abortSignal: signal } : {}),
 	});
 	if (isFailure(response)) {
-		if (!mayHaveBeenProcessed(response)) ledger.forget(key);
+		if (!mayHaveBeenProcessed(response)) written.refused();
 		throw providerError(ctx, 'the legacy send', response, itemIndex);
 	}
 
 	// Only a 4xx (or a 503 with the provider's own JSON refusal) proves nothing went. A status line
 	// other than 0 is the gateway's failure, like a campaign's success: false: it may follow sending.
-	if (provesRefusal(response.status, response.body)) ledger.forget(key);
+	if (provesRefusal(response.status, response.body)) written.refused();
 	refuseRedirect(ctx, response, url, itemIndex);
 	const { code, message: said } = accepted(ctx, response, password, itemIndex);
 	const { to, from, notifyId } = message;
 	const json = { success: true, code, message: said, to, from, notifyId: notifyId || null };
-	ledger.record(key, json);
+	written.settle(json);
 	return [{ json, pairedItem: { item: itemIndex } }];
 }
 

@@ -13,4 +13,5 @@ export const dryRun = {
 	read: yesNo(false, true),
 	settings: (on: boolean) => ({ rehearsal: on }),
 	campaignKey: true,
+	itemField: true,
 } satisfies CampaignOption<boolean>;

@@ -80,7 +80,7 @@ export const ITEM_LIST_OPTIONS: ReadonlySet<OptionName> = new Set(
 
 const optionLabel = (name: OptionName): string => CAMPAIGN_OPTIONS[name].property.displayName;
 
-const flagged = (flag: 'campaignKey' | 'body' | 'report') =>
+const flagged = (flag: 'campaignKey' | 'body' | 'report' | 'itemField') =>
 	entries.filter(([, option]) => option[flag]).map(([name]) => name);
 
 /** Options items must agree on to be one campaign, besides sender, text and send time. */
@@ -90,6 +90,8 @@ export const CAMPAIGN_KEY_OPTIONS: readonly OptionName[] = flagged('campaignKey'
 export const BODY_OPTIONS: readonly OptionName[] = flagged('body');
 /** Options echoed in each item's `campaign` output. */
 export const REPORT_OPTIONS: readonly OptionName[] = flagged('report');
+/** Options shown at the top level of each item's output. */
+export const ITEM_FIELD_OPTIONS: readonly OptionName[] = flagged('itemField');
 
 /**
  * "Sender, Text, Send At, Campaign Name, Dry Run, Quiet Hours and Quiet Hours Time Zone": what makes items one

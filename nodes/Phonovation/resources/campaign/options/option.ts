@@ -39,6 +39,8 @@ export interface CampaignOption<T> {
 	body?: true;
 	/** Shown in each item's `campaign` output under its name (empty shown as null). */
 	report?: true;
+	/** Shown at the top level of each item's output under its name, after what the campaign shares. */
+	itemField?: true;
 	/** Read for each item on its own (not with the row's shared options). */
 	perItem?: true;
 	/** Read from the run's first item: one value for the whole run (its pace). */

@@ -134,5 +134,5 @@ export function applySenderCheck(plan: CampaignPlan, check: SenderCheck | undefi
 	if (failing.length === 0) return skipped;
 	const message = `${check.irishSkip.reason}; remove them or choose another sender`;
 	const violations = failing.map((i) => ({ field: 'recipients', message, itemIndex: i.itemIndex }));
-	return skipped.with({ batchCount: 0, violations: [...skipped.violations, ...violations] });
+	return skipped.with({ violations: [...skipped.violations, ...violations] });
 }

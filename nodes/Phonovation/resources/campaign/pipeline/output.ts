@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { FIELD_LABELS } from '../fields';
 import type { Posting } from './post';
-import { stoppedPosting } from './post';
+import { stoppedPosting } from './replay';
 import type { Ledger } from './ledger';
 import type { CampaignPlan, ItemViolation, RejectedItem, Skip } from './plan';
 import { PlannedItem } from './plan';
@@ -107,7 +107,9 @@ function itemAlone(plan: CampaignPlan, rejected: RejectedItem): CampaignPlan {
 	}
 	const recipients = new CampaignRecipients(numbers, skips, NOTHING_SENT);
 	const item = new PlannedItem(rejected.itemIndex, false, owner);
-	return plan.with({ items: [item], recipients, batchCount: 0, violations: [], rejected: [] });
+	// Its own violations stop it: it posts nothing (no batch).
+	const violations = rejected.violations.map((v) => ({ ...v, itemIndex: rejected.itemIndex }));
+	return plan.with({ items: [item], recipients, violations, rejected: [] });
 }
 
 const REPEATED: Skip = Object.freeze({

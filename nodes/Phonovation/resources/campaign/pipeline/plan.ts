@@ -91,8 +91,6 @@ interface PlanFields {
 	readonly items: readonly PlannedItem[];
 	/** Every item's numbers, which are skipped, and the ones to send in order, each exactly once. */
 	readonly recipients: CampaignRecipients;
-	/** Requests the numbers to send make at Batch Size (none when a violation stops the campaign). */
-	readonly batchCount: number;
 	/** Any of these stops the whole campaign before it is sent. */
 	readonly violations: readonly ItemViolation[];
 	/** Items left out of the campaign for their own violations. */
@@ -106,7 +104,6 @@ export class CampaignPlan implements PlanFields {
 	readonly settings!: Readonly<CampaignSettings>;
 	readonly items!: readonly PlannedItem[];
 	readonly recipients!: CampaignRecipients;
-	readonly batchCount!: number;
 	readonly violations!: readonly ItemViolation[];
 	readonly rejected!: readonly RejectedItem[];
 	readonly warnings!: readonly string[];
@@ -121,8 +118,17 @@ export class CampaignPlan implements PlanFields {
 	}
 
 	private fields(): PlanFields {
-		const { settings, items, recipients, batchCount, violations, rejected, warnings } = this;
-		return { settings, items, recipients, batchCount, violations, rejected, warnings };
+		const { settings, items, recipients, violations, rejected, warnings } = this;
+		return { settings, items, recipients, violations, rejected, warnings };
+	}
+
+	/**
+	 * Requests the numbers to send make at Batch Size: one (perhaps empty) unless a violation stops
+	 * the campaign. Derived, so a plan with other recipients or violations never keeps a stale count.
+	 */
+	get batchCount(): number {
+		if (this.violations.length > 0) return 0;
+		return Math.max(1, Math.ceil(this.recipients.sending / this.settings.perRequest));
 	}
 
 	/** The entries of batch `index`, in send order. */
@@ -366,11 +372,6 @@ function readItem(item: ItemParameters, rows: RowSettingsCache): ItemRequest {
 	};
 }
 
-/** Requests at Batch Size: one (perhaps empty) unless a violation stops the campaign. */
-function batchCountOf(sending: number, perRequest: number, violations: readonly unknown[]): number {
-	return violations.length > 0 ? 0 : Math.max(1, Math.ceil(sending / perRequest));
-}
-
 function duplicateReason(item: EntryOwner, first: EntryOwner): string {
 	if (first.itemIndex === item.itemIndex) return 'listed more than once in this item; sent once';
 	const reference = first.notifyId ? `, sent with Notify ID "${first.notifyId}"` : '';
@@ -479,7 +480,6 @@ function settle(items: ItemRequest[], context: PlanContext): CampaignPlan {
 		settings,
 		items: planned,
 		recipients,
-		batchCount: batchCountOf(order.length, perRequest, violations),
 		violations,
 		rejected,
 		warnings: [...warningsOf(sendable), ...shared.warnings, ...timing.warnings],
@@ -575,11 +575,7 @@ export function withSkipped(
 			itemIndex: plan.items[0].itemIndex,
 		});
 	}
-	return plan.with({
-		recipients,
-		violations,
-		batchCount: batchCountOf(kept.length, plan.settings.perRequest, violations),
-	});
+	return plan.with({ recipients, violations });
 }
 
 /** What items must agree on to be one campaign: what their requests carry, and the options flagged so (options/). */

@@ -11,12 +11,13 @@ import {
 } from '../../../transport/processed';
 import type { QuietHours } from '../../../domain/quietHours';
 import { sendAtWhenPosted } from '../../../domain/compliance';
-import { Ledger, type Recorded } from './ledger';
+import { Ledger } from './ledger';
 import type { Pacer, Slot } from './pacer';
 import type { CampaignPlan, CampaignSettings } from './plan';
-import type { CampaignRecipients } from './recipients';
-import { batchLabel, ByteWriter, CAMPAIGN_PATH, requestBody } from './requestBody';
+import { earlierOf, RecordReport, replayUnposted } from './replay';
+import { batchLabel, CAMPAIGN_PATH, requestBody } from './requestBody';
 import { TOO_MANY_REQUESTS, waitAfterTooMany } from './tooManyRequests';
+import { BatchWriteAhead, duplicatesOf, recorded, UNCONFIRMED_ADVICE, whoOf } from './writeAhead';
 
 /** The provider's CampaignResponse (docs/provider-api.md#campaign-response). */
 export interface CampaignResponse {
@@ -101,8 +102,6 @@ function rehearse(url: string, plan: CampaignPlan): Posting {
 	};
 }
 
-const UNCONFIRMED_ADVICE = "check the provider's report before sending these numbers again";
-
 const messageOf = (message: unknown): string | null =>
 	message === null || message === undefined || message === '' ? null : String(message);
 
@@ -148,45 +147,6 @@ function answerOutcome(
 	};
 }
 
-/**
- * The record of a batch written before its request goes, as unconfirmed, and replaced by what the
- * answer says; a proven refusal removes it. n8n saves the node context when an execution is
- * stopped or times out, without waiting for the node.
- */
-class WriteAhead {
-	private key?: string;
-
-	constructor(
-		private readonly ledger: Ledger,
-		private readonly who: () => string,
-	) {}
-
-	ahead(fingerprint: string): void {
-		const reason =
-			'posted, but no answer was recorded (the execution was stopped, timed out or ended while waiting for it)';
-		this.key = this.ledger.record(
-			{
-				state: 'unconfirmed',
-				reason: `${reason}; ${UNCONFIRMED_ADVICE}`,
-				body: fingerprint,
-				who: this.who(),
-			},
-			this.key,
-		);
-	}
-
-	/** The provider answered: its record, or none for a proven refusal. */
-	settle(record: (Recorded & { body: string; who: string }) | undefined): void {
-		if (record) this.ledger.record(record, this.key);
-		else if (this.key) this.ledger.forget(this.key);
-		this.key = undefined;
-	}
-
-	refused(): void {
-		this.settle(undefined);
-	}
-}
-
 /** A batch as posted: its outcome, the fingerprint of the body that went (if any) and the settings it went with. */
 interface Posted {
 	outcome: BatchOutcome;
@@ -206,7 +166,7 @@ interface SlottedRequest {
 	slot: Slot;
 	body: Buffer;
 	fingerprint: string;
-	written: WriteAhead;
+	written: BatchWriteAhead;
 }
 
 /**
@@ -234,7 +194,7 @@ async function exchangeInSlot(
 	try {
 		// Written ahead: if the execution is stopped, times out or crashes before the answer, a
 		// Retry finds this request unconfirmed instead of posting it again.
-		request.written.ahead(request.fingerprint);
+		request.written.aheadOf(request.fingerprint);
 		exchange = await apiExchange<unknown>(run.ctx, {
 			method: 'POST',
 			path: CAMPAIGN_PATH,
@@ -276,7 +236,7 @@ async function postBatch(
 	{ run, plan, posting }: CampaignPost,
 	index: number,
 	bodyFor: (settings: CampaignSettings) => { body: Buffer; fingerprint: string },
-	written: WriteAhead,
+	written: BatchWriteAhead,
 ): Promise<Posted> {
 	for (let attempt = 0; ; attempt++) {
 		const slot = await run.pacer.acquire(attempt > 0);
@@ -308,236 +268,6 @@ async function postBatch(
 		}
 		return { outcome: failedOutcome(run, plan, index, failure), posted: fingerprint, settings };
 	}
-}
-
-function recorded(
-	outcome: BatchOutcome,
-	body: string,
-	who: () => string,
-): (Recorded & { body: string; who: string }) | undefined {
-	if (outcome.state === 'accepted')
-		return {
-			state: 'accepted',
-			message: outcome.message,
-			errors: outcome.errors,
-			body,
-			who: who(),
-		};
-	if (outcome.state === 'unconfirmed')
-		return { state: 'unconfirmed', reason: outcome.reason, body, who: who() };
-	return undefined;
-}
-
-/**
- * A batch an earlier attempt posted, as this attempt reports it. An unconfirmed one stays an
- * error on every attempt, so a retry never turns "may not have gone" into success.
- */
-function replayed(
-	ctx: IExecuteFunctions,
-	plan: CampaignPlan,
-	earlier: Recorded,
-	fingerprint: string,
-): BatchOutcome {
-	const changed = earlier.body !== undefined && earlier.body !== fingerprint;
-	if (earlier.state === 'accepted')
-		return {
-			state: 'accepted',
-			message: earlier.message,
-			errors: earlier.errors,
-			replayed: true,
-			changed,
-		};
-	const failure = new NodeOperationError(
-		ctx.getNode(),
-		`An earlier attempt of this execution could not confirm the campaign: ${earlier.reason}`,
-		{
-			itemIndex: plan.items[0].itemIndex,
-			description:
-				"It is not posted again, so it cannot be sent twice; it stays an error until you have checked the provider's report.",
-		},
-	);
-	return { state: 'unconfirmed', reason: earlier.reason, failure, replayed: true, changed };
-}
-
-/**
- * Items that also listed a number of this campaign, skipped as duplicates: they are recorded with
- * it, so a retry that groups items otherwise (and makes one of them the first) still knows it was sent.
- */
-function duplicatesOf(columns: CampaignRecipients): Map<string, number[]> | undefined {
-	let duplicates: Map<string, number[]> | undefined;
-	for (const [entry, skip] of columns.skips) {
-		const msisdn = columns.msisdn(entry);
-		if (skip.kind !== 'duplicate' || !msisdn) continue;
-		duplicates ??= new Map();
-		const items = duplicates.get(msisdn);
-		if (items) items.push(columns.itemIndex(entry));
-		else duplicates.set(msisdn, [columns.itemIndex(entry)]);
-	}
-	return duplicates;
-}
-
-/**
- * Who a posted batch texted, for the record: each recipient as its item (`Ledger.recipientKey`),
- * then as every item that listed it too (`Ledger.duplicateKey`), one per line. Written as bytes
- * and read as one Latin-1 string: no string per recipient, and a long one is kept outside V8's heap.
- */
-function whoOf(
-	columns: CampaignRecipients,
-	entries: Int32Array,
-	duplicates: Map<string, number[]> | undefined,
-): string {
-	const out = new ByteWriter(entries.length * 16);
-	for (let i = 0; i < entries.length; i++) {
-		const entry = entries[i];
-		if (i > 0) out.ascii('\n');
-		// Ledger.recipientKey, written without a string per recipient.
-		out.decimal(columns.itemIndex(entry));
-		out.ascii(':');
-		out.ascii(columns.msisdn(entry)!);
-	}
-	if (duplicates) {
-		for (let i = 0; i < entries.length; i++) {
-			const msisdn = columns.msisdn(entries[i])!;
-			const others = duplicates.get(msisdn);
-			if (!others) continue;
-			for (let o = 0; o < others.length; o++) {
-				out.ascii('\n');
-				out.ascii(Ledger.duplicateKey(others[o], msisdn));
-			}
-		}
-	}
-	return out.done().toString('latin1');
-}
-
-/**
- * Splits a batch into the recipients an earlier attempt already posted (with their record) and
- * those still to post. Only a retry looks anything up.
- */
-function earlierOf(
-	run: PostingContext,
-	columns: CampaignRecipients,
-	batch: Int32Array,
-	fingerprint: string,
-) {
-	const known = new Map<number, Recorded>();
-	if (!run.ledger.retrying) return { known, fresh: batch };
-	const whole = run.ledger.byBody(fingerprint);
-	const fresh: number[] = [];
-	const textedForOthers = new Set<number>();
-	for (let i = 0; i < batch.length; i++) {
-		const entry = batch[i];
-		const who = Ledger.recipientKey(columns.itemIndex(entry), columns.msisdn(entry)!);
-		const record = whole ?? run.ledger.recipient(who);
-		if (record) known.set(entry, record);
-		// Texted in an earlier attempt for another item that listed it too: not again.
-		else if (run.ledger.recipient(`d${who}`)) textedForOthers.add(entry);
-		else fresh.push(entry);
-	}
-	return {
-		known,
-		fresh: fresh.length === batch.length ? batch : Int32Array.from(fresh),
-		textedForOthers,
-	};
-}
-
-/**
- * Reports a recipient as its record says, outside any batch posted now. One outcome (and one error)
- * per record, however many recipients it covers; an unconfirmed record keeps the campaign an error.
- */
-function rememberEarlier(
-	{ run, plan, posting }: { run: Replaying; plan: CampaignPlan; posting: Posting },
-	entry: number,
-	record: Recorded,
-	seen: Map<Recorded, BatchOutcome>,
-): void {
-	let outcome = seen.get(record);
-	if (!outcome) seen.set(record, (outcome = replayed(run.ctx, plan, record, record.body ?? '')));
-	(posting.earlier ??= new Map()).set(entry, outcome);
-	if (outcome.state === 'unconfirmed')
-		posting.failure ??= { error: outcome.failure!, batch: 0, replayed: true };
-}
-
-/** What reporting from the record needs: no endpoint, no pacer. */
-type Replaying = Pick<PostingContext, 'ctx' | 'ledger'>;
-
-/**
- * The one pass that reports, from the record, the recipients this attempt does not post but an
- * earlier attempt did: skipped ones (a duplicate, excluded…), those of batches this attempt never
- * reached, and all of a campaign a rule now stops. A number texted then for another item that
- * listed it too is marked so. Numbers in batches posted now were looked up as they were posted.
- */
-function replayUnposted(
-	run: Replaying,
-	plan: CampaignPlan,
-	posting: Posting,
-	lookedUp: readonly boolean[] = [],
-): void {
-	if (!run.ledger.retrying) return;
-	const seen = new Map<Recorded, BatchOutcome>();
-	const columns = plan.recipients;
-	const { perRequest } = plan.settings;
-	const posted = (entry: number) => {
-		const position = columns.position(entry);
-		return position !== undefined && lookedUp[Math.floor(position / perRequest)] === true;
-	};
-	for (const item of plan.items) {
-		// One report per number of an item: a number the item lists twice was posted once.
-		const reported = new Set<string | null>();
-		for (let entry = item.first; entry < item.end; entry++)
-			if (posted(entry)) reported.add(columns.msisdn(entry));
-		for (let entry = item.first; entry < item.end; entry++) {
-			const msisdn = columns.msisdn(entry);
-			if (!msisdn || reported.has(msisdn)) continue;
-			reported.add(msisdn);
-			const record = run.ledger.recipient(Ledger.recipientKey(item.itemIndex, msisdn));
-			if (record) rememberEarlier({ run, plan, posting }, entry, record, seen);
-			else if (
-				!columns.skip(entry) &&
-				run.ledger.recipient(Ledger.duplicateKey(item.itemIndex, msisdn))
-			) {
-				(posting.textedForOthers ??= new Set()).add(entry);
-			}
-		}
-	}
-}
-
-/**
- * A campaign (or a single item) that a rule stops on this attempt, as an earlier attempt of this
- * execution left it: what it posted is reported from the record, the rest `not sent` with the
- * rule. Undefined when no earlier attempt posted any of it: then it is a plain error.
- */
-export function stoppedPosting(
-	run: Replaying,
-	plan: CampaignPlan,
-	error: Error,
-): Posting | undefined {
-	if (!run.ledger.retrying) return undefined;
-	const posting: Posting = { batches: [], requests: 0, retriedAfter429: 0 };
-	replayUnposted(run, plan, posting);
-	if (!posting.earlier && !posting.textedForOthers) return undefined;
-	posting.failure = { error };
-	return posting;
-}
-
-/** Reports the recipients an earlier attempt posted; the first unconfirmed one keeps the campaign an error. */
-function replayKnown(
-	{ run, plan, posting }: CampaignPost,
-	known: Map<number, Recorded>,
-	fingerprint: string,
-	index: number,
-) {
-	const outcomes = new Map<Recorded, BatchOutcome>();
-	for (const [entry, record] of known) {
-		let outcome = outcomes.get(record);
-		if (!outcome) {
-			outcome = replayed(run.ctx, plan, record, fingerprint);
-			outcomes.set(record, outcome);
-			if (outcome.state === 'unconfirmed')
-				posting.failure ??= { error: outcome.failure!, batch: index, replayed: true };
-		}
-		(posting.earlier ??= new Map()).set(entry, outcome);
-	}
-	return outcomes;
 }
 
 /**
@@ -613,10 +343,11 @@ async function sendBatch(
 	const fingerprint = Ledger.fingerprint(whole);
 	const { known, fresh, textedForOthers } = earlierOf(run, columns, batch, fingerprint);
 	lookedUp[index] = true;
-	const replays = replayKnown(target, known, fingerprint, index);
+	const report = new RecordReport(run.ctx, plan, posting);
+	for (const [entry, record] of known) report.add(entry, record, { fingerprint, batch: index });
 	for (const entry of textedForOthers ?? []) (posting.textedForOthers ??= new Set()).add(entry);
 	if (fresh.length === 0) {
-		posting.batches[index] = replays.values().next().value ?? { state: 'not attempted' };
+		posting.batches[index] = report.outcomes.values().next().value ?? { state: 'not attempted' };
 		return true;
 	}
 	const bodyFor = (settings: CampaignSettings) => {
@@ -626,7 +357,7 @@ async function sendBatch(
 	};
 	let who: string | undefined;
 	const whoOfFresh = () => (who ??= whoOf(columns, fresh, duplicates));
-	const written = new WriteAhead(run.ledger, whoOfFresh);
+	const written = new BatchWriteAhead(run.ledger, whoOfFresh);
 	const { outcome, posted, settings } = await postBatch(target, index, bodyFor, written);
 	written.settle(posted === undefined ? undefined : recorded(outcome, posted, whoOfFresh));
 	if (settings && posted) noteMovedIntoQuietHours(plan, settings, posting);

@@ -2,7 +2,8 @@ import type { TextAnalysis } from '../../../domain/gsmSegments';
 import { analyseText } from '../../../domain/gsmSegments';
 import type { BatchOutcome, Posting } from './post';
 import { labelOf } from '../../../domain/compliance';
-import { REPORT_OPTIONS } from '../options';
+import { numbersNamedIn } from '../../../domain/numbersInErrors';
+import { ITEM_FIELD_OPTIONS, REPORT_OPTIONS } from '../options';
 import type { CampaignPlan, CampaignSettings, PlannedItem } from './plan';
 import { batchLabel } from './requestBody';
 
@@ -48,57 +49,6 @@ export interface CampaignReport {
 	items: ItemReport[];
 	/** The numbers the provider accepted in this campaign. */
 	accepted: string[];
-}
-
-/**
- * Runs that look like a phone number, in any written form: `353871234567`, `+353 87 123 4567`, `0871234567`,
- * `00353-87…`.
- */
-const NUMBER_LIKE = /\+?\d[\d \-().]{4,28}\d/g;
-
-/**
- * The sent numbers an error string names, in whatever form it writes them: as sent, with `+`
- * or `00`, with spaces or dashes, or nationally (`087…` for `35387…`, matched when exactly one
- * sent number ends with it behind a one- to three-digit country code).
- */
-function numbersNamedIn(
-	message: string,
-	sent: Set<string | null>,
-	sentList: readonly (string | null)[],
-): string[] {
-	const named = new Set<string>();
-	for (const run of message.match(NUMBER_LIKE) ?? []) {
-		// Two numbers with only a space between them read as one run: try the pieces too.
-		const whole = sentNumberOf(run, sent, sentList);
-		const found = whole
-			? [whole]
-			: run.split(/\s+/).map((piece) => sentNumberOf(piece, sent, sentList));
-		for (const number of found) if (number) named.add(number);
-	}
-	return [...named];
-}
-
-/** The sent number `written` stands for, if exactly one. */
-function sentNumberOf(
-	written: string,
-	sent: Set<string | null>,
-	sentList: readonly (string | null)[],
-): string | undefined {
-	// A trunk 0 written by habit after the country code (`+353 (0)87…`) and a spreadsheet's `.0` are no digits.
-	const digits = written.replace(/\(0\)/g, '').replace(/\.0+$/, '').replace(/\D/g, '');
-	if (digits.length < 6) return undefined;
-	const international = digits.startsWith('00') ? digits.slice(2) : digits;
-	if (sent.has(international)) return international;
-	if (!digits.startsWith('0') || digits.startsWith('00')) return undefined;
-	const national = digits.slice(1);
-	const matches = sentList.filter(
-		(n) =>
-			n !== null &&
-			n.endsWith(national) &&
-			n.length - national.length >= 1 &&
-			n.length - national.length <= 3,
-	);
-	return matches.length === 1 ? matches[0]! : undefined;
 }
 
 /** Provider error strings from accepted batches: by the number they name, or general. */
@@ -451,72 +401,44 @@ class SharedObjects {
 	}
 }
 
-// eslint-disable-next-line max-lines-per-function -- shapes written out: no object per item (100,000 rows)
-function itemJson(outcome: ItemOutcome, shared: Shared): Json {
-	const { plan, posting, errors } = shared;
-	const itemErrors: string[] = errors.byNumber.size > 0 ? [] : (NONE as string[]);
-	if (errors.byNumber.size > 0) {
-		for (const r of outcome.recipients)
-			itemErrors.push(...(errors.byNumber.get(r.msisdn ?? '') ?? []));
-	}
-	const counts = shared.objects.countsOf(outcome);
-	const response = shared.objects.responseOf(itemErrors);
-	const { warnings, summary: campaign, text, operation } = shared;
-	const success = !posting.failure;
-	const rehearsal = plan.settings.rehearsal;
+/** The item's own result, by its shape: one number, a compact list of many, or each listed. */
+function ownResult(outcome: ItemOutcome): Json {
 	const { recipients, numbers } = outcome;
-	// The item's own result first; what the whole campaign shares after it. Written out in full
-	// for each shape: no object per item to spread (100,000 rows).
-	let json: Json;
 	if (isSingle(outcome)) {
-		const [only] = recipients;
-		const { status, msisdn, reason, input, notifyId } = only;
-		json = {
-			status,
-			msisdn,
-			reason,
-			input,
-			notifyId,
-			recipients,
-			counts,
-			warnings,
-			campaign,
-			text,
-			response,
-			operation,
-			success,
-			dryRun: rehearsal,
-		};
-	} else if (numbers) {
-		const { acceptedNumbers, dryRunNumbers } = numbers;
-		json = {
-			status: ownStatus(outcome),
-			recipients,
-			acceptedNumbers,
-			dryRunNumbers,
-			counts,
-			warnings,
-			campaign,
-			text,
-			response,
-			operation,
-			success,
-			dryRun: rehearsal,
-		};
-	} else {
-		json = {
-			status: ownStatus(outcome),
-			recipients,
-			counts,
-			warnings,
-			campaign,
-			text,
-			response,
-			operation,
-			success,
-			dryRun: rehearsal,
-		};
+		const { status, msisdn, reason, input, notifyId } = recipients[0];
+		return { status, msisdn, reason, input, notifyId, recipients };
 	}
+	if (numbers) {
+		const { acceptedNumbers, dryRunNumbers } = numbers;
+		return { status: ownStatus(outcome), recipients, acceptedNumbers, dryRunNumbers };
+	}
+	return { status: ownStatus(outcome), recipients };
+}
+
+/** Provider errors that name this item's numbers. */
+function errorsOfItem(outcome: ItemOutcome, errors: ProviderErrors): string[] {
+	if (errors.byNumber.size === 0) return NONE as string[];
+	const itemErrors: string[] = [];
+	for (const r of outcome.recipients)
+		itemErrors.push(...(errors.byNumber.get(r.msisdn ?? '') ?? []));
+	return itemErrors;
+}
+
+/**
+ * The item's own result first; what the whole campaign shares after it, assigned in one order so
+ * that every item's object has the same shape: no object per item to spread (100,000 rows).
+ */
+function itemJson(outcome: ItemOutcome, shared: Shared): Json {
+	const { plan, posting } = shared;
+	const json = ownResult(outcome);
+	json.counts = shared.objects.countsOf(outcome);
+	json.warnings = shared.warnings;
+	json.campaign = shared.summary;
+	json.text = shared.text;
+	json.response = shared.objects.responseOf(errorsOfItem(outcome, shared.errors));
+	json.operation = shared.operation;
+	json.success = !posting.failure;
+	for (const name of ITEM_FIELD_OPTIONS) json[name] = plan.settings.options[name];
 	// The exact bodies are shown once per campaign, on its first item.
 	if (plan.settings.rehearsal && outcome.item === plan.items[0])
 		json.requests = posting.dryRunRequests;

@@ -4,6 +4,7 @@ import {
 	BODY_OPTIONS,
 	CAMPAIGN_KEY_OPTIONS,
 	CAMPAIGN_KEY_WORDING,
+	ITEM_FIELD_OPTIONS,
 	campaignKeyValue,
 	OPTION_FIELDS,
 	OPTION_NAMES,
@@ -41,6 +42,11 @@ describe('the campaign option table', () => {
 	it('writes to the body and shows only campaign-key options: a campaign takes them from its first item', () => {
 		for (const name of [...BODY_OPTIONS, ...REPORT_OPTIONS])
 			expect(CAMPAIGN_KEY_OPTIONS).toContain(name);
+	});
+
+	it('shows at the top of each item only campaign-key options (Dry Run): the campaign decides them', () => {
+		expect(ITEM_FIELD_OPTIONS).toEqual(['dryRun']);
+		for (const name of ITEM_FIELD_OPTIONS) expect(CAMPAIGN_KEY_OPTIONS).toContain(name);
 	});
 
 	it('says what makes items one campaign in the Recipients description', () => {
