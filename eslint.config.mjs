@@ -83,6 +83,24 @@ export default tseslint.config(
 		},
 	},
 	{
+		// Conversation sends its one text through the campaign pipeline's public entry, nothing else of it.
+		files: ['nodes/Phonovation/resources/conversation/**/*.ts'],
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{
+					patterns: [
+						{
+							group: ['**/campaign/pipeline/**', '!**/campaign/pipeline/sendOneText'],
+							message:
+								'conversation/ imports nothing of the campaign pipeline but pipeline/sendOneText.',
+						},
+					],
+				},
+			],
+		},
+	},
+	{
 		files: ['package.json'],
 		extends: [community],
 		plugins: { 'n8n-nodes-base': n8nNodesBase },

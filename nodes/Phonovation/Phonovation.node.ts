@@ -11,10 +11,11 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { campaignDescription } from './resources/campaign';
-import { conversationDescription } from './resources/conversation';
-import { receiveReceipt } from './resources/conversation/receiveReceipt';
-import { receiveReply } from './resources/conversation/receiveReply';
-import { outputNames as deliveryOutputs } from './resources/conversation/sendAndWaitForDelivery';
+import {
+	conversationDescription,
+	deliveryOutputNames as deliveryOutputs,
+	resume,
+} from './resources/conversation';
 import { legacyMessageDescription } from './resources/legacyMessage';
 import { senderDescription } from './resources/sender';
 import { fetchSenders, senderTypeLabel } from './resources/sender/senders';
@@ -98,9 +99,7 @@ export class Phonovation implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		return this.getNodeParameter('operation', '') === 'sendAndWaitForDelivery'
-			? await receiveReceipt.call(this)
-			: await receiveReply.call(this);
+		return await resume.call(this);
 	}
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

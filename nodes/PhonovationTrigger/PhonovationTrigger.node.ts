@@ -23,6 +23,7 @@ import { readTriggerParameters } from './parameters';
 import { configurationLog, requestCausedLog } from './incoming/log';
 import { REFUSAL_TEXT, RelayRejection } from './incoming/rejection';
 import { secretsLoader } from './verification/secrets';
+import { optionsCollection } from '../shared/optionsCollection';
 
 function settingsOf(events: RelayEvent[], options: TriggerOptions): TriggerSettings {
 	return {
@@ -119,65 +120,58 @@ export class PhonovationTrigger implements INodeType {
 				default: '',
 				displayOptions: { show: { 'options.token': [{ _cnd: { exists: true } }] } },
 			},
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add Option',
-				default: {},
-				options: [
-					{
-						displayName: 'Accept Receipts Without Notify ID',
-						name: 'acceptUnlinkedReceipts',
-						type: 'boolean',
-						default: false,
-						description:
-							'Whether to let delivery receipts with an empty SMS-NotifyId through, marked verified: false. Their SMS-Verify is the same for every such receipt of the account, so one seen lets anyone forge them; they are refused with 401 by default.',
-					},
-					{
-						displayName: 'Include Raw Fields',
-						name: 'includeRaw',
-						type: 'boolean',
-						default: false,
-						description:
-							'Whether to add the fields as received under "raw", including the legacy SMS-AuthCode and SMS-GroupCode',
-					},
-					{
-						displayName: 'Keywords',
-						name: 'keywords',
-						type: 'string',
-						default: '',
-						placeholder: 'CONFIRM, CANCEL, *',
-						description:
-							'Comma-separated keywords, case-insensitive. Inbound messages start the workflow only when the first word of the text (which the signature covers) is one of them. * stands for "none of the others". Leave empty for all. Opt-outs are never filtered.',
-					},
-					{
-						displayName: 'STOP Replies as Opt-Outs',
-						name: 'stopReplies',
-						type: 'boolean',
-						default: true,
-						description:
-							'Whether a reply to your own number whose whole text is STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT, REVOKE, OPTOUT or OPT OUT (any case; spaces, punctuation and emoji around it ignored) arrives as an Opt-Out instead of an Inbound Message. A stop word texted to the shortcode 50123 is always an Opt-Out.',
-					},
-					{
-						displayName: 'URL Token (Deprecated)',
-						name: 'token',
-						type: 'string',
-						typeOptions: { password: true },
-						default: '',
-						description:
-							"Replaced by the credential's URL Token, which is stored encrypted. Used only when the credential has none.",
-					},
-					{
-						displayName: 'Verify Signature',
-						name: 'verifySignature',
-						type: 'boolean',
-						default: true,
-						description:
-							"Whether to refuse relays and receipts whose SMS-Verify MD5 does not match the credential's Relay Secret (HTTP 401)",
-					},
-				],
-			},
+			optionsCollection([
+				{
+					displayName: 'Accept Receipts Without Notify ID',
+					name: 'acceptUnlinkedReceipts',
+					type: 'boolean',
+					default: false,
+					description:
+						'Whether to let delivery receipts with an empty SMS-NotifyId through, marked verified: false. Their SMS-Verify is the same for every such receipt of the account, so one seen lets anyone forge them; they are refused with 401 by default.',
+				},
+				{
+					displayName: 'Include Raw Fields',
+					name: 'includeRaw',
+					type: 'boolean',
+					default: false,
+					description:
+						'Whether to add the fields as received under "raw", including the legacy SMS-AuthCode and SMS-GroupCode',
+				},
+				{
+					displayName: 'Keywords',
+					name: 'keywords',
+					type: 'string',
+					default: '',
+					placeholder: 'CONFIRM, CANCEL, *',
+					description:
+						'Comma-separated keywords, case-insensitive. Inbound messages start the workflow only when the first word of the text (which the signature covers) is one of them. * stands for "none of the others". Leave empty for all. Opt-outs are never filtered.',
+				},
+				{
+					displayName: 'STOP Replies as Opt-Outs',
+					name: 'stopReplies',
+					type: 'boolean',
+					default: true,
+					description:
+						'Whether a reply to your own number whose whole text is STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT, REVOKE, OPTOUT or OPT OUT (any case; spaces, punctuation and emoji around it ignored) arrives as an Opt-Out instead of an Inbound Message. A stop word texted to the shortcode 50123 is always an Opt-Out.',
+				},
+				{
+					displayName: 'URL Token (Deprecated)',
+					name: 'token',
+					type: 'string',
+					typeOptions: { password: true },
+					default: '',
+					description:
+						"Replaced by the credential's URL Token, which is stored encrypted. Used only when the credential has none.",
+				},
+				{
+					displayName: 'Verify Signature',
+					name: 'verifySignature',
+					type: 'boolean',
+					default: true,
+					description:
+						"Whether to refuse relays and receipts whose SMS-Verify MD5 does not match the credential's Relay Secret (HTTP 401)",
+				},
+			]),
 		],
 	};
 

@@ -13,3 +13,11 @@ export function hasExpression(value: unknown): boolean {
 	if (value !== null && typeof value === 'object') return Object.values(value).some(hasExpression);
 	return false;
 }
+
+/** A value as text, or null when there is none (null, undefined or ''). */
+export const textOrNull = (value: unknown): string | null =>
+	value === null || value === undefined || value === '' ? null : asText(value);
+
+/** A count (a whole number from 0, exactly representable), or null for anything else. */
+export const countOrNull = (value: unknown): number | null =>
+	typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : null;

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 
 import { fetch } from 'undici';
 
-import { replyProof } from '../../nodes/Phonovation/resources/conversation/replyProof';
+import { replyProof } from '../../nodes/Phonovation/resources/conversation/proof/replyProof';
 import { useE2eEnvironment } from './support/environment';
 import { logParameter, questionLog, questionLogWorkflow, waitingAt } from './support/question-log';
 import { nodeOutput } from './support/n8n-client';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import { fetch } from 'undici';
 
-import { openToken } from '../../nodes/Phonovation/resources/conversation/sealedResumeToken';
+import { openToken } from '../../nodes/Phonovation/resources/conversation/proof/sealedResumeToken';
 import { useE2eEnvironment } from './support/environment';
 import { rawExecutionText } from './support/load-executions';
 import { nodeOutput, type WorkflowJson } from './support/n8n-client';

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { questionRef } from '../../nodes/shared/questionRef';
+import { questionRef } from '../../nodes/Phonovation/resources/conversation/proof/questionRef';
 
 const SIGNATURE = 'ab'.repeat(32);
 /** The node the played runs wait at. */

@@ -1,23 +1,23 @@
+// Deliver Receipt: its fields, and its run: a verified receipt handed to the run waiting for its text.
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { normaliseMsisdn } from '../../domain/phoneNumbers';
-import { DEFAULT_COUNTRY_CODE } from '../../domain/rules';
-import { isQuestionRefShaped } from '../../../shared/questionRef';
-import { asText } from '../../../shared/values';
-import { deliverReceiptDescription } from './fields';
-import { findQuestions, type LoggedQuestion } from './questionLog';
-import { type DeliveredReceipt, receiptProof } from './receiptProof';
-import { asInternational } from './replyProof';
-import type { ResumeTarget } from './resumeUrl';
-import {
-	deliverEach,
-	postToWaitingRun,
-	requireSecret,
-	sortRows,
-	unusableRowsOf,
-} from './waitingRuns';
+import { asText, countOrNull, textOrNull } from '../../../shared/values';
+import { deliverOperation, type Handed, triggerItemField } from './deliverEach';
+import { operationFields } from './fields';
+import { savedNumber } from './numbers';
+import type { ProofTarget } from './proof/proof';
+import { isQuestionRefShaped } from './proof/questionRef';
+import { type DeliveredReceipt, receiptProof } from './proof/receiptProof';
+import { findQuestions, type LoggedQuestion, questionLogField } from './questionLog';
+import { type Offer, offerInTurn, sortRows, unusableRowsOf } from './waitingRuns';
 
-export const description = deliverReceiptDescription;
+export const description = operationFields('deliverReceipt', [
+	questionLogField,
+	triggerItemField(
+		'Receipt',
+		"The Phonovation Trigger's Delivery Receipt item (or a Processing Result item that refuses a number). An unverified one is never delivered.",
+	),
+]);
 
 /**
  * Pauses between tries while n8n cannot take the receipt yet: a receipt can come before the run
@@ -28,16 +28,11 @@ const RETRY = {
 	failure: 'The waiting run could not take the receipt',
 };
 
-const orNull = (value: unknown) =>
-	value === null || value === undefined || value === '' ? null : asText(value);
-const countOrNull = (value: unknown) =>
-	typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : null;
-
 type Read = { receipt: DeliveredReceipt; to: string | null } | { skip: string };
 
 /** The receipt a trigger item reports, or why it changes nothing. */
 function readReceipt(item: IDataObject): Read {
-	const notifyId = orNull(item.notifyId);
+	const notifyId = textOrNull(item.notifyId);
 	if (item.event === 'processingResult') {
 		// Queued is not delivered: the handset's receipt follows. Only a refusal is final.
 		if (item.status !== 'MESSAGE_ERROR')
@@ -48,9 +43,9 @@ function readReceipt(item: IDataObject): Read {
 				notifyId,
 				outcome: 'failed',
 				source: 'processingResult',
-				reason: orNull(item.message) ?? 'the provider could not process the text',
+				reason: textOrNull(item.message) ?? 'the provider could not process the text',
 				parts: { toSend: null, sent: null, failed: null },
-				receivedAt: orNull(item.finishedAt),
+				receivedAt: textOrNull(item.finishedAt),
 			},
 			to: null,
 		};
@@ -68,9 +63,9 @@ function readReceipt(item: IDataObject): Read {
 				sent: countOrNull(unverified.totalSent),
 				failed: countOrNull(unverified.totalFailed),
 			},
-			receivedAt: orNull(unverified.receivedAt),
+			receivedAt: textOrNull(unverified.receivedAt),
 		},
-		to: orNull(unverified.to),
+		to: textOrNull(unverified.to),
 	};
 }
 
@@ -78,27 +73,57 @@ function readReceipt(item: IDataObject): Read {
 async function offerReceipt(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
-	rows: Array<{ row: LoggedQuestion; target: ResumeTarget }>,
+	rows: Array<Offer<LoggedQuestion>>,
 	signed: { receipt: DeliveredReceipt; secret: string },
 ): Promise<IDataObject> {
 	const { receipt, secret } = signed;
-	let outcome: IDataObject | undefined;
-	for (const { row, target } of rows) {
-		const { executionId } = target;
-		const proof = receiptProof({ executionId, reference: row.reference }, receipt, secret);
-		const body = { ...receipt, proof };
-		const posted = await postToWaitingRun(ctx, itemIndex, { target, body }, RETRY);
-		const text = { reference: row.reference, executionId };
-		if (posted.state === 'resumed') return { resumed: true, delivery: receipt.outcome, text };
-		// This run may have taken it: no other row is tried.
-		if (posted.state === 'unconfirmed')
-			return { resumed: false, unconfirmed: true, reason: posted.reason, text };
-		outcome ??=
-			posted.state === 'refused'
-				? { resumed: false, reason: posted.reason, text }
-				: { resumed: false, reason: 'no run is waiting for this text any more', text };
-	}
-	return outcome ?? { resumed: false, reason: 'no run is waiting for this text' };
+	const prove = (about: ProofTarget) => receiptProof(about, receipt, secret);
+	const answers = await offerInTurn(ctx, itemIndex, rows, { fields: receipt, prove, retry: RETRY });
+	const last = answers.at(-1);
+	if (last?.posted.state === 'resumed')
+		return { resumed: true, delivery: receipt.outcome, text: last.about };
+	// This run may have taken it: no other row was tried.
+	if (last?.posted.state === 'unconfirmed')
+		return { resumed: false, unconfirmed: true, reason: last.posted.reason, text: last.about };
+	const [first] = answers;
+	if (!first) return { resumed: false, reason: 'no run is waiting for this text' };
+	const reason =
+		first.posted.state === 'refused'
+			? first.posted.reason
+			: 'no run is waiting for this text any more';
+	return { resumed: false, reason, text: first.about };
+}
+
+/** One trigger item's receipt, offered to the run waiting for its text; the item says what became of it. */
+async function deliverReceipt(
+	ctx: IExecuteFunctions,
+	{ itemIndex, item, out, secret, requireSecret, waitingBase }: Handed,
+): Promise<INodeExecutionData[]> {
+	// A processing result leaves the trigger only after its URL token was checked; it carries no
+	// signature, so no `verified` either. A delivery receipt must be signed.
+	const vouched =
+		item.event === 'processingResult' ? item.verified !== false : item.verified === true;
+	if (!vouched)
+		return out({
+			resumed: false,
+			reason: 'the receipt was not verified by the Phonovation Trigger',
+		});
+	const read = readReceipt(item);
+	if ('skip' in read) return out({ resumed: false, reason: read.skip });
+	const { receipt } = read;
+	// Receipts of every campaign come to the inbox: only one of this node's texts has a waiting run.
+	if (!isQuestionRefShaped(receipt.notifyId))
+		return out({ resumed: false, reason: 'no run is waiting for this text' });
+	const to = read.to === null ? '' : (savedNumber(read.to) ?? '');
+	const rows = await findQuestions(ctx, itemIndex, to, receipt.notifyId);
+	// Every row for this text, in case a log kept more than one (the live one answers for itself).
+	const forText = rows.filter(
+		(row) => row.reference === receipt.notifyId && row.waitsFor === 'receipt',
+	);
+	if (forText.length > 0) requireSecret();
+	const { usable, unusable } = sortRows(forText, waitingBase, secret);
+	const result = await offerReceipt(ctx, itemIndex, usable, { receipt, secret });
+	return out({ ...result, ...unusableRowsOf(unusable) });
 }
 
 /**
@@ -108,49 +133,11 @@ async function offerReceipt(
  * goes on with `resumed` and, when it is false, why (no run waits for that text, it was already
  * resumed, the receipt is not final…); `unconfirmed: true` when a run may have taken it unseen.
  */
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	const handing = {
-		operation: 'Deliver Receipt',
-		notATool: 'only a verified receipt may resume a run',
-		parameter: 'receipt',
+export const execute = deliverOperation(
+	{
 		label: 'Receipt',
+		notATool: 'only a verified receipt may resume a run',
 		events: { deliveryReceipt: 'Delivery Receipt', processingResult: 'Processing Result' },
-		triggerName: 'On Receipt',
-	};
-	return await deliverEach(
-		this,
-		items,
-		handing,
-		async ({ itemIndex, item, out, secret, waitingBase }) => {
-			// A processing result leaves the trigger only after its URL token was checked; it carries no
-			// signature, so no `verified` either. A delivery receipt must be signed.
-			const vouched =
-				item.event === 'processingResult' ? item.verified !== false : item.verified === true;
-			if (!vouched)
-				return out({
-					resumed: false,
-					reason: 'the receipt was not verified by the Phonovation Trigger',
-				});
-			const read = readReceipt(item);
-			if ('skip' in read) return out({ resumed: false, reason: read.skip });
-			const { receipt } = read;
-			// Receipts of every campaign come to the inbox: only one of this node's texts has a waiting run.
-			if (!isQuestionRefShaped(receipt.notifyId))
-				return out({ resumed: false, reason: 'no run is waiting for this text' });
-			const to =
-				read.to === null ? null : normaliseMsisdn(asInternational(read.to), DEFAULT_COUNTRY_CODE);
-			const rows = await findQuestions(this, itemIndex, to?.ok ? to.msisdn : '', receipt.notifyId);
-			// Every row for this text, in case a log kept more than one (the live one answers for itself).
-			const forText = rows.filter(
-				(row) => row.reference === receipt.notifyId && row.waitsFor === 'receipt',
-			);
-			if (forText.length > 0) requireSecret(this, itemIndex, secret, 'Deliver Receipt');
-			const { usable, unusable } = sortRows(forText, waitingBase, secret);
-			const result = await offerReceipt(this, itemIndex, usable, { receipt, secret });
-			return out({ ...result, ...unusableRowsOf(unusable) });
-		},
-	);
-}
+	},
+	deliverReceipt,
+);

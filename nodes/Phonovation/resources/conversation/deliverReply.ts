@@ -1,32 +1,29 @@
+// Deliver Reply: its fields, and its run: a verified reply handed to the waiting question it answers.
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { normaliseMsisdn } from '../../domain/phoneNumbers';
-import { DEFAULT_COUNTRY_CODE } from '../../domain/rules';
-import { asText } from '../../../shared/values';
-import { deliverReplyDescription } from './fields';
-import { findQuestions, type LoggedQuestion } from './questionLog';
-import { asInternational, type DeliveredReply, relayMark, replyProof } from './replyProof';
-import type { ResumeTarget } from './resumeUrl';
-import { earlierDeliveries, markSettled } from './settledRelays';
-import {
-	deliverEach,
-	postToWaitingRun,
-	requireSecret,
-	sortRows,
-	type UnusableRow,
-	unusableRowsOf,
-} from './waitingRuns';
+import { asText, textOrNull } from '../../../shared/values';
+import { deliverOperation, type Handed, triggerItemField } from './deliverEach';
+import { operationFields } from './fields';
+import { savedNumber } from './numbers';
+import type { ProofTarget } from './proof/proof';
+import { type DeliveredReply, relayMark, replyProof } from './proof/replyProof';
+import { earlierDeliveries, markSettled } from './proof/settledRelays';
+import { findQuestions, type LoggedQuestion, questionLogField } from './questionLog';
+import { type Offer, offerInTurn, sortRows, type UnusableRow, unusableRowsOf } from './waitingRuns';
 
-export const description = deliverReplyDescription;
+export const description = operationFields('deliverReply', [
+	questionLogField,
+	triggerItemField(
+		'Reply',
+		"The Phonovation Trigger's item for the reply (Inbound Message or Opt-Out): its from, text, event and verified, and unverified.receivedAt and unverified.notifyId. An unverified reply is never delivered.",
+	),
+]);
 
 /** Pauses between tries when n8n cannot take the reply yet (still running) or fails (5xx, no answer). */
 const RETRY = {
 	pausesMs: [1_000, 2_000],
 	failure: 'The asking run could not take the reply',
 };
-
-const orNull = (value: unknown) =>
-	value === null || value === undefined || value === '' ? null : asText(value);
 
 /**
  * The questions a reply may answer, in the order to try them: the question it is linked to first
@@ -56,7 +53,7 @@ function offersFor(
 	msisdn: string,
 	linkedTo: string | null,
 	{ waitingBase, secret }: { waitingBase: string; secret: string },
-): { offers: Array<{ row: LoggedQuestion; target: ResumeTarget }>; unusable: UnusableRow[] } {
+): { offers: ReplyOffer[]; unusable: UnusableRow[] } {
 	const forReplies = questions.filter((q) => q.waitsFor !== 'receipt');
 	const { usable, unusable } = sortRows(forReplies, waitingBase, secret);
 	const targets = new Map(usable.map(({ row, target }) => [row, target]));
@@ -64,39 +61,37 @@ function offersFor(
 	return { offers: candidates.map((row) => ({ row, target: targets.get(row)! })), unusable };
 }
 
-type Offer = { row: LoggedQuestion; target: ResumeTarget };
+type ReplyOffer = Offer<LoggedQuestion>;
 
-/** Offers the reply to each usable candidate in turn; what became of it, for the item. */
+/**
+ * Offers the reply to each usable candidate in turn; what became of it, for the item. The first
+ * waiting question that reads it as its answer takes it; a refusal (not an answer, no code) is
+ * reported when no other question takes it.
+ */
 async function offerReply(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
-	candidates: Offer[],
+	candidates: ReplyOffer[],
 	signed: { reply: DeliveredReply; secret: string },
 ): Promise<IDataObject> {
 	const { reply, secret } = signed;
-	// The first waiting question that reads it as its answer takes it; a refusal (not an answer,
-	// no code) is reported when no other question takes it.
-	let refusal: IDataObject | undefined;
-	for (const { row, target } of candidates) {
-		const { executionId } = target;
-		const proof = replyProof({ executionId, reference: row.reference }, reply, secret);
-		const body = { ...reply, proof };
-		const posted = await postToWaitingRun(ctx, itemIndex, { target, body }, RETRY);
-		const question = { reference: row.reference, executionId };
-		if (posted.state === 'resumed')
-			return { resumed: true, answer: posted.answer ?? null, question };
-		// This run may have taken it as its answer: offered to another question, it could answer two.
-		if (posted.state === 'unconfirmed')
-			return { resumed: false, unconfirmed: true, reason: posted.reason, question };
-		if (posted.state === 'refused')
-			refusal ??= {
-				resumed: false,
-				reason: posted.reason,
-				question,
-				...(posted.reprompt ? { reprompt: posted.reprompt } : {}),
-			};
+	const prove = (about: ProofTarget) => replyProof(about, reply, secret);
+	const answers = await offerInTurn(ctx, itemIndex, candidates, {
+		fields: reply,
+		prove,
+		retry: RETRY,
+	});
+	const last = answers.at(-1);
+	if (last?.posted.state === 'resumed')
+		return { resumed: true, answer: last.posted.answer ?? null, question: last.about };
+	// This run may have taken it as its answer: offered to another question, it could answer two.
+	if (last?.posted.state === 'unconfirmed')
+		return { resumed: false, unconfirmed: true, reason: last.posted.reason, question: last.about };
+	for (const { posted, about } of answers) {
+		if (posted.state !== 'refused') continue;
+		const reprompt = posted.reprompt ? { reprompt: posted.reprompt } : {};
+		return { resumed: false, reason: posted.reason, question: about, ...reprompt };
 	}
-	if (refusal) return refusal;
 	return {
 		resumed: false,
 		reason: candidates.length
@@ -113,7 +108,7 @@ async function offerReply(
 async function offerOnce(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
-	{ offers, questions, mark }: { offers: Offer[]; questions: LoggedQuestion[]; mark: string },
+	{ offers, questions, mark }: { offers: ReplyOffer[]; questions: LoggedQuestion[]; mark: string },
 	signed: { reply: DeliveredReply; secret: string },
 ): Promise<IDataObject> {
 	const { answered, mayHaveAnswered } = earlierDeliveries(questions, mark);
@@ -137,6 +132,38 @@ async function offerOnce(
 	};
 }
 
+/** The reply a trigger item reports (its number and text signed, its time and link not). */
+function replyOf(item: IDataObject): DeliveredReply {
+	const unverified = (item.unverified ?? {}) as IDataObject;
+	return {
+		from: asText(item.from),
+		text: asText(item.text),
+		receivedAt: textOrNull(unverified.receivedAt),
+		optedOut: item.event === 'optOut',
+		notifyId: textOrNull(unverified.notifyId),
+	};
+}
+
+/** One trigger item's reply, offered to the questions of its number; the item says what became of it. */
+async function deliverReply(
+	ctx: IExecuteFunctions,
+	{ itemIndex, item, out, secret, requireSecret, waitingBase }: Handed,
+): Promise<INodeExecutionData[]> {
+	if (item.verified !== true)
+		return out({ resumed: false, reason: 'the reply was not verified by the Phonovation Trigger' });
+	const reply = replyOf(item);
+	const from = savedNumber(reply.from);
+	if (from === null) return out({ resumed: false, reason: 'the reply has no number to match' });
+	const questions = await findQuestions(ctx, itemIndex, from, reply.notifyId);
+	if (questions.length > 0) requireSecret();
+	const { offers, unusable } = offersFor(questions, from, reply.notifyId, { waitingBase, secret });
+	const mark = relayMark(reply, secret);
+	const signed = { reply, secret };
+	const result = await offerOnce(ctx, itemIndex, { offers, questions, mark }, signed);
+	const marked = await markSettled(ctx, itemIndex, result, mark);
+	return out({ ...result, ...marked, ...unusableRowsOf(unusable) });
+}
+
 /**
  * Finds the question a verified reply answers in the Question Log and posts the reply, with its
  * proof, to that question's resume URL (rebuilt by the resume URL rule; rows it refuses are listed
@@ -145,53 +172,11 @@ async function offerOnce(
  * ordinary inbound message; `unconfirmed: true` when a run may have taken it unseen;
  * `alreadyAnswered: true` when this very relay settled a question before (the log marks each).
  */
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	const handing = {
-		operation: 'Deliver Reply',
-		notATool: 'only a verified reply may answer a question',
-		parameter: 'reply',
+export const execute = deliverOperation(
+	{
 		label: 'Reply',
+		notATool: 'only a verified reply may answer a question',
 		events: { inbound: 'Inbound Message', optOut: 'Opt-Out' },
-		triggerName: 'On Reply',
-	};
-	return await deliverEach(
-		this,
-		items,
-		handing,
-		async ({ itemIndex, item, out, secret, waitingBase }) => {
-			if (item.verified !== true)
-				return out({
-					resumed: false,
-					reason: 'the reply was not verified by the Phonovation Trigger',
-				});
-			const unverified = (item.unverified ?? {}) as IDataObject;
-			const reply: DeliveredReply = {
-				from: asText(item.from),
-				text: asText(item.text),
-				receivedAt: orNull(unverified.receivedAt),
-				optedOut: item.event === 'optOut',
-				notifyId: orNull(unverified.notifyId),
-			};
-			const from = normaliseMsisdn(asInternational(reply.from), DEFAULT_COUNTRY_CODE);
-			if (!from.ok) return out({ resumed: false, reason: 'the reply has no number to match' });
-			const questions = await findQuestions(this, itemIndex, from.msisdn, reply.notifyId);
-			if (questions.length > 0) requireSecret(this, itemIndex, secret, 'Deliver Reply');
-			const { offers, unusable } = offersFor(questions, from.msisdn, reply.notifyId, {
-				waitingBase,
-				secret,
-			});
-			const mark = relayMark(reply, secret);
-			const result = await offerOnce(
-				this,
-				itemIndex,
-				{ offers, questions, mark },
-				{ reply, secret },
-			);
-			const marked = await markSettled(this, itemIndex, result, mark);
-			return out({ ...result, ...marked, ...unusableRowsOf(unusable) });
-		},
-	);
-}
+	},
+	deliverReply,
+);

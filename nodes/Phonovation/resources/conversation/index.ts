@@ -1,9 +1,13 @@
+// Conversation: its four operations, the Operation picker, and what the node takes from it besides.
 import type { INodeProperties } from 'n8n-workflow';
 
+import * as sendAndWait from './ask/sendAndWait';
+import * as sendAndWaitForDelivery from './ask/sendAndWaitForDelivery';
 import * as deliverReceipt from './deliverReceipt';
 import * as deliverReply from './deliverReply';
-import * as sendAndWait from './sendAndWait';
-import * as sendAndWaitForDelivery from './sendAndWaitForDelivery';
+
+export { outputNames as deliveryOutputNames } from './ask/deliveryOutputs';
+export { resume } from './ask/resume';
 
 export const operations = { sendAndWait, deliverReply, sendAndWaitForDelivery, deliverReceipt };
 

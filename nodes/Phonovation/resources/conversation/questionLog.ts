@@ -1,3 +1,4 @@
+// The Question Log: the field that chooses it, and the calls that record, find and settle questions.
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 

@@ -1,30 +1,19 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+// Posting to a run that waits at its node's own resume URL, as Deliver Reply and Deliver Receipt do.
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import { eachItem } from '../../eachItem';
 import { describeFailure } from '../../transport/failures';
 import { mayHaveBeenProcessed } from '../../transport/processed';
 import { asText } from '../../../shared/values';
-import { type LogRow, readResumeUrl, type ResumeTarget } from './resumeUrl';
+import type { ProofTarget } from './proof/proof';
+import { type LogRow, readResumeUrl, type ResumeTarget } from './proof/resumeUrl';
 
 /**
  * Posting to a run that waits at its node's own signed resume URL (Send and Wait for Reply or for
  * Delivery), as Deliver Reply and Deliver Receipt do: only URLs rebuilt by the resume URL rule
- * (resumeUrl.ts) are posted to, redirects are never followed, only the waiting node's own
+ * (proof/resumeUrl.ts) are posted to, redirects are never followed, only the waiting node's own
  * `resumed: true` counts as success, and a delivery that may have been taken is never offered on.
  */
-
-/** A trigger item handed over in a JSON parameter (n8n may hand it over as text). */
-function itemOfParameter(value: unknown): IDataObject {
-	if (typeof value === 'string') {
-		try {
-			return (JSON.parse(value) ?? {}) as IDataObject;
-		} catch {
-			return {};
-		}
-	}
-	return value && typeof value === 'object' ? (value as IDataObject) : {};
-}
 
 /** This n8n's waiting-webhook address (`…/webhook-waiting/`), from the run's own resume URL. */
 export function waitingBaseOf(ctx: IExecuteFunctions): string {
@@ -46,13 +35,19 @@ export interface UnusableRow {
 	reason: string;
 }
 
+/** A Question Log row, with the target the resume URL rule rebuilt from it. */
+export interface Offer<Row extends LogRow = LogRow> {
+	row: Row;
+	target: ResumeTarget;
+}
+
 /** Rows (in their order) split into those with a target to post to and those refused. */
 export function sortRows<Row extends LogRow>(
 	rows: Row[],
 	waitingBase: string,
 	secret: string,
-): { usable: Array<{ row: Row; target: ResumeTarget }>; unusable: UnusableRow[] } {
-	const usable: Array<{ row: Row; target: ResumeTarget }> = [];
+): { usable: Array<Offer<Row>>; unusable: UnusableRow[] } {
+	const usable: Array<Offer<Row>> = [];
 	const unusable: UnusableRow[] = [];
 	for (const row of rows) {
 		const read = readResumeUrl(row, waitingBase, secret);
@@ -179,87 +174,36 @@ export async function postToWaitingRun(
 	});
 }
 
+/** What is delivered: its fields, its proof for one run's question or text, how long to keep trying. */
+export interface Delivery {
+	fields: object;
+	prove(about: ProofTarget): string;
+	retry: { pausesMs: readonly number[]; failure: string };
+}
+
+/** A waiting run's answer, and the question or text (its Notify ID and its run) it was offered as. */
+export interface Offered {
+	posted: Posted;
+	about: ProofTarget;
+}
+
 /**
- * The Relay Secret, once a proof is about to be made: without it no waiting run can check what it
- * is given, so the item fails saying so rather than being refused as "no valid proof".
+ * Offers the delivery, with its proof, to each row's run in turn until one resumes or may have
+ * taken it: no other is tried then, or it could be taken twice. Every answer, in order.
  */
-export function requireSecret(
+export async function offerInTurn(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
-	secret: string,
-	operation: string,
-): void {
-	if (secret !== '') return;
-	throw new NodeOperationError(
-		ctx.getNode(),
-		`Credential: set a Relay Secret; ${operation} proves with it what it hands to a waiting run`,
-		{
-			itemIndex,
-			description:
-				'Set Relay Secret in the Phonovation credential: the same credential as the Send and Wait node and the trigger.',
-		},
-	);
-}
-
-/** What a Deliver operation takes: the trigger's item of which events, in which parameter. */
-interface Handing {
-	/** The operation's name, for the AI tool refusal. */
-	operation: string;
-	/** Why no AI agent may use it. */
-	notATool: string;
-	/** The parameter (and its label) holding the trigger's item. */
-	parameter: string;
-	label: string;
-	/** The trigger events it takes, and their names in the trigger. */
-	events: Record<string, string>;
-	/** The trigger node's name in the example expression of the error. */
-	triggerName: string;
-}
-
-export interface Handed {
-	itemIndex: number;
-	/** The trigger's item. */
-	item: IDataObject;
-	/** The item going on, with what became of it. */
-	out(result: IDataObject): INodeExecutionData[];
-	secret: string;
-	/** This n8n's waiting-webhook address: a row pointing anywhere else gets neither item nor proof. */
-	waitingBase: string;
-}
-
-/**
- * Deliver Reply and Deliver Receipt: never an AI Agent's tool (an agent must not make up what a
- * person or the provider said), each input item's trigger item checked to be one of `events`
- * (an error naming the field and the item otherwise), handed to `deliver` with the Relay Secret.
- */
-export async function deliverEach(
-	ctx: IExecuteFunctions,
-	items: INodeExecutionData[],
-	handing: Handing,
-	deliver: (handed: Handed) => Promise<INodeExecutionData[]>,
-): Promise<INodeExecutionData[]> {
-	if (ctx.getNode().type.endsWith('Tool'))
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`${handing.operation} cannot be used as an AI tool: ${handing.notATool}`,
-		);
-	const secret = asText((await ctx.getCredentials('phonovationApi')).relaySecret);
-	const waitingBase = waitingBaseOf(ctx);
-	const { label } = handing;
-	return await eachItem(ctx, items, async (itemIndex) => {
-		const item = itemOfParameter(ctx.getNodeParameter(handing.parameter, itemIndex, {}));
-		const event = asText(item.event);
-		if (!Object.hasOwn(handing.events, event)) {
-			const names = Object.values(handing.events).join(' or ');
-			throw new NodeOperationError(
-				ctx.getNode(),
-				`${label}: item ${itemIndex} is not a Phonovation Trigger ${names} item (event "${event}"); set ${label} to the trigger's item, e.g. {{ $('${handing.triggerName}').item.json }}`,
-				{ itemIndex },
-			);
-		}
-		const out = (result: IDataObject): INodeExecutionData[] => [
-			{ json: { ...item, ...result }, pairedItem: { item: itemIndex } },
-		];
-		return await deliver({ itemIndex, item, out, secret, waitingBase });
-	});
+	offers: Offer[],
+	delivery: Delivery,
+): Promise<Offered[]> {
+	const answers: Offered[] = [];
+	for (const { row, target } of offers) {
+		const about = { reference: row.reference, executionId: target.executionId };
+		const body = { ...delivery.fields, proof: delivery.prove(about) };
+		const posted = await postToWaitingRun(ctx, itemIndex, { target, body }, delivery.retry);
+		answers.push({ posted, about });
+		if (posted.state === 'resumed' || posted.state === 'unconfirmed') break;
+	}
+	return answers;
 }

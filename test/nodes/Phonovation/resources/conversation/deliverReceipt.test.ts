@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { provenReceipt } from '../../../../../nodes/Phonovation/resources/conversation/receiptProof';
+import { provenReceipt } from '../../../../../nodes/Phonovation/resources/conversation/proof/receiptProof';
 import { QUESTION_LOG, QuestionLog } from '../../../../harness/question-log';
 import { type Answer, referenceOf, useWaitingRuns } from '../../../../harness/waiting-runs';
 import { sharedFixture } from '../../fixture';

@@ -87,14 +87,17 @@ import {
 	answerCodeOf,
 	approvalWordsOf,
 	withoutCode,
-} from '../../../../../nodes/Phonovation/resources/conversation/answers';
-import { provenReceipt } from '../../../../../nodes/Phonovation/resources/conversation/receiptProof';
-import { CLOCK_SKEW_MS } from '../../../../../nodes/Phonovation/resources/conversation/receiveReply';
-import { provenReply } from '../../../../../nodes/Phonovation/resources/conversation/replyProof';
-import { recordedResumeUrl } from '../../../../../nodes/Phonovation/resources/conversation/retryBinding';
-import { sealToken } from '../../../../../nodes/Phonovation/resources/conversation/sealedResumeToken';
-import { ApprovalReader } from '../../../../../nodes/shared/approvalWords';
-import { questionOf, questionRef } from '../../../../../nodes/shared/questionRef';
+} from '../../../../../nodes/Phonovation/resources/conversation/ask/answers';
+import { provenReceipt } from '../../../../../nodes/Phonovation/resources/conversation/proof/receiptProof';
+import { CLOCK_SKEW_MS } from '../../../../../nodes/Phonovation/resources/conversation/ask/receiveReply';
+import { provenReply } from '../../../../../nodes/Phonovation/resources/conversation/proof/replyProof';
+import { recordedResumeUrl } from '../../../../../nodes/Phonovation/resources/conversation/proof/retryBinding';
+import { sealToken } from '../../../../../nodes/Phonovation/resources/conversation/proof/sealedResumeToken';
+import { ApprovalReader } from '../../../../../nodes/Phonovation/resources/conversation/ask/approvalWords';
+import {
+	questionOf,
+	questionRef,
+} from '../../../../../nodes/Phonovation/resources/conversation/proof/questionRef';
 import { additionalDataFor } from '../../../../harness/engine';
 import { QUESTION_LOG, QuestionLog } from '../../../../harness/question-log';
 import { RecordingResponse } from '../../../../harness/webhook';
@@ -728,7 +731,7 @@ class PlayedN8n {
 	}
 }
 
-/** The waiting node as its run paused it: what was asked, of whom, when (the hidden parameters). */
+/** The waiting node as its run paused it: what was asked, of whom, when (its paused item). */
 function waitingNode(run: Asked): INode {
 	const common = {
 		resource: 'conversation',
@@ -744,9 +747,7 @@ function waitingNode(run: Asked): INode {
 					message: 'Reply YES to confirm',
 					responseType: run.responseType,
 					options: run.answerCode ? { answerCode: true } : {},
-					askedAt: run.askedAt ?? '',
-					askedTo: PHONE,
-					askedNotifyId: run.reference,
+					waitingItem: { to: PHONE, askedAt: run.askedAt ?? '', notifyId: run.reference },
 				}
 			: {
 					...common,

@@ -1,4 +1,6 @@
-import { proofHolds, proofOver, type ProofTarget } from './replyProof';
+// What Deliver Receipt hands a run waiting for its text's delivery, and the proof it is checked by.
+import { countOrNull } from '../../../../shared/values';
+import { proofHolds, proofOver, type ProofTarget } from './proof';
 
 /**
  * What Deliver Receipt posts to a run waiting for its text's delivery, and the proof that makes
@@ -31,9 +33,9 @@ export function receiptProof(
 	return proofOver('receipt-v1', target, [...fields, receivedAt], secret);
 }
 
-const textOrNull = (value: unknown) => value === null || typeof value === 'string';
-const countOrNull = (value: unknown) =>
-	value === null || (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0);
+/** Whether a body's field is null or of the type: a text, a count. */
+const isTextOrNull = (value: unknown) => value === null || typeof value === 'string';
+const isCountOrNull = (value: unknown) => value === null || countOrNull(value) !== null;
 
 /** The receipt in a request body, if it is one and its proof holds for this run's text. */
 export function provenReceipt(
@@ -47,11 +49,11 @@ export function provenReceipt(
 		unknown
 	>;
 	if (typeof notifyId !== 'string' || !OUTCOMES.includes(outcome as string)) return null;
-	if (!SOURCES.includes(source as string) || !textOrNull(reason) || !textOrNull(receivedAt))
+	if (!SOURCES.includes(source as string) || !isTextOrNull(reason) || !isTextOrNull(receivedAt))
 		return null;
 	if (!parts || typeof parts !== 'object') return null;
 	const { toSend, sent, failed } = parts as Record<string, unknown>;
-	if (![toSend, sent, failed].every(countOrNull)) return null;
+	if (![toSend, sent, failed].every(isCountOrNull)) return null;
 	const receipt = {
 		notifyId,
 		outcome,

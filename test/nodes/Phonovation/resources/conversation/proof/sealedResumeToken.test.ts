@@ -3,7 +3,7 @@ import {
 	sealedOf,
 	sealedResumeUrl,
 	sealToken,
-} from '../../../../../nodes/Phonovation/resources/conversation/sealedResumeToken';
+} from '../../../../../../nodes/Phonovation/resources/conversation/proof/sealedResumeToken';
 
 const SECRET = 'relay-secret-of-the-account';
 const TOKEN = 'a3'.repeat(32);

@@ -1,4 +1,5 @@
-import { createHmac, timingSafeEqual } from 'crypto';
+// What Deliver Reply hands a waiting question, its proof, and the mark a relay that settled one leaves.
+import { proofHolds, proofOver, type ProofTarget } from './proof';
 
 /**
  * What Deliver Reply posts to a waiting run's resume URL, and the proof that makes the run accept
@@ -12,37 +13,6 @@ export interface DeliveredReply {
 	receivedAt: string | null;
 	optedOut: boolean;
 	notifyId: string | null;
-}
-
-/** The question a reply is delivered to: its run and its Notify ID. */
-export interface ProofTarget {
-	executionId: string;
-	reference: string;
-}
-
-/** The provider's and our saved msisdns are international digits: never read them in a national form. */
-export const asInternational = (msisdn: string) => (/^\d+$/.test(msisdn) ? `+${msisdn}` : msisdn);
-
-/**
- * An HMAC-SHA256 keyed with the Relay Secret over what is delivered (`kind`, so a reply's proof
- * never passes for a receipt's), the run and Notify ID it is for, and every field.
- */
-export function proofOver(
-	kind: string,
-	target: ProofTarget,
-	fields: unknown[],
-	secret: string,
-): string {
-	const signed = JSON.stringify([kind, target.executionId, target.reference, ...fields]);
-	return createHmac('sha256', secret).update(signed).digest('hex');
-}
-
-/** Whether a proof given in a request body is the expected one (compared in constant time). */
-export function proofHolds(given: unknown, expected: string): boolean {
-	if (typeof given !== 'string') return false;
-	const a = Buffer.from(given);
-	const b = Buffer.from(expected);
-	return a.length === b.length && timingSafeEqual(a, b);
 }
 
 export function replyProof(target: ProofTarget, reply: DeliveredReply, secret: string): string {

@@ -1,6 +1,10 @@
 import fc from 'fast-check';
 
-import { fitsQuestionRef, questionOf, questionRef } from '../../../nodes/shared/questionRef';
+import {
+	fitsQuestionRef,
+	questionOf,
+	questionRef,
+} from '../../../../../../nodes/Phonovation/resources/conversation/proof/questionRef';
 
 const SECRET = 'a-long-random-relay-secret-0123456789';
 const NUMBER = '353871234567';

@@ -1,10 +1,10 @@
 import {
 	readResumeUrl,
 	type ResumeUrlReading,
-} from '../../../../../nodes/Phonovation/resources/conversation/resumeUrl';
-import { sealToken } from '../../../../../nodes/Phonovation/resources/conversation/sealedResumeToken';
-import { recordedResumeUrl } from '../../../../../nodes/Phonovation/resources/conversation/retryBinding';
-import { questionRef } from '../../../../../nodes/shared/questionRef';
+} from '../../../../../../nodes/Phonovation/resources/conversation/proof/resumeUrl';
+import { sealToken } from '../../../../../../nodes/Phonovation/resources/conversation/proof/sealedResumeToken';
+import { recordedResumeUrl } from '../../../../../../nodes/Phonovation/resources/conversation/proof/retryBinding';
+import { questionRef } from '../../../../../../nodes/Phonovation/resources/conversation/proof/questionRef';
 
 const BASE = 'https://n8n.example.com/base/webhook-waiting/';
 const SIGNATURE = 'ab'.repeat(32);

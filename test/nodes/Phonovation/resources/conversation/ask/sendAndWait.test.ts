@@ -1,11 +1,11 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { PhonovationApi } from '../../../../../credentials/PhonovationApi.credentials';
-import { Phonovation } from '../../../../../nodes/Phonovation/Phonovation.node';
-import { Engine } from '../../../../harness/engine';
-import { QUESTION_LOG, QuestionLog } from '../../../../harness/question-log';
-import { type Simulator, simulatorCredentialData, startSimulator } from '../../../../simulator';
-import { sharedFixture } from '../../fixture';
+import { PhonovationApi } from '../../../../../../credentials/PhonovationApi.credentials';
+import { Phonovation } from '../../../../../../nodes/Phonovation/Phonovation.node';
+import { Engine } from '../../../../../harness/engine';
+import { QUESTION_LOG, QuestionLog } from '../../../../../harness/question-log';
+import { type Simulator, simulatorCredentialData, startSimulator } from '../../../../../simulator';
+import { sharedFixture } from '../../../fixture';
 
 const CAMPAIGN = '/api/v2/Campaign';
 const ASK = {

@@ -1,9 +1,9 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { simulatorCredentialData } from '../../../../simulator';
-import { QUESTION_LOG, QuestionLog } from '../../../../harness/question-log';
-import { sharedFixture } from '../../fixture';
-import { openToken } from '../../../../../nodes/Phonovation/resources/conversation/sealedResumeToken';
+import { simulatorCredentialData } from '../../../../../simulator';
+import { QUESTION_LOG, QuestionLog } from '../../../../../harness/question-log';
+import { sharedFixture } from '../../../fixture';
+import { openToken } from '../../../../../../nodes/Phonovation/resources/conversation/proof/sealedResumeToken';
 
 const CAMPAIGN = '/api/v2/Campaign';
 const REMIND = {

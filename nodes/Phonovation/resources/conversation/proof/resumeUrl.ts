@@ -1,4 +1,5 @@
-import { isQuestionRefShaped, questionOf } from '../../../shared/questionRef';
+// The one rule for a resume URL read from the Question Log: where a delivery may be posted, or why not.
+import { isQuestionRefShaped, questionOf } from './questionRef';
 import { BINDING_PARAMETER, bindingHolds } from './retryBinding';
 import { openToken } from './sealedResumeToken';
 

@@ -1,6 +1,7 @@
+// Which relay settled which question, as the Question Log keeps it: a relay answers at most one, once.
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { findQuestions, type LoggedQuestion, recordSettled } from './questionLog';
+import { findQuestions, type LoggedQuestion, recordSettled } from '../questionLog';
 
 /**
  * Which relay settled which question, kept in the Question Log (`settledBy`, space-separated

@@ -1,4 +1,5 @@
-import { wholeReply } from './optOutWords';
+// The yes and no words an Approval question takes, and how a reply is read against them.
+import { wholeReply } from '../../../../shared/optOutWords';
 
 /**
  * Answers to a yes/no question texted back, in English and Irish. CANCEL, STOP and the other stop

@@ -1,10 +1,10 @@
 import type { IExecuteContextData, INodeParameters } from 'n8n-workflow';
 
-import type { ExecutionOptions, NodeRunResult } from '../../../../harness/engine';
-import { QUESTION_LOG, QuestionLog } from '../../../../harness/question-log';
-import { simulatorCredentialData } from '../../../../simulator';
-import { type PhonovationFixture, sharedFixture } from '../../fixture';
-import { readResumeUrl } from '../../../../../nodes/Phonovation/resources/conversation/resumeUrl';
+import type { ExecutionOptions, NodeRunResult } from '../../../../../harness/engine';
+import { QUESTION_LOG, QuestionLog } from '../../../../../harness/question-log';
+import { simulatorCredentialData } from '../../../../../simulator';
+import { type PhonovationFixture, sharedFixture } from '../../../fixture';
+import { readResumeUrl } from '../../../../../../nodes/Phonovation/resources/conversation/proof/resumeUrl';
 
 const CAMPAIGN = '/api/v2/Campaign';
 const RETRY_ON_FAIL = { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 };

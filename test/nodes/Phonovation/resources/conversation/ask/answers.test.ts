@@ -3,7 +3,7 @@ import {
 	codeLine,
 	wantsAnswerCode,
 	withoutCode,
-} from '../../../../../nodes/Phonovation/resources/conversation/answers';
+} from '../../../../../../nodes/Phonovation/resources/conversation/ask/answers';
 
 const SECRET = 'a-long-random-relay-secret-0123456789';
 

@@ -2,7 +2,7 @@ import {
 	provenReply,
 	replyProof,
 	type DeliveredReply,
-} from '../../../../../nodes/Phonovation/resources/conversation/replyProof';
+} from '../../../../../../nodes/Phonovation/resources/conversation/proof/replyProof';
 
 const SECRET = 'a-long-random-relay-secret-0123456789';
 const REPLY: DeliveredReply = {

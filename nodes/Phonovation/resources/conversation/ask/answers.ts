@@ -1,19 +1,14 @@
-import {
-	type ApprovalWords,
-	DEFAULT_NO_WORDS,
-	DEFAULT_YES_WORDS,
-	wordsOf,
-} from '../../../shared/approvalWords';
+// What makes a reply an answer to a question: its options, its yes and no words, its answer code.
 import { createHmac } from 'crypto';
 
-import { stopWordOf } from '../../../shared/optOutWords';
+import { stopWordOf } from '../../../../shared/optOutWords';
+import type { AskOptions } from './ask';
+import { type ApprovalWords, DEFAULT_NO_WORDS, DEFAULT_YES_WORDS, wordsOf } from './approvalWords';
 
 /** The options of Send and Wait for Reply that decide what an answer is (and where it goes). */
-export interface ConversationOptions {
+export interface ConversationOptions extends AskOptions {
 	answerCode?: unknown;
 	repromptText?: unknown;
-	defaultCountryCode?: unknown;
-	limitWaitTime?: unknown;
 	yesWords?: unknown;
 	noWords?: unknown;
 	otherReplies?: unknown;

@@ -2,8 +2,8 @@ import {
 	type DeliveredReceipt,
 	provenReceipt,
 	receiptProof,
-} from '../../../../../nodes/Phonovation/resources/conversation/receiptProof';
-import { replyProof } from '../../../../../nodes/Phonovation/resources/conversation/replyProof';
+} from '../../../../../../nodes/Phonovation/resources/conversation/proof/receiptProof';
+import { replyProof } from '../../../../../../nodes/Phonovation/resources/conversation/proof/replyProof';
 
 const SECRET = 'relay-secret';
 const TARGET = { executionId: '42', reference: '42.0.abcdefghijkl' };

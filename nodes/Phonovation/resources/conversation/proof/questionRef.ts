@@ -1,3 +1,4 @@
+// The Notify ID a question or text is sent with: it names the waiting run, under the Relay Secret.
 import { createHmac, timingSafeEqual } from 'crypto';
 
 /**

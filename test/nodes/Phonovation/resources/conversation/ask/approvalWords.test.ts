@@ -1,5 +1,9 @@
-import { ApprovalReader, DEFAULT_NO_WORDS, wordsOf } from '../../../nodes/shared/approvalWords';
-import { stopWordOf } from '../../../nodes/shared/optOutWords';
+import {
+	ApprovalReader,
+	DEFAULT_NO_WORDS,
+	wordsOf,
+} from '../../../../../../nodes/Phonovation/resources/conversation/ask/approvalWords';
+import { stopWordOf } from '../../../../../../nodes/shared/optOutWords';
 
 describe('answers to a yes/no question texted back', () => {
 	const reader = new ApprovalReader();

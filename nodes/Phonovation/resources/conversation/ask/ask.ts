@@ -1,0 +1,230 @@
+// The ask step both waits share: the checks, the number, the wait limit, the secret, the log row, the one text.
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError, WAIT_INDEFINITELY } from 'n8n-workflow';
+
+import { normaliseMsisdn } from '../../../domain/phoneNumbers';
+import { parseCountryCode } from '../../../domain/rules';
+import { asText } from '../../../../shared/values';
+import {
+	beginOneTextRun,
+	oneTextMayHaveGone,
+	type OneTextOutcome,
+	sendOneText,
+} from '../../campaign/pipeline/sendOneText';
+import { QUESTION_PARAMETERS } from '../fields';
+import { questionOf, questionRef } from '../proof/questionRef';
+import { relaySecretOf } from '../proof/relaySecret';
+import { recordedResumeUrl } from '../proof/retryBinding';
+import { recordQuestion } from '../questionLog';
+import type { PausedState, WaitsFor } from './paused';
+
+/**
+ * What Send and Wait for Reply and Send and Wait for Delivery share: one text to one number,
+ * checked before anything is sent, recorded in the Question Log before it is sent, with a Notify
+ * ID of its own that every attempt keeps, sent once by the campaign pipeline (sendOneText.ts).
+ */
+
+/** The options both waits have (Send and Wait for Reply has more). */
+export interface AskOptions {
+	defaultCountryCode?: unknown;
+	limitWaitTime?: unknown;
+}
+
+/** Limit Wait Time's range and default, in minutes; a range from 0 takes 0 as no limit. */
+export interface WaitLimits {
+	min: number;
+	max: number;
+	fallback: number;
+}
+
+/** One wait's part in the ask step: what sets it apart from the other. */
+export interface Wait<Options extends AskOptions = AskOptions> {
+	/** The operation's name, as its errors say it. */
+	operation: string;
+	waitsFor: WaitsFor;
+	/** Why it cannot be an AI Agent's tool; `review`: the agent's human review (`…HitlTool`) may use it. */
+	notATool: string;
+	review?: boolean;
+	/** What it does once per execution ("asks one question"). */
+	once: string;
+	limits: WaitLimits;
+	/** What the Relay Secret proves of what comes back (the error says it when there is none). */
+	proves: string;
+	/** The node's own resume URL, as the Question Log row records it. */
+	resumeUrl(ctx: IExecuteFunctions, secret: string): string;
+	/** Its own fields' checks: the sender before the number is read, the options after. */
+	checkSender?(ctx: IExecuteFunctions): void;
+	checkOptions?(ctx: IExecuteFunctions, options: Options): void;
+	/** How its text ends and how much of it is kept (an answer code, a review message's length). */
+	shapeText?(
+		ctx: IExecuteFunctions,
+		question: { notifyId: string; secret: string; options: Options },
+	): { textEnding?: string; textLimit?: number };
+}
+
+/** What the ask step did: the text's state, from when and until when to wait, how the send went. */
+export interface Asked {
+	state: PausedState;
+	now: Date;
+	waitTill: Date;
+	outcome: OneTextOutcome;
+}
+
+/** An error before anything was sent. */
+export function notSent(ctx: IExecuteFunctions, message: string): NodeOperationError {
+	return new NodeOperationError(ctx.getNode(), message, {
+		itemIndex: 0,
+		description: 'Nothing was sent.',
+	});
+}
+
+/** Why the pipeline did not send the text: its status, and the provider's reason if any. */
+export const notSentReason = (report: IDataObject): string =>
+	`${asText(report.status)}${report.reason ? `: ${asText(report.reason)}` : ''}`;
+
+/** A wait is never an AI Agent's tool (but for the human review where allowed), and asks one item. */
+function refuseMisuse(
+	ctx: IExecuteFunctions,
+	count: number,
+	wait: Pick<Wait, 'operation' | 'notATool' | 'review' | 'once'>,
+): void {
+	const type = ctx.getNode().type;
+	if (type.endsWith('Tool') && !(wait.review === true && type.endsWith('HitlTool')))
+		throw notSent(ctx, `${wait.operation} cannot be an AI Agent's tool: ${wait.notATool}`);
+	if (count !== 1)
+		throw notSent(
+			ctx,
+			`${wait.operation} ${wait.once} per execution, and ${count} items came in: call a sub-workflow once per item (Execute Workflow, Mode: Run once for each item)`,
+		);
+}
+
+/** The one number to text, in international digits, checked before anything is sent. */
+function numberToText(ctx: IExecuteFunctions, defaultCountryCode: unknown): string {
+	const country = parseCountryCode(defaultCountryCode);
+	if (!country.ok) throw notSent(ctx, `Default Country Code ${country.problem}`);
+	const to = asText(ctx.getNodeParameter(QUESTION_PARAMETERS.recipients, 0, '')).trim();
+	const number = normaliseMsisdn(to, country.code);
+	if (!number.ok) throw notSent(ctx, `To: "${to}" is not a phone number: ${number.reason}`);
+	return number.msisdn;
+}
+
+/** Limit Wait Time as a moment: minutes from now (0, where the range allows it: never); else a mistake. */
+function waitTillOf(ctx: IExecuteFunctions, given: unknown, limits: WaitLimits, at: Date): Date {
+	const minutes = Number(given ?? limits.fallback);
+	if (!Number.isFinite(minutes) || minutes < limits.min || minutes > limits.max) {
+		const range = limits.min === 0 ? `from 0 (no limit)` : `from ${limits.min}`;
+		throw notSent(
+			ctx,
+			`Limit Wait Time: must be a number of minutes ${range} to ${limits.max}, got "${asText(given)}"`,
+		);
+	}
+	return minutes > 0 ? new Date(at.getTime() + minutes * 60_000) : WAIT_INDEFINITELY;
+}
+
+/** The Relay Secret, without which nothing that comes back could be proven: an error before sending. */
+async function relaySecretFor(ctx: IExecuteFunctions, what: string): Promise<string> {
+	const secret = await relaySecretOf(ctx);
+	if (secret === '') throw notSent(ctx, `Credential: set a Relay Secret; it proves ${what}`);
+	return secret;
+}
+
+/** A text this node's run has already sent (or begun to): its Notify ID, and when. */
+interface SentBefore {
+	notifyId: string;
+	askedAt: string;
+}
+
+/**
+ * The text of this run of the node, the same on every attempt once it may have gone. Retry On
+ * Fail and an execution Retry (which carries the node's context over) find the one an earlier
+ * attempt began with, so the retry record sees the same text to the same number, never sends it
+ * again, and the log row is pointed at this execution's resume URL instead. While nothing was
+ * sent, an attempt asks anew: the number may have been fixed, and the question is asked now.
+ * A text that may have gone to another number (or from another node, under another Relay Secret)
+ * is not this question: nothing is sent, and the error says so.
+ */
+function textOfThisRun(
+	ctx: IExecuteFunctions,
+	question: { run: number; msisdn: string; at: Date },
+	secret: string,
+): SentBefore {
+	const { run, msisdn } = question;
+	const runs = (ctx.getContext('node').phonovationQuestions ??= {}) as Record<string, SentBefore>;
+	const earlier = runs[run];
+	const nodeId = ctx.getNode().id;
+	if (earlier && oneTextMayHaveGone(ctx, run)) {
+		if (questionOf(earlier.notifyId, { nodeId, msisdn }, secret) === null)
+			throw notSent(
+				ctx,
+				`To: this run's question may already have gone out (its outcome is unknown) to another number than ${msisdn}, or from another node or under another Relay Secret, so a Retry does not ask again; start a new execution to ask ${msisdn}`,
+			);
+		return earlier;
+	}
+	const executionId = ctx.getExecutionId();
+	const notifyId = questionRef({ executionId, nodeId, msisdn, ask: run }, secret);
+	if (notifyId === undefined)
+		throw notSent(
+			ctx,
+			`This execution's id "${executionId}" is too long for a Notify ID the reply can carry`,
+		);
+	return (runs[run] = { notifyId, askedAt: question.at.toISOString() });
+}
+
+/**
+ * Records the text in the Question Log before it is sent: a question nobody could answer (a
+ * receipt nobody could hand over) is never paid for.
+ */
+async function recordAsked(
+	ctx: IExecuteFunctions,
+	wait: Pick<Wait, 'waitsFor' | 'resumeUrl'>,
+	text: { state: PausedState; waitTill: Date },
+	secret: string,
+): Promise<void> {
+	const { state, waitTill } = text;
+	const { notifyId: reference } = state;
+	await recordQuestion(ctx, {
+		reference,
+		phone: state.to,
+		resumeUrl: recordedResumeUrl(
+			wait.resumeUrl(ctx, secret),
+			{ reference, executionId: ctx.getExecutionId(), nodeId: ctx.getNode().id },
+			secret,
+		),
+		askedAt: state.at,
+		expiresAt: waitTill === WAIT_INDEFINITELY ? '' : waitTill.toISOString(),
+		...(wait.waitsFor === 'receipt' ? { waitsFor: 'receipt' as const } : {}),
+	});
+}
+
+/**
+ * Asks: every mistake caught before anything is sent, the text recorded, then sent once through
+ * the campaign pipeline (sender check, Exclude Numbers, retry record, unknown outcomes). n8n
+ * resumes one waiting node per execution, so one item is asked.
+ */
+export async function ask<Options extends AskOptions>(
+	ctx: IExecuteFunctions,
+	items: INodeExecutionData[],
+	wait: Wait<Options>,
+): Promise<Asked> {
+	// First, so a run that stops on a mistake leaves its record: a Retry after the fix sends.
+	const run = beginOneTextRun(ctx);
+	refuseMisuse(ctx, items.length, wait);
+	const options = ctx.getNodeParameter('options', 0, {}) as unknown as Options;
+	wait.checkSender?.(ctx);
+	const msisdn = numberToText(ctx, options.defaultCountryCode);
+	wait.checkOptions?.(ctx, options);
+	const now = new Date();
+	const waitTill = waitTillOf(ctx, options.limitWaitTime, wait.limits, now);
+	const secret = await relaySecretFor(ctx, wait.proves);
+	const { notifyId, askedAt } = textOfThisRun(ctx, { run, msisdn, at: now }, secret);
+	const state: PausedState = { to: msisdn, notifyId, at: askedAt };
+	await recordAsked(ctx, wait, { state, waitTill }, secret);
+	const outcome = await sendOneText(ctx, items, {
+		run,
+		msisdn,
+		notifyId,
+		parameters: QUESTION_PARAMETERS,
+		...wait.shapeText?.(ctx, { notifyId, secret, options }),
+	});
+	return { state, now, waitTill, outcome };
+}
