@@ -105,6 +105,9 @@ export const CAMPAIGN_KEY_WORDING = ((labels: string[]) =>
 	...CAMPAIGN_KEY_OPTIONS.map(optionLabel),
 ]);
 
+/** Options that make a text transactional: it needs no opt-out wording (an answer the person expects). */
+export const TRANSACTIONAL: CampaignOptions = Object.freeze({ messageType: 'transactional' });
+
 /** Every option's contribution to the pipeline, merged. */
 export function optionSettings(values: OptionValues): OptionSettings {
 	const settings: Record<string, unknown> = {};

@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import { asNodeError } from '../../../eachItem';
 import { refuseBlindRetry } from '../../../retriedBlind';
+import { TRANSACTIONAL } from '../options';
 import { Ledger } from './ledger';
 import { runCampaigns } from './run';
 
@@ -72,7 +73,7 @@ export async function sendOneText(
 		...text.parameters,
 		textEnding: text.textEnding,
 		textLimit: text.textLimit,
-		fixed: { notifyId: text.notifyId, messageType: 'transactional' },
+		fixed: { notifyId: text.notifyId, ...TRANSACTIONAL },
 	});
 	let sent: INodeExecutionData;
 	try {
