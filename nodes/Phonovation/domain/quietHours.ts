@@ -28,9 +28,9 @@ const hhmm = (minutes: number) =>
  */
 export function canonicalWindow(
 	window: unknown,
-): { ok: true; window: string } | { ok: false; problem: string } {
+): { ok: true; value: string } | { ok: false; problem: string } {
 	const text = String(window ?? '').trim();
-	if (text === '') return { ok: true, window: '' };
+	if (text === '') return { ok: true, value: '' };
 	const match = WINDOW.exec(text);
 	if (!match)
 		return {
@@ -42,15 +42,15 @@ export function canonicalWindow(
 		Number(match[3]) * 60 + Number(match[4]),
 	];
 	if (start === end) return { ok: false, problem: `"${text}" starts and ends at the same time` };
-	return { ok: true, window: `${hhmm(start)}-${hhmm(end)}` };
+	return { ok: true, value: `${hhmm(start)}-${hhmm(end)}` };
 }
 
 /** A time zone name in its one spelling (`europe/dublin` → `Europe/Dublin`, '' when empty), or what is wrong. */
 export function canonicalZone(
 	zone: unknown,
-): { ok: true; zone: string } | { ok: false; problem: string } {
+): { ok: true; value: string } | { ok: false; problem: string } {
 	const text = String(zone ?? '').trim();
-	if (text === '') return { ok: true, zone: '' };
+	if (text === '') return { ok: true, value: '' };
 	if (!IANAZone.isValidZone(text)) {
 		return {
 			ok: false,
@@ -59,7 +59,7 @@ export function canonicalZone(
 	}
 	return {
 		ok: true,
-		zone: new Intl.DateTimeFormat('en', { timeZone: text }).resolvedOptions().timeZone,
+		value: new Intl.DateTimeFormat('en', { timeZone: text }).resolvedOptions().timeZone,
 	};
 }
 

@@ -1,33 +1,8 @@
-import type { INodeProperties } from 'n8n-workflow';
-
+// Campaign: Send and Schedule, and the Operation picker.
+import { resourceFields } from '../resourceFields';
 import * as schedule from './schedule';
 import * as send from './send';
 
-export const operations = { schedule, send };
+export const operations = { send, schedule };
 
-export const campaignDescription: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['campaign'] } },
-		options: [
-			{
-				name: 'Schedule',
-				value: 'schedule',
-				description: 'Schedule a campaign for a later time',
-				action: 'Schedule a campaign',
-			},
-			{
-				name: 'Send',
-				value: 'send',
-				description: 'Send a campaign now',
-				action: 'Send a campaign',
-			},
-		],
-		default: 'send',
-	},
-	...send.description,
-	...schedule.description,
-];
+export const campaignDescription = resourceFields('campaign', operations, 'send');

@@ -1,14 +1,8 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+// Campaign Schedule: `POST /api/v2/Campaign` with `sendAt` in UTC (`yyyy-MM-ddTHH:mmZ`).
+import { campaignOperation } from './campaignOperation';
 
-import { campaignProperties } from './fields';
-import { runCampaigns } from './pipeline/run';
-
-export const description = campaignProperties('schedule');
-
-/** `POST /api/v2/Campaign` with `sendAt` in UTC (`yyyy-MM-ddTHH:mmZ`). */
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	return await runCampaigns(this, items, 'schedule');
-}
+export const { listed, description, execute } = campaignOperation('schedule', {
+	name: 'Schedule',
+	description: 'Schedule a campaign for a later time',
+	action: 'Schedule a campaign',
+});

@@ -1,14 +1,8 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+// Campaign Send: `POST /api/v2/Campaign` without `sendAt`, so the provider sends at once.
+import { campaignOperation } from './campaignOperation';
 
-import { campaignProperties } from './fields';
-import { runCampaigns } from './pipeline/run';
-
-export const description = campaignProperties('send');
-
-/** `POST /api/v2/Campaign` without `sendAt`: the provider sends at once. */
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	return await runCampaigns(this, items, 'send');
-}
+export const { listed, description, execute } = campaignOperation('send', {
+	name: 'Send',
+	description: 'Send a campaign now',
+	action: 'Send a campaign',
+});

@@ -1,25 +1,7 @@
-import type { INodeProperties } from 'n8n-workflow';
-
+// Sender ID: Get Many, and the Operation picker.
+import { resourceFields } from '../resourceFields';
 import * as getAll from './getAll';
 
 export const operations = { getAll };
 
-export const senderDescription: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['sender'] } },
-		options: [
-			{
-				name: 'Get Many',
-				value: 'getAll',
-				description: "List the account's approved sender IDs",
-				action: 'Get many senders',
-			},
-		],
-		default: 'getAll',
-	},
-	...getAll.description,
-];
+export const senderDescription = resourceFields('sender', operations, 'getAll');

@@ -1,25 +1,7 @@
-import type { INodeProperties } from 'n8n-workflow';
-
+// Service: Check Health, and the Operation picker.
+import { resourceFields } from '../resourceFields';
 import * as checkHealth from './checkHealth';
 
 export const operations = { checkHealth };
 
-export const serviceDescription: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['service'] } },
-		options: [
-			{
-				name: 'Check Health',
-				value: 'checkHealth',
-				description: "Check that the provider's API is up",
-				action: 'Check service health',
-			},
-		],
-		default: 'checkHealth',
-	},
-	...checkHealth.description,
-];
+export const serviceDescription = resourceFields('service', operations, 'checkHealth');

@@ -7,7 +7,7 @@ import {
 
 const quiet = (window: string, zone = 'Europe/Dublin'): QuietHours => {
 	const written = canonicalWindow(window);
-	const parsed = written.ok ? windowIn(written.window, zone) : null;
+	const parsed = written.ok ? windowIn(written.value, zone) : null;
 	if (!parsed) throw new Error(`bad window ${window}`);
 	return parsed;
 };

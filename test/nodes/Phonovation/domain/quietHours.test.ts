@@ -12,7 +12,7 @@ const DUBLIN = 'Europe/Dublin';
 /** The Quiet Hours option as the pipeline reads it: in one written form (the option's read), then in a zone. */
 function parseQuietHours(text: unknown, zone: string) {
 	const written = canonicalWindow(text);
-	return written.ok ? { ok: true, quietHours: windowIn(written.window, zone) } : written;
+	return written.ok ? { ok: true, quietHours: windowIn(written.value, zone) } : written;
 }
 
 function window(text: string, zone = DUBLIN): QuietHours {

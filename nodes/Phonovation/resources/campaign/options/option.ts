@@ -94,6 +94,30 @@ export const wholeNumber =
 				};
 	};
 
+/** A number field and its reader, which take the same bounds. */
+export function wholeNumberOption(
+	property: Pick<INodeProperties, 'displayName' | 'description'>,
+	{ min, max, fallback }: { min: number; max: number; fallback: number },
+): Pick<CampaignOption<number>, 'property' | 'read'> {
+	return {
+		property: {
+			...property,
+			type: 'number',
+			typeOptions: { minValue: min, maxValue: max },
+			default: fallback,
+		},
+		read: wholeNumber(fallback, min, max),
+	};
+}
+
+/** A value in its one written form, or its problem (read as `fallback`): rows that write it two ways agree. */
+export const canonical =
+	(form: (raw: unknown) => { ok: true; value: string } | { ok: false; problem: string }) =>
+	(raw: unknown): Read<string> => {
+		const read = form(raw);
+		return read.ok ? { value: read.value } : { value: '', problem: read.problem };
+	};
+
 /** Text, trimmed, at most `limit` characters. */
 export const limitedText =
 	(limit: number) =>

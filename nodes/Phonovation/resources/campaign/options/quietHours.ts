@@ -1,6 +1,6 @@
 // Quiet Hours: the daily window in which no text goes out; read once, in its one written form.
 import { canonicalWindow } from '../../../domain/quietHours';
-import { type CampaignOption, type Read, refusal } from './option';
+import { type CampaignOption, canonical, refusal } from './option';
 
 export const quietHours = {
 	property: {
@@ -11,10 +11,7 @@ export const quietHours = {
 		description:
 			'Daily window (24-hour clock, local time) in which no text goes out: a Send inside it is scheduled for the end of the window, and so is a Schedule whose Send At falls inside it. The output says so in its warnings.',
 	},
-	read: (raw: unknown): Read<string> => {
-		const window = canonicalWindow(raw);
-		return window.ok ? { value: window.window } : { value: '', problem: window.problem };
-	},
+	read: canonical(canonicalWindow),
 	settings: (window: string) => ({ quietWindow: window, quietRefusal: refusal('quietHours') }),
 	campaignKey: true,
 } satisfies CampaignOption<string>;

@@ -1,6 +1,6 @@
 // Quiet Hours Time Zone: the zone Quiet Hours are judged in; empty, each recipient's own.
 import { canonicalZone } from '../../../domain/quietHours';
-import type { CampaignOption, Read } from './option';
+import { type CampaignOption, canonical } from './option';
 
 export const quietHoursTimeZone = {
 	property: {
@@ -11,10 +11,7 @@ export const quietHoursTimeZone = {
 		description:
 			"Time zone of the Quiet Hours, e.g. Europe/Dublin. Empty: each recipient's own (their country's), the workflow's where a country has several.",
 	},
-	read: (raw: unknown): Read<string> => {
-		const zone = canonicalZone(raw);
-		return zone.ok ? { value: zone.zone } : { value: '', problem: zone.problem };
-	},
+	read: canonical(canonicalZone),
 	settings: (zone: string) => ({ quietZone: zone }),
 	// A zone of Quiet Hours that are off makes no difference.
 	campaignKey: (settings) => (settings.quietWindow === '' ? '' : settings.quietZone),
