@@ -1,7 +1,7 @@
 // A campaign operation (Send or Schedule): how the picker lists it, its fields, and the pipeline it runs.
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import type { Listed } from '../resourceFields';
+import type { Listed } from '../../resourceFields';
 import { campaignProperties } from './fields';
 import { type CampaignOperation, runCampaigns } from './pipeline/run';
 

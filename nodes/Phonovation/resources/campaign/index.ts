@@ -1,5 +1,5 @@
 // Campaign: Send and Schedule, and the Operation picker.
-import { resourceFields } from '../resourceFields';
+import { resourceFields } from '../../resourceFields';
 import * as schedule from './schedule';
 import * as send from './send';
 

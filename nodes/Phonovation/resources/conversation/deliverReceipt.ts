@@ -10,7 +10,7 @@ import { isQuestionRefShaped } from './proof/questionRef';
 import { type DeliveredReceipt, receiptProof } from './proof/receiptProof';
 import { findQuestions, type LoggedQuestion, questionLogField } from './questionLog';
 import { type Offer, offerInTurn, sortRows, unusableRowsOf } from './waitingRuns';
-import type { Listed } from '../resourceFields';
+import type { Listed } from '../../resourceFields';
 
 export const listed: Listed = {
 	name: 'Deliver Receipt',

@@ -10,7 +10,7 @@ import { type DeliveredReply, relayMark, replyProof } from './proof/replyProof';
 import { earlierDeliveries, markSettled } from './proof/settledRelays';
 import { findQuestions, type LoggedQuestion, questionLogField } from './questionLog';
 import { type Offer, offerInTurn, sortRows, type UnusableRow, unusableRowsOf } from './waitingRuns';
-import type { Listed } from '../resourceFields';
+import type { Listed } from '../../resourceFields';
 
 export const listed: Listed = {
 	name: 'Deliver Reply',

@@ -1,5 +1,5 @@
 // Conversation: its four operations, the Operation picker, and what the node takes from it besides.
-import { resourceFields } from '../resourceFields';
+import { resourceFields } from '../../resourceFields';
 import * as sendAndWait from './ask/sendAndWait';
 import * as sendAndWaitForDelivery from './ask/sendAndWaitForDelivery';
 import * as deliverReceipt from './deliverReceipt';

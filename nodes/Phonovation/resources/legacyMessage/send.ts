@@ -18,7 +18,7 @@ import { ExcludeNumbers, excludeNumbersOption } from './excludeNumbers';
 import { fail, type LegacyMessage, readMessage } from './message';
 import { skippedItem, skipsOf } from './oncePerRun';
 import { SentLedger } from './sentLedger';
-import type { Listed } from '../resourceFields';
+import type { Listed } from '../../resourceFields';
 
 const show = { show: { resource: ['legacyMessage'], operation: ['send'] } };
 

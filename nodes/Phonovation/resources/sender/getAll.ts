@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import { eachItem } from '../../eachItem';
 import { fetchSenders, senderTypeLabel } from './senders';
-import type { Listed } from '../resourceFields';
+import type { Listed } from '../../resourceFields';
 
 const show = { show: { resource: ['sender'], operation: ['getAll'] } };
 

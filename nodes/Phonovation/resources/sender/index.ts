@@ -1,5 +1,5 @@
 // Sender ID: Get Many, and the Operation picker.
-import { resourceFields } from '../resourceFields';
+import { resourceFields } from '../../resourceFields';
 import * as getAll from './getAll';
 
 export const operations = { getAll };

@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { secureEndpoint } from '../../../shared/endpoints';
 import { CREDENTIAL, isFailure, plainRequest } from '../../transport/request';
 import { eachItem } from '../../eachItem';
-import type { Listed } from '../resourceFields';
+import type { Listed } from '../../resourceFields';
 
 /** Check Health has no parameters of its own. */
 export const listed: Listed = {

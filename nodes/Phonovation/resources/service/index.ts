@@ -1,5 +1,5 @@
 // Service: Check Health, and the Operation picker.
-import { resourceFields } from '../resourceFields';
+import { resourceFields } from '../../resourceFields';
 import * as checkHealth from './checkHealth';
 
 export const operations = { checkHealth };

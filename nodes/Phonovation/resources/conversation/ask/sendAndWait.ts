@@ -21,7 +21,7 @@ import {
 import { ApprovalReader, DEFAULT_NO_WORDS, DEFAULT_YES_WORDS } from './approvalWords';
 import { ask, notSent, notSentReason, type Wait, type WaitLimits } from './ask';
 import { pause } from './paused';
-import type { Listed } from '../../resourceFields';
+import type { Listed } from '../../../resourceFields';
 
 /** A day: long enough for an appointment's confirmation, short enough that no run waits for ever. */
 const DEFAULT_WAIT_MINUTES = 1440;

@@ -9,7 +9,7 @@ import { sealedResumeUrl } from '../proof/sealedResumeToken';
 import { ask, notSentReason, type Wait, type WaitLimits } from './ask';
 import { FAILED, NO_RECEIPT, onOutput } from './deliveryOutputs';
 import { pause, writeWaitItem } from './paused';
-import type { Listed } from '../../resourceFields';
+import type { Listed } from '../../../resourceFields';
 
 export { outputNames } from './deliveryOutputs';
 
