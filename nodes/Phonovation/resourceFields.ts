@@ -1,35 +1,21 @@
 // A resource's fields: its Operation picker, made from its operations, then each operation's own.
 import type { INodeProperties } from 'n8n-workflow';
 
-/** How the Operation picker lists an operation. */
-export interface Listed {
-	name: string;
-	description: string;
-	action: string;
-}
-
-/** What an operation module gives its resource's fields. */
-export interface OperationFields {
-	listed: Listed;
-	description: INodeProperties[];
-}
+/** How the Operation picker lists an operation: its name, description and action. */
+export type Listing = readonly [name: string, description: string, action: string];
 
 /**
  * The Operation picker (its options in the alphabetical order n8n lists them) and then each
  * operation's fields, in the order of `operations`.
  */
-export function resourceFields(
+export function resourceFields<Operation extends string>(
 	resource: string,
-	operations: Readonly<Record<string, OperationFields>>,
-	selected: string,
+	operations: Readonly<Record<Operation, { description: INodeProperties[] }>>,
+	selected: NoInfer<Operation>,
+	listings: Readonly<Record<NoInfer<Operation>, Listing>>,
 ): INodeProperties[] {
-	const options = Object.entries(operations)
-		.map(([value, { listed }]) => ({
-			name: listed.name,
-			value,
-			description: listed.description,
-			action: listed.action,
-		}))
+	const options = Object.entries<Listing>(listings)
+		.map(([value, [name, description, action]]) => ({ name, value, description, action }))
 		.sort((a, b) => a.name.localeCompare(b.name));
 	return [
 		{
@@ -41,6 +27,8 @@ export function resourceFields(
 			options,
 			default: selected,
 		},
-		...Object.values(operations).flatMap((operation) => operation.description),
+		...Object.values<{ description: INodeProperties[] }>(operations).flatMap(
+			(operation) => operation.description,
+		),
 	];
 }

@@ -1,13 +1,11 @@
-// A campaign operation (Send or Schedule): how the picker lists it, its fields, and the pipeline it runs.
+// A campaign operation (Send or Schedule): its fields, and the pipeline it runs.
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import type { Listed } from '../../resourceFields';
 import { campaignProperties } from './fields';
 import { type CampaignOperation, runCampaigns } from './pipeline/run';
 
-export function campaignOperation(operation: CampaignOperation, listed: Listed) {
+export function campaignOperation(operation: CampaignOperation) {
 	return {
-		listed,
 		description: campaignProperties(operation),
 		async execute(
 			this: IExecuteFunctions,

@@ -5,4 +5,7 @@ import * as send from './send';
 
 export const operations = { send, schedule };
 
-export const campaignDescription = resourceFields('campaign', operations, 'send');
+export const campaignDescription = resourceFields('campaign', operations, 'send', {
+	send: ['Send', 'Send a campaign now', 'Send a campaign'],
+	schedule: ['Schedule', 'Schedule a campaign for a later time', 'Schedule a campaign'],
+});

@@ -10,13 +10,6 @@ import { isQuestionRefShaped } from './proof/questionRef';
 import { type DeliveredReceipt, receiptProof } from './proof/receiptProof';
 import { findQuestions, type LoggedQuestion, questionLogField } from './questionLog';
 import { type Offer, offerInTurn, sortRows, unusableRowsOf } from './waitingRuns';
-import type { Listed } from '../../resourceFields';
-
-export const listed: Listed = {
-	name: 'Deliver Receipt',
-	description: 'Hand a verified delivery receipt to the run waiting for it',
-	action: 'Deliver a receipt to a waiting run',
-};
 
 export const description = operationFields('deliverReceipt', [
 	questionLogField,

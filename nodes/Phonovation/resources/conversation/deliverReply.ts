@@ -10,13 +10,6 @@ import { type DeliveredReply, relayMark, replyProof } from './proof/replyProof';
 import { earlierDeliveries, markSettled } from './proof/settledRelays';
 import { findQuestions, type LoggedQuestion, questionLogField } from './questionLog';
 import { type Offer, offerInTurn, sortRows, type UnusableRow, unusableRowsOf } from './waitingRuns';
-import type { Listed } from '../../resourceFields';
-
-export const listed: Listed = {
-	name: 'Deliver Reply',
-	description: 'Hand a verified reply to the run that asked the question',
-	action: 'Deliver a reply to a waiting run',
-};
 
 export const description = operationFields('deliverReply', [
 	questionLogField,

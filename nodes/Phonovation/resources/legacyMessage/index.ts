@@ -4,4 +4,10 @@ import * as send from './send';
 
 export const operations = { send };
 
-export const legacyMessageDescription = resourceFields('legacyMessage', operations, 'send');
+export const legacyMessageDescription = resourceFields('legacyMessage', operations, 'send', {
+	send: [
+		'Send',
+		'Send one message through the legacy API (needs the API ID)',
+		'Send a legacy message',
+	],
+});

@@ -18,15 +18,8 @@ import { ExcludeNumbers, excludeNumbersOption } from './excludeNumbers';
 import { fail, type LegacyMessage, readMessage } from './message';
 import { skippedItem, skipsOf } from './oncePerRun';
 import { SentLedger } from './sentLedger';
-import type { Listed } from '../../resourceFields';
 
 const show = { show: { resource: ['legacyMessage'], operation: ['send'] } };
-
-export const listed: Listed = {
-	name: 'Send',
-	description: 'Send one message through the legacy API (needs the API ID)',
-	action: 'Send a legacy message',
-};
 
 export const description: INodeProperties[] = [
 	{

@@ -2,15 +2,8 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import { eachItem } from '../../eachItem';
 import { fetchSenders, senderTypeLabel } from './senders';
-import type { Listed } from '../../resourceFields';
 
 const show = { show: { resource: ['sender'], operation: ['getAll'] } };
-
-export const listed: Listed = {
-	name: 'Get Many',
-	description: "List the account's approved sender IDs",
-	action: 'Get many senders',
-};
 
 export const description: INodeProperties[] = [
 	{

@@ -3,15 +3,8 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { secureEndpoint } from '../../../shared/endpoints';
 import { CREDENTIAL, isFailure, plainRequest } from '../../transport/request';
 import { eachItem } from '../../eachItem';
-import type { Listed } from '../../resourceFields';
 
 /** Check Health has no parameters of its own. */
-export const listed: Listed = {
-	name: 'Check Health',
-	description: "Check that the provider's API is up",
-	action: 'Check service health',
-};
-
 export const description: INodeProperties[] = [];
 
 /** One health report per input item. */

@@ -4,4 +4,6 @@ import * as checkHealth from './checkHealth';
 
 export const operations = { checkHealth };
 
-export const serviceDescription = resourceFields('service', operations, 'checkHealth');
+export const serviceDescription = resourceFields('service', operations, 'checkHealth', {
+	checkHealth: ['Check Health', "Check that the provider's API is up", 'Check service health'],
+});

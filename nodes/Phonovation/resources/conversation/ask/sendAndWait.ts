@@ -21,7 +21,6 @@ import {
 import { ApprovalReader, DEFAULT_NO_WORDS, DEFAULT_YES_WORDS } from './approvalWords';
 import { ask, notSent, notSentReason, type Wait, type WaitLimits } from './ask';
 import { pause } from './paused';
-import type { Listed } from '../../../resourceFields';
 
 /** A day: long enough for an appointment's confirmation, short enough that no run waits for ever. */
 const DEFAULT_WAIT_MINUTES = 1440;
@@ -119,12 +118,6 @@ const longcodeSender: INodeProperties = {
 	...senderField,
 	description:
 		'A numeric longcode of your account that can receive replies (an alphanumeric sender cannot be answered). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-};
-
-export const listed: Listed = {
-	name: 'Send and Wait for Reply',
-	description: 'Text a question and pause until the answer comes back',
-	action: 'Send a text and wait for the reply',
 };
 
 export const description = operationFields('sendAndWait', [

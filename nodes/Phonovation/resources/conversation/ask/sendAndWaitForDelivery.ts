@@ -9,7 +9,6 @@ import { sealedResumeUrl } from '../proof/sealedResumeToken';
 import { ask, notSentReason, type Wait, type WaitLimits } from './ask';
 import { FAILED, NO_RECEIPT, onOutput } from './deliveryOutputs';
 import { pause, writeWaitItem } from './paused';
-import type { Listed } from '../../../resourceFields';
 
 export { outputNames } from './deliveryOutputs';
 
@@ -22,13 +21,6 @@ const DELIVERY_WAIT: WaitLimits = {
 	min: 1,
 	max: 2880,
 	fallback: DEFAULT_DELIVERY_WAIT_MINUTES,
-};
-
-export const listed: Listed = {
-	name: 'Send and Wait for Delivery',
-	description:
-		'Text one number and pause until its delivery receipt: go on at Delivered, Failed or No Receipt',
-	action: 'Send a text and wait for its delivery',
 };
 
 export const description = operationFields('sendAndWaitForDelivery', [
