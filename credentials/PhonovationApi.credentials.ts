@@ -1,3 +1,4 @@
+// The Phonovation API credential: its fields, the password-grant login, the Bearer token, its test.
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,

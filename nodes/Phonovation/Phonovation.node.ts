@@ -1,3 +1,4 @@
+// The Phonovation action node: its resources, the Sender list, the resume webhook and each run.
 import type {
 	IExecuteFunctions,
 	ILoadOptionsFunctions,

@@ -1,3 +1,4 @@
+// One request per input item: each run in turn, a failure its error item under Continue On Fail.
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 

@@ -1,3 +1,4 @@
+// Refuses an execution Retry that finds no record of this node's earlier run: it could text twice.
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 

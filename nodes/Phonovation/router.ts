@@ -1,3 +1,4 @@
+// Every operation by resource, the one a run selects, and the error item of a run-wide failure.
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 

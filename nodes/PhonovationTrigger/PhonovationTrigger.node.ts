@@ -1,3 +1,4 @@
+// The Phonovation Trigger node: its Events, options and notices, and the webhook answering relays.
 /**
  * The trigger node: its description (the Events option comes from the event registry in events/),
  * options and notices, and the webhook that answers each relay or refuses it.

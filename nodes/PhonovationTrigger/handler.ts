@@ -1,3 +1,4 @@
+// One relay from request to outcome: read, verified, classified, made an item or ignored.
 /**
  * One relay from request to outcome, top-down: read the body we received, verify what it proves,
  * let the event registry classify it, build the event's item and decide whether it starts the

@@ -1,3 +1,4 @@
+// The trigger's Events and options, read once per relay; n8n's engine only for an expression.
 /** The trigger's parameters, read once per relay without the expression engine unless one is an expression. */
 
 import type { IWebhookFunctions } from 'n8n-workflow';

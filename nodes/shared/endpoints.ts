@@ -1,3 +1,4 @@
+// The credential's URLs joined with paths, and refused unless https (http only to a local host).
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import { UserError } from 'n8n-workflow';
 

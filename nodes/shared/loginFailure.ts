@@ -1,3 +1,4 @@
+// A failed credential login, and finding one among an error's causes: a repeat fails the same way.
 import { UserError } from 'n8n-workflow';
 
 /**

@@ -1,3 +1,4 @@
+// Opt-out words for both nodes: the shortcode 50123, the wording marketing needs, the stop words.
 /**
  * Opt-out words, for both nodes and side by side: the shared shortcode 50123, the wording the
  * action node appends to marketing texts and looks for in them, and the stop words the trigger

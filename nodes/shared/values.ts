@@ -1,3 +1,4 @@
+// Reading n8n parameter values for both nodes: as text, as a count, whether one is an expression.
 /** Reading n8n parameter values, for both nodes: pure, imports nothing from n8n. */
 
 /** A parameter's value as text: '' for null or undefined, a number's usual written form. */

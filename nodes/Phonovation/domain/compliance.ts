@@ -1,3 +1,4 @@
+// The rules a text and its send time keep: opt-out wording for marketing, and Quiet Hours.
 import { DateTime } from 'luxon';
 
 import { offersOptOut, withOptOutText } from '../../shared/optOutWords';

@@ -1,3 +1,4 @@
+// The country calling codes a Default Country Code may take, as libphonenumber's metadata has them.
 import { NUMBERINGS } from './numberingPlans.generated';
 
 /**

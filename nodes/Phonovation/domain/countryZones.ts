@@ -1,3 +1,4 @@
+// The time zone of each single-zone country, to judge Quiet Hours in a recipient's own time.
 import { countryCodeLength } from './phoneNumbers';
 
 /**

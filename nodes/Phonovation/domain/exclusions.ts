@@ -1,3 +1,4 @@
+// Exclude Numbers read: a suppression list in any shape (text, arrays, items, rows) into numbers.
 import { normaliseMsisdn, numberAsWritten, suppressionForms } from './phoneNumbers';
 
 /**

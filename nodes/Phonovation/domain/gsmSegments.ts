@@ -1,3 +1,4 @@
+// How a text is encoded and billed: GSM-7 or UCS-2, its characters, and the parts it is sent as.
 type SmsEncoding = 'GSM-7' | 'UCS-2';
 
 export interface TextAnalysis {

@@ -1,3 +1,4 @@
+// How each country writes its numbers at home: its trunk prefix, rewrite rules and numbering plan.
 import type { GeneratedNumbering } from './numberingPlans.generated';
 import { NUMBERINGS } from './numberingPlans.generated';
 

@@ -1,3 +1,4 @@
+// Phone numbers read: recipient lists split, each number normalised to its international msisdn.
 import { COUNTRY_CALLING_CODES } from './countryCodes';
 import type { Numbering } from './nationalNumbers';
 import { numberingAt, numberingOf, withArticle } from './nationalNumbers';

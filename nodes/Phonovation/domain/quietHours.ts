@@ -1,3 +1,4 @@
+// Quiet Hours: the daily window in its one written form, and when it ends in each time zone.
 import { DateTime, IANAZone } from 'luxon';
 
 /** A daily window in local time, in minutes after midnight; `start > end` runs past midnight. */

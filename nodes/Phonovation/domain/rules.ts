@@ -1,3 +1,4 @@
+// The provider's limits, the node's defaults, and the checks of sender, text and country code.
 import { z } from 'zod';
 
 import { COUNTRY_CALLING_CODES } from './countryCodes';

@@ -1,3 +1,4 @@
+// Send At: a date-time in any zone made the provider's UTC `sendAt`, refused unless in the future.
 import { DateTime } from 'luxon';
 
 /** The provider's `sendAt`: UTC to the minute, `yyyy-MM-ddTHH:mmZ`. */

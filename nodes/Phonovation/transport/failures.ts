@@ -1,3 +1,4 @@
+// A failed provider call: its status, body and network code dug out, made a safe and clear error.
 import type { IExecuteFunctions, ILoadOptionsFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 

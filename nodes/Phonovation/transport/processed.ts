@@ -1,3 +1,4 @@
+// Whether the provider may have processed a request: only a proven refusal lets it be repeated.
 import type { FailedExchange } from './failures';
 
 /**

@@ -1,3 +1,4 @@
+// Calls to the provider: the campaign API with its Bearer token, plain requests, and their URLs.
 import type {
 	IDataObject,
 	IExecuteFunctions,

@@ -1,3 +1,4 @@
+// Delivery Receipt: a signed handset delivery report for a message you sent, and its item.
 /**
  * Delivery Receipt: a handset delivery report (DLR) for a message you sent, signed over
  * SMS-NotifyId + SMS-Success; the counts, sender and time stamp go under `unverified`.

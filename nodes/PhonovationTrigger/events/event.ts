@@ -1,3 +1,4 @@
+// What an event module holds: its Events entry, its claim on a verified relay, its item builder.
 /**
  * What an event module holds: its entry in the Events option (and any notice of its own), its
  * claim on a verified relay and the builder of its item. Adding an event is one such module and

@@ -1,3 +1,4 @@
+// Inbound Message: a signed text to your number that is no opt-out, filtered by its first word.
 /**
  * Inbound Message: a signed message that is not an opt-out (a reply or other text to your
  * number), let through only when its first word passes the Keywords filter.

@@ -1,3 +1,4 @@
+// The event registry: the trigger's events, the Events option made from them, relays classified.
 /**
  * The event registry: every event the trigger knows, in the order a new trigger selects them.
  * The Events option, its default, the events' notices and the classification of each verified

@@ -1,3 +1,4 @@
+// A signed message's item, as inbound messages and opt-outs share it; unsigned fields unverified.
 /**
  * A signed message, what inbound messages and opt-outs both are: SMS-From + SMS-Content are
  * signed and decide the event and keyword; the other fields are delivered under `unverified`,

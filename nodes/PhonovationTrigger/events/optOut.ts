@@ -1,3 +1,4 @@
+// Opt-Out: a signed message that is only a stop word, to the shortcode 50123 or as a STOP reply.
 /**
  * Opt-Out: a signed message whose whole text is a stop word, texted to the shortcode 50123 or,
  * when STOP replies count, as a reply to your own number. Never filtered by keyword.

@@ -1,3 +1,4 @@
+// Processing Result: a V2 send's per-recipient status, a JSON body vouched for by its URL token.
 /**
  * Processing Result: the per-recipient queue or rejection status of a V2 API send, a JSON body
  * that carries no signature; its URL token vouches for the whole request.

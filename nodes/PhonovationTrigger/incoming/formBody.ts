@@ -1,3 +1,4 @@
+// Form-encoded relay bodies decoded strictly: at most 64 fields, names looked up without case.
 /**
  * Form-encoded relays (messages and receipts): decoded strictly in linear time, at most 64 fields,
  * names looked up case-insensitively, the fields as received kept for `raw`.

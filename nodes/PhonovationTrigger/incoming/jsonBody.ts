@@ -1,3 +1,4 @@
+// Processing results' JSON bodies: parsed strictly into one object, keys looked up without case.
 /**
  * JSON bodies (processing results): parsed strictly into one object, and its fields looked up
  * case-insensitively.

@@ -1,3 +1,4 @@
+// The trigger's log allowance: 10 lines a minute for what strangers cause, another for the owner's.
 /**
  * The trigger's log allowance: at most 10 lines a minute of what a stranger's request can cause,
  * and a separate allowance for what the owner must fix.

@@ -1,3 +1,4 @@
+// A received relay's body read: media type, the 64 KiB limit, the exact bytes, then form or JSON.
 /**
  * Reads the body of the request we receive (a relay, receipt or processing result): its media
  * type, the 64 KiB limit (first from Content-Length), the exact bytes as UTF-8, then the form or

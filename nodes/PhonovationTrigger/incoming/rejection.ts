@@ -1,3 +1,4 @@
+// Refused relays: the HTTP status (400, 401, 413), its fixed text, and the reason only logs see.
 /**
  * Refusals: the HTTP status a refused relay gets, the fixed text for each, and the reason that
  * goes only to n8n's log. Pure: every layer of the trigger throws these.

@@ -1,3 +1,4 @@
+// Which signature a form relay carries (receipt or message), told by the signed fields it holds.
 /**
  * Which signature a form relay carries, told by the signed fields it holds: a receipt is signed
  * over NotifyId + Success, a message (inbound or opt-out) over From + Content.

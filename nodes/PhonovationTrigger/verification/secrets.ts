@@ -1,3 +1,4 @@
+// The Relay Secret and URL Token from the credential, loaded once per request and only when needed.
 /**
  * The Relay Secret and URL Token from the credential, loaded at most once per request and only
  * when a check needs them.

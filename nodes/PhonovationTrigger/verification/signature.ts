@@ -1,3 +1,4 @@
+// The provider's SMS-Verify MD5 signatures of messages and receipts, and constant-time comparisons.
 /**
  * The provider's SMS-Verify MD5 recipes for messages and receipts, and constant-time comparison of
  * digests and of secrets such as the URL token.

@@ -1,3 +1,4 @@
+// Verifying a relay: its signature or URL token checked, and what its item says the check proved.
 /**
  * Verification: what a relay proves, checked before anything beyond the fields its signature covers
  * is read. A form relay's SMS-Verify signature (by the recipe its signed fields name), a

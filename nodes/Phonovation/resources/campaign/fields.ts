@@ -1,3 +1,4 @@
+// The campaign operations' fields (Sender, Text, Recipients, Send At, Options) and their labels.
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 

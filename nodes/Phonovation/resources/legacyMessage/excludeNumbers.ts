@@ -1,3 +1,4 @@
+// Legacy Send's Exclude Numbers: its field, read per item as campaign Send reads it, and its error.
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { listedUnreadable } from '../campaign/pipeline/plan';

@@ -1,3 +1,4 @@
+// One item's legacy message read and checked: sender, text, one number, and whether it is excluded.
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 

@@ -1,3 +1,4 @@
+// One text per number in a legacy run: which items are not posted (duplicate, excluded) and why.
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import { EXCLUDED } from '../campaign/pipeline/plan';

@@ -1,3 +1,4 @@
+// Legacy Message Send: its fields, and one form post per item to the legacy API, never twice.
 import type {
 	IDataObject,
 	IExecuteFunctions,

@@ -1,3 +1,4 @@
+// The legacy sends this execution made, by item and number: a retry never posts a message again.
 import type { IContextObject, IDataObject } from 'n8n-workflow';
 
 /**

@@ -1,3 +1,4 @@
+// Sender ID Get Many: its fields, and one output item per approved sender ID.
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { eachItem } from '../../eachItem';

@@ -1,3 +1,4 @@
+// The account's approved sender IDs (`GET /api/v2/senderlist`), and what each sender type means.
 import type { IExecuteFunctions, ILoadOptionsFunctions } from 'n8n-workflow';
 
 import { apiRequest } from '../../transport/request';

@@ -1,3 +1,4 @@
+// Service Check Health: `GET /health`, reported as healthy or not instead of failing the item.
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { secureEndpoint } from '../../../shared/endpoints';

@@ -1,3 +1,4 @@
+// A form relay's values for items: a field that must be there, and an empty one as null.
 /** A form relay's values as items carry them: a field that must be there, and empty as null. */
 
 import type { FormFields } from '../../incoming/formBody';

@@ -1,3 +1,4 @@
+// The Keywords filter: the option read, a text's first word, and whether a message passes.
 /**
  * Keywords: the Keywords option, a text's first word without trailing punctuation, and whether
  * an inbound message passes the filter.

@@ -1,3 +1,4 @@
+// The sending network (country and carrier) read from a message's SMS-Network code.
 /** The sending network (country and carrier) decoded from a message's SMS-Network code. */
 
 /** Mobile country code of Ireland, the only country the service publishes codes for. */

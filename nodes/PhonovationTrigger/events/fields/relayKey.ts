@@ -1,3 +1,4 @@
+// The relayKey: a hash of an event and its signed content, so a replayed relay can be dropped.
 /** The relayKey an item carries: a hash of its event and signed content, for dropping replays. */
 
 import { createHash } from 'node:crypto';

@@ -1,3 +1,4 @@
+// Items' time stamps in ISO 8601 UTC: SMS-TimeStamp and FinishedAt, impossible ones refused.
 /**
  * The time stamps items carry, as ISO 8601 UTC: the gateway's SMS-TimeStamp and a processing
  * result's FinishedAt, refusing impossible ones.

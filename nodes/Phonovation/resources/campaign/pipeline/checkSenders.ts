@@ -1,3 +1,4 @@
+// Each campaign's Sender ID checked against the account's approved list before any credit is spent.
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { IRISH_COUNTRY_CODE } from '../../../domain/rules';

@@ -1,3 +1,4 @@
+// Posts the campaigns side by side, as many as the pacer allows, each campaign's batches in order.
 import type { Posting, PostingContext } from './post';
 import { postCampaign } from './post';
 import { asNodeError } from '../../../eachItem';

@@ -1,3 +1,4 @@
+// The execution's record of the batches posted and who they texted: a retry never posts them again.
 import { createHash } from 'crypto';
 import type { IContextObject } from 'n8n-workflow';
 

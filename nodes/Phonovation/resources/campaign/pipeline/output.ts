@@ -1,3 +1,4 @@
+// A campaign run's outcome as n8n output: rule-violation errors, stopped items, each item's report.
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 

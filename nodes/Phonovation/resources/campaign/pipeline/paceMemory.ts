@@ -1,3 +1,4 @@
+// The provider's pace remembered between runs of a workflow: aged, bounded, and only a hint.
 import { PACING, type PaceLearned, type PaceStart } from './pacer';
 
 /**

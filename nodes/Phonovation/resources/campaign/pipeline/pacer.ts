@@ -1,3 +1,4 @@
+// The pacer: how many campaign requests may be in flight at once, finding the provider's pace.
 /**
  * How many campaign requests may be in flight at once, shared by every campaign of a run.
  *

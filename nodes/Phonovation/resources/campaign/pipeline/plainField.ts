@@ -1,3 +1,4 @@
+// A parameter that is only `{{ $json.field }}`, read straight from the item without n8n's engine.
 /**
  * `={{ $json.phone }}`, `={{ $json["first name"] }}`, `={{ $json.contact.phone }}`: a parameter
  * that is only the item's own field. Reading the field directly gives what n8n's expression

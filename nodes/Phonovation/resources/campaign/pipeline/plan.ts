@@ -1,3 +1,4 @@
+// Planning: every item read and checked, its numbers normalised, like items grouped into campaigns.
 import { describeUnreadable } from '../../../domain/exclusions';
 import { normaliseMsisdn, recipientEntries, toMsisdn } from '../../../domain/phoneNumbers';
 import type { RuleViolation } from '../../../domain/rules';

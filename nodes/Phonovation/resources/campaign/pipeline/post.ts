@@ -1,3 +1,4 @@
+// Posting one campaign: its batches in order as the pacer allows, 429s waited out, answers kept.
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 

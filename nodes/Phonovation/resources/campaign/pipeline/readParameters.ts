@@ -1,3 +1,4 @@
+// Each item's campaign parameters as n8n gives them; one the same for every item is read once.
 import type { IExecuteFunctions, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import type { RuleViolation } from '../../../domain/rules';

@@ -1,3 +1,4 @@
+// A campaign's recipients kept in columns, not an object per number, and a compact set of numbers.
 /**
  * A campaign's recipients in columns rather than one object per number: at 400,000 numbers an
  * object each (plus the maps and arrays built from them) was most of the node's memory. Each

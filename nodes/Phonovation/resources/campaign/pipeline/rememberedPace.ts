@@ -1,3 +1,4 @@
+// Where the remembered pace lives: this n8n process's memory, per workflow and provider account.
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { CREDENTIAL } from '../../../transport/request';

@@ -1,3 +1,4 @@
+// Each item's output for a campaign: every recipient's status, the counts and estimated credits.
 import type { TextAnalysis } from '../../../domain/gsmSegments';
 import { analyseText } from '../../../domain/gsmSegments';
 import type { BatchOutcome, Posting } from './post';

@@ -1,3 +1,4 @@
+// The campaign request's JSON body, written as bytes piece by piece, for up to 400,000 recipients.
 import { BODY_OPTIONS } from '../options';
 import type { CampaignSettings } from './plan';
 import type { CampaignRecipients } from './recipients';

@@ -1,3 +1,4 @@
+// A Send or Schedule run: read, plan, check senders, post side by side, report each item.
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 

@@ -1,3 +1,4 @@
+// An item's Exclude Numbers read into numbers, once per run when items share the same list.
 import type { ExclusionList } from '../../../domain/exclusions';
 import { readExclusions } from '../../../domain/exclusions';
 

@@ -1,3 +1,4 @@
+// A 429 answered: how long to wait (Retry-After), and how often one request is repeated.
 /**
  * 429 is the provider refusing before it processes anything, so repeating the same request is safe:
  * wait out Retry-After (bounded), a bounded number of times. Nothing else is repeated.
