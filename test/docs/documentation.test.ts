@@ -50,6 +50,24 @@ const LINKED = [
 	...DEV_PAGES.map((name) => `docs/dev/${name}`),
 ];
 
+describe('source files', () => {
+	const sources = [...foldersWithSource('nodes'), ...foldersWithSource('credentials')].flatMap(
+		(folder) =>
+			readdirSync(join(ROOT, folder))
+				.filter((name) => name.endsWith('.ts'))
+				.map((name) => `${folder}${name}`),
+	);
+
+	it('are found (the check can fail)', () => {
+		expect(sources).toContain('nodes/Phonovation/router.ts');
+	});
+
+	it('each open with a line saying what the file holds, instead of a catalogue in CONTRIBUTING', () => {
+		const bare = sources.filter((path) => !/^\/\/ \S.{9,}/.test(read(path)));
+		expect(bare).toEqual([]);
+	});
+});
+
 describe('CONTRIBUTING.md', () => {
 	const contributing = read('CONTRIBUTING.md');
 	const tree = folderTree(contributing, 'Folders');

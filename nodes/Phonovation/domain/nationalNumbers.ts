@@ -1,12 +1,12 @@
 // How each country writes its numbers at home: its trunk prefix, rewrite rules and numbering plan.
-import type { GeneratedNumbering } from './numberingPlans.generated';
-import { NUMBERINGS } from './numberingPlans.generated';
+import type { GeneratedNumbering } from './numberingPlans';
+import { NUMBERINGS } from './numberingPlans';
 
 /**
  * How every country writes its numbers at home, read as Google's libphonenumber reads them: its
  * trunk prefix (0, 06 in Hungary, 8 in Russia, 1 in North America, none in Spain or Italy), the
  * rules that rewrite a national number (Argentina's 15 mobiles), and its plan. The data is
- * numberingPlans.generated.ts, written from libphonenumber's metadata at build time
+ * numberingPlans.generated.json, written from libphonenumber's metadata at build time
  * (`npx gulp build:numbering`): the package keeps no runtime dependencies. Tests hold the reading
  * to libphonenumber's over a corpus of every region's numbers.
  */

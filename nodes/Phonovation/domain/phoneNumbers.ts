@@ -381,7 +381,7 @@ function problemOf(
  * The provider's rules are in docs/provider-api.md#msisdn-rules. Invisible marks go first; spaces,
  * dashes, dots, brackets and a leading + or 00 are stripped; after a country code, a trunk prefix
  * written by habit goes (+33 06… → 336…, +353 (0)87… → 35387…, +7 8 912… → 7912…), as
- * libphonenumber's metadata reads it (numberingPlans.generated.ts), and a 0 stays where numbers
+ * libphonenumber's metadata reads it (numberingPlans.generated.json), and a 0 stays where numbers
  * start with one (+39 06…); a (0) that may be either is refused naming both. National form 0…
  * takes countryCode (Irish by default: 087 123 4567 → 353871234567; 06 30… under 36 →
  * 3630…) and must fit that country's plan; Irish numbers must fit the Irish plan; 8..20 digits.

@@ -1,11 +1,6 @@
 // Legacy Message Send: its fields, and one form post per item to the legacy API, never twice.
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
 import { secureEndpoint, shown } from '../../../shared/endpoints';
 import { DEFAULT_COUNTRY_CODE, LIMITS } from '../../domain/rules';
@@ -20,65 +15,62 @@ import { fail, type LegacyMessage, readMessage } from './message';
 import { skippedItem, skipsOf } from './oncePerRun';
 import { SentLedger } from './sentLedger';
 
-const show = { show: { resource: ['legacyMessage'], operation: ['send'] } };
-
-export const description: INodeProperties[] = [
-	{
-		displayName: 'From',
-		name: 'from',
-		type: 'string',
-		required: true,
-		default: '',
-		displayOptions: show,
-		description: 'Sender ID: up to 11 letters and digits without spaces, or a number',
-	},
-	{
-		displayName: 'To',
-		name: 'to',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: '0871234567',
-		displayOptions: show,
-		description: 'One number per item (the legacy API takes a single recipient per request)',
-	},
-	{
-		displayName: 'Text',
-		name: 'text',
-		type: 'string',
-		typeOptions: { rows: 3 },
-		required: true,
-		default: '',
-		displayOptions: show,
-		description: `Message text, at most ${LIMITS.legacyText} characters (the legacy API's limit). Each line break is sent as ¬, which the gateway turns back into a line break, and counts as one character.`,
-	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: show,
-		options: [
-			{
-				displayName: 'Default Country Code',
-				name: 'defaultCountryCode',
-				type: 'string',
-				default: DEFAULT_COUNTRY_CODE,
-				description:
-					"A country's calling code (353 = Ireland, 44 = UK) given to a number written in national form with a leading 0",
-			},
-			excludeNumbersOption,
-			{
-				displayName: 'Notify ID',
-				name: 'notifyId',
-				type: 'string',
-				default: '',
-				description: `Your reference (max ${LIMITS.notifyId} characters), echoed in delivery receipts`,
-			},
-		],
-	},
-];
+export const description = updateDisplayOptions(
+	{ show: { resource: ['legacyMessage'], operation: ['send'] } },
+	[
+		{
+			displayName: 'From',
+			name: 'from',
+			type: 'string',
+			required: true,
+			default: '',
+			description: 'Sender ID: up to 11 letters and digits without spaces, or a number',
+		},
+		{
+			displayName: 'To',
+			name: 'to',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: '0871234567',
+			description: 'One number per item (the legacy API takes a single recipient per request)',
+		},
+		{
+			displayName: 'Text',
+			name: 'text',
+			type: 'string',
+			typeOptions: { rows: 3 },
+			required: true,
+			default: '',
+			description: `Message text, at most ${LIMITS.legacyText} characters (the legacy API's limit). Each line break is sent as ¬, which the gateway turns back into a line break, and counts as one character.`,
+		},
+		{
+			displayName: 'Options',
+			name: 'options',
+			type: 'collection',
+			placeholder: 'Add Option',
+			default: {},
+			options: [
+				{
+					displayName: 'Default Country Code',
+					name: 'defaultCountryCode',
+					type: 'string',
+					default: DEFAULT_COUNTRY_CODE,
+					description:
+						"A country's calling code (353 = Ireland, 44 = UK) given to a number written in national form with a leading 0",
+				},
+				excludeNumbersOption,
+				{
+					displayName: 'Notify ID',
+					name: 'notifyId',
+					type: 'string',
+					default: '',
+					description: `Your reference (max ${LIMITS.notifyId} characters), echoed in delivery receipts`,
+				},
+			],
+		},
+	],
+);
 
 /** The provider's answer with the password masked: its first line is the status code. */
 function statusLines(body: unknown, secret: string): { code: string; message: string } {

@@ -9,7 +9,7 @@ import {
 
 /**
  * Numbers of every country, from libphonenumber's number types and from the plans of
- * numberingPlans.generated.ts, written in national form (with the trunk prefix where the country has
+ * numberingPlans.generated.json, written in national form (with the trunk prefix where the country has
  * one) under their Default Country Code: read as libphonenumber-js reads them, or refused naming
  * that reading, never as another number (see `numberingViolations`). numberingPlans.test.ts holds a
  * fixed corpus to the same; this generates beyond it. `npm run fuzz` runs it 5,000 times more.

@@ -40,10 +40,10 @@ const MAIN_REGION = Object.fromEntries(
 
 const trunkPrefixOf = (region: CountryCode) => RECORDS[region][5] || '';
 
-describe('numberingPlans.generated.ts', () => {
+describe('numberingPlans.generated.json', () => {
 	it('is what `npx gulp build:numbering` writes from the installed libphonenumber-js (run it after an update)', () => {
 		const committed = readFileSync(
-			join(ROOT, 'nodes/Phonovation/domain/numberingPlans.generated.ts'),
+			join(ROOT, 'nodes/Phonovation/domain/numberingPlans.generated.json'),
 			'utf8',
 		);
 		const generated = gulpfile['build:numbering'].source(Metadata, metadata, version);

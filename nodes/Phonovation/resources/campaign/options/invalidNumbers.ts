@@ -1,10 +1,8 @@
 // Invalid Numbers: whether a number that cannot be sent stops the campaign or is skipped and reported.
 import { type CampaignOption, choiceOption } from './option';
 
-type Choice = 'fail' | 'skip';
-
 export const invalidNumbers = {
-	...choiceOption<Choice>(
+	...choiceOption(
 		{ displayName: 'Invalid Numbers' },
 		[
 			{
@@ -20,5 +18,5 @@ export const invalidNumbers = {
 		],
 		{ fallback: 'skip', whenUnclear: 'fail' },
 	),
-	settings: (choice: Choice) => ({ failOnInvalid: choice === 'fail' }),
-} satisfies CampaignOption<Choice>;
+	settings: (choice: 'fail' | 'skip') => ({ failOnInvalid: choice === 'fail' }),
+} satisfies CampaignOption<'fail' | 'skip'>;

@@ -1,10 +1,8 @@
 // Message Type: whether the text is marketing, which must offer a way to opt out.
 import { type CampaignOption, choiceOption } from './option';
 
-type Choice = 'marketing' | 'transactional';
-
 export const messageType = {
-	...choiceOption<Choice>(
+	...choiceOption(
 		{
 			displayName: 'Message Type',
 			description:
@@ -25,5 +23,5 @@ export const messageType = {
 		],
 		{ fallback: 'marketing', whenUnclear: 'marketing' },
 	),
-	settings: (type: Choice) => ({ marketing: type !== 'transactional' }),
-} satisfies CampaignOption<Choice>;
+	settings: (type: 'marketing' | 'transactional') => ({ marketing: type !== 'transactional' }),
+} satisfies CampaignOption<'marketing' | 'transactional'>;

@@ -1,10 +1,8 @@
 // Missing Opt-Out Wording: whether a marketing text without opt-out wording stops or only warns.
 import { type CampaignOption, choiceOption, refusal } from './option';
 
-type Choice = 'fail' | 'warn';
-
 export const missingOptOut = {
-	...choiceOption<Choice>(
+	...choiceOption(
 		{
 			displayName: 'Missing Opt-Out Wording',
 			description:
@@ -16,8 +14,8 @@ export const missingOptOut = {
 		],
 		{ fallback: 'warn', whenUnclear: 'fail' },
 	),
-	settings: (choice: Choice) => ({
+	settings: (choice: 'fail' | 'warn') => ({
 		optOutWordingRequired: choice === 'fail',
 		optOutWordingRefusal: refusal('missingOptOut'),
 	}),
-} satisfies CampaignOption<Choice>;
+} satisfies CampaignOption<'fail' | 'warn'>;

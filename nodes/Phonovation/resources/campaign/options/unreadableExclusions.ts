@@ -1,10 +1,8 @@
 // Unreadable Exclusions: whether a suppression entry that reads as no number stops the run or only warns.
 import { type CampaignOption, choiceOption } from './option';
 
-type Choice = 'fail' | 'warn';
-
 export const unreadableExclusions = {
-	...choiceOption<Choice>(
+	...choiceOption(
 		{
 			displayName: 'Unreadable Exclusions',
 			description: 'What to do when an Exclude Numbers entry cannot be read as a phone number',
@@ -25,5 +23,5 @@ export const unreadableExclusions = {
 		{ fallback: 'fail', whenUnclear: 'fail' },
 	),
 	// Anything but Warn fails: an entry that excludes no one may be an opted-out number.
-	settings: (choice: Choice) => ({ failOnUnreadable: choice !== 'warn' }),
-} satisfies CampaignOption<Choice>;
+	settings: (choice: 'fail' | 'warn') => ({ failOnUnreadable: choice !== 'warn' }),
+} satisfies CampaignOption<'fail' | 'warn'>;

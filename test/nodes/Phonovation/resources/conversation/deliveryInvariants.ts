@@ -77,7 +77,7 @@ import type {
 	IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
 
-import { NUMBERINGS } from '../../../../../nodes/Phonovation/domain/numberingPlans.generated';
+import { NUMBERINGS } from '../../../../../nodes/Phonovation/domain/numberingPlans';
 import {
 	normaliseMsisdn,
 	suppressionForms,
@@ -1583,7 +1583,7 @@ function matching(pattern: string): fc.Arbitrary<string> {
 	return arbitrary;
 }
 
-/** A region's national significant numbers: from its number types, or from numberingPlans.generated.ts. */
+/** A region's national significant numbers: from its number types, or from numberingPlans.generated.json. */
 function nationalNumbers(region: CountryCode, source: 'type' | 'plan'): fc.Arbitrary<string> {
 	const code = getCountryCallingCode(region);
 	if (source === 'plan') {
