@@ -1,7 +1,13 @@
 // Every operation by resource, the one a run selects, and the error item of a run-wide failure.
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { heldPlaceholders, placeholderMessage } from './placeholders';
 import * as campaign from './resources/campaign';
 import * as conversation from './resources/conversation';
 import * as legacyMessage from './resources/legacyMessage';
@@ -27,6 +33,24 @@ const RESOURCES = new Map<string, Map<string, Operation>>(
 	),
 );
 
+/** Each resource's fields, for the labels of a refusal. */
+const FIELDS = new Map<string, readonly INodeProperties[]>([
+	['campaign', campaign.campaignDescription],
+	['conversation', conversation.conversationDescription],
+	['legacyMessage', legacyMessage.legacyMessageDescription],
+	['sender', sender.senderDescription],
+	['service', service.serviceDescription],
+]);
+
+/** An example's placeholder still in the node (a Sender, a Question Log): an error before anything is sent. */
+function refusePlaceholders(ctx: IExecuteFunctions, resource: string, operation: string): void {
+	const held = heldPlaceholders(ctx.getNode().parameters, FIELDS.get(resource) ?? [], operation);
+	if (held.length > 0)
+		throw new NodeOperationError(ctx.getNode(), placeholderMessage(held), {
+			description: 'Nothing was sent.',
+		});
+}
+
 /** The selected operation; one it does not know is an error before anything is sent. */
 export function selectedOperation(this: IExecuteFunctions): Operation {
 	const resource = this.getNodeParameter('resource', 0) as string;
@@ -41,6 +65,7 @@ export function selectedOperation(this: IExecuteFunctions): Operation {
 			},
 		);
 	}
+	refusePlaceholders(this, resource, operation);
 	return run;
 }
 

@@ -19,7 +19,7 @@ import {
 	startSmtpSink,
 	withSmtpCredential,
 } from './support/smtp-sink';
-import { nodeOutput, type WorkflowJson } from './support/n8n-client';
+import { nodeError, nodeOutput, type WorkflowJson } from './support/n8n-client';
 
 const EXAMPLES = exampleNames();
 
@@ -88,6 +88,20 @@ describe('example workflows in n8n', () => {
 				);
 				expect(stored.connections).toEqual(workflow.connections);
 			}
+		},
+	);
+
+	suite.it(
+		'an example run as imported, placeholders left in, fails at once naming them all and sends nothing',
+		async ({ sim, client, importWorkflow }) => {
+			sim.reset();
+			const asIs = await importWorkflow(readExample('appointment-confirmation'));
+			const run = await client.runAndWait(asIs.id, 'Start');
+			expect(run.status).toBe('error');
+			expect(nodeError(run, 'Ask to Confirm')?.message).toBe(
+				"This node still holds the example's placeholders: Question Log (YOUR_QUESTION_LOG), Sender Name or ID (YOUR_SENDER_ID). Choose your own in the node (the Sender from its list, the Question Log workflow you imported) and run again; nothing was sent",
+			);
+			expect(sim.requests).toEqual([]);
 		},
 	);
 

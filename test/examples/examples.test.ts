@@ -126,6 +126,18 @@ describe('examples/: user-importable example workflows', () => {
 			}
 		});
 
+		it('shows no name beside a placeholder: nothing looks chosen that is not', () => {
+			const named = nodesOf(name).flatMap((node) =>
+				Object.entries(node.parameters ?? {})
+					.filter(([, value]) => {
+						const picked = value as { value?: unknown; cachedResultName?: unknown } | null;
+						return String(picked?.value).startsWith('YOUR_') && picked?.cachedResultName;
+					})
+					.map(([field]) => `${node.name}: ${field}`),
+			);
+			expect(named).toEqual([]);
+		});
+
 		it('leaves the Question Log as the obvious placeholder, which its README explains', () => {
 			const logs = nodesOf(name)
 				.filter((node) => node.type === ACTION && node.parameters?.questionLog !== undefined)
