@@ -1,19 +1,22 @@
 import { QUESTION_LOG } from '../../harness/question-log';
 import { sharedFixture } from './fixture';
 
+const SEND = {
+	resource: 'campaign',
+	operation: 'send',
+	from: 'Phonovation',
+	text: 'Hi',
+	recipients: '0871234567',
+	options: { messageType: 'transactional' },
+};
+
 /** An example workflow as a user imports it: its Sender and Question Log still the placeholders. */
 describe("an example's placeholders left in the node", () => {
 	const fixture = sharedFixture();
 
 	it('a Send names its Sender placeholder, and nothing is sent', async () => {
 		const f = fixture();
-		const result = await f.run({
-			resource: 'campaign',
-			operation: 'send',
-			from: 'YOUR_SENDER_ID',
-			text: 'Hi',
-			recipients: '0871234567',
-		});
+		const result = await f.run({ ...SEND, from: 'YOUR_SENDER_ID' });
 		expect(result.error?.message).toBe(
 			"This node still holds the example's placeholders: Sender Name or ID (YOUR_SENDER_ID). Choose your own in the node (the Sender from its list, the Question Log workflow you imported) and run again; nothing was sent",
 		);
@@ -39,30 +42,14 @@ describe("an example's placeholders left in the node", () => {
 
 	it("a text that only mentions such a word is the user's own, and is sent", async () => {
 		const f = fixture();
-		const result = await f.run({
-			resource: 'campaign',
-			operation: 'send',
-			from: 'Phonovation',
-			text: 'YOUR_CODE is 4821',
-			recipients: '0871234567',
-			options: { messageType: 'transactional' },
-		});
+		const result = await f.run({ ...SEND, text: 'YOUR_CODE is 4821' });
 		expect(result.error).toBeUndefined();
 		expect(f.sim.campaigns).toHaveLength(1);
 	});
 
 	it('a field of another operation, hidden in the panel, is not read (n8n keeps its old value)', async () => {
 		const f = fixture();
-		const result = await f.run({
-			resource: 'campaign',
-			operation: 'send',
-			from: 'Phonovation',
-			text: 'Hi',
-			recipients: '0871234567',
-			options: { messageType: 'transactional' },
-			questionLog: QUESTION_LOG,
-			sendAt: 'YOUR_SEND_TIME',
-		});
+		const result = await f.run({ ...SEND, questionLog: QUESTION_LOG, sendAt: 'YOUR_SEND_TIME' });
 		expect(result.error).toBeUndefined();
 		expect(f.sim.campaigns).toHaveLength(1);
 	});
