@@ -140,7 +140,9 @@ describe('Phonovation Trigger description', () => {
 					{ url: 'https://github.com/n8n-nodes-phonovation/n8n-nodes-phonovation#credentials' },
 				],
 				primaryDocumentation: [
-					{ url: 'https://github.com/n8n-nodes-phonovation/n8n-nodes-phonovation/blob/main/docs/trigger-and-security.md' },
+					{
+						url: 'https://github.com/n8n-nodes-phonovation/n8n-nodes-phonovation/blob/main/docs/trigger-and-security.md',
+					},
 				],
 			},
 		});
