@@ -113,6 +113,19 @@ describe('the npm start demo', () => {
 			await new Promise((resolve) => setTimeout(resolve, 250));
 		}
 
+		// The reminder again, and no receipt at all: the demo's one-minute wait runs No Receipt, which e-mails.
+		const unanswered = await client.runManually(reminding.id, 'Start');
+		const noReceipt = await client.waitForExecution(unanswered, 150_000);
+		expect(noReceipt.status).toBe('success');
+		expect(nodeOutput(noReceipt, 'Text Reminder', 0)).toEqual([
+			expect.objectContaining({ delivery: 'noReceipt', email: 'aoife@example.com' }),
+		]);
+		const mails = () => demo!.output().split('[mail] to aoife@example.com').length - 1;
+		for (let tries = 0; mails() < 2; tries++) {
+			if (tries > 120) throw new Error('the No Receipt e-mail was never printed');
+			await new Promise((resolve) => setTimeout(resolve, 250));
+		}
+
 		await demo.interrupt();
 		expect(demo.output()).toContain('Stopped.');
 		expect(existsSync(path.dirname(logFile))).toBe(false);
@@ -120,5 +133,5 @@ describe('the npm start demo', () => {
 		// n8n's whole process group (it and its task runner) and the simulator went with it.
 		expect(groupMembers(demo.n8nPid)).toEqual([]);
 		expect(await isPortFree(Number(new URL(simUrl).port))).toBe(true);
-	}, 240_000);
+	}, 420_000);
 });
