@@ -85,7 +85,7 @@ function instructions(
 	logFile: string,
 	n8nPid: number | undefined,
 ): string {
-	const replyFlag = sim.url.endsWith(`:${DEFAULT_CLI_PORT}`) ? '' : ` --url ${sim.url}`;
+	const replyFlag = `${sim.url.endsWith(`:${DEFAULT_CLI_PORT}`) ? '' : ` --url ${sim.url}`} --n8n ${n8nUrl}`;
 	return `
 ────────────────────────────────────────────────────────────────────────────
  n8n with n8n-nodes-phonovation is running.

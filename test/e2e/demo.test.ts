@@ -71,16 +71,21 @@ describe('the npm start demo', () => {
 
 		// "Execute workflow" on the appointment example, then the printed reply command answers it.
 		expect(demo.output()).toContain('npm run simulator:reply -- YES');
+		expect(demo.output()).toContain(`--n8n ${demo.n8nUrl}`);
 		const asking = workflows.find((w) => w.name.includes('appointment confirmation'))!;
 		const asked = await client.runManually(asking.id, 'Start');
 		for (let tries = 0; (await client.execution(asked)).status !== 'waiting'; tries++) {
 			if (tries > 120) throw new Error('the demo question never started waiting');
 			await new Promise((resolve) => setTimeout(resolve, 250));
 		}
-		const answer = await runCommand(TSX, ['test/simulator/reply.ts', 'YES', '--url', simUrl], {
-			cwd: REPO_ROOT,
-		});
+		// With --n8n (as the demo prints it), the command says which run the reply resumed and how it ended.
+		const answer = await runCommand(
+			TSX,
+			['test/simulator/reply.ts', 'YES', '--url', simUrl, '--n8n', n8nUrl],
+			{ cwd: REPO_ROOT },
+		);
 		expect(answer).toContain('Relay URL answered HTTP 200');
+		expect(answer).toContain(`Resumed execution ${asked} (answer yes); it ended: success`);
 		const answered = await client.waitForExecution(asked, 60_000);
 		expect(answered.status).toBe('success');
 		expect(nodeOutput(answered, 'Ask to Confirm')).toEqual([
@@ -97,12 +102,13 @@ describe('the npm start demo', () => {
 		}
 		const receipt = await runCommand(
 			TSX,
-			['test/simulator/receipt.ts', 'failed', '--url', simUrl],
+			['test/simulator/receipt.ts', 'failed', '--url', simUrl, '--n8n', n8nUrl],
 			{
 				cwd: REPO_ROOT,
 			},
 		);
 		expect(receipt).toContain('Relay URL answered HTTP 200');
+		expect(receipt).toContain(`Resumed execution ${reminded} (delivery failed); it ended: success`);
 		const failed = await client.waitForExecution(reminded, 60_000);
 		expect(failed.status).toBe('success');
 		expect(nodeOutput(failed, 'Text Reminder', 2)).toEqual([

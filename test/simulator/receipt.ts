@@ -8,9 +8,10 @@ import { parseArgs } from 'node:util';
 import { request } from 'undici';
 
 import { DEFAULT_CLI_PORT } from './config';
+import { inboxOutcome } from './inboxOutcome';
 import type { RecordedCampaign } from './simulator';
 
-const USAGE = `Usage: npm run simulator:receipt -- delivered|failed [--url http://127.0.0.1:${DEFAULT_CLI_PORT}] [--to 353871234567] [--relay-url url]`;
+const USAGE = `Usage: npm run simulator:receipt -- delivered|failed [--url http://127.0.0.1:${DEFAULT_CLI_PORT}] [--to 353871234567] [--relay-url url] [--n8n http://localhost:5678]`;
 
 /** The last recipient the simulator accepted (to `to`, when given): its number and Notify ID. */
 export function lastText(
@@ -35,6 +36,7 @@ async function main(): Promise<number> {
 			url: { type: 'string', default: `http://127.0.0.1:${DEFAULT_CLI_PORT}` },
 			to: { type: 'string' },
 			'relay-url': { type: 'string' },
+			n8n: { type: 'string' },
 		},
 	});
 	const outcome = positionals.join(' ').trim().toLowerCase();
@@ -51,6 +53,7 @@ async function main(): Promise<number> {
 		);
 		return 1;
 	}
+	const since = Date.now();
 	const response = await request(`${base}/_sim/relay/receipt`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json' },
@@ -70,6 +73,9 @@ async function main(): Promise<number> {
 	process.stdout.write(
 		`Receipt: ${outcome} for the text to ${text.msisdn}, SMS-NotifyId ${text.notifyId}\n`,
 	);
+	// The demo's n8n (or yours, with its owner's login): what the inbox did with it.
+	if (values.n8n)
+		process.stdout.write(`${await inboxOutcome(values.n8n, since, 'Deliver to Waiting Text')}\n`);
 	return 0;
 }
 

@@ -7,8 +7,9 @@ import { parseArgs } from 'node:util';
 import { request } from 'undici';
 
 import { DEFAULT_CLI_PORT } from './config';
+import { inboxOutcome } from './inboxOutcome';
 
-const USAGE = `Usage: npm run simulator:reply -- "message text" [--url http://127.0.0.1:${DEFAULT_CLI_PORT}] [--from 353871111111] [--notify-id id | --unlinked] [--relay-url url]`;
+const USAGE = `Usage: npm run simulator:reply -- "message text" [--url http://127.0.0.1:${DEFAULT_CLI_PORT}] [--from 353871111111] [--notify-id id | --unlinked] [--relay-url url] [--n8n http://localhost:5678]`;
 
 interface InboundAnswer {
 	status?: number;
@@ -36,6 +37,7 @@ async function main(): Promise<number> {
 			from: { type: 'string' },
 			'notify-id': { type: 'string' },
 			'relay-url': { type: 'string' },
+			n8n: { type: 'string' },
 			unlinked: { type: 'boolean' },
 		},
 	});
@@ -45,6 +47,7 @@ async function main(): Promise<number> {
 		return 2;
 	}
 	const base = values.url.replace(/\/+$/, '');
+	const since = Date.now();
 	const response = await request(`${base}/_sim/relay/inbound`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json' },
@@ -63,6 +66,11 @@ async function main(): Promise<number> {
 	}
 	process.stdout.write(`Relay URL answered HTTP ${result.status}\n`);
 	process.stdout.write(`${describeNotifyId(result, values['notify-id'] !== undefined)}\n`);
+	// The demo's n8n (or yours, with its owner's login): what the inbox did with it.
+	if (values.n8n)
+		process.stdout.write(
+			`${await inboxOutcome(values.n8n, since, 'Deliver to Waiting Question')}\n`,
+		);
 	return 0;
 }
 

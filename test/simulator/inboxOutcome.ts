@@ -1,0 +1,57 @@
+/**
+ * What the n8n behind a relay URL did with a relay the simulator just posted: `simulator:reply`
+ * and `simulator:receipt` print it when given `--n8n <url>` (the demo's n8n, logged in as its
+ * owner). The inbox's newest run after the relay is read, then the run it resumed, if any.
+ */
+import { N8nClient, nodeOutput } from '../e2e/support/n8n-client';
+
+const INBOX = 'Phonovation: inbox';
+const WAIT_MS = 30_000;
+
+const pause = () => new Promise((resolve) => setTimeout(resolve, 250));
+
+/** The inbox's first finished run that started at `since` or later. */
+async function inboxRun(client: N8nClient, since: number): Promise<string | undefined> {
+	const inbox = (await client.workflows()).find((w) => w.active && w.name.startsWith(INBOX));
+	if (!inbox) return undefined;
+	for (const deadline = Date.now() + WAIT_MS; Date.now() < deadline; await pause()) {
+		const runs = await client.executions(inbox.id, 20);
+		const run = runs
+			.filter((e) => Date.parse(e.startedAt ?? '') >= since - 1_000)
+			.find((e) => e.status !== 'running' && e.status !== 'new');
+		if (run) return run.id;
+	}
+	return undefined;
+}
+
+/** How the resumed run ended, once it has. */
+async function resumedRun(client: N8nClient, id: string): Promise<string> {
+	for (const deadline = Date.now() + WAIT_MS; Date.now() < deadline; await pause()) {
+		const { status } = await client.execution(id);
+		if (status !== 'running' && status !== 'waiting' && status !== 'new') return status;
+	}
+	return 'still running';
+}
+
+/** One line on what became of the relay: which run it resumed and how, or why none. */
+export async function inboxOutcome(
+	n8nUrl: string,
+	since: number,
+	deliverNode: 'Deliver to Waiting Question' | 'Deliver to Waiting Text',
+): Promise<string> {
+	const client = await N8nClient.forOwner(n8nUrl);
+	const runId = await inboxRun(client, since);
+	if (!runId) return `The inbox did not finish a run within ${WAIT_MS / 1000} s`;
+	const [delivered] = nodeOutput(await client.execution(runId), deliverNode);
+	if (!delivered)
+		return `The inbox (execution ${runId}) handled it without ${deliverNode} (a keyword, an opt-out or a refusal)`;
+	if (delivered.resumed !== true)
+		return `No run resumed (inbox execution ${runId}): ${String(delivered.reason ?? 'no reason given')}`;
+	const about = (delivered.question ?? delivered.text) as { reference?: string } | undefined;
+	const resumed = String(about?.reference ?? '').split('.')[0];
+	const outcome =
+		delivered.answer !== undefined
+			? `answer ${String(delivered.answer)}`
+			: `delivery ${String(delivered.delivery)}`;
+	return `Resumed execution ${resumed} (${outcome}); it ended: ${await resumedRun(client, resumed)}`;
+}
