@@ -113,23 +113,20 @@ export async function findQuestions(
 }
 
 /**
- * Marks a question as settled by a relay, so the same relay never answers again. Never throws:
- * the reply was delivered by then; the reason the log did not keep the mark is returned instead.
+ * Marks a question as settled by a relay, so the same relay never answers again: null when the log
+ * kept the mark, else why not. A failed call throws; markSettled (settledRelays.ts) turns every
+ * failure into the item's `notRemembered`, since the reply was delivered by then.
  */
 export async function recordSettled(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	settled: { reference: string; settledBy: string },
 ): Promise<string | null> {
-	try {
-		const rows = await callLog(ctx, itemIndex, { action: 'settle', ...settled });
-		const kept = rows.some(
-			(row) => row.reference === settled.reference && row.settledBy === settled.settledBy,
-		);
-		return kept
-			? null
-			: 'the log did not give the question back marked (is there a text column settledBy?)';
-	} catch (error) {
-		return (error as Error).message;
-	}
+	const rows = await callLog(ctx, itemIndex, { action: 'settle', ...settled });
+	const kept = rows.some(
+		(row) => row.reference === settled.reference && row.settledBy === settled.settledBy,
+	);
+	return kept
+		? null
+		: 'the log did not give the question back marked (is there a text column settledBy?)';
 }
