@@ -22,7 +22,7 @@ import { senderDescription } from './resources/sender';
 import { fetchSenders, senderTypeLabel } from './resources/sender/senders';
 import { serviceDescription } from './resources/service';
 import { asNodeError } from './eachItem';
-import { errorItemFor, selectedOperation } from './router';
+import { errorItemFor, refusePlaceholders, selectedOperation } from './router';
 
 /**
  * Send and Wait for Reply and for Delivery resume at webhook(), at a URL ending in the waiting
@@ -109,6 +109,7 @@ export class Phonovation implements INodeType {
 		try {
 			const operation = selectedOperation.call(this);
 			outputs = operation.outputNames;
+			refusePlaceholders.call(this, operation);
 			const out = await operation.execute.call(this, items);
 			return outputs ? (out as INodeExecutionData[][]) : [out as INodeExecutionData[]];
 		} catch (error) {

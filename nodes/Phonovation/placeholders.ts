@@ -3,9 +3,12 @@ import type { INodeProperties } from 'n8n-workflow';
 
 /**
  * How the examples mark what a user must choose: a whole value `YOUR_SENDER_ID`, `YOUR_QUESTION_LOG`
- * (a text that only mentions one is the user's own words).
+ * (also as an expression, `=YOUR_SENDER_ID`, as n8n's Fixed → Expression switch leaves it).
  */
-const PLACEHOLDER = /^\s*(YOUR_[A-Z][A-Z0-9_]*)\s*$/;
+const PLACEHOLDER = /^=?\s*(YOUR_[A-Z][A-Z0-9_]*)\s*$/;
+
+/** The fields the examples leave to choose: a text of the user's (a Campaign Name) is never refused. */
+const CHOSEN = new Set(['from', 'questionLog']);
 
 /** A parameter of the node still holding a placeholder: its label as the panel shows it, and the placeholder. */
 export interface HeldPlaceholder {
@@ -23,23 +26,13 @@ function placeholdersOf(value: unknown): string[] {
 	return Object.values(value).flatMap(placeholdersOf);
 }
 
-/** Whether a field is shown for this operation (n8n keeps a hidden field's old value in the node). */
-function shownFor(property: INodeProperties, operation: string): boolean {
-	const operations = property.displayOptions?.show?.operation;
-	return operations === undefined || operations.includes(operation);
-}
-
-/**
- * Every placeholder the node's own fields for this operation still hold, in the panel's order:
- * its Sender, its Question Log, anything an example left to choose.
- */
+/** Every placeholder the operation's own fields still hold, in the panel's order. */
 export function heldPlaceholders(
 	parameters: Readonly<Record<string, unknown>>,
 	fields: readonly INodeProperties[],
-	operation: string,
 ): HeldPlaceholder[] {
 	return fields
-		.filter((field) => shownFor(field, operation) && field.name in parameters)
+		.filter((field) => CHOSEN.has(field.name) && field.name in parameters)
 		.flatMap((field) =>
 			placeholdersOf(parameters[field.name]).map((placeholder) => ({
 				label: field.displayName,

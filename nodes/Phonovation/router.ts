@@ -25,6 +25,8 @@ export interface Operation {
 	): Promise<INodeExecutionData[] | INodeExecutionData[][]>;
 	/** The outputs of an operation that has more than one; errors go out of the last. */
 	outputNames?: readonly string[];
+	/** Its own fields (shown for it alone), where an example's placeholders are looked for. */
+	description?: readonly INodeProperties[];
 }
 
 const RESOURCES = new Map<string, Map<string, Operation>>(
@@ -33,20 +35,15 @@ const RESOURCES = new Map<string, Map<string, Operation>>(
 	),
 );
 
-/** Each resource's fields, for the labels of a refusal. */
-const FIELDS = new Map<string, readonly INodeProperties[]>([
-	['campaign', campaign.campaignDescription],
-	['conversation', conversation.conversationDescription],
-	['legacyMessage', legacyMessage.legacyMessageDescription],
-	['sender', sender.senderDescription],
-	['service', service.serviceDescription],
-]);
-
-/** An example's placeholder still in the node (a Sender, a Question Log): an error before anything is sent. */
-function refusePlaceholders(ctx: IExecuteFunctions, resource: string, operation: string): void {
-	const held = heldPlaceholders(ctx.getNode().parameters, FIELDS.get(resource) ?? [], operation);
+/**
+ * An example's placeholder still in the node (a Sender, a Question Log): an error before anything is
+ * sent. Called once the operation's outputs are known, so that under Continue On Fail its error items
+ * leave by the error output.
+ */
+export function refusePlaceholders(this: IExecuteFunctions, operation: Operation): void {
+	const held = heldPlaceholders(this.getNode().parameters, operation.description ?? []);
 	if (held.length > 0)
-		throw new NodeOperationError(ctx.getNode(), placeholderMessage(held), {
+		throw new NodeOperationError(this.getNode(), placeholderMessage(held), {
 			description: 'Nothing was sent.',
 		});
 }
@@ -65,7 +62,6 @@ export function selectedOperation(this: IExecuteFunctions): Operation {
 			},
 		);
 	}
-	refusePlaceholders(this, resource, operation);
 	return run;
 }
 

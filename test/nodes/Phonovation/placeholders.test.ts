@@ -53,4 +53,32 @@ describe("an example's placeholders left in the node", () => {
 		expect(result.error).toBeUndefined();
 		expect(f.sim.campaigns).toHaveLength(1);
 	});
+
+	it('under Continue On Fail, a wait for delivery sends its error item out of Failed, not No Receipt', async () => {
+		const f = fixture();
+		const result = await f.run(
+			{
+				resource: 'conversation',
+				operation: 'sendAndWaitForDelivery',
+				from: 'YOUR_SENDER_ID',
+				recipients: '0871234567',
+				message: 'Reminder: your appointment is tomorrow at 10:00',
+				questionLog: QUESTION_LOG,
+			},
+			[{ json: {} }],
+			{ onError: 'continueRegularOutput' },
+		);
+		expect(result.outputs.map((output) => output.length)).toEqual([0, 0, 1]);
+		expect(result.outputs[2][0].json.error).toMatch(
+			/placeholders: Sender Name or ID \(YOUR_SENDER_ID\)/,
+		);
+		expect(f.sim.requests).toHaveLength(0);
+	});
+
+	it('an expression that is only the placeholder (Fixed → Expression) is one too', async () => {
+		const f = fixture();
+		const result = await f.run({ ...SEND, from: '=YOUR_SENDER_ID' });
+		expect(result.error?.message).toContain('Sender Name or ID (YOUR_SENDER_ID)');
+		expect(f.sim.requests).toHaveLength(0);
+	});
 });
