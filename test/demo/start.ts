@@ -113,8 +113,8 @@ function instructions(
  or an opt-out, then run the campaign workflow and see that number skipped:
    curl -s -X POST ${sim.url}/_sim/relay/optout -H 'content-type: application/json' -d '{"from":"353871111111"}'
  Send the reminder's delivery receipt (after "Execute workflow", the run waits for it; Failed
- e-mails the reminder, printed here as [mail]; sending none e-mails it after ${DEMO_WAIT_MINUTES}
- minute, the demo's Limit Wait Time — the example's own is 60):
+ e-mails the reminder, printed here as [mail]; sending none e-mails it after about
+ ${DEMO_WAIT_MINUTES} minute, the demo's Limit Wait Time — the example's own is 60):
    npm run simulator:receipt -- delivered${replyFlag}
    npm run simulator:receipt -- failed${replyFlag}
 

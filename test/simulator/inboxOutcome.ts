@@ -1,7 +1,8 @@
 /**
- * What the n8n behind a relay URL did with a relay the simulator just posted: `simulator:reply`
- * and `simulator:receipt` print it when given `--n8n <url>` (the demo's n8n, logged in as its
- * owner). The inbox's newest run after the relay is read, then the run it resumed, if any.
+ * What the demo's n8n did with a relay the simulator just posted: `simulator:reply` and
+ * `simulator:receipt` print it when given `--n8n <url>` (the demo's n8n, logged in as its owner,
+ * never set up: it only logs in). The inbox's first run after the relay is read, then the run it
+ * resumed, if any.
  */
 import { N8nClient, nodeOutput } from '../e2e/support/n8n-client';
 
@@ -15,10 +16,10 @@ async function inboxRun(client: N8nClient, since: number): Promise<string | unde
 	const inbox = (await client.workflows()).find((w) => w.active && w.name.startsWith(INBOX));
 	if (!inbox) return undefined;
 	for (const deadline = Date.now() + WAIT_MS; Date.now() < deadline; await pause()) {
+		// Newest first: the earliest run started since the relay is the last of them.
 		const runs = await client.executions(inbox.id, 20);
-		const run = runs
-			.filter((e) => Date.parse(e.startedAt ?? '') >= since - 1_000)
-			.find((e) => e.status !== 'running' && e.status !== 'new');
+		const run = runs.filter((e) => Date.parse(e.startedAt ?? '') >= since - 1_000).at(-1);
+		if (run?.status === 'running' || run?.status === 'new') continue;
 		if (run) return run.id;
 	}
 	return undefined;
@@ -39,16 +40,22 @@ export async function inboxOutcome(
 	since: number,
 	deliverNode: 'Deliver to Waiting Question' | 'Deliver to Waiting Text',
 ): Promise<string> {
-	const client = await N8nClient.forOwner(n8nUrl);
+	const client = new N8nClient(n8nUrl);
+	await client.login();
 	const runId = await inboxRun(client, since);
 	if (!runId) return `The inbox did not finish a run within ${WAIT_MS / 1000} s`;
-	const [delivered] = nodeOutput(await client.execution(runId), deliverNode);
+	const handled = await client.execution(runId);
+	if (handled.status !== 'success')
+		return `The inbox run (execution ${runId}) ended: ${handled.status}`;
+	const [delivered] = nodeOutput(handled, deliverNode);
 	if (!delivered)
 		return `The inbox (execution ${runId}) handled it without ${deliverNode} (a keyword, an opt-out or a refusal)`;
+	const about = (delivered.question ?? delivered.text) as { executionId?: string } | undefined;
+	if (delivered.unconfirmed === true)
+		return `Execution ${String(about?.executionId)} may have taken it (unconfirmed): ${String(delivered.reason)}`;
 	if (delivered.resumed !== true)
 		return `No run resumed (inbox execution ${runId}): ${String(delivered.reason ?? 'no reason given')}`;
-	const about = (delivered.question ?? delivered.text) as { reference?: string } | undefined;
-	const resumed = String(about?.reference ?? '').split('.')[0];
+	const resumed = String(about?.executionId);
 	const outcome =
 		delivered.answer !== undefined
 			? `answer ${String(delivered.answer)}`

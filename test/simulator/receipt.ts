@@ -73,7 +73,7 @@ async function main(): Promise<number> {
 	process.stdout.write(
 		`Receipt: ${outcome} for the text to ${text.msisdn}, SMS-NotifyId ${text.notifyId}\n`,
 	);
-	// The demo's n8n (or yours, with its owner's login): what the inbox did with it.
+	// The demo's n8n (its owner's login): what the inbox did with it.
 	if (values.n8n)
 		process.stdout.write(`${await inboxOutcome(values.n8n, since, 'Deliver to Waiting Text')}\n`);
 	return 0;

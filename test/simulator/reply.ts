@@ -66,7 +66,7 @@ async function main(): Promise<number> {
 	}
 	process.stdout.write(`Relay URL answered HTTP ${result.status}\n`);
 	process.stdout.write(`${describeNotifyId(result, values['notify-id'] !== undefined)}\n`);
-	// The demo's n8n (or yours, with its owner's login): what the inbox did with it.
+	// The demo's n8n (its owner's login): what the inbox did with it.
 	if (values.n8n)
 		process.stdout.write(
 			`${await inboxOutcome(values.n8n, since, 'Deliver to Waiting Question')}\n`,
