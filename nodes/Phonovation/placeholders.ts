@@ -44,5 +44,5 @@ export function heldPlaceholders(
 /** What the user reads: every placeholder named, what to do, and that nothing went out. */
 export function placeholderMessage(held: readonly HeldPlaceholder[]): string {
 	const listed = held.map(({ label, placeholder }) => `${label} (${placeholder})`).join(', ');
-	return `This node still holds the example's placeholders: ${listed}. Choose your own in the node (the Sender from its list, the Question Log workflow you imported) and run again; nothing was sent`;
+	return `This node still holds the example's placeholders: ${listed}. Choose your own in the node (the Sender from its list, the inbox workflow as Question Log) and run again; nothing was sent`;
 }

@@ -26,7 +26,7 @@ import {
 	TYPES,
 	withCredential,
 } from '../e2e/support/environment';
-import { createExampleDataTables, exampleNames, loadExample } from '../e2e/support/examples';
+import { exampleNames, loadExample } from '../e2e/support/examples';
 import { ensureN8nInstalled } from '../e2e/support/install';
 import { N8nClient, OWNER, type WorkflowJson } from '../e2e/support/n8n-client';
 import { type N8nProcess, startN8n } from '../e2e/support/n8n-process';
@@ -48,8 +48,6 @@ const DEMO_LONGCODE = DEFAULT_CONFIG.senders.find((sender) => sender.type === 2)
 
 /** The example (in examples/) the demo publishes, so the simulator's replies reach it. */
 const INBOX = { name: 'inbox', trigger: 'On Reply or Opt-Out' };
-/** The example every question records itself in: published, as a sub-workflow must be. */
-const QUESTION_LOG = 'question-log';
 /** The appointment example's number, and the one the demo asks: where `simulator:reply` texts from. */
 const EXAMPLE_PHONE = '353871234567';
 
@@ -282,12 +280,14 @@ async function main(): Promise<void> {
 			'smtp',
 			smtpCredentialData(mail),
 		);
-		await createExampleDataTables(client);
-		const log = await client.createWorkflow(withCredential(loadExample(QUESTION_LOG), credential));
-		await client.publishWorkflow(String(log.id));
-		for (const name of exampleNames().filter((example) => example !== QUESTION_LOG)) {
+		// The inbox first: it is the Question Log the asking examples choose.
+		let questionLog = '';
+		for (const name of [
+			INBOX.name,
+			...exampleNames().filter((example) => example !== INBOX.name),
+		]) {
 			const sender = name === 'appointment-confirmation' ? DEMO_LONGCODE : undefined;
-			const loaded = loadExample(name, { sender, questionLog: String(log.id) });
+			const loaded = loadExample(name, { sender, questionLog });
 			// The demo asks the simulator's phone, so that `simulator:reply -- YES` answers it.
 			const example = withDemoWait(
 				JSON.parse(
@@ -298,6 +298,7 @@ async function main(): Promise<void> {
 				withSmtpCredential(withCredential(example, credential), smtp),
 			);
 			if (name === INBOX.name) {
+				questionLog = String(workflow.id);
 				await client.publishWorkflow(String(workflow.id));
 				await client.waitForWebhook(relayUrl);
 			}

@@ -58,3 +58,50 @@ describe("the nodes' Docs links", () => {
 		expect(missing(`${REPOSITORY}#credentials`)).toBeUndefined();
 	});
 });
+
+const PACKAGE = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+	name: string;
+	version: string;
+	files: string[];
+};
+const CDN = /https:\/\/cdn\.jsdelivr\.net\/npm\/([^@/\s]+)@([^/\s]+)\/([^'"`\s)<]+)/g;
+
+/** What is wrong with a link into the npm package: another package or version, or a file it does not ship. */
+function notShipped(url: string): string | undefined {
+	const [, name, version, file] = new RegExp(CDN.source).exec(url) ?? [];
+	if (name !== PACKAGE.name || version !== PACKAGE.version)
+		return `${url}: not ${PACKAGE.name}@${PACKAGE.version}`;
+	const shipped = PACKAGE.files.some((glob) =>
+		new RegExp(`^${glob.replace(/\./g, '\\.').replace(/\*/g, '[^/]+')}(/|$)`).test(file),
+	);
+	if (!shipped || !existsSync(join(ROOT, file))) return `${url}: the package has no ${file}`;
+	return undefined;
+}
+
+/** Links to the inbox a user imports from n8n: the panels, the README and the docs. */
+const IMPORT_LINKS = [
+	...files('nodes'),
+	...files('docs'),
+	...files('examples'),
+	'README.md',
+	'CHANGELOG.md',
+]
+	.filter((path) => /\.(ts|json|md)$/.test(path))
+	.flatMap((path) => readFileSync(join(ROOT, path), 'utf8').match(CDN) ?? []);
+
+describe('links a user imports a workflow from', () => {
+	it('are found in the Question Log field and the docs', () => {
+		expect(IMPORT_LINKS.length).toBeGreaterThanOrEqual(2);
+	});
+
+	it.each([...new Set(IMPORT_LINKS)])('%s is a file this version of the package ships', (url) => {
+		expect(notShipped(url)).toBeUndefined();
+	});
+
+	it('a link to another version or an unshipped file is caught (the check can fail)', () => {
+		const base = `https://cdn.jsdelivr.net/npm/${PACKAGE.name}`;
+		expect(notShipped(`${base}@0.0.1/examples/inbox/workflow.json`)).toMatch(/not /);
+		expect(notShipped(`${base}@${PACKAGE.version}/test/run-all.ts`)).toMatch(/has no/);
+		expect(notShipped(`${base}@${PACKAGE.version}/examples/inbox/workflow.json`)).toBeUndefined();
+	});
+});

@@ -1,6 +1,6 @@
 import { DEFAULT_CONFIG } from '../simulator';
 import { useE2eEnvironment } from './support/environment';
-import { createExampleDataTables, loadExample } from './support/examples';
+import { createExampleDataTables, loadExample, publishQuestionLog } from './support/examples';
 import { MANY_EXECUTIONS_N8N_ENV } from './support/load-settings';
 import { askAtOnce, remindAtOnce } from './support/questions-at-once';
 import { type SmtpSink, smtpCredentialData, startSmtpSink } from './support/smtp-sink';
@@ -27,8 +27,7 @@ describe('example workflows, 200 runs at once', () => {
 	beforeAll(async () => {
 		const env = suite.env();
 		await createExampleDataTables(env.client);
-		questionLog = (await env.importWorkflow(loadExample('question-log'))).id;
-		await env.client.publishWorkflow(questionLog);
+		questionLog = await publishQuestionLog(env);
 		inboxUrl = await env.publish(
 			await env.importWorkflow(loadExample('inbox', { questionLog })),
 			'On Reply or Opt-Out',

@@ -6,7 +6,7 @@ import { fetch, request } from 'undici';
 
 import { DEFAULT_CONFIG, type InboundResult } from '../simulator';
 import { type E2eEnvironment, useE2eEnvironment } from './support/environment';
-import { createExampleDataTables, loadExample } from './support/examples';
+import { createExampleDataTables, loadExample, publishQuestionLog } from './support/examples';
 import { LAZY_ISOLATES_N8N_ENV } from './support/load-settings';
 import { type Execution, nodeOutput } from './support/n8n-client';
 import { waitingAt } from './support/question-log';
@@ -127,8 +127,7 @@ describe('the Question Log seams in n8n: forged rows, replays and a proxy in fro
 		const questions = (await env.client.dataTables()).find((t) => t.name === 'questions')!;
 		questionsTable = questions.id;
 		rowsPath = `/rest/projects/${questions.projectId}/data-tables/${questions.id}`;
-		questionLog = (await env.importWorkflow(loadExample('question-log'))).id;
-		await env.client.publishWorkflow(questionLog);
+		questionLog = await publishQuestionLog(env);
 		const example = loadExample('inbox', { questionLog });
 		const workflow = await env.importWorkflow({
 			...example,

@@ -4,7 +4,7 @@ import { fetch } from 'undici';
 
 import { inboundRelay } from '../simulator/relays';
 import { TYPES } from './support/environment';
-import { createExampleDataTables, loadExample } from './support/examples';
+import { createExampleDataTables, loadExample, publishQuestionLog } from './support/examples';
 import { executionsUpToMarker, fetchExecutions, newestExecution } from './support/load-executions';
 import { type OutgoingRequest, sendConcurrently, statusHistogram } from './support/load-http';
 import { MANY_EXECUTIONS_N8N_ENV } from './support/load-settings';
@@ -84,8 +84,7 @@ describe('Phonovation nodes in n8n queue mode (Postgres, main + 2 workers + webh
 	beforeAll(async () => {
 		const env = suite.env();
 		await createExampleDataTables(env.client);
-		questionLog = (await env.importWorkflow(loadExample('question-log'))).id;
-		await env.client.publishWorkflow(questionLog);
+		questionLog = await publishQuestionLog(env);
 		const replies = await env.importWorkflow(loadExample('inbox', { questionLog }));
 		repliesUrl = await env.publish(replies, 'On Reply or Opt-Out');
 		repliesWorkflowId = replies.id;

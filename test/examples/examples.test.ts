@@ -138,12 +138,14 @@ describe('examples/: user-importable example workflows', () => {
 			expect(named).toEqual([]);
 		});
 
-		it('leaves the Question Log as the obvious placeholder, which its README explains', () => {
+		it('leaves the Question Log as the obvious placeholder, which its README explains, or is the log itself', () => {
 			const logs = nodesOf(name)
 				.filter((node) => node.type === ACTION && node.parameters?.questionLog !== undefined)
 				.map((node) => (node.parameters!.questionLog as { value?: unknown }).value);
-			expect(logs.every((log) => log === QUESTION_LOG_PLACEHOLDER)).toBe(true);
-			if (logs.length > 0) {
+			// The inbox is the Question Log: its Deliver nodes ask the workflow they are in.
+			const expected = name === 'inbox' ? SELF : QUESTION_LOG_PLACEHOLDER;
+			expect(logs.every((log) => log === expected)).toBe(true);
+			if (logs.length > 0 && expected === QUESTION_LOG_PLACEHOLDER) {
 				expect(readFileSync(path.join(EXAMPLES_DIR, name, 'README.md'), 'utf8')).toContain(
 					QUESTION_LOG_PLACEHOLDER,
 				);
@@ -156,6 +158,9 @@ describe('examples/: user-importable example workflows', () => {
 		expect(names.filter((name) => !index.includes(`](${name}/)`))).toEqual([]);
 	});
 });
+
+/** How the inbox names itself as its Deliver nodes' Question Log. */
+const SELF = '={{ $workflow.id }}';
 
 describe('loadExample: an example as the e2e suite and npm start import it', () => {
 	it('swaps the placeholder Sender for one the simulator approves and leaves the rest alone', () => {
@@ -173,26 +178,28 @@ describe('loadExample: an example as the e2e suite and npm start import it', () 
 		).toBe(true);
 	});
 
-	it('points every Question Log at the imported question-log workflow when given its id', () => {
+	it('points every Question Log placeholder at the imported inbox when given its id; the inbox keeps asking itself', () => {
 		const logs = (name: string, questionLog?: string) =>
 			(loadExample(name, { questionLog }).nodes as unknown as ExampleNode[])
 				.filter((n) => n.parameters?.questionLog !== undefined)
 				.map((n) => n.parameters!.questionLog);
-		// The inbox delivers replies and receipts: two nodes use the log.
-		for (const [name, nodes] of [
-			['inbox', 2],
-			['appointment-confirmation', 1],
-			['delivery-fallback', 1],
-		] as const) {
-			expect(logs(name, '42')).toEqual(
-				Array.from({ length: nodes }, () => ({ __rl: true, mode: 'id', value: '42' })),
-			);
-			expect(logs(name)).toEqual(
-				Array.from({ length: nodes }, () =>
-					expect.objectContaining({ value: QUESTION_LOG_PLACEHOLDER }),
-				),
-			);
+		for (const name of ['appointment-confirmation', 'delivery-fallback']) {
+			expect(logs(name, '42')).toEqual([{ __rl: true, mode: 'id', value: '42' }]);
+			expect(logs(name)).toEqual([expect.objectContaining({ value: QUESTION_LOG_PLACEHOLDER })]);
 		}
+		// The inbox delivers replies and receipts: two nodes, both asking the workflow they are in.
+		expect(logs('inbox', '42')).toEqual([
+			{ __rl: true, mode: 'id', value: SELF },
+			{ __rl: true, mode: 'id', value: SELF },
+		]);
+	});
+
+	it("turns the inbox's keyword replies on unless told not to; the file keeps them off", () => {
+		const keywordReplies = (workflow: { nodes: unknown[] }) =>
+			JSON.stringify(workflow.nodes).match(/"name":"keywordReplies","value":(true|false)/)?.[1];
+		expect(keywordReplies(readExample('inbox'))).toBe('false');
+		expect(keywordReplies(loadExample('inbox'))).toBe('true');
+		expect(keywordReplies(loadExample('inbox', { keywordReplies: false }))).toBe('false');
 	});
 
 	it('gives each Phonovation Trigger the same webhook id on every load, different per example and node', () => {

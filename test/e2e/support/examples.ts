@@ -51,20 +51,30 @@ export function exampleWebhookId(name: string, nodeName: string): string {
 
 /**
  * An example as the suite and the demo import it: the placeholder sender replaced by one the
- * simulator approves (or `sender`), the placeholder Question Log by `questionLog` (the imported
- * question-log workflow's id) when given, and each Phonovation Trigger given exampleWebhookId.
- * Bind a credential with withCredential / importWorkflow.
+ * simulator approves (or `sender`), the placeholder Question Log by `questionLog` (an imported
+ * inbox's id) when given, the inbox's keyword replies on (as a user who chose their Sender turns
+ * them on; `keywordReplies: false` keeps the example's default), and each Phonovation Trigger given
+ * exampleWebhookId (or `webhookId`). Bind a credential with withCredential / importWorkflow.
  */
 export function loadExample(
 	name: string,
-	{ sender = SIMULATOR_SENDER, questionLog }: { sender?: string; questionLog?: string } = {},
+	{
+		sender = SIMULATOR_SENDER,
+		questionLog,
+		keywordReplies = true,
+		webhookId,
+	}: { sender?: string; questionLog?: string; keywordReplies?: boolean; webhookId?: string } = {},
 ): WorkflowJson {
 	const workflow = readExample(name);
 	return {
 		...workflow,
 		nodes: workflow.nodes.map((node) => {
 			if (node.type === TYPES.trigger)
-				return { ...node, webhookId: node.webhookId ?? exampleWebhookId(name, node.name) };
+				return {
+					...node,
+					webhookId: webhookId ?? node.webhookId ?? exampleWebhookId(name, node.name),
+				};
+			if (node.name === INBOX_SETTINGS) return withKeywordReplies(node, keywordReplies);
 			let parameters = node.parameters as Record<string, unknown> | undefined;
 			if (node.type !== TYPES.action || !parameters) return node;
 			if (parameters.from === SENDER_PLACEHOLDER) parameters = { ...parameters, from: sender };
@@ -77,7 +87,34 @@ export function loadExample(
 	};
 }
 
-/** The columns of the `questions` Data Table examples/question-log keeps (all text). */
+/** The inbox's Set node whose `keywordReplies` turns its paid keyword answers on. */
+const INBOX_SETTINGS = 'Settings';
+
+function withKeywordReplies(node: WorkflowJson['nodes'][number], on: boolean) {
+	return JSON.parse(
+		JSON.stringify(node).replace(
+			/("name":"keywordReplies","value":)false/,
+			(_, head: string) => `${head}${on}`,
+		),
+	) as typeof node;
+}
+
+/**
+ * The inbox imported and published as a suite's Question Log, on a webhook of its own so that the
+ * suite's own inbox keeps the example's. Every copy of the inbox keeps its questions in the same
+ * `questions` Data Table, so any of them finds a question another recorded.
+ */
+export async function publishQuestionLog(env: {
+	importWorkflow(workflow: WorkflowJson): Promise<{ id: string }>;
+	client: N8nClient;
+}): Promise<string> {
+	const inbox = loadExample('inbox', { webhookId: exampleWebhookId('inbox', 'question log') });
+	const { id } = await env.importWorkflow({ ...inbox, name: `${inbox.name} (question log)` });
+	await env.client.publishWorkflow(id);
+	return id;
+}
+
+/** The columns of the `questions` Data Table the inbox keeps (all text). */
 export const QUESTION_LOG_COLUMNS = [
 	'reference',
 	'phone',

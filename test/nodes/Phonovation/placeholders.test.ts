@@ -18,7 +18,7 @@ describe("an example's placeholders left in the node", () => {
 		const f = fixture();
 		const result = await f.run({ ...SEND, from: 'YOUR_SENDER_ID' });
 		expect(result.error?.message).toBe(
-			"This node still holds the example's placeholders: Sender Name or ID (YOUR_SENDER_ID). Choose your own in the node (the Sender from its list, the Question Log workflow you imported) and run again; nothing was sent",
+			"This node still holds the example's placeholders: Sender Name or ID (YOUR_SENDER_ID). Choose your own in the node (the Sender from its list, the inbox workflow as Question Log) and run again; nothing was sent",
 		);
 		expect(f.sim.requests).toHaveLength(0);
 	});

@@ -3,10 +3,11 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import { asText } from '../../../shared/values';
+import { INBOX_WORKFLOW_URL } from './inboxWorkflow';
 
 /**
- * The bridge between a question and its answer: a small workflow the user sets up once (When
- * Executed by Another Workflow → Data Table, examples/question-log), called by the asking node
+ * The bridge between a question and its answer: the inbox workflow the user imports once (its
+ * When Executed by Another Workflow entry → Data Table, examples/inbox), called by the asking node
  * before the question is texted and by Deliver Reply when a reply comes in. Community nodes
  * cannot use Data Tables, and workflow static data is saved whole at the end of each execution
  * (two questions asked at once would lose one); a sub-workflow runs inside n8n, under n8n's own
@@ -19,7 +20,7 @@ export const questionLogField: INodeProperties = {
 	required: true,
 	default: '',
 	description:
-		'The workflow that records questions and finds them again (import examples/question-log and publish it). Send and Wait and Deliver Reply must use the same one.',
+		'The workflow that records questions and finds them again: the inbox, imported once and published (<a href="https://github.com/n8n-nodes-phonovation/n8n-nodes-phonovation/blob/main/docs/conversations.md#on-your-own-n8n-step-by-step">its import URL and the steps</a>). Send and Wait and the Deliver operations must use the same one.',
 };
 
 /** A question as the log keeps it: one row per Notify ID. */
@@ -43,8 +44,7 @@ function logError(ctx: IExecuteFunctions, itemIndex: number, message: string, ca
 	const said = cause instanceof Error ? `: ${cause.message}` : '';
 	return new NodeOperationError(ctx.getNode(), `Question Log: ${message}${said}`, {
 		itemIndex,
-		description:
-			'Import examples/question-log, create its "questions" Data Table, publish it, and choose it here.',
+		description: `Import the inbox workflow (Import from URL: ${INBOX_WORKFLOW_URL}), publish it, and choose it here.`,
 	});
 }
 
@@ -85,7 +85,7 @@ export async function recordQuestion(
 		throw logError(
 			ctx,
 			0,
-			`the workflow did not give the ${question.waitsFor ? 'text' : 'question'} back as recorded (is it the question log, with text columns reference, phone, resumeUrl, askedAt, expiresAt${question.waitsFor ? ' and waitsFor' : ''}?)`,
+			`the workflow did not give the ${question.waitsFor ? 'text' : 'question'} back as recorded (is it the inbox, or a log with text columns reference, phone, resumeUrl, askedAt, expiresAt${question.waitsFor ? ' and waitsFor' : ''}?)`,
 		);
 	}
 }
