@@ -25,6 +25,8 @@ import { nodeError, nodeOutput, type WorkflowJson } from './support/n8n-client';
 const EXAMPLES = exampleNames();
 
 const LONGCODE = '353870000123';
+/** The inbox's runs a relay started, not the Question Log calls it makes to itself. */
+const RELAYS = { mode: 'webhook' };
 
 /** The inbox with its Settings toggle flipped, on a webhook of its own. */
 function withSetting(workflow: WorkflowJson, sendStopConfirmation: boolean): WorkflowJson {
@@ -244,7 +246,7 @@ describe('example workflows in n8n', () => {
 					200,
 				);
 
-				const executions = await client.waitForExecutions(workflowId, index + 1);
+				const executions = await client.waitForExecutions(workflowId, index + 1, 60_000, RELAYS);
 				const execution = executions.at(-1)!;
 				expect(execution.status).toBe('success');
 				expect(nodeOutput(execution, branch)).toHaveLength(1);
@@ -260,7 +262,12 @@ describe('example workflows in n8n', () => {
 				sim.reset();
 				expect((await sim.sendOptOut({ url, from: '353861234567' })).status).toBe(200);
 
-				const executions = await client.waitForExecutions(workflowId, cases.length + 1);
+				const executions = await client.waitForExecutions(
+					workflowId,
+					cases.length + 1,
+					60_000,
+					RELAYS,
+				);
 				expect(executions.at(-1)!.status).toBe('success');
 				const rows = await client.dataTableRows(optOutTableId);
 				expect(rows.map((r) => r.phone)).toContain('353861234567');
@@ -277,7 +284,12 @@ describe('example workflows in n8n', () => {
 					(await sim.sendInbound({ url, from, content: 'Stop.', keyphrase: '*' })).status,
 				).toBe(200);
 
-				const executions = await client.waitForExecutions(workflowId, cases.length + 2);
+				const executions = await client.waitForExecutions(
+					workflowId,
+					cases.length + 2,
+					60_000,
+					RELAYS,
+				);
 				const execution = executions.at(-1)!;
 				expect(execution.status).toBe('success');
 				expect(nodeOutput(execution, 'On Reply or Opt-Out')).toEqual([
@@ -316,7 +328,7 @@ describe('example workflows in n8n', () => {
 					).status,
 				).toBe(200);
 
-				const [execution] = await client.waitForExecutions(workflow.id, 1);
+				const [execution] = await client.waitForExecutions(workflow.id, 1, 60_000, RELAYS);
 				expect(execution.status).toBe('success');
 				expect((await client.dataTableRows(optOutTableId)).map((r) => r.phone)).toContain(from);
 				expect(sim.campaigns).toHaveLength(1);
@@ -333,7 +345,7 @@ describe('example workflows in n8n', () => {
 			async ({ client, sim }) => {
 				sim.reset();
 				const from = '353870000077';
-				const before = (await client.executions(workflowId)).length;
+				const before = (await client.executions(workflowId, 100, RELAYS)).length;
 				// The provider's form of a time stamp, `yyyy-MM-dd HH:mm:ss` (UTC), some seconds ago.
 				const stampAt = (secondsAgo: number) =>
 					new Date(Date.now() - secondsAgo * 1000).toISOString().slice(0, 19).replace('T', ' ');
@@ -353,7 +365,9 @@ describe('example workflows in n8n', () => {
 				expect(
 					(await sim.sendInbound({ url, from, content: 'anyone?', keyphrase: '*' })).status,
 				).toBe(200);
-				const runs = (await client.waitForExecutions(workflowId, before + 6)).slice(before);
+				const runs = (await client.waitForExecutions(workflowId, before + 6, 60_000, RELAYS)).slice(
+					before,
+				);
 				expect(runs.every((run) => run.status === 'success')).toBe(true);
 				// The exact replays stopped at the first node; the others at the guards.
 				expect(

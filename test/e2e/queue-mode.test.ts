@@ -169,7 +169,9 @@ describe('Phonovation nodes in n8n queue mode (Postgres, main + 2 workers + webh
 			});
 			expect(relay.status).toBe(200);
 
-			const [execution] = await client.waitForExecutions(repliesWorkflowId, 1, 120_000);
+			const [execution] = await client.waitForExecutions(repliesWorkflowId, 1, 120_000, {
+				mode: 'webhook',
+			});
 			expect(execution.status).toBe('success');
 			expect(execution.mode).toBe('webhook');
 			expect(Object.values(executionsPerWorker(n8n.workers, [execution.id])).sort()).toEqual([

@@ -339,7 +339,15 @@ export class N8nClient {
 	}
 
 	/** The workflow's newest executions, `limit` of them at most (n8n pages them by 100). */
-	async executions(workflowId: string, limit = 100): Promise<ExecutionSummary[]> {
+	/**
+	 * The workflow's executions, newest first; `mode: 'webhook'` keeps only the runs a request
+	 * started (an inbox's relays, not the Question Log calls it makes to itself).
+	 */
+	async executions(
+		workflowId: string,
+		limit = 100,
+		{ mode }: { mode?: string } = {},
+	): Promise<ExecutionSummary[]> {
 		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
 		const all: ExecutionSummary[] = [];
 		let cursor: string | undefined;
@@ -350,7 +358,7 @@ export class N8nClient {
 				'GET',
 				`/rest/executions?filter=${filter}&limit=${page}${after}`,
 			);
-			all.push(...list.results);
+			all.push(...list.results.filter((e) => mode === undefined || e.mode === mode));
 			if (!list.nextCursor || list.results.length < page) break;
 			cursor = list.nextCursor;
 		}
@@ -396,11 +404,12 @@ export class N8nClient {
 		workflowId: string,
 		count: number,
 		timeoutMs = 60_000,
+		only: { mode?: string } = {},
 	): Promise<Execution[]> {
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
-			const listed = (await this.executions(workflowId, Math.max(100, count + 50))).filter((e) =>
-				FINISHED.has(e.status),
+			const listed = (await this.executions(workflowId, Math.max(100, count + 50), only)).filter(
+				(e) => FINISHED.has(e.status),
 			);
 			// n8n's list may name an execution twice while executions change state (queue mode).
 			const finished = [...new Map(listed.map((e) => [String(e.id), e])).values()];
