@@ -94,10 +94,9 @@ function instructions(
  Ready for you:
    • Credential "${SIMULATOR_CREDENTIAL_NAME}" (every URL points at the simulator)
    • Credential "${MAIL_CREDENTIAL_NAME}" (SMTP to a local mail catcher: nothing is delivered)
-   • Data tables "opt-outs" (the suppression list) and "questions" (the question log's)
    • Workflows (Overview):
-       - Phonovation: inbox (answers, opt-outs, keywords)          (published: the relay URL)
-       - Phonovation: question log                                 (published)
+       - Phonovation: inbox and question log                       (published: the relay URL;
+         it creates the Data Tables "opt-outs" and "questions" on first use)
        - Phonovation: appointment confirmation (ask and wait)      (click "Execute workflow")
        - Phonovation: reminder with e-mail fallback (wait for delivery) (click "Execute workflow")
        - Phonovation: campaign that skips opted-out numbers        (click "Execute workflow")

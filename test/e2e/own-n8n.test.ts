@@ -24,6 +24,7 @@ describe('on a fresh n8n, the six steps of docs/conversations.md ask a question 
 	});
 
 	let inboxId = '';
+	let askingId = '';
 	let relayUrl = '';
 
 	suite.it(
@@ -74,6 +75,7 @@ describe('on a fresh n8n, the six steps of docs/conversations.md ask a question 
 					}),
 				] as never),
 			);
+			askingId = asking.id;
 			const executionId = await client.runManually(asking.id, 'Manual Trigger');
 			await waitingAt({ client }, executionId);
 			expect(sim.campaigns.map((c) => c.body.recipientInfo[0].msisdn)).toEqual([ASKED]);
@@ -127,6 +129,43 @@ describe('on a fresh n8n, the six steps of docs/conversations.md ask a question 
 			);
 			expect(runs.filter((run) => run.status !== 'success')).toEqual([]);
 			expect(sim.campaigns).toEqual([]);
+		},
+		120_000,
+	);
+
+	suite.it(
+		'a table whose name contains "questions", changed last, does not stop the next question',
+		async ({ client, sim }) => {
+			// n8n's Reuse Existing Tables matches names with LIKE and takes the newest: this one.
+			await client.createDataTable('old questions', [{ name: 'note', type: 'string' }]);
+			sim.reset();
+			const executionId = await client.runManually(askingId, 'Manual Trigger');
+			await waitingAt({ client }, executionId);
+			expect(sim.campaigns).toHaveLength(1);
+			const questions = (await client.dataTables()).find((table) => table.name === 'questions');
+			const rows = await client.dataTableRows(questions!.id);
+			expect(rows.map((row) => String(row.reference).split('.')[0])).toContain(executionId);
+		},
+		120_000,
+	);
+
+	suite.it(
+		'a table named "opt-outs-old", changed last, never becomes the suppression list',
+		async ({ client, sim }) => {
+			const old = await client.createDataTable('opt-outs-old', [{ name: 'phone', type: 'string' }]);
+			const from = '353861234568';
+			expect((await sim.sendOptOut({ url: relayUrl, from })).status).toBe(200);
+			const optOuts = (await client.dataTables()).find((table) => table.name === 'opt-outs')!;
+			const stored = await pollUntil(
+				async () => {
+					const phones = (await client.dataTableRows(optOuts.id)).map((row) => row.phone);
+					return phones.includes(from) ? phones : undefined;
+				},
+				'the second opt-out stored',
+				60_000,
+			);
+			expect(stored).toEqual([OPTED_OUT, from]);
+			expect(await client.dataTableRows(old.id)).toEqual([]);
 		},
 		120_000,
 	);

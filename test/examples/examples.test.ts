@@ -126,6 +126,31 @@ describe('examples/: user-importable example workflows', () => {
 			}
 		});
 
+		it('takes every Data Table by its exact name, found by a step before it (never "by name")', () => {
+			// n8n's "by name" takes the table changed last among all whose name contains the name.
+			const rows = nodesOf(name).filter(
+				(node) => node.type === 'n8n-nodes-base.dataTable' && node.parameters?.resource === 'row',
+			);
+			for (const node of rows) {
+				const table = node.parameters!.dataTableId as { mode?: string; value?: string };
+				const [, finder, exact] =
+					/^=\{\{ \$\('([^']+)'\)\.all\(\)\.find\(\(table\) => table\.json\.name === '([^']+)'\)/.exec(
+						table.value ?? '',
+					) ?? [];
+				expect({ node: node.name, mode: table.mode, exact }).toEqual({
+					node: node.name,
+					mode: 'id',
+					exact: expect.any(String),
+				});
+				const listing = nodesOf(name).find((other) => other.name === finder);
+				expect(listing?.parameters).toMatchObject({
+					resource: 'table',
+					operation: 'list',
+					options: { filterName: exact },
+				});
+			}
+		});
+
 		it('shows no name beside a placeholder: nothing looks chosen that is not', () => {
 			const named = nodesOf(name).flatMap((node) =>
 				Object.entries(node.parameters ?? {})

@@ -16,8 +16,9 @@ async function inboxRun(client: N8nClient, since: number): Promise<string | unde
 	const inbox = (await client.workflows()).find((w) => w.active && w.name.startsWith(INBOX));
 	if (!inbox) return undefined;
 	for (const deadline = Date.now() + WAIT_MS; Date.now() < deadline; await pause()) {
-		// Newest first: the earliest run started since the relay is the last of them.
-		const runs = await client.executions(inbox.id, 20);
+		// Newest first: the earliest run started since the relay is the last of them. Only runs a
+		// relay started: the inbox also runs as the Question Log (mode "integrated").
+		const runs = await client.executions(inbox.id, 20, { mode: 'webhook' });
 		const run = runs.filter((e) => Date.parse(e.startedAt ?? '') >= since - 1_000).at(-1);
 		if (run?.status === 'running' || run?.status === 'new') continue;
 		if (run) return run.id;

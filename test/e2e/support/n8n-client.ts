@@ -338,10 +338,10 @@ export class N8nClient {
 		return String(result.executionId);
 	}
 
-	/** The workflow's newest executions, `limit` of them at most (n8n pages them by 100). */
 	/**
-	 * The workflow's executions, newest first; `mode: 'webhook'` keeps only the runs a request
-	 * started (an inbox's relays, not the Question Log calls it makes to itself).
+	 * The workflow's newest executions, `limit` of them at most (n8n pages them by 100);
+	 * `mode: 'webhook'` keeps only the runs a request started (an inbox's relays, not the Question
+	 * Log calls it makes to itself).
 	 */
 	async executions(
 		workflowId: string,

@@ -15,6 +15,9 @@ const BUILD_INPUTS = [
 	'credentials',
 	'nodes',
 	'icons',
+	// Shipped in the package as they are (package.json "files"), so a change must repack.
+	'examples',
+	'README.md',
 ];
 
 async function filesUnder(entry: string): Promise<string[]> {
