@@ -48,6 +48,8 @@ const DEMO_LONGCODE = DEFAULT_CONFIG.senders.find((sender) => sender.type === 2)
 
 /** The example (in examples/) the demo publishes, so the simulator's replies reach it. */
 const INBOX = { name: 'inbox', trigger: 'On Reply or Opt-Out' };
+/** The examples that ask a question and wait for the reply. */
+const ASKING = ['appointment-confirmation', 'ai-human-review'];
 /** The appointment example's number, and the one the demo asks: where `simulator:reply` texts from. */
 const EXAMPLE_PHONE = '353871234567';
 
@@ -96,12 +98,12 @@ function instructions(
    • Credential "${MAIL_CREDENTIAL_NAME}" (SMTP to a local mail catcher: nothing is delivered)
    • Data tables "opt-outs" (the suppression list) and "questions" (the question log's)
    • Workflows (Overview):
-       - Phonovation: inbox (answers, opt-outs, keywords)          (published: the relay URL)
-       - Phonovation: question log                                 (published)
+       - Phonovation: inbox and question log                       (published: the relay URL)
        - Phonovation: appointment confirmation (ask and wait)      (click "Execute workflow")
        - Phonovation: reminder with e-mail fallback (wait for delivery) (click "Execute workflow")
        - Phonovation: campaign that skips opted-out numbers        (click "Execute workflow")
        - Phonovation: scheduled campaign from a list               (click "Execute workflow")
+       - Phonovation: AI agent with human review by SMS            (choose an OpenAI credential, "Open chat")
 
  Send a fake reply from a phone (in another terminal):
    npm run simulator:reply -- "YES please"${replyFlag}
@@ -286,7 +288,8 @@ async function main(): Promise<void> {
 			INBOX.name,
 			...exampleNames().filter((example) => example !== INBOX.name),
 		]) {
-			const sender = name === 'appointment-confirmation' ? DEMO_LONGCODE : undefined;
+			// The examples that ask need a sender replies can come back to.
+			const sender = ASKING.includes(name) ? DEMO_LONGCODE : undefined;
 			const loaded = loadExample(name, { sender, questionLog });
 			// The demo asks the simulator's phone, so that `simulator:reply -- YES` answers it.
 			const example = withDemoWait(

@@ -44,10 +44,10 @@ describe('the npm start demo', () => {
 		]);
 		const workflows = await client.workflows();
 		expect(workflows.map((w) => [w.name, w.active]).sort()).toEqual([
+			['Phonovation: AI agent with human review by SMS', false],
 			['Phonovation: appointment confirmation (ask and wait)', false],
 			['Phonovation: campaign that skips opted-out numbers', false],
-			['Phonovation: inbox (answers, opt-outs, keywords)', true],
-			['Phonovation: question log', true],
+			['Phonovation: inbox and question log', true],
 			['Phonovation: reminder with e-mail fallback (wait for delivery)', false],
 			['Phonovation: scheduled campaign from a list', false],
 		]);
