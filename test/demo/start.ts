@@ -48,6 +48,8 @@ const DEMO_LONGCODE = DEFAULT_CONFIG.senders.find((sender) => sender.type === 2)
 
 /** The example (in examples/) the demo publishes, so the simulator's replies reach it. */
 const INBOX = { name: 'inbox', trigger: 'On Reply or Opt-Out' };
+/** The examples that ask a question and wait for the reply. */
+const ASKING = ['appointment-confirmation', 'ai-human-review'];
 /** The appointment example's number, and the one the demo asks: where `simulator:reply` texts from. */
 const EXAMPLE_PHONE = '353871234567';
 
@@ -101,6 +103,7 @@ function instructions(
        - Phonovation: reminder with e-mail fallback (wait for delivery) (click "Execute workflow")
        - Phonovation: campaign that skips opted-out numbers        (click "Execute workflow")
        - Phonovation: scheduled campaign from a list               (click "Execute workflow")
+       - Phonovation: AI agent with human review by SMS            (choose an OpenAI credential, "Open chat")
 
  Send a fake reply from a phone (in another terminal):
    npm run simulator:reply -- "YES please"${replyFlag}
@@ -285,7 +288,8 @@ async function main(): Promise<void> {
 			INBOX.name,
 			...exampleNames().filter((example) => example !== INBOX.name),
 		]) {
-			const sender = name === 'appointment-confirmation' ? DEMO_LONGCODE : undefined;
+			// The examples that ask need a sender replies can come back to.
+			const sender = ASKING.includes(name) ? DEMO_LONGCODE : undefined;
 			const loaded = loadExample(name, { sender, questionLog });
 			// The demo asks the simulator's phone, so that `simulator:reply -- YES` answers it.
 			const example = withDemoWait(

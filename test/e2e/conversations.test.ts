@@ -420,7 +420,7 @@ describe('Send and Wait for Reply in n8n', () => {
 						recipients: '0871234567',
 						responseType: 'approval',
 						message:
-							'=The agent wants to run this tool: {{ $tool.name }}\n\nInput:\n{{ $tool.parameters }}',
+							'=The agent wants to run this tool: {{ $tool.name }}\n\nInput:\n{{ JSON.stringify($tool.parameters) }}',
 						...review,
 					}),
 					webhookId: randomUUID(),
@@ -468,9 +468,9 @@ describe('Send and Wait for Reply in n8n', () => {
 			async (env) => {
 				env.sim.reset();
 				const { executionId, text, code, reply, webhookId } = await agentWorkflow(env);
-				// n8n's message: the tool and the input the agent gave it.
+				// n8n's message, the input as JSON (as is, n8n writes an object as "[object Object]").
 				expect(text).toMatch(/^The agent wants to run this tool: List_Senders\n\nInput:\n\S/);
-				expect(text).toContain('sample'); // what the model passed the tool
+				expect(text).toContain('"howMany":2'); // what the model passed the tool
 				expect(code).toMatch(/^\d{4}$/);
 				const before = senderLists(env);
 				await reply('YES');

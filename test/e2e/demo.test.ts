@@ -44,6 +44,7 @@ describe('the npm start demo', () => {
 		]);
 		const workflows = await client.workflows();
 		expect(workflows.map((w) => [w.name, w.active]).sort()).toEqual([
+			['Phonovation: AI agent with human review by SMS', false],
 			['Phonovation: appointment confirmation (ask and wait)', false],
 			['Phonovation: campaign that skips opted-out numbers', false],
 			['Phonovation: inbox and question log', true],

@@ -65,8 +65,9 @@ describe('example workflows in n8n', () => {
 		questionLog = await publishQuestionLog({ importWorkflow, client });
 	}, 60_000);
 
-	it('there are the five examples the README describes', () => {
+	it('there are the six examples the README describes', () => {
 		expect(EXAMPLES.sort()).toEqual([
+			'ai-human-review',
 			'appointment-confirmation',
 			'campaign-excluding-opt-outs',
 			'delivery-fallback',

@@ -25,9 +25,13 @@ const OUR_TYPES = new Map(
 		(d: INodeTypeDescription) => [`${PACKAGE_NAME}.${d.name}`, ([] as number[]).concat(d.version)],
 	),
 );
-const CORE_PREFIX = 'n8n-nodes-base.';
 const ACTION = `${PACKAGE_NAME}.phonovation`;
 const TRIGGER = `${PACKAGE_NAME}.phonovationTrigger`;
+/** n8n makes an AI Agent's tool and human review of the action (usableAsTool), at its versions. */
+const ACTIONS = [ACTION, `${ACTION}Tool`, `${ACTION}HitlTool`];
+for (const type of ACTIONS.slice(1)) OUR_TYPES.set(type, OUR_TYPES.get(ACTION)!);
+/** n8n's own nodes, and its AI nodes, which ship with it. */
+const CORE_PREFIXES = ['n8n-nodes-base.', '@n8n/n8n-nodes-langchain.'];
 
 interface ExampleNode {
 	name: string;
@@ -67,7 +71,11 @@ describe('examples/: user-importable example workflows', () => {
 
 		it('uses only node types from n8n core or this package, at versions our nodes support', () => {
 			const foreign = nodesOf(name)
-				.filter((node) => !node.type.startsWith(CORE_PREFIX) && !OUR_TYPES.has(node.type))
+				.filter(
+					(node) =>
+						!CORE_PREFIXES.some((prefix) => node.type.startsWith(prefix)) &&
+						!OUR_TYPES.has(node.type),
+				)
 				.map((node) => `${node.name}: ${node.type}`);
 			expect(foreign).toEqual([]);
 			const badVersions = nodesOf(name)
@@ -113,7 +121,7 @@ describe('examples/: user-importable example workflows', () => {
 
 		it('leaves the Sender as the obvious placeholder, which its README explains', () => {
 			const senders = nodesOf(name)
-				.filter((node) => node.type === ACTION && node.parameters?.from !== undefined)
+				.filter((node) => ACTIONS.includes(node.type) && node.parameters?.from !== undefined)
 				.map((node) => node.parameters!.from);
 			// Or an expression that needs no change (a re-prompt goes out from the number the person texted).
 			expect(
@@ -165,7 +173,7 @@ describe('examples/: user-importable example workflows', () => {
 
 		it('leaves the Question Log as the obvious placeholder, which its README explains, or is the log itself', () => {
 			const logs = nodesOf(name)
-				.filter((node) => node.type === ACTION && node.parameters?.questionLog !== undefined)
+				.filter((node) => ACTIONS.includes(node.type) && node.parameters?.questionLog !== undefined)
 				.map((node) => (node.parameters!.questionLog as { value?: unknown }).value);
 			// The inbox is the Question Log: its Deliver nodes ask the workflow they are in.
 			const expected = name === 'inbox' ? SELF : QUESTION_LOG_PLACEHOLDER;
@@ -201,6 +209,15 @@ describe('loadExample: an example as the e2e suite and npm start import it', () 
 				(n) => (n.parameters as { from?: string })?.from === 'FreeText',
 			),
 		).toBe(true);
+		// Also in the AI Agent's tool and human review that n8n makes of our node.
+		expect(
+			(loadExample('ai-human-review', { sender: '353870000123' }).nodes as unknown as ExampleNode[])
+				.filter((n) => n.parameters?.from !== undefined)
+				.map((n) => [n.name, n.parameters!.from]),
+		).toEqual([
+			['Human Review', '353870000123'],
+			['Send SMS', '353870000123'],
+		]);
 	});
 
 	it('points every Question Log placeholder at the imported inbox when given its id; the inbox keeps asking itself', () => {
@@ -208,7 +225,7 @@ describe('loadExample: an example as the e2e suite and npm start import it', () 
 			(loadExample(name, { questionLog }).nodes as unknown as ExampleNode[])
 				.filter((n) => n.parameters?.questionLog !== undefined)
 				.map((n) => n.parameters!.questionLog);
-		for (const name of ['appointment-confirmation', 'delivery-fallback']) {
+		for (const name of ['appointment-confirmation', 'delivery-fallback', 'ai-human-review']) {
 			expect(logs(name, '42')).toEqual([{ __rl: true, mode: 'id', value: '42' }]);
 			expect(logs(name)).toEqual([expect.objectContaining({ value: QUESTION_LOG_PLACEHOLDER })]);
 		}

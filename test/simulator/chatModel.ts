@@ -1,5 +1,8 @@
 import { type Exchange, json, type Reply } from './http';
 
+/** What the chat model below fills in where a tool asks for a phone or mobile number. */
+export const CHAT_MODEL_PHONE = '353861230000';
+
 /**
  * An OpenAI-compatible chat model for n8n's AI Agent in tests (its OpenAI chat model node pointed
  * here; no internet). It plays an agent that wants one thing done: asked first, it calls the first
@@ -14,22 +17,43 @@ interface ChatMessage {
 	content?: unknown;
 }
 
+interface ArgumentSchema {
+	type?: string;
+	description?: string;
+	properties?: Record<string, ArgumentSchema>;
+}
+
+/**
+ * Each argument filled in: a number 2, a phone or mobile number CHAT_MODEL_PHONE, an object field
+ * by field, anything else a word.
+ */
+function filledIn(properties: Record<string, ArgumentSchema>): Record<string, unknown> {
+	return Object.fromEntries(
+		Object.entries(properties).map(([name, schema]) => [name, argument(name, schema)]),
+	);
+}
+
+function argument(name: string, schema: ArgumentSchema): unknown {
+	// n8n's human review nests the gated tool's arguments in an object (`toolParameters`).
+	if (schema.type === 'object') return filledIn(schema.properties ?? {});
+	if (schema.type === 'number') return 2;
+	return /\b(phone|mobile)\b/i.test(`${name} ${schema.description ?? ''}`)
+		? CHAT_MODEL_PHONE
+		: 'sample';
+}
+
 function chatCompletion(exchange: Exchange): Reply {
 	const request = JSON.parse(exchange.body.toString('utf8') || '{}') as {
 		model?: string;
 		messages?: ChatMessage[];
 		tools?: Array<{
-			function?: { name?: string; parameters?: { properties?: Record<string, { type?: string }> } };
+			function?: { name?: string; parameters?: ArgumentSchema };
 		}>;
 	};
 	const messages = request.messages ?? [];
 	const toolAnswer = [...messages].reverse().find((m) => m.role === 'tool');
 	const tool = request.tools?.[0]?.function?.name;
-	// Every argument the tool asks for, filled in: a number 2, anything else a word.
-	const asked = request.tools?.[0]?.function?.parameters?.properties ?? {};
-	const args = Object.fromEntries(
-		Object.entries(asked).map(([name, schema]) => [name, schema.type === 'number' ? 2 : 'sample']),
-	);
+	const args = filledIn(request.tools?.[0]?.function?.parameters?.properties ?? {});
 	const message =
 		toolAnswer || !tool
 			? { role: 'assistant', content: `The tool said: ${String(toolAnswer?.content ?? 'nothing')}` }

@@ -7,6 +7,7 @@ export { DEFAULT_CLI_PORT, DEFAULT_CONFIG, parseSenders } from './config';
 export type { CampaignLimit, Sender, SimulatorConfig } from './config';
 export type { Fault, PendingFault } from './faults';
 export { LEGACY_CODES } from './legacy';
+export { CHAT_MODEL_PHONE } from './chatModel';
 export { checkMsisdn } from './msisdn';
 export { LIMITS } from './campaign';
 export type {

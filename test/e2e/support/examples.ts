@@ -76,7 +76,7 @@ export function loadExample(
 				};
 			if (node.name === INBOX_SETTINGS) return withKeywordReplies(node, keywordReplies);
 			let parameters = node.parameters as Record<string, unknown> | undefined;
-			if (node.type !== TYPES.action || !parameters) return node;
+			if (!ACTIONS.has(node.type) || !parameters) return node;
 			if (parameters.from === SENDER_PLACEHOLDER) parameters = { ...parameters, from: sender };
 			const log = parameters.questionLog as { value?: unknown } | undefined;
 			if (questionLog && log?.value === QUESTION_LOG_PLACEHOLDER) {
@@ -86,6 +86,9 @@ export function loadExample(
 		}),
 	};
 }
+
+/** Our action node types: the node itself and n8n's AI tool and human review made from it. */
+const ACTIONS = new Set<string>([TYPES.action, TYPES.tool, TYPES.review]);
 
 /** The inbox's Set node whose `keywordReplies` turns its paid keyword answers on. */
 const INBOX_SETTINGS = 'Settings';

@@ -1,0 +1,155 @@
+// The ai-human-review example as a user runs it in n8n 2.41: a chat message, a review by SMS, YES or NO.
+import { randomUUID } from 'node:crypto';
+
+import { fetch } from 'undici';
+
+import { CHAT_MODEL_PHONE, DEFAULT_CONFIG } from '../simulator';
+import { type E2eEnvironment, useE2eEnvironment } from './support/environment';
+import { loadExample, publishQuestionLog } from './support/examples';
+import { nodeOutput } from './support/n8n-client';
+import { pollUntil } from './support/poll';
+import { waitingAt } from './support/question-log';
+
+/** A numeric longcode of the account: the reviewer's answer can come back to it. */
+const LONGCODE = '353870000123';
+/** The reviewer's number in the example. */
+const REVIEWER = '353871234567';
+const TRIGGER = 'When chat message received';
+
+describe('the ai-human-review example in n8n: the AI Agent texts only what a person approved by SMS', () => {
+	const suite = useE2eEnvironment({
+		simulator: { senders: [...DEFAULT_CONFIG.senders, { name: LONGCODE, type: 0 }] },
+	});
+	let workflowId: string;
+	let relayUrl: string;
+
+	beforeAll(async () => {
+		const env = suite.env();
+		// The inbox as the Question Log, and a copy of it on the account's relay URL.
+		const questionLog = await publishQuestionLog(env);
+		relayUrl = await env.publish(
+			await env.importWorkflow(loadExample('inbox', { questionLog })),
+			'On Reply or Opt-Out',
+		);
+		// The user's own OpenAI credential, here the simulator's OpenAI-compatible model.
+		const openAi = await env.client.createCredential('OpenAI (simulator)', 'openAiApi', {
+			apiKey: 'sk-simulator',
+			url: `${env.sim.url}/v1`,
+		});
+		const example = loadExample('ai-human-review', { sender: LONGCODE, questionLog });
+		workflowId = (
+			await env.importWorkflow({
+				...example,
+				nodes: example.nodes.map((node) =>
+					node.name === 'OpenAI Chat Model'
+						? { ...node, credentials: { openAiApi: { id: openAi.id, name: openAi.name } } }
+						: node,
+				),
+			})
+		).id;
+	}, 60_000);
+
+	/**
+	 * A message typed into the editor's chat ("Open chat"), as n8n 2.41's editor sends it: it asks
+	 * n8n to listen for the chat session, then posts the message to that test webhook. Returns the
+	 * run once it waits for the review.
+	 */
+	async function chat(env: E2eEnvironment, chatInput: string): Promise<string> {
+		const before = new Set((await env.client.executions(workflowId)).map((e) => String(e.id)));
+		const sessionId = randomUUID();
+		expect(
+			await env.client.call('POST', `/rest/workflows/${workflowId}/run`, {
+				triggerToStartFrom: { name: TRIGGER },
+				chatSessionId: sessionId,
+			}),
+		).toEqual({ waitingForWebhook: true });
+		// n8n answers the chat's request once the run stops to wait for the review.
+		await fetch(`${env.n8n.url}/webhook-test/${workflowId}/${sessionId}`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ action: 'sendMessage', sessionId, chatInput }),
+		});
+		const executionId = await pollUntil(
+			async () =>
+				(await env.client.executions(workflowId))
+					.map((e) => String(e.id))
+					.find((id) => !before.has(id)),
+			'the run of the chat message',
+			30_000,
+		);
+		await waitingAt(env, executionId);
+		return executionId;
+	}
+
+	/** The one review text so far, and its answer code. */
+	function review(env: E2eEnvironment, executionId: string) {
+		expect(env.sim.campaigns).toHaveLength(1);
+		const [{ body }] = env.sim.campaigns;
+		expect(body.from).toBe(LONGCODE);
+		expect(body.recipientInfo).toEqual([
+			{ msisdn: REVIEWER, notifyId: expect.stringMatching(new RegExp(`^${executionId}\\.0\\.`)) },
+		]);
+		const text = body.text as string;
+		const code = /\nReply YES (\d{4}) or NO \1$/.exec(text)?.[1];
+		expect(code).toMatch(/^\d{4}$/);
+		return { text, code: code! };
+	}
+
+	suite.it(
+		"texts the reviewer the tool call with a code; YES with the code sends the agent's text, and the agent says what Send answered",
+		async (env) => {
+			env.sim.reset();
+			const executionId = await chat(env, `Text ${CHAT_MODEL_PHONE} that their order is ready`);
+			const { text, code } = review(env, executionId);
+			// The tool and the number and text the agent chose, as JSON.
+			expect(text).toMatch(/^The AI agent wants to run Send_SMS with:\n\{.*\}\nReply YES/);
+			expect(text).toContain(`"phone":"${CHAT_MODEL_PHONE}"`);
+			expect(text).toContain('"message":"sample"');
+
+			const relay = await env.sim.sendInbound({
+				url: relayUrl,
+				from: REVIEWER,
+				content: `YES ${code}`,
+			});
+			expect(relay.status).toBe(200);
+			const done = await env.client.waitForExecution(executionId, 60_000);
+			expect(done.status).toBe('success');
+			// Send ran once: the agent's text reached the number it chose, from the example's sender.
+			expect(env.sim.campaigns).toHaveLength(2);
+			expect(env.sim.campaigns[1].body).toMatchObject({
+				from: LONGCODE,
+				text: 'sample',
+				recipientInfo: [{ msisdn: CHAT_MODEL_PHONE }],
+			});
+			// The agent's answer, what the chat shows, is what Send reported.
+			const [answer] = nodeOutput(done, 'AI Agent');
+			expect(String(answer?.output)).toMatch(
+				new RegExp(`^The tool said: .*"status":"accepted","msisdn":"${CHAT_MODEL_PHONE}"`),
+			);
+		},
+		120_000,
+	);
+
+	suite.it(
+		'NO with the code: nothing reaches the customer, and the agent says the text was rejected',
+		async (env) => {
+			env.sim.reset();
+			const executionId = await chat(env, `Text ${CHAT_MODEL_PHONE} that their order is ready`);
+			const { code } = review(env, executionId);
+
+			const relay = await env.sim.sendInbound({
+				url: relayUrl,
+				from: REVIEWER,
+				content: `NO ${code}`,
+			});
+			expect(relay.status).toBe(200);
+			const done = await env.client.waitForExecution(executionId, 60_000);
+			expect(done.status).toBe('success');
+			expect(done.data.resultData.runData['Send SMS']).toBeUndefined();
+			expect(env.sim.campaigns).toHaveLength(1);
+			const [answer] = nodeOutput(done, 'AI Agent');
+			expect(String(answer?.output)).toMatch(/rejected the tool call to Send SMS/);
+		},
+		120_000,
+	);
+});
