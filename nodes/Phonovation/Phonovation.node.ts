@@ -54,7 +54,8 @@ export class Phonovation implements INodeType {
 		group: ['output'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Send and schedule bulk SMS campaigns with Phonovation InteractSMS',
+		description:
+			'Send and schedule SMS campaigns, text a question and wait for the answer or the delivery, and list sender IDs with Phonovation InteractSMS',
 		defaults: { name: 'Phonovation' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
