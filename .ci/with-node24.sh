@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source .ci/node24.sh
 if ! npm ls --depth=0 >/dev/null 2>&1; then
-  echo "Installing the locked dependencies (npm ci) with node $(node --version)" >&2
+  echo "Installing the locked dependencies (npm ci, about 2 minutes the first time) with node $(node --version)" >&2
   # isolated-vm compiles against the running Node's headers, not a machine-wide nodedir.
   node_home="$(dirname "$(dirname "$(command -v node)")")"
   if [ -f "$node_home/include/node/node.h" ]; then export npm_config_nodedir="$node_home"; fi

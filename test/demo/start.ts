@@ -223,9 +223,12 @@ async function main(): Promise<void> {
 	process.stderr.on('error', () => undefined);
 
 	say('n8n-nodes-phonovation demo');
-	const install = await ensureN8nInstalled({ log: step });
+	// Side by side: the package builds while n8n installs (minutes, on a first start).
+	const [install, tarball] = await Promise.all([
+		ensureN8nInstalled({ log: step }),
+		packPackage({ log: step }),
+	]);
 	step(`n8n ${install.version} ready (${install.dir})`);
-	const tarball = await packPackage({ log: step });
 	step(`Package packed: ${tarball}`);
 
 	const n8nPort = await choosePort(PREFERRED_N8N_PORT, 'n8n');

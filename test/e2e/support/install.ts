@@ -129,6 +129,8 @@ function nativeBuildEnv(): NodeJS.ProcessEnv {
 	if (existsSync(path.join(nodeDir, 'include', 'node', 'node_version.h'))) {
 		env.npm_config_nodedir = nodeDir;
 	}
+	// node-gyp compiles on every core (sqlite3 and isolated-vm are most of a first install).
+	env.JOBS ??= 'max';
 	return env;
 }
 
@@ -159,6 +161,12 @@ export async function ensureN8nInstalled(options: InstallOptions = {}): Promise<
 			}
 			const logFile = path.join(dir, 'install.log');
 			const env = nativeBuildEnv();
+			// No silent minute: what it is doing, every 30 s.
+			let doing = 'downloading n8n and its packages (npm ci)';
+			const heartbeat = setInterval(
+				() => log(`…still ${doing}: ${Math.round((Date.now() - started) / 1000)} s so far`),
+				30_000,
+			);
 			try {
 				// Install scripts stay off: some download prebuilt binaries, which fails offline.
 				await runCommand(NPM, ['ci', '--ignore-scripts', '--no-audit', '--no-fund'], {
@@ -167,6 +175,7 @@ export async function ensureN8nInstalled(options: InstallOptions = {}): Promise<
 					logFile,
 				});
 				log('Building the native modules n8n needs: ' + NATIVE_MODULES.join(', '));
+				doing = `compiling ${NATIVE_MODULES.join(' and ')}`;
 				await runCommand(NPM, ['rebuild', ...NATIVE_MODULES], { cwd: dir, env, logFile });
 				await runCommand(process.execPath, ['-e', NATIVE_CHECK], { cwd: dir, env, logFile });
 			} catch (error) {
@@ -175,6 +184,8 @@ export async function ensureN8nInstalled(options: InstallOptions = {}): Promise<
 					JSON.stringify({ pid: process.pid, message: (error as Error).message }),
 				);
 				throw error;
+			} finally {
+				clearInterval(heartbeat);
 			}
 			const installed = JSON.parse(
 				await readFile(path.join(dir, 'node_modules', 'n8n', 'package.json'), 'utf8'),
