@@ -55,6 +55,8 @@ export class Phonovation implements INodeType {
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description: 'Send and schedule bulk SMS campaigns with Phonovation InteractSMS',
+		// A full URL is linked as is: to the codex's link n8n appends ?utm_… after its #anchor.
+		documentationUrl: 'https://github.com/n8n-nodes-phonovation/n8n-nodes-phonovation#operations',
 		defaults: { name: 'Phonovation' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
