@@ -56,6 +56,8 @@ export class Phonovation implements INodeType {
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			'Send and schedule SMS campaigns, text a question and wait for the answer or the delivery, and list sender IDs with Phonovation InteractSMS',
+		// A full URL is linked as is: to the codex's link n8n appends ?utm_… after its #anchor.
+		documentationUrl: 'https://github.com/n8n-nodes-phonovation/n8n-nodes-phonovation#operations',
 		defaults: { name: 'Phonovation' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

@@ -1,8 +1,9 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'fs';
 import { join } from 'path';
 
+import { docsLinkProblem, REPOSITORY } from './repositoryLinks';
+
 const ROOT = join(__dirname, '..', '..');
-const REPOSITORY = 'https://github.com/n8n-nodes-phonovation/n8n-nodes-phonovation';
 
 function files(dir: string): string[] {
 	return readdirSync(join(ROOT, dir)).flatMap((name) => {
@@ -11,28 +12,7 @@ function files(dir: string): string[] {
 	});
 }
 
-/** GitHub's anchor for a Markdown heading: lower case, punctuation dropped, spaces as hyphens. */
-const anchorOf = (heading: string) =>
-	heading
-		.trim()
-		.toLowerCase()
-		.replace(/[^\p{L}\p{N} _-]/gu, '')
-		.replace(/ /g, '-');
-
-function anchorsIn(markdown: string): Set<string> {
-	const headings = markdown.match(/^#{1,6} .*$/gm) ?? [];
-	return new Set(headings.map((line) => anchorOf(line.replace(/^#+ /, ''))));
-}
-
-/** Where a link to this repository leads in the checkout, or what is missing. */
-function missing(url: string): string | undefined {
-	const [where, anchor] = url.slice(REPOSITORY.length).split('#');
-	const file = where === '' ? 'README.md' : where.replace(/^\/blob\/main\//, '');
-	if (!existsSync(join(ROOT, file))) return `${url}: no ${file}`;
-	if (anchor && !anchorsIn(readFileSync(join(ROOT, file), 'utf8')).has(anchor))
-		return `${url}: no heading #${anchor} in ${file}`;
-	return undefined;
-}
+const missing = docsLinkProblem;
 
 /** Every link the nodes' panels and the credential show: Docs, credential help, field hints. */
 const LINKS = [...files('nodes'), ...files('credentials')]

@@ -13,6 +13,7 @@ import {
 	openNode,
 	openWorkflow,
 	pageText,
+	panelDocsLink,
 	shownText,
 	testId,
 	waitForText,
@@ -23,18 +24,25 @@ import { exampleNames } from './support/examples';
 import { ensureN8nInstalled } from './support/install';
 import { N8nClient } from './support/n8n-client';
 import { packPackage } from './support/pack';
+import { docsLinkProblem, REPOSITORY } from '../docs/repositoryLinks';
 
 const CAMPAIGN = {
 	name: 'Phonovation: campaign that skips opted-out numbers',
 	sendNode: 'Send Offer',
 };
 const AUTO_RESPONDER = {
-	name: 'Phonovation: inbox (answers, opt-outs, keywords)',
+	name: 'Phonovation: inbox and question log',
 	trigger: 'On Reply or Opt-Out',
 };
 /** The example's customers as the provider receives them (international format). */
 const CUSTOMER_NUMBERS = ['353871234501', '353871234502', '353861234567', '447911123456'];
 const WRONG_PASSWORD = 'Wrong-Password-5521';
+/** The demo account's senders as the Sender dropdown lists them. */
+const SENDERS = [
+	'353851234567 (numeric)',
+	'FreeText (international — not delivered to Irish numbers)',
+	'Phonovation (ComReg registered)',
+];
 
 // Outside the describe: the lock is taken before its hooks and let go after them.
 oneDemoAtATime();
@@ -130,6 +138,23 @@ describe('the editor in a real browser, against the npm start demo', () => {
 		await screenshot('02-node-panel');
 	}, 120_000);
 
+	it("links each node's Docs, in its panel, to a heading of this repository's README or docs that exists", async () => {
+		const links: string[] = [];
+		await openWorkflow(page, n8nUrl, await workflowId(CAMPAIGN.name));
+		await openNode(page, CAMPAIGN.sendNode);
+		links.push(await panelDocsLink(page));
+		await closeNode(page);
+		await openWorkflow(page, n8nUrl, await workflowId(AUTO_RESPONDER.name));
+		await openNode(page, AUTO_RESPONDER.trigger);
+		links.push(await panelDocsLink(page));
+		await closeNode(page);
+		expect(links.map((href) => href.split(/[?#]/)[0])).toEqual([
+			REPOSITORY,
+			`${REPOSITORY}/blob/main/docs/trigger-and-security.md`,
+		]);
+		expect(links.map(docsLinkProblem)).toEqual([undefined, undefined]);
+	}, 120_000);
+
 	it('tests the credential when it is opened and on Retry, and says clearly when the password is wrong, never showing it', async () => {
 		const wrong = await client.createCredential(
 			'Phonovation (wrong password)',
@@ -190,11 +215,7 @@ describe('the editor in a real browser, against the npm start demo', () => {
 		await openNode(page, CAMPAIGN.sendNode);
 		expect((await senderList).ok()).toBe(true);
 		await page.locator(testId('parameter-input-from')).click();
-		expect(await dropdownOptions(page)).toEqual([
-			'353851234567 (numeric)',
-			'FreeText (international — not delivered to Irish numbers)',
-			'Phonovation (ComReg registered)',
-		]);
+		expect(await dropdownOptions(page)).toEqual(SENDERS);
 		await screenshot('05-sender-dropdown');
 		await page.keyboard.press('Escape');
 		await closeNode(page);

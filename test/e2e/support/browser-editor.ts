@@ -56,7 +56,8 @@ export async function closeNode(page: Page): Promise<void> {
 
 /** The labels of the open dropdown's options (n8n keeps closed dropdowns' options in the page, hidden). */
 export async function dropdownOptions(page: Page): Promise<string[]> {
-	const option = '[role="option"]';
+	// A list field's options, or a resource locator's items.
+	const option = `[role="option"], ${testId('rlc-item')}`;
 	await page.waitForFunction(
 		(sel: string) =>
 			Array.from(document.querySelectorAll<HTMLElement>(sel)).some((o) => o.offsetParent !== null),
@@ -78,4 +79,10 @@ export async function nodePanelIcons(page: Page): Promise<Array<{ src: string; l
 			loaded: img.complete && img.naturalWidth > 0,
 		})),
 	);
+}
+
+/** Where the open panel's Docs link leads, as written in the page. */
+export async function panelDocsLink(page: Page): Promise<string> {
+	const link = await waitForText(page, `${testId('ndv')} a[href]`, 'Docs');
+	return (await link.evaluate((a) => a.getAttribute('href')))!;
 }
