@@ -7,8 +7,8 @@ import type { INodeProperties } from 'n8n-workflow';
  */
 const PLACEHOLDER = /^=?\s*(YOUR_[A-Z][A-Z0-9_]*)\s*$/;
 
-/** The fields the examples leave to choose: a text of the user's (a Campaign Name) is never refused. */
-const CHOSEN = new Set(['from', 'questionLog']);
+/** What the examples leave to choose (Sender, Question Log, a reviewer): a Campaign Name is never refused. */
+const CHOSEN = new Set(['from', 'questionLog', 'recipients']);
 
 /** A parameter of the node still holding a placeholder: its label as the panel shows it, and the placeholder. */
 export interface HeldPlaceholder {

@@ -114,7 +114,8 @@ describe('example workflows in n8n', () => {
 		beforeAll(async () => {
 			const env = suite.env();
 			url = await env.publish(
-				await env.importWorkflow(loadExample('inbox', { questionLog })),
+				// As shipped: keyword replies off (a re-prompt still goes out).
+				await env.importWorkflow(loadExample('inbox', { questionLog, keywordReplies: false })),
 				'On Reply or Opt-Out',
 			);
 			askingId = (

@@ -6,17 +6,18 @@ import path from 'node:path';
 import packageJson from '../../package.json';
 import { DEFAULT_CONFIG } from '../simulator';
 import { TYPES, useE2eEnvironment } from './support/environment';
+import { loadExample } from './support/examples';
 import { nodeOutput, type WorkflowJson } from './support/n8n-client';
 import { pollUntil } from './support/poll';
 import { waitingAt } from './support/question-log';
 import { chain, manualTrigger, phonovation } from './support/workflow-builder';
 
-/** A numeric longcode of the account (step 6: people answer to it). */
+/** A numeric longcode of the account (step 5: people answer to it). */
 const LONGCODE = '353870000123';
 const ASKED = '353871234567';
 const OPTED_OUT = '353861234567';
 
-describe('on a fresh n8n, the six steps of docs/conversations.md ask a question that a signed YES answers', () => {
+describe('on a fresh n8n, the steps of docs/conversations.md ask a question that a signed YES answers', () => {
 	// Steps 1 and 2: n8n at an address the provider reaches, the packed package installed as a
 	// community package and one credential (the environment does both, as the docs say).
 	const suite = useE2eEnvironment({
@@ -55,7 +56,7 @@ describe('on a fresh n8n, the six steps of docs/conversations.md ask a question 
 			relayUrl = await publish(inbox, 'On Reply or Opt-Out');
 			inboxId = inbox.id;
 
-			// Steps 5 and 6: Send and Wait for Reply in a new workflow, the inbox as its Question Log.
+			// Step 5: Send and Wait for Reply in a new workflow, the inbox as its Question Log.
 			const asking = await importWorkflow(
 				chain('Ask a question', [
 					manualTrigger(),
@@ -166,6 +167,29 @@ describe('on a fresh n8n, the six steps of docs/conversations.md ask a question 
 			);
 			expect(stored).toEqual([OPTED_OUT, from]);
 			expect(await client.dataTableRows(old.id)).toEqual([]);
+		},
+		120_000,
+	);
+
+	suite.it(
+		'the campaign example stops, sending nothing, while only a table named like opt-outs exists; with none at all it creates it',
+		async ({ client, sim, importWorkflow }) => {
+			const tables = async () => await client.dataTables();
+			const named = async (name: string) => (await tables()).find((table) => table.name === name);
+			await client.deleteDataTable((await named('opt-outs'))!.id);
+			expect((await named('opt-outs-old'))?.name).toBe('opt-outs-old');
+			sim.reset();
+			const campaign = await importWorkflow(loadExample('campaign-excluding-opt-outs'));
+			const stopped = await client.runAndWait(campaign.id, 'Run Campaign');
+			expect(stopped.status).toBe('error');
+			expect(sim.campaigns).toEqual([]);
+			expect(await named('opt-outs')).toBeUndefined();
+
+			await client.deleteDataTable((await named('opt-outs-old'))!.id);
+			const sent = await client.runAndWait(campaign.id, 'Run Campaign');
+			expect(sent.status).toBe('success');
+			expect(sim.campaigns).toHaveLength(1);
+			expect(await named('opt-outs')).toBeDefined();
 		},
 		120_000,
 	);

@@ -78,7 +78,7 @@ describe('Phonovation nodes in n8n queue mode (Postgres, main + 2 workers + webh
 	});
 	let repliesUrl: string;
 	let repliesWorkflowId: string;
-	/** The question-log example, published: every question records itself there. */
+	/** The inbox published as the Question Log: every question records itself there. */
 	let questionLog: string;
 
 	beforeAll(async () => {

@@ -141,10 +141,9 @@ describe('examples/: user-importable example workflows', () => {
 			);
 			for (const node of rows) {
 				const table = node.parameters!.dataTableId as { mode?: string; value?: string };
-				const [, finder, exact] =
-					/^=\{\{ \$\('([^']+)'\)\.all\(\)\.find\(\(table\) => table\.json\.name === '([^']+)'\)/.exec(
-						table.value ?? '',
-					) ?? [];
+				const value = table.value ?? '';
+				const finder = /\$\('([^']+)'\)\.all\(\)/.exec(value)?.[1];
+				const exact = /\.name === '([^']+)'\)/.exec(value)?.[1];
 				expect({ node: node.name, mode: table.mode, exact }).toEqual({
 					node: node.name,
 					mode: 'id',
@@ -157,6 +156,18 @@ describe('examples/: user-importable example workflows', () => {
 					options: { filterName: exact },
 				});
 			}
+		});
+
+		it('creates only tables that a Find step then looks up under the same name', () => {
+			const tables = (operation: string, field: (p: Record<string, unknown>) => unknown) =>
+				nodesOf(name)
+					.filter(
+						(node) =>
+							node.type === 'n8n-nodes-base.dataTable' && node.parameters?.operation === operation,
+					)
+					.map((node) => field(node.parameters!));
+			const found = tables('list', (p) => (p.options as { filterName?: string }).filterName);
+			for (const created of tables('create', (p) => p.tableName)) expect(found).toContain(created);
 		});
 
 		it('shows no name beside a placeholder: nothing looks chosen that is not', () => {

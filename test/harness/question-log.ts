@@ -7,7 +7,7 @@ export const QUESTION_LOG_ID = 'question-log';
 export const QUESTION_LOG = { __rl: true, mode: 'list', value: QUESTION_LOG_ID };
 
 /**
- * The workflow examples/question-log is, as the engine runs it by id: one row per reference
+ * The Question Log the inbox example is, as the engine runs it by id: one row per reference
  * (upsert), found again by phone or by reference, marked with the relay that settled it. `fail`
  * makes it fail as a missing Data Table would.
  */

@@ -16,6 +16,11 @@ import { EXAMPLES_DIR } from './paths';
 /** The Sender every Phonovation node of an example carries until the user picks an approved one. */
 export const SENDER_PLACEHOLDER = 'YOUR_SENDER_ID';
 
+/** The number the AI example's review texts until the user puts the reviewer's own. */
+export const REVIEWER_PLACEHOLDER = 'YOUR_REVIEWER_NUMBER';
+/** Who the suite and the demo ask instead: the examples' sample phone (the demo's simulator phone). */
+const SAMPLE_REVIEWER = '353871234567';
+
 /** The Question Log every asking or delivering node of an example names until the user picks theirs. */
 export const QUESTION_LOG_PLACEHOLDER = 'YOUR_QUESTION_LOG';
 
@@ -78,6 +83,8 @@ export function loadExample(
 			let parameters = node.parameters as Record<string, unknown> | undefined;
 			if (!ACTIONS.has(node.type) || !parameters) return node;
 			if (parameters.from === SENDER_PLACEHOLDER) parameters = { ...parameters, from: sender };
+			if (parameters.recipients === REVIEWER_PLACEHOLDER)
+				parameters = { ...parameters, recipients: SAMPLE_REVIEWER };
 			const log = parameters.questionLog as { value?: unknown } | undefined;
 			if (questionLog && log?.value === QUESTION_LOG_PLACEHOLDER) {
 				parameters = { ...parameters, questionLog: { __rl: true, mode: 'id', value: questionLog } };

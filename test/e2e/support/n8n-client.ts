@@ -441,6 +441,11 @@ export class N8nClient {
 		return await this.call('POST', `/rest/projects/${projectId}/data-tables`, { name, columns });
 	}
 
+	async deleteDataTable(tableId: string): Promise<void> {
+		const projectId = await this.personalProjectId();
+		await this.call('DELETE', `/rest/projects/${projectId}/data-tables/${tableId}`);
+	}
+
 	async dataTableRows(tableId: string): Promise<Array<Record<string, unknown>>> {
 		const projectId = await this.personalProjectId();
 		const page = await this.call<{ data: Array<Record<string, unknown>> }>(

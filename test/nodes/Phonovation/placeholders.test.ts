@@ -40,6 +40,21 @@ describe("an example's placeholders left in the node", () => {
 		expect(f.sim.requests).toHaveLength(0);
 	});
 
+	it("the AI example's reviewer placeholder is named too, and nobody is texted", async () => {
+		const f = fixture();
+		const result = await f.run({
+			resource: 'conversation',
+			operation: 'sendAndWait',
+			from: 'Phonovation',
+			recipients: 'YOUR_REVIEWER_NUMBER',
+			message: 'Reply YES to confirm',
+			responseType: 'approval',
+			questionLog: { __rl: true, mode: 'id', value: 'log' },
+		});
+		expect(result.error?.message).toMatch(/placeholders: \S.* \(YOUR_REVIEWER_NUMBER\)\./);
+		expect(f.sim.requests).toHaveLength(0);
+	});
+
 	it("a text that only mentions such a word is the user's own, and is sent", async () => {
 		const f = fixture();
 		const result = await f.run({ ...SEND, text: 'YOUR_CODE is 4821' });

@@ -1,5 +1,5 @@
-// Where a user imports the inbox workflow from: the copy this very version of the package ships.
+// Where a user imports the inbox workflow from: the npm package ships it (examples/inbox).
 
-/** For n8n's Import from URL; a test keeps its version equal to package.json's. */
+/** For n8n's Import from URL: the latest release's copy (the installed package holds the same file). */
 export const INBOX_WORKFLOW_URL =
-	'https://cdn.jsdelivr.net/npm/n8n-nodes-phonovation@0.1.0/examples/inbox/workflow.json';
+	'https://cdn.jsdelivr.net/npm/n8n-nodes-phonovation@latest/examples/inbox/workflow.json';
