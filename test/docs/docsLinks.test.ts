@@ -12,8 +12,6 @@ function files(dir: string): string[] {
 	});
 }
 
-const missing = docsLinkProblem;
-
 /** Every link the nodes' panels and the credential show: Docs, credential help, field hints. */
 const LINKS = [...files('nodes'), ...files('credentials')]
 	.filter((path) => /\.(ts|json)$/.test(path))
@@ -30,12 +28,12 @@ describe("the nodes' Docs links", () => {
 	});
 
 	it.each([...new Set(LINKS)])('%s leads to a page and heading that exist', (url) => {
-		expect(missing(url)).toBeUndefined();
+		expect(docsLinkProblem(url)).toBeUndefined();
 	});
 
 	it('a link to a heading that is not there is caught (the check can fail)', () => {
-		expect(missing(`${REPOSITORY}#action-node-phonovation`)).toMatch(/no heading/);
-		expect(missing(`${REPOSITORY}#credentials`)).toBeUndefined();
+		expect(docsLinkProblem(`${REPOSITORY}#action-node-phonovation`)).toMatch(/no heading/);
+		expect(docsLinkProblem(`${REPOSITORY}#credentials`)).toBeUndefined();
 	});
 });
 

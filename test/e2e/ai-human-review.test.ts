@@ -95,6 +95,15 @@ describe('the ai-human-review example in n8n: the AI Agent texts only what a per
 		return { text, code: code! };
 	}
 
+	/** The reviewer's signed answer through the inbox; the run it resumed, finished. */
+	async function answered(env: E2eEnvironment, executionId: string, content: string) {
+		const relay = await env.sim.sendInbound({ url: relayUrl, from: REVIEWER, content });
+		expect(relay.status).toBe(200);
+		const done = await env.client.waitForExecution(executionId, 60_000);
+		expect(done.status).toBe('success');
+		return done;
+	}
+
 	suite.it(
 		"texts the reviewer the tool call with a code; YES with the code sends the agent's text, and the agent says what Send answered",
 		async (env) => {
@@ -106,14 +115,7 @@ describe('the ai-human-review example in n8n: the AI Agent texts only what a per
 			expect(text).toContain(`"phone":"${CHAT_MODEL_PHONE}"`);
 			expect(text).toContain('"message":"sample"');
 
-			const relay = await env.sim.sendInbound({
-				url: relayUrl,
-				from: REVIEWER,
-				content: `YES ${code}`,
-			});
-			expect(relay.status).toBe(200);
-			const done = await env.client.waitForExecution(executionId, 60_000);
-			expect(done.status).toBe('success');
+			const done = await answered(env, executionId, `YES ${code}`);
 			// Send ran once: the agent's text reached the number it chose, from the example's sender.
 			expect(env.sim.campaigns).toHaveLength(2);
 			expect(env.sim.campaigns[1].body).toMatchObject({
@@ -137,14 +139,7 @@ describe('the ai-human-review example in n8n: the AI Agent texts only what a per
 			const executionId = await chat(env, `Text ${CHAT_MODEL_PHONE} that their order is ready`);
 			const { code } = review(env, executionId);
 
-			const relay = await env.sim.sendInbound({
-				url: relayUrl,
-				from: REVIEWER,
-				content: `NO ${code}`,
-			});
-			expect(relay.status).toBe(200);
-			const done = await env.client.waitForExecution(executionId, 60_000);
-			expect(done.status).toBe('success');
+			const done = await answered(env, executionId, `NO ${code}`);
 			expect(done.data.resultData.runData['Send SMS']).toBeUndefined();
 			expect(env.sim.campaigns).toHaveLength(1);
 			const [answer] = nodeOutput(done, 'AI Agent');

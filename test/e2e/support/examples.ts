@@ -101,12 +101,11 @@ const ACTIONS = new Set<string>([TYPES.action, TYPES.tool, TYPES.review]);
 const INBOX_SETTINGS = 'Settings';
 
 function withKeywordReplies(node: WorkflowJson['nodes'][number], on: boolean) {
-	return JSON.parse(
-		JSON.stringify(node).replace(
-			/("name":"keywordReplies","value":)false/,
-			(_, head: string) => `${head}${on}`,
-		),
-	) as typeof node;
+	const set = node.parameters as { assignments: { assignments: Array<{ name: string }> } };
+	const assignments = set.assignments.assignments.map((assignment) =>
+		assignment.name === 'keywordReplies' ? { ...assignment, value: on } : assignment,
+	);
+	return { ...node, parameters: { ...set, assignments: { assignments } } };
 }
 
 /**
