@@ -1,3 +1,5 @@
+import { E2E_SETUP_TIMEOUT_MS } from '../e2e/support/environment';
+import { ensureN8nInstalled } from '../e2e/support/install';
 import { bigCampaign } from './cases/bigCampaign';
 import { bulk100k } from './cases/bulk100k';
 import {
@@ -16,6 +18,11 @@ import { alternate, median, percentile } from './support/stats';
 import { longestGap, longestGapDuring, stallRatio } from './support/stalls';
 
 describe('bench cases (small sizes)', () => {
+	// The hand-built workflows run n8n's own nodes: on a first run, installing n8n takes minutes.
+	beforeAll(async () => {
+		await ensureN8nInstalled();
+	}, E2E_SETUP_TIMEOUT_MS);
+
 	it('token-reuse: 20 campaigns over 10 simulated minutes log in once per 120 s token lifetime', async () => {
 		const result = await tokenReuse();
 		expect(result.line).toEqual({
