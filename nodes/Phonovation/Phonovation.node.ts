@@ -1,9 +1,7 @@
 // The Phonovation action node: its resources, the Sender list, the resume webhook and each run.
 import type {
 	IExecuteFunctions,
-	ILoadOptionsFunctions,
 	INodeExecutionData,
-	INodePropertyOptions,
 	INodeType,
 	INodeTypeDescription,
 	IWebhookFunctions,
@@ -13,13 +11,14 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { campaignDescription } from './resources/campaign';
 import {
+	burstOutputNames as burstOutputs,
 	conversationDescription,
 	deliveryOutputNames as deliveryOutputs,
 	resume,
 } from './resources/conversation';
 import { legacyMessageDescription } from './resources/legacyMessage';
 import { senderDescription } from './resources/sender';
-import { fetchSenders, senderTypeLabel } from './resources/sender/senders';
+import { getSenders, searchSenders } from './resources/sender/senderField';
 import { serviceDescription } from './resources/service';
 import { asNodeError } from './eachItem';
 import { errorItemFor, refusePlaceholders, selectedOperation } from './router';
@@ -43,6 +42,10 @@ const RESUME_WEBHOOKS: INodeTypeDescription['webhooks'] = [
 	},
 ];
 
+/** Outputs with names, as the node's outputs expression lists them. */
+const namedOutputs = (names: readonly string[]) =>
+	JSON.stringify(names.map((displayName) => ({ type: NodeConnectionTypes.Main, displayName })));
+
 export class Phonovation implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Phonovation',
@@ -52,7 +55,9 @@ export class Phonovation implements INodeType {
 			dark: 'file:../../icons/phonovation.dark.svg',
 		},
 		group: ['output'],
-		version: 1,
+		// 2: Sender is a list filled when opened, so a new node's first open lists the senders.
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			'Send and schedule SMS campaigns, text a question and wait for the answer or the delivery, and list sender IDs with Phonovation InteractSMS',
@@ -61,10 +66,11 @@ export class Phonovation implements INodeType {
 		defaults: { name: 'Phonovation' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
-		// Send and Wait for Delivery branches on its receipt; every other operation has one output.
-		outputs: `={{ $parameter.resource === 'conversation' && $parameter.operation === 'sendAndWaitForDelivery' ? ${JSON.stringify(
-			deliveryOutputs.map((displayName) => ({ type: NodeConnectionTypes.Main, displayName })),
-		)} : ['${NodeConnectionTypes.Main}'] }}`,
+		// Send and Wait for Delivery branches on its receipt, Collect Burst on whether a turn came of
+		// the text; every other operation has one output.
+		outputs: `={{ $parameter.resource !== 'conversation' ? ['${NodeConnectionTypes.Main}'] : $parameter.operation === 'sendAndWaitForDelivery' ? ${namedOutputs(
+			deliveryOutputs,
+		)} : $parameter.operation === 'collectBurst' ? ${namedOutputs(burstOutputs)} : ['${NodeConnectionTypes.Main}'] }}`,
 		credentials: [{ name: 'phonovationApi', required: true }],
 		webhooks: RESUME_WEBHOOKS,
 		properties: [
@@ -91,15 +97,8 @@ export class Phonovation implements INodeType {
 	};
 
 	methods = {
-		loadOptions: {
-			/** Fills the Sender dropdown from the account's approved sender IDs. */
-			async getSenders(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-				const senders = await fetchSenders(this);
-				return senders
-					.map((s) => ({ name: `${s.name} (${senderTypeLabel(s.type)})`, value: s.name }))
-					.sort((a, b) => a.name.localeCompare(b.name));
-			},
-		},
+		loadOptions: { getSenders },
+		listSearch: { searchSenders },
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {

@@ -26,13 +26,27 @@ function placeholdersOf(value: unknown): string[] {
 	return Object.values(value).flatMap(placeholdersOf);
 }
 
+type VersionRule = number | { _cnd?: { gte?: number } };
+
+/** Whether a field shows in this node version (Sender differs between versions 1 and 2). */
+function inVersion(field: INodeProperties, version: number): boolean {
+	const rules = field.displayOptions?.show?.['@version'] as VersionRule[] | undefined;
+	if (!rules) return true;
+	return rules.some((rule) =>
+		typeof rule === 'number' ? rule === version : version >= (rule._cnd?.gte ?? Infinity),
+	);
+}
+
 /** Every placeholder the operation's own fields still hold, in the panel's order. */
 export function heldPlaceholders(
 	parameters: Readonly<Record<string, unknown>>,
 	fields: readonly INodeProperties[],
+	version = 1,
 ): HeldPlaceholder[] {
 	return fields
-		.filter((field) => CHOSEN.has(field.name) && field.name in parameters)
+		.filter(
+			(field) => CHOSEN.has(field.name) && field.name in parameters && inVersion(field, version),
+		)
 		.flatMap((field) =>
 			placeholdersOf(parameters[field.name]).map((placeholder) => ({
 				label: field.displayName,

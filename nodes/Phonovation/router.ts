@@ -41,7 +41,8 @@ const RESOURCES = new Map<string, Map<string, Operation>>(
  * leave by the error output.
  */
 export function refusePlaceholders(this: IExecuteFunctions, operation: Operation): void {
-	const held = heldPlaceholders(this.getNode().parameters, operation.description ?? []);
+	const node = this.getNode();
+	const held = heldPlaceholders(node.parameters, operation.description ?? [], node.typeVersion);
 	if (held.length > 0)
 		throw new NodeOperationError(this.getNode(), placeholderMessage(held), {
 			description: 'Nothing was sent.',

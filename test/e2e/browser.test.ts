@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import path from 'node:path';
 
-import type { Browser, Page } from 'puppeteer-core';
+import type { Browser, HTTPRequest, Page } from 'puppeteer-core';
 import { fetch } from 'undici';
 
 import { DEFAULT_CONFIG, simulatorCredentialData } from '../simulator';
@@ -112,9 +112,9 @@ describe('the editor in a real browser, against the npm start demo', () => {
 		const panel = await waitForText(page, testId('node-creator'), 'Triggers (4)');
 		const shown = await shownText(panel);
 		expect(shown).toMatch(
-			/Triggers \(4\).*On delivery receipt.*On inbound message.*On opt out.*On processing result.*Actions \(9\)/,
+			/Triggers \(4\).*On delivery receipt.*On inbound message.*On opt out.*On processing result.*Actions \(11\)/,
 		);
-		await page.locator(`${testId('node-creator')} ::-p-text(Actions (9))`).click();
+		await page.locator(`${testId('node-creator')} ::-p-text(Actions (11))`).click();
 		const actions = await shownText(
 			await waitForText(page, testId('node-creator'), 'Send a campaign'),
 		);
@@ -127,6 +127,8 @@ describe('the editor in a real browser, against the npm start demo', () => {
 			'Deliver a reply to a waiting run',
 			'Send a text and wait for its delivery',
 			'Deliver a receipt to a waiting run',
+			'Collect a burst of texts into one turn',
+			'Reply to a text',
 		]) {
 			expect(actions).toContain(action);
 		}
@@ -202,6 +204,8 @@ describe('the editor in a real browser, against the npm start demo', () => {
 		expect(await page.content()).not.toContain(WRONG_PASSWORD);
 		expect(await pageText(page)).not.toContain(WRONG_PASSWORD);
 		await screenshot('04-credential-wrong-password');
+		// The account's one credential again, as a new node finds it.
+		await client.deleteCredential(wrong.id);
 	}, 120_000);
 
 	it('fills the Sender dropdown from the account, each sender with its type', async () => {
@@ -219,6 +223,56 @@ describe('the editor in a real browser, against the npm start demo', () => {
 		await screenshot('05-sender-dropdown');
 		await page.keyboard.press('Escape');
 		await closeNode(page);
+	}, 120_000);
+
+	it('lists the senders on the first open of a new Phonovation node, even when the server answers slowly', async () => {
+		// A loaded server: each list request answers after 1.5 s. Version 1's dropdown asked before
+		// the credential was set and showed "Error fetching options" until the panel was reopened.
+		await page.setRequestInterception(true);
+		const slowLists = (request: HTTPRequest) => {
+			if (request.isInterceptResolutionHandled()) return;
+			if (request.url().includes('/rest/dynamic-node-parameters/'))
+				setTimeout(() => void request.continue(), 1_500);
+			else void request.continue();
+		};
+		page.on('request', slowLists);
+		try {
+			await page.goto(`${n8nUrl}/workflow/new`, { waitUntil: 'networkidle2' });
+			await page.locator(testId('canvas-add-button')).click();
+			await page.locator(testId('node-creator-search-bar')).fill('Phonovation');
+			await (
+				await waitForText(
+					page,
+					`${testId('node-creator')} ${testId('node-creator-item-name')}`,
+					'Phonovation',
+				)
+			).click();
+			// In an empty workflow n8n offers the triggers first; the actions are one click further.
+			await page.locator(`${testId('node-creator')} ::-p-text(Actions (11))`).click();
+			await page.locator(`${testId('node-creator')} ::-p-text(Send a campaign)`).click();
+			const panel = await page.waitForSelector(testId('ndv'), { visible: true });
+			// n8n chooses the account's one credential for the new node while the panel opens.
+			await page.waitForFunction(
+				(sel: string) =>
+					Array.from(document.querySelectorAll<HTMLInputElement>(`${sel} input`)).some(
+						(input) => input.value === 'Phonovation (local simulator)',
+					),
+				{ timeout: 60_000 },
+				testId('ndv'),
+			);
+			// Version 2's Sender: a list that is filled when it is opened, not when the panel opens.
+			const sender = `${testId('ndv')} ${testId('parameter-input-from')}`;
+			await page.locator(`${sender} ${testId('rlc-input')}`).click();
+			expect(await dropdownOptions(page)).toEqual(SENDERS);
+			expect(await shownText(panel!)).not.toContain('Error fetching options');
+			await screenshot('05b-new-node-sender-list');
+			await page.keyboard.press('Escape');
+		} finally {
+			page.off('request', slowLists);
+			await page.setRequestInterception(false);
+			// The new workflow is left unsaved: the browser asks before the next test leaves it.
+			page.once('dialog', (dialog) => void dialog.accept());
+		}
 	}, 120_000);
 
 	it('runs the example campaign and shows every customer accepted in the Send node output', async () => {

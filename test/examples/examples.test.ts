@@ -93,6 +93,12 @@ describe('examples/: user-importable example workflows', () => {
 				string,
 				Record<string, Array<Array<{ node: string }>>>
 			>;
+			// Each node's outputs by connection type ({ main: [...] }): n8n refuses a bare array.
+			expect(
+				Object.entries(connections)
+					.filter(([, byType]) => typeof byType !== 'object' || Array.isArray(byType))
+					.map(([node]) => node),
+			).toEqual([]);
 			const targets = Object.values(connections).flatMap((byType) =>
 				Object.values(byType)
 					.flat(2)

@@ -4,6 +4,7 @@ import type {
 	IExecuteContextData,
 	ILoadOptionsFunctions,
 	INode,
+	INodeListSearchResult,
 	INodePropertyOptions,
 	INodeExecutionData,
 	INodeType,
@@ -239,5 +240,20 @@ export class Engine {
 		const fn = type.methods?.loadOptions?.[method];
 		if (!fn) throw new Error(`${node.type} has no loadOptions method ${method}`);
 		return await fn.call(context as ILoadOptionsFunctions);
+	}
+
+	/** Calls a node's listSearch method (a resource locator's list) as the editor does when it opens. */
+	async listSearch(node: INode, method: string, filter?: string): Promise<INodeListSearchResult> {
+		const workflow = this.workflow([node]);
+		const context = new LoadOptionsContext(
+			workflow,
+			node,
+			additionalDataFor(this.credentials),
+			'parameters',
+		);
+		const type = this.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
+		const fn = type.methods?.listSearch?.[method];
+		if (!fn) throw new Error(`${node.type} has no listSearch method ${method}`);
+		return await fn.call(context as ILoadOptionsFunctions, filter);
 	}
 }

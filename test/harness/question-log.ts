@@ -29,10 +29,29 @@ export class QuestionLog {
 		engine.subWorkflows.set(QUESTION_LOG_ID, async (items) => await this.run(items));
 	}
 
+	/** The inbox's `messages` Data Table: each text in and reply out, in insertion order. */
+	readonly messages: IDataObject[] = [];
+
 	private async run(items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 		const input = items[0]?.json ?? {};
 		this.calls.push(input);
 		if (this.fail) throw this.fail;
+		const answer = (rows: IDataObject[]) =>
+			rows.length ? rows.map((row) => ({ json: { ...row } })) : [{ json: {} }];
+		const ofPhone = () => this.messages.filter((row) => row.phone === input.phone);
+		if (input.action === 'converse') {
+			const { kind, phone, key, text, at, id, turn } = input;
+			this.messages.push({ kind, phone, key, text, at, id, turn });
+			return answer(ofPhone());
+		}
+		if (input.action === 'conversation') return answer(ofPhone());
+		if (input.action === 'claim') {
+			// As the Data Table's update: only texts still free, logged up to upTo.
+			for (const row of ofPhone())
+				if (row.kind === 'in' && !row.turn && String(row.at) <= String(input.upTo))
+					row.turn = input.turn;
+			return answer(ofPhone().filter((row) => row.turn === input.turn));
+		}
 		if (input.action === 'settle') {
 			if (this.missingColumns.includes('settledBy'))
 				throw new Error("unknown column name 'settledBy'");
@@ -56,6 +75,7 @@ export class QuestionLog {
 
 	clear(): void {
 		this.rows.clear();
+		this.messages.length = 0;
 		this.calls.length = 0;
 		this.fail = null;
 		this.missingColumns = [];

@@ -8,9 +8,27 @@ export const CHAT_MODEL_PHONE = '353861230000';
  * here; no internet). It plays an agent that wants one thing done: asked first, it calls the first
  * tool it is offered, each argument filled in; once a tool has answered, it says what the tool said.
  */
+export const CHAT_COMPLETIONS = '/v1/chat/completions';
+
 export const CHAT_MODEL_ROUTES: Record<string, Partial<Record<string, (e: Exchange) => Reply>>> = {
-	'/v1/chat/completions': { POST: chatCompletion },
+	[CHAT_COMPLETIONS]: { POST: chatCompletion },
 };
+
+/** One request's messages as the simulator records them: role and text. */
+export type ChatRequestMessages = Array<{ role: string; content: string }>;
+
+/** The messages of a chat completion request (its body), each as role and text. */
+export function chatMessagesOf(body: Buffer): ChatRequestMessages {
+	try {
+		const request = JSON.parse(body.toString('utf8') || '{}') as { messages?: ChatMessage[] };
+		return (request.messages ?? []).map((m) => ({
+			role: String(m.role),
+			content: typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? ''),
+		}));
+	} catch {
+		return [];
+	}
+}
 
 interface ChatMessage {
 	role: string;

@@ -7,6 +7,7 @@
 import { N8nClient, nodeOutput } from '../e2e/support/n8n-client';
 
 const INBOX = 'Phonovation: inbox';
+const ASSISTANT = 'Phonovation: SMS assistant';
 const WAIT_MS = 30_000;
 
 const pause = () => new Promise((resolve) => setTimeout(resolve, 250));
@@ -48,6 +49,8 @@ export async function inboxOutcome(
 	const handled = await client.execution(runId);
 	if (handled.status !== 'success')
 		return `The inbox run (execution ${runId}) ended: ${handled.status}`;
+	if (handled.data.resultData.runData['Hand to Assistant'])
+		return `The inbox (execution ${runId}) handed it to the assistant. ${await assistantOutcome(client, since)}`;
 	const [delivered] = nodeOutput(handled, deliverNode);
 	if (!delivered)
 		return `The inbox (execution ${runId}) handled it without ${deliverNode} (a keyword, an opt-out or a refusal)`;
@@ -63,3 +66,35 @@ export async function inboxOutcome(
 			: `delivery ${String(delivered.delivery)}`;
 	return `Resumed execution ${resumed} (${outcome}); it ended: ${await resumedRun(client, resumed)}`;
 }
+
+/** What the assistant made of the texts since `since`: its turns, and what each replied. */
+async function assistantOutcome(client: N8nClient, since: number): Promise<string> {
+	const assistant = (await client.workflows()).find((w) => w.active && w.name === ASSISTANT);
+	if (!assistant) return 'The assistant workflow is not published';
+	for (const deadline = Date.now() + WAIT_MS; Date.now() < deadline; await pause()) {
+		const runs = (await client.executions(assistant.id, 50)).filter(
+			(e) => Date.parse(e.startedAt ?? '') >= since - 1_000,
+		);
+		if (runs.length === 0 || runs.some((e) => !FINISHED.includes(String(e.status)))) continue;
+		const lines: string[] = [];
+		for (const run of runs.reverse()) {
+			const execution = await client.execution(String(run.id));
+			const [turn] = nodeOutput(execution, 'Collect Burst');
+			if (!turn) continue;
+			const [answer] = nodeOutput(execution, 'AI Agent');
+			const [reply] = nodeOutput(execution, 'Reply');
+			const sent =
+				reply?.sent === false
+					? `not sent: ${String(reply.reason)}`
+					: String(reply?.status ?? run.status);
+			lines.push(
+				`One turn of ${String(turn.count)} text(s) ${JSON.stringify(turn.text)} → replied ${JSON.stringify(answer?.output ?? '')} (${sent})`,
+			);
+		}
+		const merged = runs.length - lines.length;
+		return `${lines.join('; ') || 'No turn yet'}${merged > 0 ? ` (${merged} run(s) merged into a turn or ended on No Turn)` : ''}`;
+	}
+	return `The assistant did not finish within ${WAIT_MS / 1000} s`;
+}
+
+const FINISHED = ['success', 'error', 'crashed', 'canceled'];

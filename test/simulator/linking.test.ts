@@ -92,7 +92,7 @@ describe('simulator: replies linked to the last message sent to that number', ()
 		await sendCampaign([[HANDSET, 'q-1']]);
 		const unlinked = await reply({ from: HANDSET, linked: false });
 		expect(unlinked.fields['SMS-NotifyId']).toBe('');
-		expect(unlinked.fields['SMS-To']).toBe('353877777777');
+		expect(unlinked.fields['SMS-To']).toBe(LONGCODE);
 		expect(unlinked.fields['SMS-Verify']).toBe(md5(`${HANDSET}YES please${SECRET}`));
 		expect(unlinked.answer).toMatchObject({ notifyId: null, linkedTo: null });
 		// The same reply without the switch is linked: it was the switch, not the number.
@@ -115,7 +115,7 @@ describe('simulator: replies linked to the last message sent to that number', ()
 	it('a number never texted gets no notifyId and the default SMS-To, while a texted one is linked', async () => {
 		await sendCampaign([[HANDSET, 'q-1']]);
 		const stranger = await reply({ from: '353879999999' });
-		expect(stranger.fields).toMatchObject({ 'SMS-NotifyId': '', 'SMS-To': '353877777777' });
+		expect(stranger.fields).toMatchObject({ 'SMS-NotifyId': '', 'SMS-To': LONGCODE });
 		expect(stranger.answer).toMatchObject({ notifyId: null, linkedTo: null });
 		expect((await reply({ from: HANDSET })).fields['SMS-NotifyId']).toBe('q-1');
 	});
@@ -156,11 +156,11 @@ describe('simulator: replies linked to the last message sent to that number', ()
 		).toBe('q-1');
 	});
 
-	it('a last message without a notifyId links an empty one; an alphanumeric sender keeps the default SMS-To', async () => {
+	it('a last message without a notifyId links an empty one; an alphanumeric sender leaves SMS-To to the account longcode', async () => {
 		await sendCampaign([[HANDSET, 'q-1']]);
 		await sendCampaign([[HANDSET]], 'Phonovation');
 		const { answer, fields } = await reply({ from: HANDSET });
-		expect(fields).toMatchObject({ 'SMS-NotifyId': '', 'SMS-To': '353877777777' });
+		expect(fields).toMatchObject({ 'SMS-NotifyId': '', 'SMS-To': LONGCODE });
 		expect(answer).toMatchObject({
 			notifyId: null,
 			linkedTo: { id: 2, sender: 'Phonovation', notifyId: null },

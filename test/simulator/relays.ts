@@ -20,7 +20,10 @@ interface RelayCommon {
 
 export interface InboundOptions extends RelayCommon {
 	from?: string;
-	/** The number texted; by default the longcode of the linked message, else `353877777777`. */
+	/**
+	 * The number texted; by default the longcode of the linked message, else the account's first
+	 * numeric sender, else `353877777777`.
+	 */
 	to?: string;
 	content?: string;
 	keyphrase?: string;

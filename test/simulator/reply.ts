@@ -2,6 +2,7 @@
  * `npm run simulator:reply -- "YES please"`: asks a running simulator to post a signed inbound
  * relay with that text to its relay URL, and prints the relay URL's HTTP status and the
  * SMS-NotifyId the reply carried (linked to the last message out to --from unless --unlinked).
+ * Several texts (`-- "Hi" "move me to Friday"`) go one after another, as a person texts a burst.
  */
 import { parseArgs } from 'node:util';
 import { request } from 'undici';
@@ -9,7 +10,7 @@ import { request } from 'undici';
 import { DEFAULT_CLI_PORT } from './config';
 import { inboxOutcome } from './inboxOutcome';
 
-const USAGE = `Usage: npm run simulator:reply -- "message text" [--url http://127.0.0.1:${DEFAULT_CLI_PORT}] [--from 353871111111] [--notify-id id | --unlinked] [--relay-url url] [--n8n http://localhost:5678]`;
+const USAGE = `Usage: npm run simulator:reply -- "message text" ["another text" …] [--url http://127.0.0.1:${DEFAULT_CLI_PORT}] [--from 353871111111] [--notify-id id | --unlinked] [--relay-url url] [--n8n http://localhost:5678]`;
 
 interface InboundAnswer {
 	status?: number;
@@ -41,31 +42,36 @@ async function main(): Promise<number> {
 			unlinked: { type: 'boolean' },
 		},
 	});
-	const content = positionals.join(' ');
-	if (content === '') {
+	const texts = positionals.filter((text) => text !== '');
+	if (texts.length === 0) {
 		process.stderr.write(`${USAGE}\n`);
 		return 2;
 	}
 	const base = values.url.replace(/\/+$/, '');
 	const since = Date.now();
-	const response = await request(`${base}/_sim/relay/inbound`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({
-			content,
-			from: values.from,
-			notifyId: values['notify-id'],
-			linked: values.unlinked === true ? false : undefined,
-			url: values['relay-url'],
-		}),
-	});
-	const result = (await response.body.json()) as InboundAnswer;
-	if (response.statusCode !== 200) {
-		process.stderr.write(`Simulator at ${base} refused: ${result.error ?? response.statusCode}\n`);
-		return 1;
+	for (const content of texts) {
+		const response = await request(`${base}/_sim/relay/inbound`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({
+				content,
+				from: values.from,
+				notifyId: values['notify-id'],
+				linked: values.unlinked === true ? false : undefined,
+				url: values['relay-url'],
+			}),
+		});
+		const result = (await response.body.json()) as InboundAnswer;
+		if (response.statusCode !== 200) {
+			process.stderr.write(
+				`Simulator at ${base} refused: ${result.error ?? response.statusCode}\n`,
+			);
+			return 1;
+		}
+		const which = texts.length > 1 ? `${JSON.stringify(content)}: ` : '';
+		process.stdout.write(`${which}Relay URL answered HTTP ${result.status}\n`);
+		process.stdout.write(`${describeNotifyId(result, values['notify-id'] !== undefined)}\n`);
 	}
-	process.stdout.write(`Relay URL answered HTTP ${result.status}\n`);
-	process.stdout.write(`${describeNotifyId(result, values['notify-id'] !== undefined)}\n`);
 	// The demo's n8n (its owner's login): what the inbox did with it.
 	if (values.n8n)
 		process.stdout.write(

@@ -27,7 +27,12 @@ import { TokenIssuer } from './jwt';
 import { legacyOutbound } from './legacy';
 import { type OutboundLink, OutboundLinks, replyAddress } from './links';
 import { isIrish } from './msisdn';
-import { CHAT_MODEL_ROUTES } from './chatModel';
+import {
+	CHAT_COMPLETIONS,
+	CHAT_MODEL_ROUTES,
+	type ChatRequestMessages,
+	chatMessagesOf,
+} from './chatModel';
 import { PROVIDER_ROUTES, type ProviderState } from './provider';
 import {
 	DEFAULT_REPLY_FROM,
@@ -138,6 +143,8 @@ export interface Simulator {
 	legacySends: RecordedLegacySend[];
 	/** Every provider request answered, in order (control routes under /_sim/ excluded). */
 	requests: RecordedRequest[];
+	/** The messages of each request to the chat model, in order (what the agent sent: its memory too). */
+	chatRequests: ChatRequestMessages[];
 	/** Requests received with that method and path (both compared case-insensitively). */
 	count(method: string, path: string): number;
 	/**
@@ -200,6 +207,7 @@ class PhonovationSimulator implements Simulator {
 	readonly legacySends: RecordedLegacySend[] = [];
 
 	readonly requests: RecordedRequest[] = [];
+	readonly chatRequests: ChatRequestMessages[] = [];
 	readonly timeline: TimelineEvent[] = [];
 	private sequence = 0;
 
@@ -286,6 +294,7 @@ class PhonovationSimulator implements Simulator {
 		this.connections.opened = 0;
 		this.connections.reused = 0;
 		this.campaigns.length = 0;
+		this.chatRequests.length = 0;
 		this.campaignExchanges.length = 0;
 		this.legacySends.length = 0;
 		this.requests.length = 0;
@@ -302,7 +311,9 @@ class PhonovationSimulator implements Simulator {
 				? this.links.find(opts.from ?? DEFAULT_REPLY_FROM)
 				: undefined;
 		const notifyId = opts.notifyId ?? link?.notifyId ?? undefined;
-		const to = opts.to ?? (link ? replyAddress(link.sender) : undefined);
+		// Unlinked, a person texts the account's first longcode, as people do (else the default number).
+		const longcode = this.config.senders.find((sender) => sender.type === 2)?.name;
+		const to = opts.to ?? (link ? replyAddress(link.sender) : undefined) ?? longcode;
 		const result = await this.post(
 			'inbound',
 			inboundRelay({ ...opts, notifyId, to }, this.relayContext()),
@@ -554,6 +565,8 @@ class PhonovationSimulator implements Simulator {
 		if (!methods) {
 			return json(404, { success: false, message: 'Not Found', errors: ['404 Not Found'] });
 		}
+		if (exchange.route === CHAT_COMPLETIONS && exchange.method === 'POST')
+			this.chatRequests.push(chatMessagesOf(exchange.body));
 		const handler = methods[exchange.method];
 		if (!handler) {
 			return json(

@@ -297,6 +297,18 @@ export class N8nClient {
 		return await this.call('GET', `/rest/workflows/${id}`);
 	}
 
+	/** Saves new nodes into a stored workflow, as the editor's Save does (publish it again to go live). */
+	async updateWorkflow(id: string, nodes: WorkflowJson['nodes']): Promise<StoredWorkflow> {
+		const stored = await this.getWorkflow(id);
+		return await this.call('PATCH', `/rest/workflows/${id}`, {
+			name: stored.name,
+			nodes,
+			connections: stored.connections,
+			settings: stored.settings,
+			versionId: stored.versionId,
+		});
+	}
+
 	/** Publishes (activates) the workflow's current version: production webhooks go live. */
 	async publishWorkflow(id: string): Promise<StoredWorkflow> {
 		const { versionId } = await this.getWorkflow(id);
@@ -439,6 +451,10 @@ export class N8nClient {
 	): Promise<{ id: string; name: string }> {
 		const projectId = await this.personalProjectId();
 		return await this.call('POST', `/rest/projects/${projectId}/data-tables`, { name, columns });
+	}
+
+	async deleteCredential(id: string): Promise<void> {
+		await this.call('DELETE', `/rest/credentials/${id}`);
 	}
 
 	async deleteDataTable(tableId: string): Promise<void> {

@@ -47,7 +47,7 @@ describe('Phonovation Trigger ← simulator relays over HTTP', () => {
 			relayKey: expect.stringMatching(/^[0-9a-f]{32}$/),
 			verified: true,
 			unverified: {
-				to: '353877777777',
+				to: '353851234567',
 				notifyId: 'order-001',
 				keyphrase: 'TA',
 				type: 'AuthCode',

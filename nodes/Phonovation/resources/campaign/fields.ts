@@ -3,23 +3,12 @@ import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { LIMITS } from '../../domain/rules';
+import { senderFields } from '../sender/senderField';
 import { CAMPAIGN_KEY_WORDING, OPTION_FIELDS } from './options';
-
-/** The Sender picker, filled from the account's approved sender IDs (Conversation uses it too). */
-export const senderField: INodeProperties = {
-	displayName: 'Sender Name or ID',
-	name: 'from',
-	type: 'options',
-	typeOptions: { loadOptionsMethod: 'getSenders' },
-	required: true,
-	default: '',
-	description:
-		'Approved sender ID shown on the handset (max 20 characters). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-};
 
 /** Parameters of Send; Schedule has them too, plus Send At after Recipients. */
 const messageFields: INodeProperties[] = [
-	senderField,
+	...senderFields(),
 	{
 		displayName: 'Text',
 		name: 'text',

@@ -3,7 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { DEFAULT_COUNTRY_CODE } from '../../domain/rules';
-import { senderField } from '../campaign/fields';
+import { SENDER_PARAMETER } from '../sender/senderField';
 import { waitingItemField } from './ask/paused';
 import { questionLogField } from './questionLog';
 
@@ -13,7 +13,7 @@ import { questionLogField } from './questionLog';
  * human review replaces with the tool call it asks about (workflows saved before used `text`).
  */
 export const QUESTION_PARAMETERS = {
-	from: senderField.name,
+	from: SENDER_PARAMETER,
 	text: 'message',
 	recipients: 'recipients',
 } as const;
@@ -61,11 +61,11 @@ const excludeNumbersOption = (verb: 'ask' | 'text'): INodeProperties => ({
  */
 export const waitFields = (
 	verb: 'ask' | 'text',
-	sender: INodeProperties,
+	sender: INodeProperties[],
 	placeholder: string,
 ): INodeProperties[] => [
 	questionLogField,
-	sender,
+	...sender,
 	toField(verb),
 	messageField(placeholder),
 	waitingItemField,

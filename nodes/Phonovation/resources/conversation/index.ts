@@ -2,15 +2,36 @@
 import { resourceFields } from '../../resourceFields';
 import * as sendAndWait from './ask/sendAndWait';
 import * as sendAndWaitForDelivery from './ask/sendAndWaitForDelivery';
+import * as collectBurst from './assistant/collectBurst';
+import * as reply from './assistant/reply';
 import * as deliverReceipt from './deliverReceipt';
 import * as deliverReply from './deliverReply';
 
 export { outputNames as deliveryOutputNames } from './ask/deliveryOutputs';
 export { resume } from './ask/resume';
 
-export const operations = { sendAndWait, deliverReply, sendAndWaitForDelivery, deliverReceipt };
+export { outputNames as burstOutputNames } from './assistant/collectBurst';
+
+export const operations = {
+	sendAndWait,
+	deliverReply,
+	sendAndWaitForDelivery,
+	deliverReceipt,
+	collectBurst,
+	reply,
+};
 
 export const conversationDescription = resourceFields('conversation', operations, 'sendAndWait', {
+	collectBurst: [
+		'Collect Burst',
+		'Wait until a person stops texting, then put out their texts as one turn (for an AI assistant)',
+		'Collect a burst of texts into one turn',
+	],
+	reply: [
+		'Reply',
+		'Text a person back from the longcode they texted, with limits against loops and drains',
+		'Reply to a text',
+	],
 	deliverReceipt: [
 		'Deliver Receipt',
 		'Hand a verified delivery receipt to the run waiting for it',

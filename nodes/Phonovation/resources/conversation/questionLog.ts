@@ -48,7 +48,7 @@ function logError(ctx: IExecuteFunctions, itemIndex: number, message: string, ca
 	});
 }
 
-async function callLog(
+export async function callLog(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	input: IDataObject,

@@ -4,6 +4,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeParameters } from 'n8n
 import type { RuleViolation } from '../../../domain/rules';
 import { hasExpression } from '../../../../shared/values';
 import { type CampaignOptions, ITEM_LIST_OPTIONS, OPTION_NAMES } from '../options';
+import { storedSender } from '../../sender/senderField';
 import { plainFieldPath, readField } from './plainField';
 
 /**
@@ -20,6 +21,11 @@ export interface CampaignParameters {
 	textEnding?: string;
 	/** The most characters kept of the text before its ending (the AI Agent's review message). */
 	textLimit?: number;
+	/**
+	 * Each item's sender, text and number as the operation worked them out (a reply): the node's
+	 * parameters are then not read, and the options are the fixed ones alone.
+	 */
+	values?: ReadonlyArray<{ from: string; text: string; recipients: string }>;
 }
 
 /** Send's and Schedule's fields (fields.ts). */
@@ -78,7 +84,11 @@ class ParameterReader {
 	) {
 		this.raw = ctx.getNode().parameters;
 		this.fastPath = new Set([source.recipients, source.text, 'options.notifyId']);
+		this.sender = source.from;
 	}
+
+	/** The Sender: in node version 2 a resource locator, whose value is the sender ID. */
+	private readonly sender: string;
 
 	private plainField(name: string): string[] | null {
 		if (!this.plainFields.has(name))
@@ -111,7 +121,10 @@ class ParameterReader {
 		const field = this.plainField(name);
 		if (field) return readField(this.items[itemIndex]?.json, field);
 		try {
-			const value = this.ctx.getNodeParameter(name, itemIndex, fallback);
+			const value =
+				name === this.sender
+					? this.ctx.getNodeParameter(name, itemIndex, fallback, { extractValue: true })
+					: this.ctx.getNodeParameter(name, itemIndex, fallback);
 			const raw = this.rawValue(name);
 			const itemIndependent = sameForAllItems && sameForEveryItem(raw);
 			if (!hasExpression(raw) || itemIndependent) this.constant.set(name, value);
@@ -130,7 +143,7 @@ class ParameterReader {
 		let value: unknown = this.raw;
 		for (const key of path.split('.'))
 			value = (value as Record<string, unknown> | undefined)?.[key];
-		return value;
+		return path === this.sender ? storedSender(value) : value;
 	}
 }
 
@@ -168,8 +181,16 @@ export function readParameters(
 	scheduled: boolean,
 	source: CampaignParameters = CAMPAIGN_PARAMETERS,
 ): ItemParameters[] {
-	const reader = new ParameterReader(ctx, input, source);
 	const fixed = source.fixed ?? {};
+	if (source.values)
+		return source.values.map((value, itemIndex) => ({
+			itemIndex,
+			...value,
+			sendAt: undefined,
+			options: { ...fixed },
+			unreadable: [],
+		}));
+	const reader = new ParameterReader(ctx, input, source);
 	const items: ItemParameters[] = new Array(input.length);
 	for (let itemIndex = 0; itemIndex < input.length; itemIndex++) {
 		const unreadable = reader.forItem(itemIndex);

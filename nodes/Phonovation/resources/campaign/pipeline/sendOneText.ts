@@ -5,6 +5,7 @@ import { asNodeError } from '../../../eachItem';
 import { refuseBlindRetry } from '../../../retriedBlind';
 import { TRANSACTIONAL } from '../options';
 import { Ledger } from './ledger';
+import type { CampaignOptions } from '../options';
 import { runCampaigns } from './run';
 
 /**
@@ -88,4 +89,23 @@ export async function sendOneText(
 	if (sent.json.status !== 'accepted' && sent.json.status !== 'unconfirmed')
 		return { kind: 'notSent', report: sent.json };
 	return { kind: 'sent', report: sent.json };
+}
+
+/**
+ * Texts an operation worked out itself (a reply each: its sender, text and number), sent as one
+ * campaign run with the fixed options: each posted once under every retry, an item reported each.
+ */
+export async function sendWorkedOutTexts(
+	ctx: IExecuteFunctions,
+	texts: ReadonlyArray<{ from: string; text: string; recipients: string }>,
+	fixed: CampaignOptions,
+): Promise<INodeExecutionData[]> {
+	const items = texts.map(() => ({ json: {} }));
+	return await runCampaigns(ctx, items, 'send', {
+		from: '',
+		text: '',
+		recipients: '',
+		values: texts,
+		fixed,
+	});
 }

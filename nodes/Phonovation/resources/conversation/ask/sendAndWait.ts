@@ -9,8 +9,8 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { optionsCollection } from '../../../../shared/optionsCollection';
 import { asText } from '../../../../shared/values';
-import { senderField } from '../../campaign/fields';
-import { operationFields, QUESTION_PARAMETERS, waitFields, waitOptions } from '../fields';
+import { readSender, senderFields } from '../../sender/senderField';
+import { operationFields, waitFields, waitOptions } from '../fields';
 import {
 	answerCodeOf,
 	approvalWordsOf,
@@ -114,11 +114,9 @@ const replyOptions: INodeProperties[] = [
 	},
 ];
 
-const longcodeSender: INodeProperties = {
-	...senderField,
-	description:
-		'A numeric longcode of your account that can receive replies (an alphanumeric sender cannot be answered). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-};
+const longcodeSender = senderFields(
+	'A numeric longcode of your account that can receive replies (an alphanumeric sender cannot be answered)',
+);
 
 export const description = operationFields('sendAndWait', [
 	// The paused item, read back when the answer comes, says what was asked, of whom and when.
@@ -148,7 +146,7 @@ const REPLY: Wait<ConversationOptions> = {
 	// n8n's node-signed URL: for the `sendAndWait` operation n8n checks it.
 	resumeUrl: (ctx) => ctx.getSignedResumeUrl(),
 	checkSender(ctx) {
-		const from = asText(ctx.getNodeParameter(QUESTION_PARAMETERS.from, 0, '')).trim();
+		const from = asText(readSender(ctx, 0)).trim();
 		if (!LONGCODE.test(from))
 			throw notSent(
 				ctx,

@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { optionsCollection } from '../../../../shared/optionsCollection';
 import { asText } from '../../../../shared/values';
-import { senderField } from '../../campaign/fields';
+import { senderFields } from '../../sender/senderField';
 import { operationFields, waitFields, waitOptions } from '../fields';
 import { sealedResumeUrl } from '../proof/sealedResumeToken';
 import { ask, notSentReason, type Wait, type WaitLimits } from './ask';
@@ -25,7 +25,7 @@ const DELIVERY_WAIT: WaitLimits = {
 
 export const description = operationFields('sendAndWaitForDelivery', [
 	// The paused item, read back when the receipt comes, so every branch carries the input's fields.
-	...waitFields('text', senderField, 'Reminder: your appointment is tomorrow at 10:00'),
+	...waitFields('text', senderFields(), 'Reminder: your appointment is tomorrow at 10:00'),
 	optionsCollection([
 		...waitOptions('text'),
 		{

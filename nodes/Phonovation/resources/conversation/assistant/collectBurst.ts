@@ -1,0 +1,200 @@
+// Collect Burst: its fields, and its run: the texts a person sends in a row become one turn, once.
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
+
+import { asNodeError } from '../../../eachItem';
+import { asText } from '../../../../shared/values';
+import { operationFields } from '../fields';
+import { savedNumber } from '../numbers';
+import { questionLogField } from '../questionLog';
+import { claimTurn, logMessage, messagesOfPerson } from './messageLog';
+import { earlierCopy, laterMessage, type LoggedMessage, turnMessages } from './messages';
+
+/** Turn: one item per burst. No Turn: each other text's item, with why (and errors, under Continue On Fail). */
+export const outputNames = ['Turn', 'No Turn'] as const;
+
+export const QUIET_SECONDS = { min: 1, max: 60, fallback: 5 } as const;
+
+export const description = operationFields('collectBurst', [
+	{
+		...questionLogField,
+		description:
+			'The inbox workflow (imported once and published): it keeps each text in its `messages` Data Table, so every run, on any worker, sees the burst',
+	},
+	{
+		displayName: 'Inbound Message',
+		name: 'inbound',
+		type: 'json',
+		required: true,
+		default: '={{ $json }}',
+		description:
+			"The Phonovation Trigger's Inbound Message item (verified). An opt-out or an unverified message makes no turn.",
+	},
+	{
+		displayName: 'Quiet Time (Seconds)',
+		name: 'quietSeconds',
+		type: 'number',
+		typeOptions: { minValue: QUIET_SECONDS.min, maxValue: QUIET_SECONDS.max },
+		default: 5,
+		description:
+			'How long the person must stay quiet before their texts so far become one turn (1–60 seconds). Each text waits this long; the last of the burst puts the turn out.',
+	},
+] satisfies INodeProperties[]);
+
+/** A JSON parameter as n8n may hand it over (an object, or its text). */
+function objectOf(value: unknown): IDataObject {
+	if (typeof value === 'string') {
+		try {
+			return (JSON.parse(value) ?? {}) as IDataObject;
+		} catch {
+			return {};
+		}
+	}
+	return value && typeof value === 'object' ? (value as IDataObject) : {};
+}
+
+/** The quiet time in ms, within its bounds whatever the parameter says. */
+function quietMs(ctx: IExecuteFunctions): number {
+	const raw = Number(ctx.getNodeParameter('quietSeconds', 0, QUIET_SECONDS.fallback));
+	const seconds = Number.isFinite(raw) ? raw : QUIET_SECONDS.fallback;
+	return Math.min(QUIET_SECONDS.max, Math.max(QUIET_SECONDS.min, seconds)) * 1000;
+}
+
+interface Pending {
+	itemIndex: number;
+	item: IDataObject;
+	mine: LoggedMessage;
+}
+
+type Outcome = { turn: IDataObject } | { noTurn: IDataObject };
+
+/** The inbound message of an item, logged; or why it makes no turn. */
+async function logged(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	at: string,
+): Promise<Pending | { noTurn: IDataObject }> {
+	const item = objectOf(ctx.getNodeParameter('inbound', itemIndex, {}));
+	const event = asText(item.event);
+	if (event === 'optOut')
+		return { noTurn: { ...item, reason: 'an opt-out ends the conversation: no turn, no reply' } };
+	if (event !== 'inbound')
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Inbound Message: item ${itemIndex} is not a Phonovation Trigger Inbound Message item (event "${event}"); set it to the trigger's item, e.g. {{ $('On Reply or Opt-Out').item.json }}`,
+			{ itemIndex },
+		);
+	if (item.verified !== true)
+		return {
+			noTurn: { ...item, reason: 'the message was not verified by the Phonovation Trigger' },
+		};
+	const phone = savedNumber(asText(item.from));
+	if (phone === null) return { noTurn: { ...item, reason: 'the message has no phone number' } };
+	const text = asText(item.text);
+	const mine: LoggedMessage = {
+		kind: 'in',
+		phone,
+		key: asText(item.relayKey) || `${phone} ${text}`,
+		text,
+		at,
+		id: `${ctx.getExecutionId()}:${itemIndex}`,
+		turn: '',
+	};
+	const copy = earlierCopy(await logMessage(ctx, itemIndex, mine), mine);
+	if (copy)
+		return {
+			noTurn: {
+				...item,
+				replayed: true,
+				reason: `the same text from this number came at ${copy.at}: a replayed relay makes no second turn`,
+			},
+		};
+	return { itemIndex, item, mine };
+}
+
+/** After the quiet time: the turn, when this text was the burst's last; else why not. */
+async function settled(
+	ctx: IExecuteFunctions,
+	{ itemIndex, item, mine }: Pending,
+): Promise<Outcome> {
+	const rows = await messagesOfPerson(ctx, itemIndex, mine.phone);
+	const later = laterMessage(rows, mine);
+	if (later)
+		return {
+			noTurn: { ...item, merged: true, reason: 'a later text of the burst puts the turn out' },
+		};
+	const turn = `turn:${mine.id}`;
+	const taken = turnMessages(
+		await claimTurn(ctx, itemIndex, { phone: mine.phone, turn, upTo: mine.at }),
+		turn,
+	);
+	if (!taken.some((row) => row.id === mine.id))
+		return {
+			noTurn: { ...item, merged: true, reason: 'another run took this text into its turn' },
+		};
+	return {
+		turn: {
+			...item,
+			text: taken.map((row) => row.text).join('\n'),
+			messages: taken.map((row) => ({ text: row.text, at: row.at })),
+			count: taken.length,
+			firstAt: taken[0].at,
+			lastAt: taken[taken.length - 1].at,
+			turn,
+		},
+	};
+}
+
+/**
+ * Logs each inbound text, waits the quiet time once for all items, then puts out one Turn item per
+ * burst: the run of the burst's last text takes every text of the person no turn has taken yet.
+ * Every other text's item leaves by No Turn with `merged` or `replayed` and the reason.
+ */
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[][]> {
+	if (this.getNode().type.endsWith('Tool'))
+		throw new NodeOperationError(
+			this.getNode(),
+			'Collect Burst cannot be used as an AI tool: it reads what people texted, from the trigger',
+		);
+	const turns: INodeExecutionData[] = [];
+	const noTurns: INodeExecutionData[] = [];
+	const put = (itemIndex: number, outcome: Outcome) =>
+		'turn' in outcome
+			? turns.push({ json: outcome.turn, pairedItem: { item: itemIndex } })
+			: noTurns.push({ json: outcome.noTurn, pairedItem: { item: itemIndex } });
+	const failed = (itemIndex: number, error: unknown) => {
+		if (!this.continueOnFail()) throw asNodeError(this, error, itemIndex);
+		noTurns.push({
+			json: { error: error instanceof Error ? error.message : String(error) },
+			pairedItem: { item: itemIndex },
+		});
+	};
+
+	const pending: Pending[] = [];
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			const result = await logged(this, itemIndex, new Date().toISOString());
+			if ('noTurn' in result) put(itemIndex, result);
+			else pending.push(result);
+		} catch (error) {
+			failed(itemIndex, error);
+		}
+	}
+	if (pending.length > 0) await sleep(quietMs(this));
+	for (const one of pending) {
+		try {
+			put(one.itemIndex, await settled(this, one));
+		} catch (error) {
+			failed(one.itemIndex, error);
+		}
+	}
+	return [turns, noTurns];
+}

@@ -1,0 +1,93 @@
+// The messages of one person as the inbox's `messages` table keeps them, and what they tell: pure.
+
+/** One row: a text that came in (`in`) or a reply that went out (`out`). */
+export interface LoggedMessage {
+	kind: 'in' | 'out';
+	/** The person's number, in international digits. */
+	phone: string;
+	/** `in`: the relay's key (number + text, signed); `out`: the turn or relay it answers. */
+	key: string;
+	text: string;
+	/** When it was logged (ISO, this n8n's clock). */
+	at: string;
+	/** Unique per node run and item: `<execution id>:<item index>`. */
+	id: string;
+	/** `in`: the turn that took it ('' until then); `out`: the turn it answers. */
+	turn: string;
+}
+
+/** A relay repeated within this time is a replay: its signature covers only the number and the text. */
+export const REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000;
+const HOUR_MS = 60 * 60 * 1000;
+
+const isMessage = (row: Record<string, unknown>): boolean =>
+	(row.kind === 'in' || row.kind === 'out') &&
+	['phone', 'key', 'at', 'id'].every((key) => typeof row[key] === 'string' && row[key] !== '');
+
+const text = (value: unknown) => (typeof value === 'string' ? value : '');
+
+/** The rows the log gave back that are messages (an empty answer is one empty item), each id once. */
+export function messagesOf(rows: ReadonlyArray<Record<string, unknown>>): LoggedMessage[] {
+	const seen = new Set<string>();
+	const messages: LoggedMessage[] = [];
+	for (const row of rows) {
+		if (!isMessage(row) || seen.has(text(row.id))) continue;
+		seen.add(text(row.id));
+		messages.push({
+			kind: row.kind as LoggedMessage['kind'],
+			phone: text(row.phone),
+			key: text(row.key),
+			text: text(row.text),
+			at: text(row.at),
+			id: text(row.id),
+			turn: text(row.turn),
+		});
+	}
+	return messages;
+}
+
+/** Log order: by time, then by id (two logged in the same millisecond). */
+export const byLogOrder = (a: LoggedMessage, b: LoggedMessage): number =>
+	a.at < b.at ? -1 : a.at > b.at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+
+const within = (row: LoggedMessage, at: string, ms: number) =>
+	Date.parse(at) - Date.parse(row.at) < ms;
+
+/**
+ * The first logging of the same relay (the same key) within the replay window, when it is not
+ * this one: the person's number and text signed again, so it is a replay (or the same words sent
+ * twice, which cannot be told apart).
+ */
+export function earlierCopy(rows: LoggedMessage[], mine: LoggedMessage): LoggedMessage | undefined {
+	const first = rows
+		.filter((row) => row.kind === mine.kind && row.key === mine.key)
+		.filter((row) => row.id === mine.id || within(row, mine.at, REPLAY_WINDOW_MS))
+		.sort(byLogOrder)[0];
+	return first && first.id !== mine.id ? first : undefined;
+}
+
+/** A text that came in after this one and no turn has taken yet: the burst goes on, its run answers. */
+export function laterMessage(
+	rows: LoggedMessage[],
+	mine: LoggedMessage,
+): LoggedMessage | undefined {
+	return rows.find(
+		(row) =>
+			row.kind === 'in' && row.turn === '' && byLogOrder(row, mine) > 0 && !earlierCopy(rows, row),
+	);
+}
+
+/** The texts a turn took, in order, each relay once. */
+export function turnMessages(rows: LoggedMessage[], turn: string): LoggedMessage[] {
+	const taken = rows.filter((row) => row.kind === 'in' && row.turn === turn).sort(byLogOrder);
+	return taken.filter((row) => !earlierCopy(taken, row));
+}
+
+/**
+ * The replies logged for this person in the hour up to this one, this one included: those logged
+ * after it (a reply racing it) count against themselves, not against it.
+ */
+export const repliesUpTo = (rows: LoggedMessage[], mine: LoggedMessage): LoggedMessage[] =>
+	rows.filter(
+		(row) => row.kind === 'out' && byLogOrder(row, mine) <= 0 && within(row, mine.at, HOUR_MS),
+	);

@@ -1,0 +1,240 @@
+// Reply: its fields, and its run: a text back to a person, from the longcode they texted, guarded.
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { optionsCollection } from '../../../../shared/optionsCollection';
+import { asText } from '../../../../shared/values';
+import { readExclusions } from '../../../domain/exclusions';
+import { normaliseMsisdn } from '../../../domain/phoneNumbers';
+import { DEFAULT_COUNTRY_CODE, parseCountryCode } from '../../../domain/rules';
+import { asNodeError } from '../../../eachItem';
+import { TRANSACTIONAL } from '../../campaign/options';
+import { sendWorkedOutTexts } from '../../campaign/pipeline/sendOneText';
+import { fetchSenders } from '../../sender/senders';
+import { operationFields } from '../fields';
+import { questionLogField } from '../questionLog';
+import { logMessage } from './messageLog';
+import type { LoggedMessage } from './messages';
+import { type AccountSenders, addressRefusal, logRefusal } from './replyGuards';
+import { cutToParts } from './replyText';
+
+/** Numeric senders are type 2 in the provider's sender list. */
+const NUMERIC_SENDER = 2;
+
+export const REPLY_LIMITS = {
+	perHour: { min: 1, max: 100, fallback: 10 },
+	parts: { min: 1, max: 10, fallback: 2 },
+} as const;
+
+const bounded = (
+	value: unknown,
+	{ min, max, fallback }: { min: number; max: number; fallback: number },
+) => {
+	const number = Number(value ?? fallback);
+	return Number.isFinite(number) ? Math.min(max, Math.max(min, Math.floor(number))) : fallback;
+};
+
+export const description = operationFields('reply', [
+	{
+		...questionLogField,
+		description:
+			'The inbox workflow (imported once and published): it keeps each reply in its `messages` Data Table, for the replies-per-hour limit and so that no message is answered twice',
+	},
+	{
+		displayName: 'To',
+		name: 'recipients',
+		type: 'string',
+		required: true,
+		default: '={{ $json.from }}',
+		description: 'The person who texted (the trigger gives their number as from)',
+	},
+	{
+		displayName: 'From Longcode',
+		name: 'textedNumber',
+		type: 'string',
+		required: true,
+		default: '={{ $json.unverified?.to }}',
+		description:
+			"The account's longcode the person texted (the trigger gives it as unverified.to). The reply goes from it only when it is a numeric sender of this account; otherwise nothing is sent.",
+	},
+	{
+		displayName: 'Message',
+		name: 'message',
+		type: 'string',
+		typeOptions: { rows: 3 },
+		required: true,
+		default: '',
+		placeholder: 'Thanks, we have moved you to Friday at 10:00',
+	},
+	{
+		displayName: 'Answers',
+		name: 'answers',
+		type: 'string',
+		default: '={{ $json.turn ?? $json.relayKey ?? "" }}',
+		description:
+			'What the reply answers: the turn of Collect Burst, or the relay key of the trigger. A second reply to the same is not sent (a replayed relay, a retried workflow). Empty: not checked.',
+	},
+	optionsCollection([
+		{
+			displayName: 'Default Country Code',
+			name: 'defaultCountryCode',
+			type: 'string',
+			default: DEFAULT_COUNTRY_CODE,
+			description: 'Country calling code for a number written nationally (087…)',
+		},
+		{
+			displayName: 'Exclude Numbers',
+			name: 'excludeNumbers',
+			type: 'string',
+			default: '',
+			description:
+				"Numbers never to text, such as your opt-out list (the same forms as a campaign's Exclude Numbers): a reply to one is not sent, and says so",
+		},
+		{
+			displayName: 'Max Parts',
+			name: 'maxParts',
+			type: 'number',
+			typeOptions: { minValue: REPLY_LIMITS.parts.min, maxValue: REPLY_LIMITS.parts.max },
+			default: 2,
+			description:
+				'The most message parts a reply is paid as (160 GSM characters, or 70 with emoji or accents, a part; 153/67 each when more): a longer text is cut at a word and ends with "..."',
+		},
+		{
+			displayName: 'Replies Per Hour',
+			name: 'repliesPerHour',
+			type: 'number',
+			typeOptions: { minValue: REPLY_LIMITS.perHour.min, maxValue: REPLY_LIMITS.perHour.max },
+			default: 10,
+			description:
+				'The most replies to one number in an hour: stops a loop with another bot or an auto-responder, and a drain from a leaked relay',
+		},
+	]),
+] satisfies INodeProperties[]);
+
+/** The account's senders, names and numeric ones, read once per run. */
+async function accountSenders(ctx: IExecuteFunctions): Promise<AccountSenders> {
+	const senders = await fetchSenders(ctx);
+	return {
+		names: new Set(senders.map((s) => s.name.replace(/^\+/, ''))),
+		longcodes: new Set(
+			senders.filter((s) => s.type === NUMERIC_SENDER).map((s) => s.name.replace(/^\+/, '')),
+		),
+	};
+}
+
+/** A number as a person or the provider writes it, in international digits; null when it is none. */
+function numberOf(written: string, countryCode: string): string | null {
+	const value = written.trim();
+	// The provider writes international digits without "+" (353871234567).
+	const read = normaliseMsisdn(/^[1-9]\d{7,}$/.test(value) ? `+${value}` : value, countryCode);
+	return read.ok ? read.msisdn : null;
+}
+
+interface Sendable {
+	itemIndex: number;
+	from: string;
+	to: string;
+	text: string;
+}
+
+type Checked = Sendable | { itemIndex: number; notSent: IDataObject };
+
+/** One item's reply checked and logged, before anything is paid for; or why it is not sent. */
+async function checked(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	account: AccountSenders,
+): Promise<Checked> {
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const country = parseCountryCode(options.defaultCountryCode ?? DEFAULT_COUNTRY_CODE);
+	if (!country.ok)
+		throw new NodeOperationError(ctx.getNode(), `Default Country Code: ${country.problem}`, {
+			itemIndex,
+		});
+	const writtenTo = asText(ctx.getNodeParameter('recipients', itemIndex, '')).trim();
+	const from = asText(ctx.getNodeParameter('textedNumber', itemIndex, '')).trim();
+	const message = asText(ctx.getNodeParameter('message', itemIndex, ''));
+	if (message.trim() === '')
+		throw new NodeOperationError(ctx.getNode(), `Message: item ${itemIndex} has no text to send`, {
+			itemIndex,
+		});
+	const to = numberOf(writtenTo, country.code);
+	const notSent = (reason: string) => ({
+		itemIndex,
+		notSent: { sent: false, to: to ?? writtenTo, reason },
+	});
+	const refused = addressRefusal({ writtenTo, to, from }, account);
+	if (refused) return notSent(refused);
+	const excluded = readExclusions(options.excludeNumbers ?? '', country.code).numbers;
+	if (excluded.has(to!))
+		return notSent(`${to} is on Exclude Numbers (opted out): no reply goes to it`);
+
+	const text = cutToParts(message, bounded(options.maxParts, REPLY_LIMITS.parts));
+	const answers = asText(ctx.getNodeParameter('answers', itemIndex, '')).trim();
+	const mine: LoggedMessage = {
+		kind: 'out',
+		phone: to!,
+		key: answers,
+		text,
+		at: new Date().toISOString(),
+		// The same on Retry On Fail: the retry finds its own row, not a second reply.
+		id: `${ctx.getExecutionId()}:${itemIndex}`,
+		turn: answers,
+	};
+	const rows = await logMessage(ctx, itemIndex, mine);
+	if (!rows.some((row) => row.id === mine.id))
+		throw new NodeOperationError(
+			ctx.getNode(),
+			'Question Log: the workflow did not give the reply back as logged (is it the inbox, with its messages table?); nothing was sent',
+			{ itemIndex },
+		);
+	const limited = logRefusal(rows, mine, bounded(options.repliesPerHour, REPLY_LIMITS.perHour));
+	if (limited) return notSent(limited);
+	return { itemIndex, from: from.replace(/^\+/, ''), to: to!, text };
+}
+
+/**
+ * Texts each item's person back from the longcode they texted, through the campaign pipeline
+ * (posted once under every retry, transactional). Before anything is paid for, a reply is not sent,
+ * and its item says why, when it would go from a number that is not a longcode of the account, to
+ * a shortcode or one of the account's own numbers, to an excluded (opted-out) number, a second time
+ * to the same message, or over the replies-per-hour limit.
+ */
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	const account = await accountSenders(this);
+	const out: INodeExecutionData[] = new Array(items.length);
+	const sendable: Sendable[] = [];
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			const result = await checked(this, itemIndex, account);
+			if ('notSent' in result)
+				out[itemIndex] = { json: result.notSent, pairedItem: { item: itemIndex } };
+			else sendable.push(result);
+		} catch (error) {
+			if (!this.continueOnFail()) throw asNodeError(this, error, itemIndex);
+			out[itemIndex] = {
+				json: { error: error instanceof Error ? error.message : String(error) },
+				pairedItem: { item: itemIndex },
+			};
+		}
+	}
+	if (sendable.length > 0) {
+		const reports = await sendWorkedOutTexts(
+			this,
+			sendable.map(({ from, to, text }) => ({ from, text, recipients: `+${to}` })),
+			{ ...TRANSACTIONAL, campaignName: 'Reply' },
+		);
+		sendable.forEach(({ itemIndex }, i) => {
+			out[itemIndex] = { json: reports[i].json, pairedItem: { item: itemIndex } };
+		});
+	}
+	return out;
+}

@@ -1,0 +1,137 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { QUESTION_LOG, QuestionLog } from '../../../../../harness/question-log';
+import { sharedFixture } from '../../../fixture';
+
+const ANNA = '353871234567';
+const BRIAN = '353861234599';
+const TURN = 0;
+const NO_TURN = 1;
+
+let relays = 0;
+/** A verified Inbound Message item as the trigger puts it out. */
+const inbound = (from: string, text: string, extra: IDataObject = {}): IDataObject => ({
+	event: 'inbound',
+	verified: true,
+	from,
+	text,
+	sessionId: `sms:${from}`,
+	relayKey: `key-${from}-${text}`,
+	unverified: { to: '353851234567', receivedAt: new Date().toISOString(), n: ++relays },
+	...extra,
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('Collect Burst: the texts a person sends in a row become one turn, once', () => {
+	const fixture = sharedFixture();
+	let log: QuestionLog;
+	beforeAll(() => {
+		log = new QuestionLog(fixture().engine);
+	});
+	beforeEach(() => log.clear());
+
+	let executions = 0;
+	/** One trigger execution for one text, as n8n runs the inbox's branch per relay. */
+	const collect = async (item: IDataObject, quietSeconds = 1, node = {}) =>
+		await fixture().run(
+			{
+				resource: 'conversation',
+				operation: 'collectBurst',
+				questionLog: QUESTION_LOG,
+				quietSeconds,
+			},
+			[{ json: item }],
+			node,
+			{ executionId: `burst-${++executions}` },
+		);
+
+	it('three texts within the quiet time make one turn, in order, put out by the last one only', async () => {
+		const runs = [];
+		for (const text of ['Hi', 'I need to move my appointment', 'to Friday']) {
+			runs.push(collect(inbound(ANNA, text)));
+			await sleep(200);
+		}
+		const results = await Promise.all(runs);
+		const turns = results.flatMap((r) => r.outputs[TURN]);
+		expect(turns).toHaveLength(1);
+		expect(turns[0].json).toMatchObject({
+			from: ANNA,
+			sessionId: `sms:${ANNA}`,
+			text: 'Hi\nI need to move my appointment\nto Friday',
+			count: 3,
+		});
+		expect((turns[0].json.messages as IDataObject[]).map((m) => m.text)).toEqual([
+			'Hi',
+			'I need to move my appointment',
+			'to Friday',
+		]);
+		expect(Date.parse(String(turns[0].json.firstAt))).toBeLessThan(
+			Date.parse(String(turns[0].json.lastAt)),
+		);
+		// The other two runs end quietly on No Turn, saying why.
+		expect(results.slice(0, 2).map((r) => r.outputs[NO_TURN][0]?.json.merged)).toEqual([
+			true,
+			true,
+		]);
+		expect(results[2].outputs[NO_TURN]).toEqual([]);
+	});
+
+	it('two people texting at the same time get a turn each, with only their own texts', async () => {
+		const results = await Promise.all([
+			collect(inbound(ANNA, 'Hi')),
+			collect(inbound(BRIAN, 'Hello there')),
+			sleep(100).then(() => collect(inbound(ANNA, 'it is Anna'))),
+			sleep(100).then(() => collect(inbound(BRIAN, 'it is Brian'))),
+		]);
+		const turns = results.flatMap((r) => r.outputs[TURN]).map((t) => [t.json.from, t.json.text]);
+		expect(turns.sort()).toEqual(
+			[
+				[BRIAN, 'Hello there\nit is Brian'],
+				[ANNA, 'Hi\nit is Anna'],
+			].sort(),
+		);
+	});
+
+	it('a text after the quiet time starts a new turn', async () => {
+		const first = await collect(inbound(ANNA, 'Hi'));
+		const second = await collect(inbound(ANNA, 'Are you there?'));
+		expect(first.outputs[TURN].map((t) => t.json.text)).toEqual(['Hi']);
+		expect(second.outputs[TURN].map((t) => t.json.text)).toEqual(['Are you there?']);
+		expect(first.outputs[TURN][0].json.turn).not.toBe(second.outputs[TURN][0].json.turn);
+	});
+
+	it('a replayed relay makes no second turn, even after the first turn is done', async () => {
+		const item = inbound(ANNA, 'Hi');
+		await collect(item);
+		const replayed = await collect({ ...item, unverified: { to: '353851234567', n: 'replayed' } });
+		expect(replayed.outputs[TURN]).toEqual([]);
+		expect(replayed.outputs[NO_TURN][0].json).toMatchObject({ replayed: true });
+	});
+
+	it('an opt-out or an unverified text makes no turn and logs nothing', async () => {
+		const stop = await collect(inbound(ANNA, 'STOP', { event: 'optOut' }));
+		const forged = await collect(inbound(ANNA, 'Hi', { verified: false }));
+		expect([stop, forged].map((r) => r.outputs[TURN].length)).toEqual([0, 0]);
+		expect(stop.outputs[NO_TURN][0].json.reason).toMatch(/opt-out ends the conversation/);
+		expect(forged.outputs[NO_TURN][0].json.reason).toMatch(/not verified/);
+		expect(log.messages).toEqual([]);
+	});
+
+	it('an item that is no trigger message is an error naming the field and the item', async () => {
+		const result = await collect({ event: 'deliveryReceipt', from: ANNA });
+		expect(result.error?.message).toMatch(
+			/^Inbound Message: item 0 is not a Phonovation Trigger Inbound Message item/,
+		);
+		expect(log.messages).toEqual([]);
+	});
+
+	it('a Question Log that fails stops the run with its reason (Continue On Fail: on No Turn)', async () => {
+		log.fail = new Error('no Data Table named messages');
+		const stopped = await collect(inbound(ANNA, 'Hi'));
+		expect(stopped.error?.message).toMatch(/Question Log: the workflow question-log failed/);
+		const continued = await collect(inbound(ANNA, 'Hi'), 1, { onError: 'continueRegularOutput' });
+		expect(continued.outputs[TURN]).toEqual([]);
+		expect(continued.outputs[NO_TURN][0].json.error).toMatch(/Question Log/);
+	});
+});

@@ -1,0 +1,162 @@
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { QUESTION_LOG, QuestionLog } from '../../../../../harness/question-log';
+import { sharedFixture } from '../../../fixture';
+
+const ANNA = '353871234567';
+/** The simulator account's numeric longcode: the number people text. */
+const LONGCODE = '353851234567';
+const CAMPAIGN = '/api/v2/Campaign';
+
+/** A turn as Collect Burst puts it out (the trigger's item, the burst's text and its turn). */
+const turn = (n: number, extra: IDataObject = {}): IDataObject => ({
+	event: 'inbound',
+	verified: true,
+	from: ANNA,
+	text: 'Hi\nmove me to Friday',
+	sessionId: `sms:${ANNA}`,
+	turn: `turn:${n}`,
+	unverified: { to: LONGCODE },
+	...extra,
+});
+
+describe('Reply: a text back from the longcode the person texted, with the guards an assistant needs', () => {
+	const fixture = sharedFixture();
+	let log: QuestionLog;
+	beforeAll(() => {
+		log = new QuestionLog(fixture().engine);
+	});
+	beforeEach(() => log.clear());
+
+	let executions = 0;
+	const reply = async (
+		item: IDataObject,
+		parameters: INodeParameters = {},
+		node = {},
+		executionId = `reply-${++executions}`,
+	) =>
+		await fixture().run(
+			{
+				resource: 'conversation',
+				operation: 'reply',
+				questionLog: QUESTION_LOG,
+				recipients: '={{ $json.from }}',
+				textedNumber: '={{ $json.unverified?.to }}',
+				message: 'Done: you are booked for Friday at 10:00.',
+				answers: '={{ $json.turn ?? $json.relayKey ?? "" }}',
+				...parameters,
+			},
+			[{ json: item }],
+			node,
+			{ executionId },
+		);
+	const posted = () => fixture().sim.campaigns.map((c) => c.body as IDataObject);
+
+	it('texts the person from the longcode they texted, transactional, and logs the reply', async () => {
+		const result = await reply(turn(1));
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toMatchObject({ status: 'accepted' });
+		expect(posted()).toHaveLength(1);
+		expect(posted()[0]).toMatchObject({
+			from: LONGCODE,
+			text: 'Done: you are booked for Friday at 10:00.',
+		});
+		expect(JSON.stringify(posted()[0])).toContain(ANNA);
+		expect(log.messages).toMatchObject([{ kind: 'out', phone: ANNA, key: 'turn:1' }]);
+	});
+
+	it.each([
+		[
+			'an unsigned SMS-To that is no sender of the account',
+			{ unverified: { to: '353899999999' } },
+			/not a numeric sender/,
+		],
+		[
+			'an alphanumeric sender of the account',
+			{ unverified: { to: 'Phonovation' } },
+			/not a numeric sender/,
+		],
+		['no SMS-To at all', { unverified: {} }, /no number to reply from/],
+		['a shortcode', { from: '50123' }, /shortcode/],
+		["one of the account's own numbers (a loop)", { from: LONGCODE }, /own senders/],
+	])('sends nothing from or to %s, and says why', async (_case, change, reason) => {
+		const result = await reply(turn(2, change));
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toMatchObject({
+			sent: false,
+			reason: expect.stringMatching(reason),
+		});
+		expect(fixture().sim.requests.filter((r) => r.path === CAMPAIGN)).toHaveLength(0);
+	});
+
+	it('sends nothing to a number on Exclude Numbers (a STOP stored by the inbox)', async () => {
+		const result = await reply(turn(3), { options: { excludeNumbers: '087 123 4567' } });
+		expect(result.items[0].json).toMatchObject({
+			sent: false,
+			reason: expect.stringMatching(/opted out/),
+		});
+		expect(posted()).toHaveLength(0);
+		expect(log.messages).toEqual([]);
+	});
+
+	it('answers a turn once: the same turn again (a replayed relay, a re-run) sends nothing', async () => {
+		await reply(turn(4));
+		const again = await reply(turn(4));
+		expect(again.items[0].json).toMatchObject({
+			sent: false,
+			reason: expect.stringMatching(/already answered/),
+		});
+		expect(posted()).toHaveLength(1);
+	});
+
+	it('stops at the replies-per-hour limit: a loop with another bot gets three replies, not thirty', async () => {
+		const results = [];
+		for (let n = 0; n < 6; n++)
+			results.push(await reply(turn(100 + n), { options: { repliesPerHour: 3 } }));
+		expect(results.map((r) => r.items[0].json.sent !== false)).toEqual([
+			true,
+			true,
+			true,
+			false,
+			false,
+			false,
+		]);
+		expect(results[3].items[0].json.reason).toMatch(/limit of 3 replies per hour/);
+		expect(posted()).toHaveLength(3);
+	});
+
+	it('under Retry On Fail, a reply the provider processed and then answered 500 is posted once', async () => {
+		fixture().sim.injectFault(CAMPAIGN, {
+			kind: 'answer',
+			status: 500,
+			body: 'Internal Server Error',
+		});
+		const result = await reply(
+			turn(5),
+			{},
+			{ retryOnFail: true, maxTries: 3, waitBetweenTries: 0 },
+		);
+		expect(posted()).toHaveLength(1);
+		// The retry saw the first attempt's unknown outcome and posted nothing: the user is told to check.
+		expect(result.error?.message).toMatch(
+			/^An earlier attempt of this execution could not confirm the campaign: .*may have reached the provider/,
+		);
+		expect(fixture().sim.requests.filter((r) => r.path === CAMPAIGN)).toHaveLength(1);
+	});
+
+	it('cuts a long answer to the parts the user pays for, at a word, ending with "..."', async () => {
+		const long = 'We have moved your appointment to Friday at 10:00. '.repeat(12);
+		await reply(turn(6), { message: long, options: { maxParts: 1 } });
+		const text = String(posted()[0].text);
+		expect(text.length).toBeLessThanOrEqual(160);
+		expect(text).toMatch(/\w\.\.\.$/);
+		expect(long.startsWith(text.slice(0, -3))).toBe(true);
+	});
+
+	it('an empty message is an error naming the field and the item; nothing is logged or sent', async () => {
+		const result = await reply(turn(7), { message: '  ' });
+		expect(result.error?.message).toBe('Message: item 0 has no text to send');
+		expect(posted()).toHaveLength(0);
+		expect(log.messages).toEqual([]);
+	});
+});
