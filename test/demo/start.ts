@@ -26,7 +26,7 @@ import {
 	TYPES,
 	withCredential,
 } from '../e2e/support/environment';
-import { exampleNames, loadExample } from '../e2e/support/examples';
+import { exampleNames, loadExample, withSettings } from '../e2e/support/examples';
 import { ensureN8nInstalled } from '../e2e/support/install';
 import { N8nClient, OWNER, type WorkflowJson } from '../e2e/support/n8n-client';
 import { type N8nProcess, startN8n } from '../e2e/support/n8n-process';
@@ -48,6 +48,25 @@ const DEMO_LONGCODE = DEFAULT_CONFIG.senders.find((sender) => sender.type === 2)
 
 /** The example (in examples/) the demo publishes, so the simulator's replies reach it. */
 const INBOX = { name: 'inbox', trigger: 'On Reply or Opt-Out' };
+/** The example the inbox hands inbound texts to; its chat model is the simulator's. */
+const ASSISTANT = { name: 'sms-assistant', model: 'OpenAI Chat Model' };
+const OPENAI_CREDENTIAL_NAME = 'OpenAI (local simulator)';
+
+/** The assistant's chat model with the simulator's OpenAI credential. */
+function withOpenAi(
+	workflow: WorkflowJson,
+	credential: { id: string; name: string },
+): WorkflowJson {
+	return {
+		...workflow,
+		nodes: workflow.nodes.map((node) =>
+			node.name === ASSISTANT.model
+				? { ...node, credentials: { openAiApi: { id: credential.id, name: credential.name } } }
+				: node,
+		),
+	};
+}
+
 /** The examples that ask a question and wait for the reply. */
 const ASKING = ['appointment-confirmation', 'ai-human-review'];
 /** The appointment example's number, and the one the demo asks: where `simulator:reply` texts from. */
@@ -98,7 +117,10 @@ function instructions(
    • Credential "${MAIL_CREDENTIAL_NAME}" (SMTP to a local mail catcher: nothing is delivered)
    • Workflows (Overview):
        - Phonovation: inbox and question log                       (published: the relay URL;
-         it creates the Data Tables "opt-outs" and "questions" on first use)
+         it creates the Data Tables "opt-outs", "questions" and "messages" on first use, and
+         hands texts no question waits for to the SMS assistant)
+       - Phonovation: SMS assistant                                (published: an AI agent on the
+         simulator's stand-in chat model answers each burst of texts once)
        - Phonovation: appointment confirmation (ask and wait)      (click "Execute workflow")
        - Phonovation: reminder with e-mail fallback (wait for delivery) (click "Execute workflow")
        - Phonovation: campaign that skips opted-out numbers        (click "Execute workflow")
@@ -106,8 +128,8 @@ function instructions(
        - Phonovation: AI agent with human review by SMS            (choose an OpenAI credential, "Open chat")
 
  Send a fake reply from a phone (in another terminal):
-   npm run simulator:reply -- "YES please"${replyFlag}
-   npm run simulator:reply -- "NO"${replyFlag}
+   npm run simulator:reply -- "Hi" "move me to Friday"${replyFlag}
+     (two texts in a row: the assistant answers them as one turn, once)
  Answer the appointment question (after "Execute workflow", the run waits for it):
    npm run simulator:reply -- YES${replyFlag}
  or an opt-out, then run the campaign workflow and see that number skipped:
@@ -285,6 +307,11 @@ async function main(): Promise<void> {
 			'smtp',
 			smtpCredentialData(mail),
 		);
+		// The simulator's stand-in chat model, for the assistant's agent (any key works).
+		const openAi = await client.createCredential(OPENAI_CREDENTIAL_NAME, 'openAiApi', {
+			apiKey: 'sk-simulator',
+			url: `${sim.url}/v1`,
+		});
 		// The inbox first: it is the Question Log the asking examples choose.
 		let questionLog = '';
 		for (const name of [
@@ -300,15 +327,23 @@ async function main(): Promise<void> {
 					JSON.stringify(loaded).split(EXAMPLE_PHONE).join(DEFAULT_REPLY_FROM),
 				) as typeof loaded,
 			);
+			const ready = withSmtpCredential(withCredential(example, credential), smtp);
 			const workflow = await client.createWorkflow(
-				withSmtpCredential(withCredential(example, credential), smtp),
+				name === ASSISTANT.name ? withOpenAi(ready, openAi) : ready,
 			);
-			if (name === INBOX.name) {
-				questionLog = String(workflow.id);
+			if (name === INBOX.name) questionLog = String(workflow.id);
+			if (name === ASSISTANT.name) {
 				await client.publishWorkflow(String(workflow.id));
-				await client.waitForWebhook(relayUrl);
+				// The inbox hands the texts no question takes to the assistant, then goes live.
+				const inbox = await client.getWorkflow(questionLog);
+				await client.updateWorkflow(
+					questionLog,
+					withSettings(inbox, { assistantWorkflow: String(workflow.id) }).nodes,
+				);
 			}
 		}
+		await client.publishWorkflow(questionLog);
+		await client.waitForWebhook(relayUrl);
 		say(instructions(n8nUrl, sim, relayUrl, running.logFile, n8nPid()));
 	} catch (error) {
 		// Stopping while n8n starts makes the start fail: stop() is already on it.

@@ -3,6 +3,7 @@ import path from 'node:path';
 
 import { fetch } from 'undici';
 
+import { DEFAULT_CONFIG } from '../simulator';
 import { SIMULATOR_CREDENTIAL_NAME, TYPES } from './support/environment';
 import { MAIL_CREDENTIAL_NAME } from './support/smtp-sink';
 import { oneDemoAtATime, type RunningDemo, startDemo } from './support/demo-process';
@@ -13,6 +14,9 @@ import { REPO_ROOT } from './support/paths';
 import { isPortFree } from './support/ports';
 import { groupMembers } from './support/processes';
 import { runCommand } from './support/run-command';
+
+/** The account's numeric longcode: the number the demo's phone texts, and the assistant answers from. */
+const DEMO_LONGCODE = DEFAULT_CONFIG.senders.find((sender) => sender.type === 2)!.name;
 
 const TSX = path.join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
 
@@ -40,6 +44,7 @@ describe('the npm start demo', () => {
 		const credentials = await client.credentials();
 		expect(credentials.map((c) => [c.name, c.type]).sort()).toEqual([
 			[MAIL_CREDENTIAL_NAME, 'smtp'],
+			['OpenAI (local simulator)', 'openAiApi'],
 			[SIMULATOR_CREDENTIAL_NAME, TYPES.credential],
 		]);
 		const workflows = await client.workflows();
@@ -49,26 +54,30 @@ describe('the npm start demo', () => {
 			['Phonovation: campaign that skips opted-out numbers', false],
 			['Phonovation: inbox and question log', true],
 			['Phonovation: reminder with e-mail fallback (wait for delivery)', false],
+			['Phonovation: SMS assistant', true],
 			['Phonovation: scheduled campaign from a list', false],
 		]);
 
-		// The printed command, pointed at this simulator.
+		// The printed command, pointed at this simulator: two texts in a row, one turn, one answer.
 		const reply = await runCommand(
 			TSX,
-			['test/simulator/reply.ts', 'YES please', '--url', simUrl],
+			['test/simulator/reply.ts', 'Hi', 'move me to Friday', '--url', simUrl, '--n8n', n8nUrl],
 			{ cwd: REPO_ROOT },
 		);
-		expect(reply).toContain('Relay URL answered HTTP 200');
+		expect(reply).toContain('"Hi": Relay URL answered HTTP 200');
+		expect(reply).toContain('"move me to Friday": Relay URL answered HTTP 200');
+		expect(reply).toMatch(
+			/handed it to the assistant\. One turn of 2 text\(s\) "Hi\\nmove me to Friday" → replied "[^"]+" \(accepted\) \(1 run\(s\) merged/,
+		);
 		const auto = workflows.find((w) => w.name.startsWith('Phonovation: inbox'))!;
 		// The relay's run, not the Question Log calls the inbox makes to itself.
-		const [execution] = await client.waitForExecutions(auto.id, 1, 60_000, { mode: 'webhook' });
-		expect(execution.status).toBe('success');
+		const executions = await client.waitForExecutions(auto.id, 2, 60_000, { mode: 'webhook' });
+		expect(executions.map((execution) => execution.status)).toEqual(['success', 'success']);
 		const campaigns = (await (await fetch(`${simUrl}/_sim/campaigns`)).json()) as Array<{
-			body: { text: string };
+			body: { text: string; from: string };
 		}>;
-		expect(campaigns.map((c) => c.body.text)).toEqual([
-			'Thanks, your appointment is confirmed. See you then!',
-		]);
+		expect(campaigns).toHaveLength(1);
+		expect(campaigns[0].body.from).toBe(DEMO_LONGCODE);
 
 		// "Execute workflow" on the appointment example, then the printed reply command answers it.
 		expect(demo.output()).toContain('npm run simulator:reply -- YES');

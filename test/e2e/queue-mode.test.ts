@@ -4,7 +4,12 @@ import { fetch } from 'undici';
 
 import { inboundRelay } from '../simulator/relays';
 import { TYPES } from './support/environment';
-import { createExampleDataTables, loadExample, publishQuestionLog } from './support/examples';
+import {
+	createExampleDataTables,
+	exampleWebhookId,
+	loadExample,
+	publishQuestionLog,
+} from './support/examples';
 import { executionsUpToMarker, fetchExecutions, newestExecution } from './support/load-executions';
 import { type OutgoingRequest, sendConcurrently, statusHistogram } from './support/load-http';
 import { MANY_EXECUTIONS_N8N_ENV } from './support/load-settings';
@@ -414,6 +419,56 @@ describe('Phonovation nodes in n8n queue mode (Postgres, main + 2 workers + webh
 			}
 		},
 		600_000,
+	);
+
+	suite.it(
+		'an SMS assistant behind the inbox: a burst of three texts through the webhook process is one turn and one reply, whichever workers run it',
+		async ({ client, importWorkflow, publish, sim }) => {
+			const openAi = await client.createCredential('OpenAI (simulator)', 'openAiApi', {
+				apiKey: 'sk-simulator',
+				url: `${sim.url}/v1`,
+			});
+			const example = loadExample('sms-assistant', { questionLog });
+			const assistant = await importWorkflow({
+				...example,
+				nodes: example.nodes.map((node) =>
+					node.name === 'OpenAI Chat Model'
+						? { ...node, credentials: { openAiApi: { id: openAi.id, name: openAi.name } } }
+						: node,
+				),
+			});
+			await client.publishWorkflow(assistant.id);
+			const inbox = await importWorkflow(
+				loadExample('inbox', {
+					questionLog,
+					assistantWorkflow: assistant.id,
+					webhookId: exampleWebhookId('inbox', 'assistant'),
+				}),
+			);
+			const url = await publish(inbox, 'On Reply or Opt-Out');
+			const phone = '353871119999';
+			const before = sim.campaigns.length;
+			const chats = sim.chatRequests.length;
+			for (const content of ['Hi', 'I need to move my appointment', 'to Friday'])
+				expect(
+					(await sim.sendInbound({ url, from: phone, to: '353851234567', content })).status,
+				).toBe(200);
+			const runs = await client.waitForExecutions(assistant.id, 3, 180_000);
+			const turns = runs.flatMap((run) => nodeOutput(run, 'Collect Burst'));
+			expect(turns.map((turn) => turn.text)).toEqual([
+				'Hi\nI need to move my appointment\nto Friday',
+			]);
+			const asked = sim.chatRequests.slice(chats).filter((r) => r.at(-1)?.role === 'user');
+			expect(asked).toHaveLength(1);
+			const replies = sim.campaigns
+				.slice(before)
+				.filter((c) => c.body.recipientInfo.some((r: { msisdn: string }) => r.msisdn === phone));
+			expect(replies).toHaveLength(1);
+			process.stderr.write(
+				`[queue-mode] assistant: 3 texts, ${runs.length} runs, 1 turn, 1 reply\n`,
+			);
+		},
+		300_000,
 	);
 
 	suite.it(

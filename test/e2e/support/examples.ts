@@ -68,7 +68,15 @@ export function loadExample(
 		questionLog,
 		keywordReplies = true,
 		webhookId,
-	}: { sender?: string; questionLog?: string; keywordReplies?: boolean; webhookId?: string } = {},
+		assistantWorkflow = '',
+	}: {
+		sender?: string;
+		questionLog?: string;
+		keywordReplies?: boolean;
+		webhookId?: string;
+		/** The inbox hands inbound texts no question took to this workflow (the sms-assistant). */
+		assistantWorkflow?: string;
+	} = {},
 ): WorkflowJson {
 	const workflow = readExample(name);
 	return {
@@ -79,7 +87,8 @@ export function loadExample(
 					...node,
 					webhookId: webhookId ?? node.webhookId ?? exampleWebhookId(name, node.name),
 				};
-			if (node.name === INBOX_SETTINGS) return withKeywordReplies(node, keywordReplies);
+			if (node.name === INBOX_SETTINGS)
+				return settingsNodeWith(node, { keywordReplies, assistantWorkflow });
 			let parameters = node.parameters as Record<string, unknown> | undefined;
 			if (!ACTIONS.has(node.type) || !parameters) return node;
 			if (parameters.from === SENDER_PLACEHOLDER) parameters = { ...parameters, from: sender };
@@ -97,13 +106,28 @@ export function loadExample(
 /** Our action node types: the node itself and n8n's AI tool and human review made from it. */
 const ACTIONS = new Set<string>([TYPES.action, TYPES.tool, TYPES.review]);
 
-/** The inbox's Set node whose `keywordReplies` turns its paid keyword answers on. */
+/** The inbox's Set node: `keywordReplies` turns its paid keyword answers on, `assistantWorkflow` its assistant. */
 const INBOX_SETTINGS = 'Settings';
 
-function withKeywordReplies(node: WorkflowJson['nodes'][number], on: boolean) {
+/** The inbox with these values in its Settings node (`keywordReplies`, `assistantWorkflow`). */
+export function withSettings(
+	workflow: WorkflowJson,
+	values: Record<string, unknown>,
+): WorkflowJson {
+	return {
+		...workflow,
+		nodes: workflow.nodes.map((node) =>
+			node.name === INBOX_SETTINGS ? settingsNodeWith(node, values) : node,
+		),
+	};
+}
+
+function settingsNodeWith(node: WorkflowJson['nodes'][number], values: Record<string, unknown>) {
 	const set = node.parameters as { assignments: { assignments: Array<{ name: string }> } };
 	const assignments = set.assignments.assignments.map((assignment) =>
-		assignment.name === 'keywordReplies' ? { ...assignment, value: on } : assignment,
+		Object.hasOwn(values, assignment.name)
+			? { ...assignment, value: values[assignment.name] }
+			: assignment,
 	);
 	return { ...node, parameters: { ...set, assignments: { assignments } } };
 }

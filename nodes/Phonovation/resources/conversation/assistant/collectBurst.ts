@@ -12,8 +12,8 @@ import { asText } from '../../../../shared/values';
 import { operationFields } from '../fields';
 import { savedNumber } from '../numbers';
 import { questionLogField } from '../questionLog';
-import { claimTurn, logMessage, messagesOfPerson } from './messageLog';
-import { earlierCopy, laterMessage, type LoggedMessage, turnMessages } from './messages';
+import { claimTurn, logMessage, messagesOfPerson, runOf } from './messageLog';
+import { earlierCopy, laterMessage, type LoggedMessage, messageId, turnMessages } from './messages';
 
 /** Turn: one item per burst. No Turn: each other text's item, with why (and errors, under Continue On Fail). */
 export const outputNames = ['Turn', 'No Turn'] as const;
@@ -73,6 +73,9 @@ interface Pending {
 
 type Outcome = { turn: IDataObject } | { noTurn: IDataObject };
 
+const replayReason = (copy: LoggedMessage) =>
+	`the same text from this number came at ${copy.at}: a replayed relay makes no second turn`;
+
 /** The inbound message of an item, logged; or why it makes no turn. */
 async function logged(
 	ctx: IExecuteFunctions,
@@ -102,18 +105,11 @@ async function logged(
 		key: asText(item.relayKey) || `${phone} ${text}`,
 		text,
 		at,
-		id: `${ctx.getExecutionId()}:${itemIndex}`,
+		id: messageId('in', runOf(ctx), itemIndex),
 		turn: '',
 	};
 	const copy = earlierCopy(await logMessage(ctx, itemIndex, mine), mine);
-	if (copy)
-		return {
-			noTurn: {
-				...item,
-				replayed: true,
-				reason: `the same text from this number came at ${copy.at}: a replayed relay makes no second turn`,
-			},
-		};
+	if (copy) return { noTurn: { ...item, replayed: true, reason: replayReason(copy) } };
 	return { itemIndex, item, mine };
 }
 
@@ -123,6 +119,9 @@ async function settled(
 	{ itemIndex, item, mine }: Pending,
 ): Promise<Outcome> {
 	const rows = await messagesOfPerson(ctx, itemIndex, mine.phone);
+	// Seen again once every copy is logged: of two copies of one relay logged at once, only the first goes on.
+	const copy = earlierCopy(rows, mine);
+	if (copy) return { noTurn: { ...item, replayed: true, reason: replayReason(copy) } };
 	const later = laterMessage(rows, mine);
 	if (later)
 		return {

@@ -4,6 +4,12 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { callLog } from '../questionLog';
 import { type LoggedMessage, messagesOf } from './messages';
 
+/** This run of the node in its execution (a loop runs it again), for the ids of its rows. */
+export const runOf = (ctx: IExecuteFunctions) => ({
+	executionId: ctx.getExecutionId(),
+	runIndex: ctx.getWorkflowDataProxy(0).$runIndex,
+});
+
 /** Logs one message and gives back every message of the person, it included. */
 export async function logMessage(
 	ctx: IExecuteFunctions,

@@ -10,19 +10,33 @@ export interface LoggedMessage {
 	text: string;
 	/** When it was logged (ISO, this n8n's clock). */
 	at: string;
-	/** Unique per node run and item: `<execution id>:<item index>`. */
+	/** Unique per kind, execution and item: `<kind>:<execution id>:<item index>` (messageId). */
 	id: string;
 	/** `in`: the turn that took it ('' until then); `out`: the turn it answers. */
 	turn: string;
 }
 
+/**
+ * A row's id: the same on Retry On Fail (the retry finds its own row), different for the text that
+ * came in and the reply that went out in one execution (an assistant logs both), and for each run
+ * of the node (a loop, an agent calling it as a tool twice).
+ */
+export const messageId = (
+	kind: LoggedMessage['kind'],
+	run: { executionId: string; runIndex: number },
+	itemIndex: number,
+) => `${kind}:${run.executionId}:${run.runIndex}:${itemIndex}`;
+
 /** A relay repeated within this time is a replay: its signature covers only the number and the text. */
 export const REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000;
 const HOUR_MS = 60 * 60 * 1000;
 
+/** A row of ours: a reply may answer nothing in particular (an empty key). */
 const isMessage = (row: Record<string, unknown>): boolean =>
-	(row.kind === 'in' || row.kind === 'out') &&
-	['phone', 'key', 'at', 'id'].every((key) => typeof row[key] === 'string' && row[key] !== '');
+	(row.kind === 'in' || (row.kind === 'out' && typeof row.key === 'string')) &&
+	['phone', 'at', 'id', ...(row.kind === 'in' ? ['key'] : [])].every(
+		(key) => typeof row[key] === 'string' && row[key] !== '',
+	);
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 

@@ -9,17 +9,17 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { optionsCollection } from '../../../../shared/optionsCollection';
 import { asText } from '../../../../shared/values';
-import { readExclusions } from '../../../domain/exclusions';
+import { describeUnreadable, readExclusions } from '../../../domain/exclusions';
 import { normaliseMsisdn } from '../../../domain/phoneNumbers';
 import { DEFAULT_COUNTRY_CODE, parseCountryCode } from '../../../domain/rules';
 import { asNodeError } from '../../../eachItem';
 import { TRANSACTIONAL } from '../../campaign/options';
-import { sendWorkedOutTexts } from '../../campaign/pipeline/sendOneText';
+import { beginOneTextRun, sendWorkedOutTexts } from '../../campaign/pipeline/sendOneText';
 import { fetchSenders } from '../../sender/senders';
 import { operationFields } from '../fields';
 import { questionLogField } from '../questionLog';
-import { logMessage } from './messageLog';
-import type { LoggedMessage } from './messages';
+import { logMessage, runOf } from './messageLog';
+import { type LoggedMessage, messageId } from './messages';
 import { type AccountSenders, addressRefusal, logRefusal } from './replyGuards';
 import { cutToParts } from './replyText';
 
@@ -170,20 +170,38 @@ async function checked(
 	});
 	const refused = addressRefusal({ writtenTo, to, from }, account);
 	if (refused) return notSent(refused);
-	const excluded = readExclusions(options.excludeNumbers ?? '', country.code).numbers;
-	if (excluded.has(to!))
+	const exclusions = readExclusions(options.excludeNumbers ?? '', country.code);
+	// As a campaign's default: a list that cannot be read may hide the very number.
+	if (exclusions.unreadable.length > 0)
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Exclude Numbers: item ${itemIndex} has ${exclusions.unreadable.length} entries that are no phone number (${exclusions.unreadable.map(describeUnreadable).slice(0, 3).join('; ')}); nothing was sent`,
+			{ itemIndex },
+		);
+	if (exclusions.numbers.has(to!))
 		return notSent(`${to} is on Exclude Numbers (opted out): no reply goes to it`);
 
 	const text = cutToParts(message, bounded(options.maxParts, REPLY_LIMITS.parts));
+	const limited = await loggedRefusal(ctx, itemIndex, { to: to!, text, options });
+	if (limited) return notSent(limited);
+	return { itemIndex, from: from.replace(/^\+/, ''), to: to!, text };
+}
+
+/** Logs the reply before it is paid for; why it may not go, seen with every reply logged for the person. */
+async function loggedRefusal(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	{ to, text, options }: { to: string; text: string; options: IDataObject },
+): Promise<string | null> {
 	const answers = asText(ctx.getNodeParameter('answers', itemIndex, '')).trim();
 	const mine: LoggedMessage = {
 		kind: 'out',
-		phone: to!,
+		phone: to,
 		key: answers,
 		text,
 		at: new Date().toISOString(),
 		// The same on Retry On Fail: the retry finds its own row, not a second reply.
-		id: `${ctx.getExecutionId()}:${itemIndex}`,
+		id: messageId('out', runOf(ctx), itemIndex),
 		turn: answers,
 	};
 	const rows = await logMessage(ctx, itemIndex, mine);
@@ -193,9 +211,38 @@ async function checked(
 			'Question Log: the workflow did not give the reply back as logged (is it the inbox, with its messages table?); nothing was sent',
 			{ itemIndex },
 		);
-	const limited = logRefusal(rows, mine, bounded(options.repliesPerHour, REPLY_LIMITS.perHour));
-	if (limited) return notSent(limited);
-	return { itemIndex, from: from.replace(/^\+/, ''), to: to!, text };
+	return logRefusal(rows, mine, bounded(options.repliesPerHour, REPLY_LIMITS.perHour));
+}
+
+/** What a run decided before posting: kept in the node's context, so every retry sends the same. */
+interface ReplyPlan {
+	sendable: Sendable[];
+	notSent: Record<number, IDataObject>;
+}
+
+/**
+ * The run's plan, decided once: a retry (Retry On Fail, or a Retry of the failed execution, which
+ * n8n gives the node's context) neither checks nor logs again, so the same items go in the same
+ * order and the campaign pipeline's record finds what it posted.
+ */
+async function replyPlan(ctx: IExecuteFunctions, items: INodeExecutionData[]): Promise<ReplyPlan> {
+	const runIndex = beginOneTextRun(ctx);
+	const plans = (ctx.getContext('node').phonovationReplyPlans ??= {}) as Record<number, ReplyPlan>;
+	if (plans[runIndex]) return plans[runIndex];
+	const account = await accountSenders(ctx);
+	const plan: ReplyPlan = { sendable: [], notSent: {} };
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			const result = await checked(ctx, itemIndex, account);
+			if ('notSent' in result) plan.notSent[itemIndex] = result.notSent;
+			else plan.sendable.push(result);
+		} catch (error) {
+			if (!ctx.continueOnFail()) throw asNodeError(ctx, error, itemIndex);
+			plan.notSent[itemIndex] = { error: error instanceof Error ? error.message : String(error) };
+		}
+	}
+	plans[runIndex] = plan;
+	return plan;
 }
 
 /**
@@ -209,23 +256,11 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const account = await accountSenders(this);
-	const out: INodeExecutionData[] = new Array(items.length);
-	const sendable: Sendable[] = [];
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		try {
-			const result = await checked(this, itemIndex, account);
-			if ('notSent' in result)
-				out[itemIndex] = { json: result.notSent, pairedItem: { item: itemIndex } };
-			else sendable.push(result);
-		} catch (error) {
-			if (!this.continueOnFail()) throw asNodeError(this, error, itemIndex);
-			out[itemIndex] = {
-				json: { error: error instanceof Error ? error.message : String(error) },
-				pairedItem: { item: itemIndex },
-			};
-		}
-	}
+	const { sendable, notSent } = await replyPlan(this, items);
+	const out: INodeExecutionData[] = items.map((_, itemIndex) => ({
+		json: notSent[itemIndex] ?? {},
+		pairedItem: { item: itemIndex },
+	}));
 	if (sendable.length > 0) {
 		const reports = await sendWorkedOutTexts(
 			this,

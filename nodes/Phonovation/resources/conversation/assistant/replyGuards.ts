@@ -28,7 +28,8 @@ export function addressRefusal(target: ReplyTarget, account: AccountSenders): st
 	if (from === '')
 		return 'no number to reply from: the trigger gives the longcode the person texted as unverified.to';
 	if (!account.longcodes.has(from))
-		return `the reply would go from ${target.from}, which is not a numeric sender (longcode) of this account`;
+		// Not echoed: SMS-To is unsigned, anyone replaying a relay can write anything there.
+		return 'the number the person texted (unverified.to) is not a numeric sender (longcode) of this account';
 	const written = digits(target.writtenTo).replace(/\s+/g, '');
 	if (SHORTCODE.test(written)) return `${target.writtenTo} is a shortcode: no reply goes to it`;
 	if (target.to === null) return `${target.writtenTo} is not a phone number`;

@@ -109,6 +109,16 @@ describe('Collect Burst: the texts a person sends in a row become one turn, once
 		expect(replayed.outputs[NO_TURN][0].json).toMatchObject({ replayed: true });
 	});
 
+	it('two copies of one relay logged at the same moment make one turn, not two', async () => {
+		const item = inbound(ANNA, 'Hi');
+		const results = await Promise.all([
+			collect(item),
+			collect({ ...item, unverified: { to: '353851234567', n: 'copy' } }),
+		]);
+		expect(results.flatMap((r) => r.outputs[TURN])).toHaveLength(1);
+		expect(results.flatMap((r) => r.outputs[NO_TURN]).map((i) => i.json.replayed)).toEqual([true]);
+	});
+
 	it('an opt-out or an unverified text makes no turn and logs nothing', async () => {
 		const stop = await collect(inbound(ANNA, 'STOP', { event: 'optOut' }));
 		const forged = await collect(inbound(ANNA, 'Hi', { verified: false }));

@@ -125,6 +125,29 @@ describe('Reply: a text back from the longcode the person texted, with the guard
 		expect(posted()).toHaveLength(3);
 	});
 
+	it("counts the replies of runs that also logged the person's text (Collect Burst and Reply in one execution)", async () => {
+		const f = fixture();
+		const results = [];
+		for (let n = 0; n < 4; n++) {
+			const executionId = `assistant-${n}`;
+			const collected = await f.run(
+				{
+					resource: 'conversation',
+					operation: 'collectBurst',
+					questionLog: QUESTION_LOG,
+					quietSeconds: 1,
+				},
+				[{ json: { ...turn(200 + n), relayKey: `key-${n}`, text: `text ${n}` } }],
+				{},
+				{ executionId },
+			);
+			const [turned] = collected.outputs[0];
+			results.push(await reply(turned.json, { options: { repliesPerHour: 2 } }, {}, executionId));
+		}
+		expect(results.map((r) => r.items[0].json.sent !== false)).toEqual([true, true, false, false]);
+		expect(posted()).toHaveLength(2);
+	});
+
 	it('under Retry On Fail, a reply the provider processed and then answered 500 is posted once', async () => {
 		fixture().sim.injectFault(CAMPAIGN, {
 			kind: 'answer',
@@ -142,6 +165,46 @@ describe('Reply: a text back from the longcode the person texted, with the guard
 			/^An earlier attempt of this execution could not confirm the campaign: .*may have reached the provider/,
 		);
 		expect(fixture().sim.requests.filter((r) => r.path === CAMPAIGN)).toHaveLength(1);
+	});
+
+	it('decides once per run: Retry On Fail neither logs nor checks again, so it posts what the first attempt chose, once', async () => {
+		fixture().sim.injectFault(CAMPAIGN, {
+			kind: 'answer',
+			status: 500,
+			body: 'Internal Server Error',
+		});
+		await fixture().run(
+			{
+				resource: 'conversation',
+				operation: 'reply',
+				questionLog: QUESTION_LOG,
+				recipients: '={{ $json.from }}',
+				textedNumber: '={{ $json.unverified?.to }}',
+				message: 'Done.',
+				answers: '={{ $json.turn }}',
+			},
+			[{ json: turn(30, { from: '50123' }) }, { json: turn(31) }],
+			{ retryOnFail: true, maxTries: 3, waitBetweenTries: 0 },
+			{ executionId: 'reply-retried' },
+		);
+		expect(log.calls.filter((call) => call.action === 'converse')).toHaveLength(1);
+		expect(fixture().sim.requests.filter((r) => r.path === CAMPAIGN)).toHaveLength(1);
+	});
+
+	it('with Answers empty (after an AI Agent, say) it sends, and only the limit applies', async () => {
+		const result = await reply(turn(32), { answers: '' });
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toMatchObject({ status: 'accepted' });
+		expect(log.messages).toMatchObject([{ kind: 'out', key: '' }]);
+	});
+
+	it('an Exclude Numbers list it cannot read is an error naming the field and the item; nothing is sent', async () => {
+		const result = await reply(turn(33), { options: { excludeNumbers: 'unsubscribed people' } });
+		expect(result.error?.message).toMatch(
+			/^Exclude Numbers: item 0 has \d+ entries that are no phone number/,
+		);
+		expect(posted()).toHaveLength(0);
+		expect(log.messages).toEqual([]);
 	});
 
 	it('cuts a long answer to the parts the user pays for, at a word, ending with "..."', async () => {

@@ -1,0 +1,157 @@
+// The sms-assistant example behind the inbox, in n8n 2.41 with the simulator's chat model.
+import { DEFAULT_CONFIG } from '../simulator';
+import type { ChatRequestMessages } from '../simulator/chatModel';
+import { type E2eEnvironment, useE2eEnvironment } from './support/environment';
+import { loadExample, publishQuestionLog } from './support/examples';
+import type { WorkflowJson } from './support/n8n-client';
+import { pollUntil } from './support/poll';
+
+/** The account's numeric longcode: the number people text, and the one replies go from. */
+const LONGCODE = DEFAULT_CONFIG.senders.find((sender) => sender.type === 2)!.name;
+/** Quicker than the example's 5 s, so a burst and the texts after it fit a test. */
+const QUIET_SECONDS = 2;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The turn's text each time the agent asked the model afresh (not the model's calls after a tool). */
+const turnsAsked = (requests: ChatRequestMessages[]) =>
+	requests.filter((r) => r.at(-1)?.role === 'user').map((r) => r.at(-1)!.content);
+
+describe('the sms-assistant example: one answer per burst, a memory per person, and its guards', () => {
+	const suite = useE2eEnvironment();
+	let relayUrl = '';
+	let assistantId = '';
+
+	beforeAll(async () => {
+		const env = suite.env();
+		const questionLog = await publishQuestionLog(env);
+		const openAi = await env.client.createCredential('OpenAI (simulator)', 'openAiApi', {
+			apiKey: 'sk-simulator',
+			url: `${env.sim.url}/v1`,
+		});
+		const example = loadExample('sms-assistant', { questionLog });
+		const assistant = await env.importWorkflow({
+			...example,
+			nodes: example.nodes.map((node) => {
+				if (node.name === 'OpenAI Chat Model')
+					return { ...node, credentials: { openAiApi: { id: openAi.id, name: openAi.name } } };
+				if (node.name === 'Collect Burst')
+					return {
+						...node,
+						parameters: { ...(node.parameters as object), quietSeconds: QUIET_SECONDS },
+					};
+				return node;
+			}),
+		} as WorkflowJson);
+		assistantId = assistant.id;
+		await env.client.publishWorkflow(assistantId);
+		relayUrl = await env.publish(
+			await env.importWorkflow(
+				loadExample('inbox', {
+					questionLog,
+					keywordReplies: false,
+					assistantWorkflow: assistantId,
+				}),
+			),
+			'On Reply or Opt-Out',
+		);
+	}, 120_000);
+
+	let finished = 0;
+	/** Waits until the assistant has run for `texts` more texts, and returns the replies posted to `phone`. */
+	async function settled(env: E2eEnvironment, texts: number, phone: string) {
+		finished += texts;
+		await env.client.waitForExecutions(assistantId, finished, 120_000);
+		return env.sim.campaigns.filter((c) =>
+			(c.body.recipientInfo as Array<{ msisdn: string }>).some((r) => r.msisdn === phone),
+		);
+	}
+
+	const text = (env: E2eEnvironment, from: string, content: string) =>
+		env.sim.sendInbound({ url: relayUrl, from, to: LONGCODE, content, linked: false });
+
+	suite.it(
+		'three texts within the quiet time: the agent is asked once with all three in order, and one reply goes out from the longcode',
+		async (env) => {
+			env.sim.reset();
+			const phone = '353871110001';
+			for (const content of ['Hi', 'I need to move my appointment', 'to Friday'])
+				expect((await text(env, phone, content)).status).toBe(200);
+			const replies = await settled(env, 3, phone);
+			expect(turnsAsked(env.sim.chatRequests)).toEqual([
+				'Hi\nI need to move my appointment\nto Friday',
+			]);
+			expect(replies).toHaveLength(1);
+			expect(replies[0].body).toMatchObject({ from: LONGCODE });
+
+			// A text after the quiet time is a new turn, and the memory gives the model the first one.
+			env.sim.reset();
+			await sleep(QUIET_SECONDS * 1000 + 500);
+			await text(env, phone, 'Are you open on Saturday?');
+			expect(await settled(env, 1, phone)).toHaveLength(1);
+			const [asked] = env.sim.chatRequests;
+			expect(asked.at(-1)?.content).toBe('Are you open on Saturday?');
+			expect(asked.map((m) => m.content)).toContain('Hi\nI need to move my appointment\nto Friday');
+		},
+		240_000,
+	);
+
+	suite.it(
+		'two people texting at the same time: two turns, each with only its own texts, two replies',
+		async (env) => {
+			env.sim.reset();
+			const [anna, brian] = ['353871110002', '353871110003'];
+			await Promise.all([text(env, anna, 'Anna here'), text(env, brian, 'Brian here')]);
+			await Promise.all([text(env, anna, 'about my order'), text(env, brian, 'about my bill')]);
+			const annas = await settled(env, 4, anna);
+			expect(turnsAsked(env.sim.chatRequests).sort()).toEqual([
+				'Anna here\nabout my order',
+				'Brian here\nabout my bill',
+			]);
+			expect(annas).toHaveLength(1);
+			expect(env.sim.campaigns).toHaveLength(2);
+		},
+		240_000,
+	);
+
+	suite.it(
+		'a replayed relay gets no second reply; a STOP mid-conversation gets none and is stored',
+		async (env) => {
+			env.sim.reset();
+			const phone = '353871110004';
+			await text(env, phone, 'What are your hours?');
+			expect(await settled(env, 1, phone)).toHaveLength(1);
+			// The same signed relay again, later (its unsigned timestamp differs).
+			await sleep(1000);
+			await text(env, phone, 'What are your hours?');
+			expect(await settled(env, 1, phone)).toHaveLength(1);
+
+			const stopping = '353871110005';
+			await text(env, stopping, 'Hi, can you call me');
+			expect((await env.sim.sendOptOut({ url: relayUrl, from: stopping })).status).toBe(200);
+			expect(await settled(env, 1, stopping)).toHaveLength(0);
+			const tables = await env.client.dataTables();
+			const optOuts = tables.find((table) => table.name === 'opt-outs')!;
+			expect((await env.client.dataTableRows(optOuts.id)).map((row) => row.phone)).toContain(
+				stopping,
+			);
+		},
+		240_000,
+	);
+
+	suite.it(
+		'a loop with another bot, texting 30 times: the replies stop at the limit of 10 an hour',
+		async (env) => {
+			env.sim.reset();
+			const bot = '353871110006';
+			for (let n = 1; n <= 30; n++) {
+				await text(env, bot, `Auto-reply ${n}: thanks for your message`);
+				// Past the quiet time, with room for the inbox's hand-off: most texts are turns of their own.
+				await sleep(QUIET_SECONDS * 1000 + 1500);
+			}
+			const replies = await settled(env, 30, bot);
+			expect(turnsAsked(env.sim.chatRequests).length).toBeGreaterThan(10);
+			expect(replies).toHaveLength(10);
+		},
+		600_000,
+	);
+});
