@@ -4,7 +4,7 @@ import type { ChatRequestMessages } from '../simulator/chatModel';
 import { type E2eEnvironment, useE2eEnvironment } from './support/environment';
 import { loadExample, publishQuestionLog } from './support/examples';
 import type { WorkflowJson } from './support/n8n-client';
-import { pollUntil } from './support/poll';
+import { chain, code, manualTrigger, phonovation } from './support/workflow-builder';
 
 /** The account's numeric longcode: the number people text, and the one replies go from. */
 const LONGCODE = DEFAULT_CONFIG.senders.find((sender) => sender.type === 2)!.name;
@@ -16,14 +16,17 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const turnsAsked = (requests: ChatRequestMessages[]) =>
 	requests.filter((r) => r.at(-1)?.role === 'user').map((r) => r.at(-1)!.content);
 
+const CAMPAIGN = '/api/v2/Campaign';
+
 describe('the sms-assistant example: one answer per burst, a memory per person, and its guards', () => {
 	const suite = useE2eEnvironment();
 	let relayUrl = '';
 	let assistantId = '';
+	let questionLog = '';
 
 	beforeAll(async () => {
 		const env = suite.env();
-		const questionLog = await publishQuestionLog(env);
+		questionLog = await publishQuestionLog(env);
 		const openAi = await env.client.createCredential('OpenAI (simulator)', 'openAiApi', {
 			apiKey: 'sk-simulator',
 			url: `${env.sim.url}/v1`,
@@ -153,5 +156,49 @@ describe('the sms-assistant example: one answer per burst, a memory per person, 
 			expect(replies).toHaveLength(10);
 		},
 		600_000,
+	);
+
+	suite.it(
+		'Reply under Retry On Fail: the provider processes the reply and answers 500, and it is posted once',
+		async (env) => {
+			env.sim.reset();
+			const phone = '353871110007';
+			const turn = {
+				event: 'inbound',
+				verified: true,
+				from: phone,
+				text: 'Hi',
+				turn: 'turn:retry-on-fail',
+				unverified: { to: LONGCODE },
+			};
+			const workflow = await env.importWorkflow(
+				chain('Reply under Retry On Fail', [
+					manualTrigger(),
+					code('Turn', `return [{ json: ${JSON.stringify(turn)} }];`),
+					{
+						...phonovation('Reply', {
+							resource: 'conversation',
+							operation: 'reply',
+							questionLog: { __rl: true, mode: 'id', value: questionLog },
+							message: 'Thanks, see you Friday.',
+						}),
+						typeVersion: 2,
+						retryOnFail: true,
+						maxTries: 3,
+						waitBetweenTries: 0,
+					},
+				]),
+			);
+			env.sim.injectFault(CAMPAIGN, { kind: 'answer', status: 500, body: 'Internal Server Error' });
+			const execution = await env.client.runAndWait(workflow.id, 'Manual Trigger', 120_000);
+			expect(env.sim.requests.filter((r) => r.path === CAMPAIGN)).toHaveLength(1);
+			expect(env.sim.campaigns).toHaveLength(1);
+			// The retries saw the first attempt's unknown outcome: the user is told to check, not re-sent.
+			expect(execution.status).toBe('error');
+			expect(JSON.stringify(execution.data.resultData.error)).toMatch(
+				/could not confirm the campaign.*may have reached the provider/,
+			);
+		},
+		120_000,
 	);
 });
