@@ -65,7 +65,7 @@ describe('example workflows in n8n', () => {
 		questionLog = await publishQuestionLog({ importWorkflow, client });
 	}, 60_000);
 
-	it('there are the six examples the README describes', () => {
+	it('there are the seven examples the README describes', () => {
 		expect(EXAMPLES.sort()).toEqual([
 			'ai-human-review',
 			'appointment-confirmation',
@@ -73,6 +73,7 @@ describe('example workflows in n8n', () => {
 			'delivery-fallback',
 			'inbox',
 			'scheduled-campaign-from-list',
+			'sms-assistant',
 		]);
 	});
 
