@@ -449,10 +449,14 @@ describe('Phonovation nodes in n8n queue mode (Postgres, main + 2 workers + webh
 			const phone = '353871119999';
 			const before = sim.campaigns.length;
 			const chats = sim.chatRequests.length;
-			for (const content of ['Hi', 'I need to move my appointment', 'to Friday'])
+			// Half a second apart, as a person texts: texts that reach two workers within milliseconds
+			// are ordered as n8n logged them.
+			for (const content of ['Hi', 'I need to move my appointment', 'to Friday']) {
 				expect(
 					(await sim.sendInbound({ url, from: phone, to: '353851234567', content })).status,
 				).toBe(200);
+				await new Promise((resolve) => setTimeout(resolve, 500));
+			}
 			const runs = await client.waitForExecutions(assistant.id, 3, 180_000);
 			const turns = runs.flatMap((run) => nodeOutput(run, 'Collect Burst'));
 			expect(turns.map((turn) => turn.text)).toEqual([
