@@ -7,12 +7,13 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 import { withLock } from './lock';
 import { cacheRoot, N8N_RUNTIME_SPEC_DIR } from './paths';
 import { NPM, runCommand } from './run-command';
+import { buildSqliteAside } from './sqlite-aside';
 
 export interface N8nInstall {
 	/** The folder holding node_modules/n8n. */
@@ -27,7 +28,12 @@ export interface InstallOptions {
 	log?: (line: string) => void;
 }
 
-/** Native modules n8n loads at start that `--ignore-scripts` left unbuilt. */
+/**
+ * Native modules n8n loads at start that `--ignore-scripts` left unbuilt. isolated-vm ships a
+ * prebuilt binary for Node 24 (node-gyp-build loads it, as NATIVE_CHECK proves), so only sqlite3
+ * compiles: in a side folder, beside `npm ci` (sqlite-aside.ts). `npm rebuild` of both in place is
+ * the fallback when that fails or its result does not load.
+ */
 const NATIVE_MODULES = ['sqlite3', 'isolated-vm'];
 
 const MARKER = '.phonovation-e2e-complete.json';
@@ -96,6 +102,9 @@ function markerFits(marker: Marker | undefined, version: string): boolean {
 
 const failureFile = (dir: string) => `${dir}.failed.json`;
 
+const firstLine = (error: Error) => error.message.split('\n')[0];
+const seconds = (since: number) => Math.round((Date.now() - since) / 1000);
+
 /**
  * One jest run starts n8n once per test file: when the install already failed in this process,
  * the next files fail at once instead of spending minutes on the same failure. A later run
@@ -136,8 +145,9 @@ function nativeBuildEnv(): NodeJS.ProcessEnv {
 
 /**
  * Returns the cached n8n install for the pinned version, installing it first when missing
- * (a few minutes and ~3 GB): `npm ci --ignore-scripts`, then a rebuild of the native modules
- * n8n needs, checked by loading them. A marker file is written only when all of that worked.
+ * (a few minutes and ~3 GB): `npm ci --ignore-scripts` with sqlite3 compiled beside it, then the
+ * native modules n8n needs checked by loading them (rebuilt in place when they do not load).
+ * A marker file is written only when all of that worked.
  */
 export async function ensureN8nInstalled(options: InstallOptions = {}): Promise<N8nInstall> {
 	const log = options.log ?? (() => undefined);
@@ -161,10 +171,16 @@ export async function ensureN8nInstalled(options: InstallOptions = {}): Promise<
 			}
 			const logFile = path.join(dir, 'install.log');
 			const env = nativeBuildEnv();
+			// sqlite3 has no prebuilt binary offline: it compiles (minutes, mostly one core) while npm ci
+			// downloads and unpacks (one core). Settles to its build folder, or to why it failed.
+			const aside = buildSqliteAside(dir, env);
 			// No silent minute: what it is doing, every 30 s.
-			let doing = 'downloading n8n and its packages (npm ci)';
+			let doing: () => string = () =>
+				aside.settled()
+					? 'downloading and unpacking n8n and its packages (npm ci)'
+					: 'downloading and unpacking n8n and its packages (npm ci), compiling sqlite3 beside it';
 			const heartbeat = setInterval(
-				() => log(`…still ${doing}: ${Math.round((Date.now() - started) / 1000)} s so far`),
+				() => log(`…still ${doing()}: ${seconds(started)} s so far`),
 				30_000,
 			);
 			try {
@@ -174,10 +190,40 @@ export async function ensureN8nInstalled(options: InstallOptions = {}): Promise<
 					env,
 					logFile,
 				});
-				log('Building the native modules n8n needs: ' + NATIVE_MODULES.join(', '));
-				doing = `compiling ${NATIVE_MODULES.join(' and ')}`;
-				await runCommand(NPM, ['rebuild', ...NATIVE_MODULES], { cwd: dir, env, logFile });
-				await runCommand(process.execPath, ['-e', NATIVE_CHECK], { cwd: dir, env, logFile });
+				if (!aside.settled()) {
+					log(`n8n's packages are in (${seconds(started)} s); sqlite3 is still compiling`);
+				}
+				doing = () => 'compiling sqlite3 (started beside npm ci)';
+				const sqliteBuild = await aside.result;
+				let ready = false;
+				if (typeof sqliteBuild === 'string') {
+					const target = path.join(dir, 'node_modules', 'sqlite3', 'build');
+					await rm(target, { recursive: true, force: true });
+					await cp(sqliteBuild, target, { recursive: true });
+					ready = await runCommand(process.execPath, ['-e', NATIVE_CHECK], {
+						cwd: dir,
+						env,
+						logFile,
+					}).then(
+						() => true,
+						(error: Error) => {
+							log(
+								`The native modules do not load as installed (${firstLine(error)}); rebuilding them`,
+							);
+							return false;
+						},
+					);
+				} else {
+					log(
+						`Compiling sqlite3 beside npm ci failed (${firstLine(sqliteBuild)}); rebuilding in place`,
+					);
+				}
+				if (!ready) {
+					log('Building the native modules n8n needs: ' + NATIVE_MODULES.join(', '));
+					doing = () => `compiling ${NATIVE_MODULES.join(' and ')}`;
+					await runCommand(NPM, ['rebuild', ...NATIVE_MODULES], { cwd: dir, env, logFile });
+					await runCommand(process.execPath, ['-e', NATIVE_CHECK], { cwd: dir, env, logFile });
+				}
 			} catch (error) {
 				await writeFile(
 					failureFile(dir),
@@ -186,6 +232,7 @@ export async function ensureN8nInstalled(options: InstallOptions = {}): Promise<
 				throw error;
 			} finally {
 				clearInterval(heartbeat);
+				await aside.stop();
 			}
 			const installed = JSON.parse(
 				await readFile(path.join(dir, 'node_modules', 'n8n', 'package.json'), 'utf8'),
@@ -198,7 +245,7 @@ export async function ensureN8nInstalled(options: InstallOptions = {}): Promise<
 				nodeModuleVersion: process.versions.modules,
 				platform: process.platform,
 				arch: process.arch,
-				seconds: Math.round((Date.now() - started) / 1000),
+				seconds: seconds(started),
 			};
 			await writeFile(path.join(dir, MARKER), JSON.stringify(marker, null, '\t'));
 			log(`n8n ${version} installed in ${marker.seconds} s`);
@@ -208,12 +255,19 @@ export async function ensureN8nInstalled(options: InstallOptions = {}): Promise<
 }
 
 if (require.main === module) {
+	// Stopped (Ctrl-C, or the watchdog of .ci/n8n-early.sh): leave through process.exit, which
+	// stops the sqlite3 compile too (sqlite-aside.ts).
+	for (const [signal, code] of [
+		['SIGINT', 130],
+		['SIGTERM', 143],
+		['SIGHUP', 129],
+	] as const) {
+		process.on(signal, () => process.exit(code));
+	}
 	const started = Date.now();
 	ensureN8nInstalled({ log: (line) => console.log(line) })
 		.then((install) => {
-			console.log(
-				`n8n ${install.version} ready in ${install.dir} (${Math.round((Date.now() - started) / 1000)} s)`,
-			);
+			console.log(`n8n ${install.version} ready in ${install.dir} (${seconds(started)} s)`);
 		})
 		.catch((error: unknown) => {
 			console.error(error instanceof Error ? error.message : error);
