@@ -200,7 +200,10 @@ export class PhonovationTrigger implements INodeType {
 				secrets: secretsLoader(this, options.token ?? ''),
 			});
 			if ('ignored' in outcome) return {};
-			return { workflowData: [this.helpers.returnJsonArray([outcome.item])] };
+			// This n8n's clock, stamped here on the process the relay reached: in queue mode workers may
+			// run the executions out of order, and Collect Burst puts a turn's texts in this order.
+			const item = { ...outcome.item, arrivedAt: new Date().toISOString() };
+			return { workflowData: [this.helpers.returnJsonArray([item])] };
 		} catch (error) {
 			if (error instanceof RelayRejection) {
 				logRefusal(this, error);

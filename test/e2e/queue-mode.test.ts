@@ -458,13 +458,12 @@ describe('Phonovation nodes in n8n queue mode (Postgres, main + 2 workers + webh
 			}
 			const runs = await client.waitForExecutions(assistant.id, 3, 180_000);
 			const turns = runs.flatMap((run) => nodeOutput(run, 'Collect Burst'));
-			// One turn holding all three; in queue mode its order is the order the workers logged them.
+			// One turn holding all three in the order they were sent, whichever worker logged first: the
+			// webhook process stamped each on arrival, and the stamps went through the inbox to the log.
 			expect(turns).toHaveLength(1);
-			expect(String(turns[0].text).split('\n').sort()).toEqual([
-				'Hi',
-				'I need to move my appointment',
-				'to Friday',
-			]);
+			expect(turns[0].text).toBe('Hi\nI need to move my appointment\nto Friday');
+			const sentAt = (turns[0].messages as Array<{ at: string }>).map((m) => m.at);
+			expect(sentAt).toContain(turns[0].arrivedAt);
 			const asked = sim.chatRequests.slice(chats).filter((r) => r.at(-1)?.role === 'user');
 			expect(asked).toHaveLength(1);
 			const replies = sim.campaigns

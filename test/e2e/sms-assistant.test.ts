@@ -1,8 +1,8 @@
 // The sms-assistant example behind the inbox, in n8n 2.41 with the simulator's chat model.
 import { DEFAULT_CONFIG } from '../simulator';
-import type { ChatRequestMessages } from '../simulator/chatModel';
+import { CHAT_MODEL_TEXT, type ChatRequestMessages } from '../simulator/chatModel';
 import { type E2eEnvironment, useE2eEnvironment } from './support/environment';
-import { loadExample, publishQuestionLog } from './support/examples';
+import { exampleWebhookId, loadExample, publishQuestionLog } from './support/examples';
 import type { WorkflowJson } from './support/n8n-client';
 import { chain, code, manualTrigger, phonovation } from './support/workflow-builder';
 
@@ -24,14 +24,16 @@ describe('the sms-assistant example: one answer per burst, a memory per person, 
 	let assistantId = '';
 	let questionLog = '';
 
-	beforeAll(async () => {
-		const env = suite.env();
-		questionLog = await publishQuestionLog(env);
+	/** The example as imported and published, with the simulator's chat model and a shorter quiet time. */
+	async function publishAssistant(
+		env: E2eEnvironment,
+		edit: (example: WorkflowJson) => WorkflowJson = (example) => example,
+	): Promise<string> {
 		const openAi = await env.client.createCredential('OpenAI (simulator)', 'openAiApi', {
 			apiKey: 'sk-simulator',
 			url: `${env.sim.url}/v1`,
 		});
-		const example = loadExample('sms-assistant', { questionLog });
+		const example = edit(loadExample('sms-assistant', { questionLog }));
 		const assistant = await env.importWorkflow({
 			...example,
 			nodes: example.nodes.map((node) => {
@@ -45,18 +47,24 @@ describe('the sms-assistant example: one answer per burst, a memory per person, 
 				return node;
 			}),
 		} as WorkflowJson);
-		assistantId = assistant.id;
-		await env.client.publishWorkflow(assistantId);
-		relayUrl = await env.publish(
+		await env.client.publishWorkflow(assistant.id);
+		return assistant.id;
+	}
+
+	/** The inbox, published, handing texts no question took to `assistantWorkflow`: its relay URL. */
+	const publishInbox = async (env: E2eEnvironment, assistantWorkflow: string, webhookId?: string) =>
+		await env.publish(
 			await env.importWorkflow(
-				loadExample('inbox', {
-					questionLog,
-					keywordReplies: false,
-					assistantWorkflow: assistantId,
-				}),
+				loadExample('inbox', { questionLog, keywordReplies: false, assistantWorkflow, webhookId }),
 			),
 			'On Reply or Opt-Out',
 		);
+
+	beforeAll(async () => {
+		const env = suite.env();
+		questionLog = await publishQuestionLog(env);
+		assistantId = await publishAssistant(env);
+		relayUrl = await publishInbox(env, assistantId);
 	}, 120_000);
 
 	let finished = 0;
@@ -201,4 +209,72 @@ describe('the sms-assistant example: one answer per burst, a memory per person, 
 		},
 		120_000,
 	);
+	suite.it(
+		"Reply as the AI Agent's tool: the agent texts the person back once, from the longcode they texted",
+		async (env) => {
+			env.sim.reset();
+			// The example with Reply as the agent's one tool instead of a node after it.
+			const toolId = await publishAssistant(env, asAgentTool);
+			const toolRelayUrl = await publishInbox(env, toolId, exampleWebhookId('inbox', 'reply tool'));
+			const phone = '353871110008';
+			for (const content of ['Hi', 'can you text me the address'])
+				expect(
+					(
+						await env.sim.sendInbound({
+							url: toolRelayUrl,
+							from: phone,
+							to: LONGCODE,
+							content,
+							linked: false,
+						})
+					).status,
+				).toBe(200);
+			const runs = await env.client.waitForExecutions(toolId, 2, 120_000);
+			expect(runs.map((run) => run.status)).toEqual(['success', 'success']);
+			expect(turnsAsked(env.sim.chatRequests)).toEqual(['Hi\ncan you text me the address']);
+			// The model filled in the message; the turn's number and longcode came from Collect Burst.
+			expect(env.sim.campaigns).toHaveLength(1);
+			expect(env.sim.campaigns[0].body).toMatchObject({
+				from: LONGCODE,
+				message: CHAT_MODEL_TEXT,
+				recipientInfo: [expect.objectContaining({ msisdn: phone })],
+			});
+			// The agent heard back what the tool did.
+			const toolAnswer = env.sim.chatRequests.flat().find((m) => m.role === 'tool');
+			expect(toolAnswer?.content).toContain(phone);
+		},
+		240_000,
+	);
 });
+
+/** The example with Reply as the AI Agent's tool (the model writes the text) and nothing after the agent. */
+function asAgentTool(example: WorkflowJson): WorkflowJson {
+	const reply = example.nodes.find((node) => node.name === 'Reply')!;
+	const { executeOnce: _once, ...node } = reply;
+	const kept = new Set(['When the Inbox Hands a Text', 'Collect Burst', 'AI Agent']);
+	kept.add('OpenAI Chat Model').add('Memory per Person');
+	const tool = {
+		...node,
+		name: 'Text Them Back',
+		type: 'n8n-nodes-phonovation.phonovationTool',
+		parameters: {
+			...(reply.parameters as Record<string, unknown>),
+			descriptionType: 'manual',
+			toolDescription: 'Texts the person who wrote to us',
+			message: "={{ $fromAI('message', 'The text to send them') }}",
+			options: { maxParts: 2, repliesPerHour: 10 },
+		},
+	};
+	const connections = Object.fromEntries(
+		Object.entries(example.connections).filter(([from]) => kept.has(from) && from !== 'AI Agent'),
+	);
+	return {
+		...example,
+		name: `${example.name} (Reply as tool)`,
+		nodes: [...example.nodes.filter((n) => kept.has(n.name)), tool],
+		connections: {
+			...connections,
+			[tool.name]: { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
+		},
+	};
+}

@@ -40,8 +40,8 @@ export class QuestionLog {
 			rows.length ? rows.map((row) => ({ json: { ...row } })) : [{ json: {} }];
 		const ofPhone = () => this.messages.filter((row) => row.phone === input.phone);
 		if (input.action === 'converse') {
-			const { kind, phone, key, text, at, id, turn } = input;
-			this.messages.push({ kind, phone, key, text, at, id, turn });
+			const { kind, phone, key, text, at, arrivedAt, id, turn } = input;
+			this.messages.push({ kind, phone, key, text, at, arrivedAt, id, turn });
 			return answer(ofPhone());
 		}
 		if (input.action === 'conversation') return answer(ofPhone());

@@ -2,6 +2,8 @@ import { type Exchange, json, type Reply } from './http';
 
 /** What the chat model below fills in where a tool asks for a phone or mobile number. */
 export const CHAT_MODEL_PHONE = '353861230000';
+/** What it fills in for any other text argument (a message to send, a name…). */
+export const CHAT_MODEL_TEXT = 'sample';
 
 /**
  * An OpenAI-compatible chat model for n8n's AI Agent in tests (its OpenAI chat model node pointed
@@ -57,7 +59,7 @@ function argument(name: string, schema: ArgumentSchema): unknown {
 	if (schema.type === 'number') return 2;
 	return /\b(phone|mobile)\b/i.test(`${name} ${schema.description ?? ''}`)
 		? CHAT_MODEL_PHONE
-		: 'sample';
+		: CHAT_MODEL_TEXT;
 }
 
 function chatCompletion(exchange: Exchange): Reply {

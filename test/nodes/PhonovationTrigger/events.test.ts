@@ -13,6 +13,8 @@ import {
 	withoutField,
 } from './relays';
 
+/** The trigger's `arrivedAt`: when this n8n received the relay. */
+const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const ALL_EVENTS = ['deliveryReceipt', 'inbound', 'optOut', 'processingResult'];
 
 describe.each(TRIGGER_VERSIONS)('Phonovation Trigger %s', (version) => {
@@ -27,6 +29,7 @@ describe.each(TRIGGER_VERSIONS)('Phonovation Trigger %s', (version) => {
 			expect(out.status).toBe(200);
 			expect(out.items[0].json).toEqual({
 				event: 'optOut',
+				arrivedAt: expect.stringMatching(ISO_TIME),
 				from: '353871111111',
 				text: 'STOP',
 				keyword: 'STOP',
@@ -120,6 +123,7 @@ describe.each(TRIGGER_VERSIONS)('Phonovation Trigger %s', (version) => {
 			expect(out.status).toBe(200);
 			expect(out.items[0].json).toEqual({
 				event: 'deliveryReceipt',
+				arrivedAt: expect.stringMatching(ISO_TIME),
 				notifyId: '321354',
 				delivered: true,
 				relayKey: expect.stringMatching(/^[0-9a-f]{32}$/),
@@ -273,6 +277,7 @@ describe.each(TRIGGER_VERSIONS)('Phonovation Trigger %s', (version) => {
 			expect(out.status).toBe(200);
 			expect(out.items[0].json).toEqual({
 				event: 'processingResult',
+				arrivedAt: expect.stringMatching(ISO_TIME),
 				status: 'MESSAGE_SUCCESS',
 				message: 'Your message has been queued.',
 				notifyId: 'order-001',
@@ -294,6 +299,7 @@ describe.each(TRIGGER_VERSIONS)('Phonovation Trigger %s', (version) => {
 			);
 			expect(out.items[0].json).toEqual({
 				event: 'processingResult',
+				arrivedAt: expect.stringMatching(ISO_TIME),
 				status: 'CAMPAIGN_ERROR',
 				message: 'Sender is not valid',
 				notifyId: null,

@@ -20,9 +20,14 @@ describe.each(TRIGGER_VERSIONS)(
 	(version) => {
 		const triggerEngine = (credential?: Record<string, string>) => engineAt(credential, version);
 
-		it('turns a signed relay into one typed, camelCase item', async () => {
+		it('turns a signed relay into one typed, camelCase item, stamped with when it arrived', async () => {
+			const before = new Date().toISOString();
 			const out = await postForm(triggerEngine(), inboundFields());
+			const after = new Date().toISOString();
 			expect({ status: out.status, body: out.body }).toEqual(ACCEPTED);
+			// This n8n's clock, not the relay's (unverified.receivedAt): Collect Burst orders a turn by it.
+			expect(String(out.items[0].json.arrivedAt) >= before).toBe(true);
+			expect(String(out.items[0].json.arrivedAt) <= after).toBe(true);
 			expect(out.items).toHaveLength(1);
 			expect(out.items[0].json).toEqual({
 				event: 'inbound',
@@ -32,6 +37,7 @@ describe.each(TRIGGER_VERSIONS)(
 				sessionId: 'sms:353871111111',
 				relayKey: expect.stringMatching(/^[0-9a-f]{32}$/),
 				verified: true,
+				arrivedAt: expect.any(String),
 				unverified: {
 					to: '353877777777',
 					notifyId: 'order-001',

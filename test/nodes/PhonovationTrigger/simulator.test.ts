@@ -40,6 +40,7 @@ describe('Phonovation Trigger ← simulator relays over HTTP', () => {
 		expect(result.body).toBe('');
 		expect(lastItem()).toEqual({
 			event: 'inbound',
+			arrivedAt: expect.any(String),
 			from: '353871111111',
 			text: content,
 			keyword: 'TÁ',

@@ -28,6 +28,7 @@ describe.each(TRIGGER_VERSIONS)('Phonovation Trigger %s: STOP replies', (version
 		const { unverified } = shortcode.items[0].json as { unverified: object };
 		expect(out.items[0].json).toEqual({
 			...shortcode.items[0].json,
+			arrivedAt: expect.any(String),
 			unverified: { ...unverified, to: LONGCODE, via: 'reply' },
 		});
 		expect(out.items[0].json).toMatchObject({

@@ -13,7 +13,9 @@ import { operationFields } from '../fields';
 import { savedNumber } from '../numbers';
 import { questionLogField } from '../questionLog';
 import { claimTurn, logMessage, messagesOfPerson, runOf } from './messageLog';
-import { earlierCopy, laterMessage, type LoggedMessage, messageId, turnMessages } from './messages';
+import {
+	arrivalOf,
+	earlierCopy, laterMessage, type LoggedMessage, messageId, turnMessages } from './messages';
 
 /** Turn: one item per burst. No Turn: each other text's item, with why (and errors, under Continue On Fail). */
 export const outputNames = ['Turn', 'No Turn'] as const;
@@ -71,6 +73,9 @@ interface Pending {
 	mine: LoggedMessage;
 }
 
+/** When a text reached n8n, or was logged when that is unknown. */
+const sentAt = (row: LoggedMessage) => row.arrivedAt || row.at;
+
 type Outcome = { turn: IDataObject } | { noTurn: IDataObject };
 
 const replayReason = (copy: LoggedMessage) =>
@@ -105,6 +110,7 @@ async function logged(
 		key: asText(item.relayKey) || `${phone} ${text}`,
 		text,
 		at,
+		arrivedAt: arrivalOf(item.arrivedAt),
 		id: messageId('in', runOf(ctx), itemIndex),
 		turn: '',
 	};
@@ -140,10 +146,10 @@ async function settled(
 		turn: {
 			...item,
 			text: taken.map((row) => row.text).join('\n'),
-			messages: taken.map((row) => ({ text: row.text, at: row.at })),
+			messages: taken.map((row) => ({ text: row.text, at: sentAt(row) })),
 			count: taken.length,
-			firstAt: taken[0].at,
-			lastAt: taken[taken.length - 1].at,
+			firstAt: sentAt(taken[0]),
+			lastAt: sentAt(taken[taken.length - 1]),
 			turn,
 		},
 	};

@@ -10,6 +10,11 @@ export interface LoggedMessage {
 	text: string;
 	/** When it was logged (ISO, this n8n's clock). */
 	at: string;
+	/**
+	 * `in`: when the relay reached n8n (the trigger's `arrivedAt`), '' when unknown. In queue mode a
+	 * busy worker may log a text after a later one: a turn's texts are put in this order.
+	 */
+	arrivedAt: string;
 	/** Unique per kind, execution and item: `<kind>:<execution id>:<item index>` (messageId). */
 	id: string;
 	/** `in`: the turn that took it ('' until then); `out`: the turn it answers. */
@@ -53,6 +58,7 @@ export function messagesOf(rows: ReadonlyArray<Record<string, unknown>>): Logged
 			key: text(row.key),
 			text: text(row.text),
 			at: text(row.at),
+			arrivedAt: text(row.arrivedAt),
 			id: text(row.id),
 			turn: text(row.turn),
 		});
@@ -63,6 +69,18 @@ export function messagesOf(rows: ReadonlyArray<Record<string, unknown>>): Logged
 /** Log order: by time, then by id (two logged in the same millisecond). */
 export const byLogOrder = (a: LoggedMessage, b: LoggedMessage): number =>
 	a.at < b.at ? -1 : a.at > b.at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+
+/** The trigger's `arrivedAt` as an ISO time, or '' when it is not a time (an item from elsewhere). */
+export function arrivalOf(value: unknown): string {
+	const ms = typeof value === 'string' ? Date.parse(value) : NaN;
+	return Number.isNaN(ms) ? '' : new Date(ms).toISOString();
+}
+
+/** Arrival order (log order for a text without its arrival time): the order the person sent them. */
+export const byArrival = (a: LoggedMessage, b: LoggedMessage): number => {
+	const [x, y] = [a.arrivedAt || a.at, b.arrivedAt || b.at];
+	return x < y ? -1 : x > y ? 1 : byLogOrder(a, b);
+};
 
 const within = (row: LoggedMessage, at: string, ms: number) =>
 	Date.parse(at) - Date.parse(row.at) < ms;
@@ -91,10 +109,10 @@ export function laterMessage(
 	);
 }
 
-/** The texts a turn took, in order, each relay once. */
+/** The texts a turn took, in the order they reached n8n, each relay once. */
 export function turnMessages(rows: LoggedMessage[], turn: string): LoggedMessage[] {
-	const taken = rows.filter((row) => row.kind === 'in' && row.turn === turn).sort(byLogOrder);
-	return taken.filter((row) => !earlierCopy(taken, row));
+	const taken = rows.filter((row) => row.kind === 'in' && row.turn === turn);
+	return taken.filter((row) => !earlierCopy(taken, row)).sort(byArrival);
 }
 
 /**

@@ -200,6 +200,7 @@ async function loggedRefusal(
 		key: answers,
 		text,
 		at: new Date().toISOString(),
+		arrivedAt: '',
 		// The same on Retry On Fail: the retry finds its own row, not a second reply.
 		id: messageId('out', runOf(ctx), itemIndex),
 		turn: answers,

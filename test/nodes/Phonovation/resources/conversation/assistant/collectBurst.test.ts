@@ -77,6 +77,21 @@ describe('Collect Burst: the texts a person sends in a row become one turn, once
 		expect(results[2].outputs[NO_TURN]).toEqual([]);
 	});
 
+	it('texts a busy worker logs out of order keep the order they reached n8n (queue mode)', async () => {
+		const sent = Date.now();
+		const arrived = (ms: number) => ({ arrivedAt: new Date(sent + ms).toISOString() });
+		// The webhook process stamped "Hi" first; the worker running it logs it 200 ms after "to Friday".
+		const late = collect(inbound(ANNA, 'to Friday', arrived(500)));
+		await sleep(200);
+		const early = collect(inbound(ANNA, 'Hi', arrived(0)));
+		const turns = (await Promise.all([late, early])).flatMap((r) => r.outputs[TURN]);
+		expect(turns.map((t) => t.json.text)).toEqual(['Hi\nto Friday']);
+		expect(turns[0].json).toMatchObject({
+			firstAt: arrived(0).arrivedAt,
+			lastAt: arrived(500).arrivedAt,
+		});
+	});
+
 	it('two people texting at the same time get a turn each, with only their own texts', async () => {
 		const results = await Promise.all([
 			collect(inbound(ANNA, 'Hi')),
