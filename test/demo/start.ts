@@ -26,7 +26,13 @@ import {
 	TYPES,
 	withCredential,
 } from '../e2e/support/environment';
-import { exampleNames, loadExample, withSettings } from '../e2e/support/examples';
+import {
+	createSimulatorOpenAi,
+	exampleNames,
+	loadExample,
+	withOpenAi,
+	withSettings,
+} from '../e2e/support/examples';
 import { ensureN8nInstalled } from '../e2e/support/install';
 import { N8nClient, OWNER, type WorkflowJson } from '../e2e/support/n8n-client';
 import { type N8nProcess, startN8n } from '../e2e/support/n8n-process';
@@ -51,21 +57,6 @@ const INBOX = { name: 'inbox', trigger: 'On Reply or Opt-Out' };
 /** The example the inbox hands inbound texts to; its chat model is the simulator's. */
 const ASSISTANT = { name: 'sms-assistant', model: 'OpenAI Chat Model' };
 const OPENAI_CREDENTIAL_NAME = 'OpenAI (local simulator)';
-
-/** The assistant's chat model with the simulator's OpenAI credential. */
-function withOpenAi(
-	workflow: WorkflowJson,
-	credential: { id: string; name: string },
-): WorkflowJson {
-	return {
-		...workflow,
-		nodes: workflow.nodes.map((node) =>
-			node.name === ASSISTANT.model
-				? { ...node, credentials: { openAiApi: { id: credential.id, name: credential.name } } }
-				: node,
-		),
-	};
-}
 
 /** The examples that ask a question and wait for the reply. */
 const ASKING = ['appointment-confirmation', 'ai-human-review'];
@@ -308,10 +299,7 @@ async function main(): Promise<void> {
 			smtpCredentialData(mail),
 		);
 		// The simulator's stand-in chat model, for the assistant's agent (any key works).
-		const openAi = await client.createCredential(OPENAI_CREDENTIAL_NAME, 'openAiApi', {
-			apiKey: 'sk-simulator',
-			url: `${sim.url}/v1`,
-		});
+		const openAi = await createSimulatorOpenAi(client, sim.url, OPENAI_CREDENTIAL_NAME);
 		// The inbox first: it is the Question Log the asking examples choose.
 		let questionLog = '';
 		for (const name of [
@@ -329,7 +317,7 @@ async function main(): Promise<void> {
 			);
 			const ready = withSmtpCredential(withCredential(example, credential), smtp);
 			const workflow = await client.createWorkflow(
-				name === ASSISTANT.name ? withOpenAi(ready, openAi) : ready,
+				name === ASSISTANT.name ? withOpenAi(ready, openAi, ASSISTANT.model) : ready,
 			);
 			if (name === INBOX.name) questionLog = String(workflow.id);
 			if (name === ASSISTANT.name) {

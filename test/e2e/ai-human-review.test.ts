@@ -5,7 +5,12 @@ import { fetch } from 'undici';
 
 import { CHAT_MODEL_PHONE, DEFAULT_CONFIG } from '../simulator';
 import { type E2eEnvironment, useE2eEnvironment } from './support/environment';
-import { loadExample, publishQuestionLog } from './support/examples';
+import {
+	createSimulatorOpenAi,
+	loadExample,
+	publishQuestionLog,
+	withOpenAi,
+} from './support/examples';
 import { nodeOutput } from './support/n8n-client';
 import { pollUntil } from './support/poll';
 import { waitingAt } from './support/question-log';
@@ -32,21 +37,9 @@ describe('the ai-human-review example in n8n: the AI Agent texts only what a per
 			'On Reply or Opt-Out',
 		);
 		// The user's own OpenAI credential, here the simulator's OpenAI-compatible model.
-		const openAi = await env.client.createCredential('OpenAI (simulator)', 'openAiApi', {
-			apiKey: 'sk-simulator',
-			url: `${env.sim.url}/v1`,
-		});
+		const openAi = await createSimulatorOpenAi(env.client, env.sim.url);
 		const example = loadExample('ai-human-review', { sender: LONGCODE, questionLog });
-		workflowId = (
-			await env.importWorkflow({
-				...example,
-				nodes: example.nodes.map((node) =>
-					node.name === 'OpenAI Chat Model'
-						? { ...node, credentials: { openAiApi: { id: openAi.id, name: openAi.name } } }
-						: node,
-				),
-			})
-		).id;
+		workflowId = (await env.importWorkflow(withOpenAi(example, openAi))).id;
 	}, 60_000);
 
 	/**

@@ -6,6 +6,7 @@ import { fetch } from 'undici';
 
 import { replyProof } from '../../nodes/Phonovation/resources/conversation/proof/replyProof';
 import { useE2eEnvironment } from './support/environment';
+import { createSimulatorOpenAi } from './support/examples';
 import { logParameter, questionLog, questionLogWorkflow, waitingAt } from './support/question-log';
 import { nodeOutput } from './support/n8n-client';
 import { chain, manualTrigger, phonovation, phonovationTrigger } from './support/workflow-builder';
@@ -384,10 +385,7 @@ describe('Send and Wait for Reply in n8n', () => {
 
 		/** Manual Trigger → AI Agent (OpenAI chat model on the simulator); List Senders gated by our review. */
 		async function agentWorkflow(env: ReturnType<typeof suite.env>, review: Json = {}) {
-			openAi ??= await env.client.createCredential('OpenAI (simulator)', 'openAiApi', {
-				apiKey: 'sk-simulator',
-				url: `${env.sim.url}/v1`,
-			});
+			openAi ??= await createSimulatorOpenAi(env.client, env.sim.url);
 			const node = (name: string, type: string, typeVersion: number, parameters: Json) => ({
 				id: randomUUID(),
 				name,

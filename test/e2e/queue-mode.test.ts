@@ -6,9 +6,11 @@ import { inboundRelay } from '../simulator/relays';
 import { TYPES } from './support/environment';
 import {
 	createExampleDataTables,
+	createSimulatorOpenAi,
 	exampleWebhookId,
 	loadExample,
 	publishQuestionLog,
+	withOpenAi,
 } from './support/examples';
 import { executionsUpToMarker, fetchExecutions, newestExecution } from './support/load-executions';
 import { type OutgoingRequest, sendConcurrently, statusHistogram } from './support/load-http';
@@ -424,19 +426,10 @@ describe('Phonovation nodes in n8n queue mode (Postgres, main + 2 workers + webh
 	suite.it(
 		'an SMS assistant behind the inbox: a burst of three texts through the webhook process is one turn and one reply, whichever workers run it',
 		async ({ client, importWorkflow, publish, sim }) => {
-			const openAi = await client.createCredential('OpenAI (simulator)', 'openAiApi', {
-				apiKey: 'sk-simulator',
-				url: `${sim.url}/v1`,
-			});
-			const example = loadExample('sms-assistant', { questionLog });
-			const assistant = await importWorkflow({
-				...example,
-				nodes: example.nodes.map((node) =>
-					node.name === 'OpenAI Chat Model'
-						? { ...node, credentials: { openAiApi: { id: openAi.id, name: openAi.name } } }
-						: node,
-				),
-			});
+			const openAi = await createSimulatorOpenAi(client, sim.url);
+			const assistant = await importWorkflow(
+				withOpenAi(loadExample('sms-assistant', { questionLog }), openAi),
+			);
 			await client.publishWorkflow(assistant.id);
 			const inbox = await importWorkflow(
 				loadExample('inbox', {

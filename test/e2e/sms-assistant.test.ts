@@ -2,7 +2,13 @@
 import { DEFAULT_CONFIG } from '../simulator';
 import { CHAT_MODEL_TEXT, type ChatRequestMessages } from '../simulator/chatModel';
 import { type E2eEnvironment, useE2eEnvironment } from './support/environment';
-import { exampleWebhookId, loadExample, publishQuestionLog } from './support/examples';
+import {
+	createSimulatorOpenAi,
+	exampleWebhookId,
+	loadExample,
+	publishQuestionLog,
+	withOpenAi,
+} from './support/examples';
 import type { WorkflowJson } from './support/n8n-client';
 import { chain, code, manualTrigger, phonovation } from './support/workflow-builder';
 
@@ -29,24 +35,16 @@ describe('the sms-assistant example: one answer per burst, a memory per person, 
 		env: E2eEnvironment,
 		edit: (example: WorkflowJson) => WorkflowJson = (example) => example,
 	): Promise<string> {
-		const openAi = await env.client.createCredential('OpenAI (simulator)', 'openAiApi', {
-			apiKey: 'sk-simulator',
-			url: `${env.sim.url}/v1`,
-		});
-		const example = edit(loadExample('sms-assistant', { questionLog }));
+		const openAi = await createSimulatorOpenAi(env.client, env.sim.url);
+		const example = withOpenAi(edit(loadExample('sms-assistant', { questionLog })), openAi);
 		const assistant = await env.importWorkflow({
 			...example,
-			nodes: example.nodes.map((node) => {
-				if (node.name === 'OpenAI Chat Model')
-					return { ...node, credentials: { openAiApi: { id: openAi.id, name: openAi.name } } };
-				if (node.name === 'Collect Burst')
-					return {
-						...node,
-						parameters: { ...(node.parameters as object), quietSeconds: QUIET_SECONDS },
-					};
-				return node;
-			}),
-		} as WorkflowJson);
+			nodes: example.nodes.map((node) =>
+				node.name === 'Collect Burst'
+					? { ...node, parameters: { ...(node.parameters as object), quietSeconds: QUIET_SECONDS } }
+					: node,
+			),
+		});
 		await env.client.publishWorkflow(assistant.id);
 		return assistant.id;
 	}

@@ -229,31 +229,29 @@ export class Engine {
 
 	/** Calls a node's loadOptions method through n8n-core's real LoadOptionsContext, as the editor does. */
 	async loadOptions(node: INode, method: string): Promise<INodePropertyOptions[]> {
-		const workflow = this.workflow([node]);
-		const context = new LoadOptionsContext(
-			workflow,
-			node,
-			additionalDataFor(this.credentials),
-			'parameters',
-		);
-		const type = this.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
-		const fn = type.methods?.loadOptions?.[method];
+		const { context, methods } = this.editorContext(node);
+		const fn = methods?.loadOptions?.[method];
 		if (!fn) throw new Error(`${node.type} has no loadOptions method ${method}`);
-		return await fn.call(context as ILoadOptionsFunctions);
+		return await fn.call(context);
 	}
 
 	/** Calls a node's listSearch method (a resource locator's list) as the editor does when it opens. */
 	async listSearch(node: INode, method: string, filter?: string): Promise<INodeListSearchResult> {
-		const workflow = this.workflow([node]);
+		const { context, methods } = this.editorContext(node);
+		const fn = methods?.listSearch?.[method];
+		if (!fn) throw new Error(`${node.type} has no listSearch method ${method}`);
+		return await fn.call(context, filter);
+	}
+
+	/** What the editor's option and list requests run in: the node alone, with the credentials. */
+	private editorContext(node: INode) {
 		const context = new LoadOptionsContext(
-			workflow,
+			this.workflow([node]),
 			node,
 			additionalDataFor(this.credentials),
 			'parameters',
-		);
+		) as ILoadOptionsFunctions;
 		const type = this.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
-		const fn = type.methods?.listSearch?.[method];
-		if (!fn) throw new Error(`${node.type} has no listSearch method ${method}`);
-		return await fn.call(context as ILoadOptionsFunctions, filter);
+		return { context, methods: type.methods };
 	}
 }

@@ -170,3 +170,31 @@ export async function createExampleDataTables(client: N8nClient): Promise<{ optO
 	);
 	return { optOuts: optOuts.id };
 }
+
+/** The simulator's OpenAI-compatible chat model as an OpenAI credential (any key works). */
+export async function createSimulatorOpenAi(
+	client: N8nClient,
+	simUrl: string,
+	name = 'OpenAI (simulator)',
+): Promise<{ id: string; name: string }> {
+	return await client.createCredential(name, 'openAiApi', {
+		apiKey: 'sk-simulator',
+		url: `${simUrl}/v1`,
+	});
+}
+
+/** The workflow with its OpenAI Chat Model node using the credential, as a user picks it. */
+export function withOpenAi(
+	workflow: WorkflowJson,
+	credential: { id: string; name: string },
+	model = 'OpenAI Chat Model',
+): WorkflowJson {
+	return {
+		...workflow,
+		nodes: workflow.nodes.map((node) =>
+			node.name === model
+				? { ...node, credentials: { openAiApi: { id: credential.id, name: credential.name } } }
+				: node,
+		),
+	};
+}

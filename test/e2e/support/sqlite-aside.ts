@@ -3,10 +3,15 @@
  * two to three minutes, mostly on one core. Compiled in a side folder while the big
  * `npm ci --ignore-scripts` downloads and unpacks n8n (one core too), it is off the install's
  * critical path; install.ts copies the result into the install and proves that it loads.
+ *
+ * It stays off it: the compile runs at a lower priority (npm ci, the longest step of a cold
+ * `npm start`, keeps its core) and at -O2, not sqlite's -O3 (half the compile time; a demo's or a
+ * test's few rows do not need the difference).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream, existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { setPriority } from 'node:os';
 import path from 'node:path';
 
 import { NPM } from './run-command';
@@ -46,8 +51,13 @@ async function sidePackageJson(installDir: string): Promise<string> {
 	return JSON.stringify({ private: true, dependencies }, null, '\t');
 }
 
-export function buildSqliteAside(installDir: string, env: NodeJS.ProcessEnv): AsideBuild {
+/** The nice value of the compile: below npm ci's, which the install waits on. */
+const BACKGROUND_PRIORITY = 10;
+
+export function buildSqliteAside(installDir: string, baseEnv: NodeJS.ProcessEnv): AsideBuild {
 	const side = `${installDir}.sqlite3`;
+	// gcc takes the last -O: CFLAGS come after the -O3 of sqlite3's gyp file.
+	const env = { ...baseEnv, CFLAGS: `${baseEnv.CFLAGS ?? ''} -O2`.trim() };
 	const logFile = path.join(installDir, 'sqlite3-build.log');
 	let child: ChildProcess | undefined;
 	let stopped = false;
@@ -78,6 +88,14 @@ export function buildSqliteAside(installDir: string, env: NodeJS.ProcessEnv): As
 				stdio: ['ignore', 'pipe', 'pipe'],
 			});
 			child = spawned;
+			// Before npm starts node-gyp and the compiler, which inherit it.
+			if (spawned.pid !== undefined) {
+				try {
+					setPriority(spawned.pid, BACKGROUND_PRIORITY);
+				} catch {
+					// Not allowed here: it only takes longer.
+				}
+			}
 			const onData = (chunk: Buffer) => {
 				tail = (tail + chunk.toString('utf8')).slice(-4000);
 				log.write(chunk);

@@ -13,7 +13,7 @@ import { relaySecretOf } from './proof/relaySecret';
 import { waitingBaseOf } from './waitingRuns';
 
 /** A trigger item handed over in a JSON parameter (n8n may hand it over as text). */
-function itemOfParameter(value: unknown): IDataObject {
+export function itemOfParameter(value: unknown): IDataObject {
 	if (typeof value === 'string') {
 		try {
 			return (JSON.parse(value) ?? {}) as IDataObject;

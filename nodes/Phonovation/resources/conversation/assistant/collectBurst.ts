@@ -9,13 +9,19 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { asNodeError } from '../../../eachItem';
 import { asText } from '../../../../shared/values';
+import { itemOfParameter } from '../deliverEach';
 import { operationFields } from '../fields';
 import { savedNumber } from '../numbers';
 import { questionLogField } from '../questionLog';
 import { claimTurn, logMessage, messagesOfPerson, runOf } from './messageLog';
 import {
 	arrivalOf,
-	earlierCopy, laterMessage, type LoggedMessage, messageId, turnMessages } from './messages';
+	earlierCopy,
+	laterMessage,
+	type LoggedMessage,
+	messageId,
+	turnMessages,
+} from './messages';
 
 /** Turn: one item per burst. No Turn: each other text's item, with why (and errors, under Continue On Fail). */
 export const outputNames = ['Turn', 'No Turn'] as const;
@@ -48,18 +54,6 @@ export const description = operationFields('collectBurst', [
 	},
 ] satisfies INodeProperties[]);
 
-/** A JSON parameter as n8n may hand it over (an object, or its text). */
-function objectOf(value: unknown): IDataObject {
-	if (typeof value === 'string') {
-		try {
-			return (JSON.parse(value) ?? {}) as IDataObject;
-		} catch {
-			return {};
-		}
-	}
-	return value && typeof value === 'object' ? (value as IDataObject) : {};
-}
-
 /** The quiet time in ms, within its bounds whatever the parameter says. */
 function quietMs(ctx: IExecuteFunctions): number {
 	const raw = Number(ctx.getNodeParameter('quietSeconds', 0, QUIET_SECONDS.fallback));
@@ -87,7 +81,7 @@ async function logged(
 	itemIndex: number,
 	at: string,
 ): Promise<Pending | { noTurn: IDataObject }> {
-	const item = objectOf(ctx.getNodeParameter('inbound', itemIndex, {}));
+	const item = itemOfParameter(ctx.getNodeParameter('inbound', itemIndex, {}));
 	const event = asText(item.event);
 	if (event === 'optOut')
 		return { noTurn: { ...item, reason: 'an opt-out ends the conversation: no turn, no reply' } };

@@ -7,6 +7,17 @@ const sender = (value: string, mode: 'list' | 'id' = 'list') => ({ __rl: true, m
 
 describe('the Sender of node version 2 (a list the editor fills when it is opened)', () => {
 	const fixture = sharedFixture();
+	/** Campaign Send "Hi" from the sender, in node version 2. */
+	const send = async (
+		from: ReturnType<typeof sender>,
+		items?: Array<{ json: Record<string, string> }>,
+		recipients = '0871234567',
+	) =>
+		await fixture().run(
+			{ resource: 'campaign', operation: 'send', from, text: 'Hi', recipients },
+			items,
+			V2,
+		);
 
 	it("lists the account's senders with their types, narrowed by what the user types", async () => {
 		const f = fixture();
@@ -23,36 +34,20 @@ describe('the Sender of node version 2 (a list the editor fills when it is opene
 
 	it('sends from the sender chosen in the list', async () => {
 		const f = fixture();
-		const result = await f.run(
-			{
-				resource: 'campaign',
-				operation: 'send',
-				from: sender('Phonovation'),
-				text: 'Hi',
-				recipients: '0871234567',
-			},
-			undefined,
-			V2,
-		);
+		const result = await send(sender('Phonovation'));
 		expect(result.error).toBeUndefined();
 		expect(f.sim.campaigns.map((c) => c.body.from)).toEqual(['Phonovation']);
 	});
 
 	it('reads a sender typed as an expression for each item, not once for all (one campaign per sender)', async () => {
 		const f = fixture();
-		const result = await f.run(
-			{
-				resource: 'campaign',
-				operation: 'send',
-				from: sender('={{ $json.sender }}', 'id'),
-				text: 'Hi',
-				recipients: '={{ $json.phone }}',
-			},
+		const result = await send(
+			sender('={{ $json.sender }}', 'id'),
 			[
 				{ json: { sender: 'Phonovation', phone: '0871234501' } },
 				{ json: { sender: '353851234567', phone: '0871234502' } },
 			],
-			V2,
+			'={{ $json.phone }}',
 		);
 		expect(result.error).toBeUndefined();
 		expect(f.sim.campaigns.map((c) => c.body.from).sort()).toEqual(['353851234567', 'Phonovation']);
@@ -60,34 +55,14 @@ describe('the Sender of node version 2 (a list the editor fills when it is opene
 
 	it('an unapproved sender typed by ID is refused by name, and nothing is sent', async () => {
 		const f = fixture();
-		const result = await f.run(
-			{
-				resource: 'campaign',
-				operation: 'send',
-				from: sender('NotOurs', 'id'),
-				text: 'Hi',
-				recipients: '0871234567',
-			},
-			undefined,
-			V2,
-		);
+		const result = await send(sender('NotOurs', 'id'));
 		expect(result.error?.message).toContain('Sender ID "NotOurs" is not approved on this account');
 		expect(f.sim.campaigns).toHaveLength(0);
 	});
 
 	it("an example's placeholder in the list is named once, under the field's label, and nothing is sent", async () => {
 		const f = fixture();
-		const result = await f.run(
-			{
-				resource: 'campaign',
-				operation: 'send',
-				from: sender('YOUR_SENDER_ID'),
-				text: 'Hi',
-				recipients: '0871234567',
-			},
-			undefined,
-			V2,
-		);
+		const result = await send(sender('YOUR_SENDER_ID'));
 		expect(result.error?.message).toMatch(/placeholders: Sender \(YOUR_SENDER_ID\)\. Choose/);
 		expect(f.sim.requests).toHaveLength(0);
 	});

@@ -29,8 +29,9 @@ describe('Reply: a text back from the longcode the person texted, with the guard
 	beforeEach(() => log.clear());
 
 	let executions = 0;
+	/** One execution of Reply over the item (or items). */
 	const reply = async (
-		item: IDataObject,
+		item: IDataObject | IDataObject[],
 		parameters: INodeParameters = {},
 		node = {},
 		executionId = `reply-${++executions}`,
@@ -46,7 +47,7 @@ describe('Reply: a text back from the longcode the person texted, with the guard
 				answers: '={{ $json.turn ?? $json.relayKey ?? "" }}',
 				...parameters,
 			},
-			[{ json: item }],
+			(Array.isArray(item) ? item : [item]).map((json) => ({ json })),
 			node,
 			{ executionId },
 		);
@@ -173,19 +174,11 @@ describe('Reply: a text back from the longcode the person texted, with the guard
 			status: 500,
 			body: 'Internal Server Error',
 		});
-		await fixture().run(
-			{
-				resource: 'conversation',
-				operation: 'reply',
-				questionLog: QUESTION_LOG,
-				recipients: '={{ $json.from }}',
-				textedNumber: '={{ $json.unverified?.to }}',
-				message: 'Done.',
-				answers: '={{ $json.turn }}',
-			},
-			[{ json: turn(30, { from: '50123' }) }, { json: turn(31) }],
+		await reply(
+			[turn(30, { from: '50123' }), turn(31)],
+			{ message: 'Done.', answers: '={{ $json.turn }}' },
 			{ retryOnFail: true, maxTries: 3, waitBetweenTries: 0 },
-			{ executionId: 'reply-retried' },
+			'reply-retried',
 		);
 		expect(log.calls.filter((call) => call.action === 'converse')).toHaveLength(1);
 		expect(fixture().sim.requests.filter((r) => r.path === CAMPAIGN)).toHaveLength(1);
