@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Writes each registry package's tarball address (`resolved`) into the lock files. Without it,
 // `npm ci` first downloads every package's whole metadata document to find the tarball: for the
-// pinned n8n, 3,655 of them, minutes of one core on a cold `npm start`. npm leaves the address out
+// pinned n8n's 1,587 packages, minutes of one core on a cold `npm start`. npm leaves the address out
 // when its config says omit-lockfile-registry-resolved, so run this after `npm install`:
 //   node .ci/lock-resolved.cjs
 const { readFileSync, writeFileSync } = require('node:fs');
@@ -14,7 +14,12 @@ const LOCK_FILES = ['package-lock.json', 'test/e2e/n8n/package-lock.json'];
 function missing(lock) {
 	return Object.entries(lock.packages).filter(
 		([key, entry]) =>
-			key !== '' && !entry.link && entry.version && entry.integrity && !entry.resolved,
+			// Only installed packages (a workspace's key has no node_modules/).
+			key.includes('node_modules/') &&
+			!entry.link &&
+			entry.version &&
+			entry.integrity &&
+			!entry.resolved,
 	);
 }
 

@@ -5,22 +5,27 @@
 # watchdog stops once this shell (the demo, after exec) is gone. The demo then finds n8n installed,
 # or waits on the install's lock while this prints its progress. A failure here only loses the head
 # start: the demo installs n8n itself, as it does when this is skipped.
+# Returns 0 when the install started, 1 when it is skipped (no setsid, no tsx version known).
 n8n_install_early() {
-  command -v setsid >/dev/null || return 0
+  command -v setsid >/dev/null || return 1
   # The cache root, as test/e2e/support/paths.ts has it.
   local cache="${PHONOVATION_E2E_CACHE:-$HOME/.cache/n8n-phonovation-e2e}"
   local version
-  version="$(node -p 'require("./package-lock.json").packages["node_modules/tsx"].version' 2>/dev/null)" || return 0
-  local tsx="$cache/tsx-$version/node_modules/tsx/dist/cli.mjs"
+  version="$(node -p 'require("./package-lock.json").packages["node_modules/tsx"].version' 2>/dev/null)" || return 1
+  local home="$cache/tsx-$version"
+  local tsx="$home/node_modules/tsx/dist/cli.mjs"
   local shell=$$
-  echo "Installing n8n for the demo beside it (a few minutes, ~3 GB; cached for later runs)" >&2
+  echo "Preparing n8n for the demo beside it (the first time: a few minutes, ~3 GB; cached for later runs)" >&2
   # The watchdog, in the background twice over (so that init, not the demo this shell becomes, reaps
   # it), outlives Ctrl-C (which would end a plain subshell) to stop the installer after this shell.
   ( (
     trap '' INT HUP TERM
+    # Installed aside and moved into place whole: an install stopped half-way is never taken for one.
     if [ ! -f "$tsx" ]; then
-      npm install --prefix "$cache/tsx-$version" --no-save --no-audit --no-fund --no-update-notifier \
-        --loglevel=error "tsx@$version" >&2 || exit 0
+      rm -rf "$home.partial" &&
+        npm install --prefix "$home.partial" --no-save --no-audit --no-fund --no-update-notifier \
+          --loglevel=error "tsx@$version" >&2 &&
+        rm -rf "$home" && mv "$home.partial" "$home" || exit 0
     fi
     kill -0 "$shell" 2>/dev/null || exit 0
     # Not a process group leader (no job control here), so setsid makes this pid one. Node starts
@@ -37,4 +42,3 @@ n8n_install_early() {
     kill -KILL -- "-$installer" 2>/dev/null || true
   ) & )
 }
-n8n_install_early

@@ -11,7 +11,7 @@ if ! npm ls --depth=0 >/dev/null 2>&1; then
   priority=()
   if [ "${1:-}" = tsx ] && [ "${2:-}" = test/demo/start.ts ]; then
     source .ci/n8n-early.sh
-    if command -v nice >/dev/null; then priority=(nice -n 10); fi
+    if n8n_install_early && command -v nice >/dev/null; then priority=(nice -n 10); fi
   fi
   echo "Installing the locked dependencies (npm ci, about a minute the first time) with node $(node --version)" >&2
   # The modules that compile here (cpu-features, ssh2) use the running Node's headers, not a

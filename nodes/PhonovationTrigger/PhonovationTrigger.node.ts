@@ -193,6 +193,9 @@ export class PhonovationTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		// This n8n's clock, read before the body and the signature: in queue mode workers may run the
+		// executions out of order, and Collect Burst puts a turn's texts in this order.
+		const arrivedAt = new Date().toISOString();
 		try {
 			const { events, options } = readTriggerParameters(this);
 			const outcome = await handleRelay(this.getRequestObject(), settingsOf(events, options), {
@@ -200,9 +203,7 @@ export class PhonovationTrigger implements INodeType {
 				secrets: secretsLoader(this, options.token ?? ''),
 			});
 			if ('ignored' in outcome) return {};
-			// This n8n's clock, stamped here on the process the relay reached: in queue mode workers may
-			// run the executions out of order, and Collect Burst puts a turn's texts in this order.
-			const item = { ...outcome.item, arrivedAt: new Date().toISOString() };
+			const item = { ...outcome.item, arrivedAt };
 			return { workflowData: [this.helpers.returnJsonArray([item])] };
 		} catch (error) {
 			if (error instanceof RelayRejection) {

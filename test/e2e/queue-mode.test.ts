@@ -451,8 +451,9 @@ describe('Phonovation nodes in n8n queue mode (Postgres, main + 2 workers + webh
 			}
 			const runs = await client.waitForExecutions(assistant.id, 3, 180_000);
 			const turns = runs.flatMap((run) => nodeOutput(run, 'Collect Burst'));
-			// One turn holding all three in the order they were sent, whichever worker logged first: the
-			// webhook process stamped each on arrival, and the stamps went through the inbox to the log.
+			// One turn holding all three in the order they were sent, even when busy workers log them out
+			// of order (as earlier runs saw): the webhook process stamped each on arrival, and the stamps
+			// went through the inbox to the log.
 			expect(turns).toHaveLength(1);
 			expect(turns[0].text).toBe('Hi\nI need to move my appointment\nto Friday');
 			const sentAt = (turns[0].messages as Array<{ at: string }>).map((m) => m.at);

@@ -29,26 +29,61 @@ interface LockEntry {
 	version?: string;
 	dependencies?: Record<string, string>;
 	optionalDependencies?: Record<string, string>;
+	peerDependencies?: Record<string, string>;
+}
+
+type LockPackages = Record<string, LockEntry>;
+
+/** Where node finds `name` from the package at `key`: its own node_modules, then each one above. */
+function resolvedFrom(packages: LockPackages, key: string, name: string): string | undefined {
+	for (let base = key; ;) {
+		const candidate = base === '' ? `node_modules/${name}` : `${base}/node_modules/${name}`;
+		if (packages[candidate]) return candidate;
+		if (base === '') return undefined;
+		const parent = base.lastIndexOf('/node_modules/');
+		base = parent === -1 ? '' : base.slice(0, parent);
+	}
 }
 
 /**
- * The side folder's package.json: sqlite3 at the version n8n's lock file pins, and its own
- * dependencies (node-gyp, node-addon-api…) at the versions that lock file gives them.
+ * The side folder's package.json and lock file: sqlite3 and everything it needs to build
+ * (node-gyp, prebuild-install and theirs), each at the place, version and integrity n8n's lock file
+ * gives it, so `npm ci` installs exactly what the n8n install would have built with.
  */
-async function sidePackageJson(installDir: string): Promise<string> {
-	const lock = JSON.parse(await readFile(path.join(installDir, 'package-lock.json'), 'utf8')) as {
-		packages: Record<string, LockEntry>;
-	};
-	const sqlite = lock.packages['node_modules/sqlite3'];
+export function sideInstall(n8nLock: { packages: LockPackages }): {
+	packageJson: object;
+	lock: object;
+} {
+	const { packages } = n8nLock;
+	const sqlite = packages['node_modules/sqlite3'];
 	if (!sqlite?.version) throw new Error('the lock file has no node_modules/sqlite3');
-	const dependencies: Record<string, string> = { sqlite3: sqlite.version };
-	for (const name of Object.keys({ ...sqlite.dependencies, ...sqlite.optionalDependencies })) {
-		const entry =
-			lock.packages[`node_modules/sqlite3/node_modules/${name}`] ??
-			lock.packages[`node_modules/${name}`];
-		if (entry?.version) dependencies[name] = entry.version;
+	const taken = new Set(['node_modules/sqlite3']);
+	for (const key of taken) {
+		const entry = packages[key];
+		const names = Object.keys({
+			...entry.dependencies,
+			...entry.optionalDependencies,
+			...entry.peerDependencies,
+		});
+		for (const name of names) {
+			const found = resolvedFrom(packages, key, name);
+			if (found) taken.add(found);
+		}
 	}
-	return JSON.stringify({ private: true, dependencies }, null, '\t');
+	const dependencies = { sqlite3: sqlite.version };
+	const name = 'n8n-phonovation-sqlite3-aside';
+	return {
+		packageJson: { name, private: true, dependencies },
+		lock: {
+			name,
+			lockfileVersion: 3,
+			requires: true,
+			packages: {
+				'': { name, dependencies },
+				...Object.fromEntries([...taken].sort().map((key) => [key, packages[key]])),
+			},
+		},
+	};
 }
 
 /** The nice value of the compile: below npm ci's, which the install waits on. */
@@ -122,8 +157,11 @@ export function buildSqliteAside(installDir: string, baseEnv: NodeJS.ProcessEnv)
 		await rm(side, { recursive: true, force: true });
 		await mkdir(side, { recursive: true });
 		// A package.json of its own, so that npm installs here and not in a folder above.
-		await writeFile(path.join(side, 'package.json'), await sidePackageJson(installDir));
-		await npm(['install', '--ignore-scripts', '--no-audit', '--no-fund', '--no-package-lock']);
+		const n8nLock = JSON.parse(await readFile(path.join(installDir, 'package-lock.json'), 'utf8'));
+		const { packageJson, lock } = sideInstall(n8nLock);
+		await writeFile(path.join(side, 'package.json'), JSON.stringify(packageJson, null, '\t'));
+		await writeFile(path.join(side, 'package-lock.json'), JSON.stringify(lock, null, '\t'));
+		await npm(['ci', '--ignore-scripts', '--no-audit', '--no-fund']);
 		await npm(['rebuild', 'sqlite3']);
 		const build = path.join(side, 'node_modules', 'sqlite3', 'build');
 		if (!existsSync(path.join(build, 'Release', 'node_sqlite3.node'))) {

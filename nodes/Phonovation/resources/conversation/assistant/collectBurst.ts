@@ -104,7 +104,7 @@ async function logged(
 		key: asText(item.relayKey) || `${phone} ${text}`,
 		text,
 		at,
-		arrivedAt: arrivalOf(item.arrivedAt),
+		arrivedAt: arrivalOf(item.arrivedAt, at),
 		id: messageId('in', runOf(ctx), itemIndex),
 		turn: '',
 	};

@@ -58,7 +58,7 @@ export function messagesOf(rows: ReadonlyArray<Record<string, unknown>>): Logged
 			key: text(row.key),
 			text: text(row.text),
 			at: text(row.at),
-			arrivedAt: text(row.arrivedAt),
+			arrivedAt: arrivalOf(row.arrivedAt, text(row.at)),
 			id: text(row.id),
 			turn: text(row.turn),
 		});
@@ -70,10 +70,23 @@ export function messagesOf(rows: ReadonlyArray<Record<string, unknown>>): Logged
 export const byLogOrder = (a: LoggedMessage, b: LoggedMessage): number =>
 	a.at < b.at ? -1 : a.at > b.at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 
-/** The trigger's `arrivedAt` as an ISO time, or '' when it is not a time (an item from elsewhere). */
-export function arrivalOf(value: unknown): string {
-	const ms = typeof value === 'string' ? Date.parse(value) : NaN;
-	return Number.isNaN(ms) ? '' : new Date(ms).toISOString();
+const ISO_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+/** How far a text's arrival may be from when it was logged: a queue's backlog, clocks apart. */
+const ARRIVAL_BEFORE_LOG_MS = 24 * 60 * 60 * 1000;
+const ARRIVAL_AFTER_LOG_MS = 60 * 1000;
+
+/**
+ * The trigger's `arrivedAt` as it stamps it (ISO, UTC, ms), when it is within a day before the
+ * text was logged (`at`) and not more than a minute after; else '' (an item or a row from
+ * elsewhere, a clock far off), and the text takes its place by when it was logged.
+ */
+export function arrivalOf(value: unknown, at: string): string {
+	if (typeof value !== 'string' || !ISO_UTC.test(value)) return '';
+	const [arrived, logged] = [Date.parse(value), Date.parse(at)];
+	if (Number.isNaN(arrived) || Number.isNaN(logged)) return '';
+	const fits =
+		arrived >= logged - ARRIVAL_BEFORE_LOG_MS && arrived <= logged + ARRIVAL_AFTER_LOG_MS;
+	return fits ? value : '';
 }
 
 /** Arrival order (log order for a text without its arrival time): the order the person sent them. */
