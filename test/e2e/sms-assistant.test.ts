@@ -234,7 +234,7 @@ describe('the sms-assistant example: one answer per burst, a memory per person, 
 			expect(env.sim.campaigns).toHaveLength(1);
 			expect(env.sim.campaigns[0].body).toMatchObject({
 				from: LONGCODE,
-				message: CHAT_MODEL_TEXT,
+				text: CHAT_MODEL_TEXT,
 				recipientInfo: [expect.objectContaining({ msisdn: phone })],
 			});
 			// The agent heard back what the tool did.
