@@ -30,6 +30,8 @@ const message = (fields: {
 	key: `${fields.kind} ${fields.phone} ${fields.text}`,
 	id: `run:${fields.text}`,
 	turn: '',
+	// A text that came in carries the trigger's stamp of its arrival (the log keeps it); a reply none.
+	arrivedAt: fields.kind === 'in' ? new Date(Date.parse(fields.at) - 1000).toISOString() : '',
 	...fields,
 });
 

@@ -58,6 +58,29 @@ async function untilNoneRunning(client: N8nClient): Promise<void> {
 	);
 }
 
+/**
+ * Until no campaign has reached the provider for `quietMs`: a test that injects faults into the next
+ * campaign requests must get them itself, not an earlier test's execution that a loaded worker is
+ * still running (or that the queue gave again after a stall).
+ */
+async function untilProviderQuiet(
+	sim: { count(method: string, path: string): number },
+	quietMs = 5000,
+) {
+	let last = -1;
+	let since = Date.now();
+	await pollUntil(
+		() => {
+			const now = sim.count('POST', CAMPAIGN);
+			if (now !== last) [last, since] = [now, Date.now()];
+			return Date.now() - since >= quietMs ? true : undefined;
+		},
+		'the campaigns of earlier tests ending',
+		180_000,
+		500,
+	);
+}
+
 function doubleSends(campaigns: Array<{ body: unknown }>): string[] {
 	const bodies = campaigns.map((c) => JSON.stringify(c.body));
 	return bodies.filter((b, i) => bodies.indexOf(b) !== i);
@@ -489,6 +512,7 @@ describe('Phonovation nodes in n8n queue mode (Postgres, main + 2 workers + webh
 				]),
 			);
 			await untilNoneRunning(client);
+			await untilProviderQuiet(sim);
 			const since = sim.campaigns.length;
 			const postsBefore = sim.count('POST', CAMPAIGN);
 			const posts = () => sim.count('POST', CAMPAIGN) - postsBefore;
