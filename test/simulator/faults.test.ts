@@ -78,6 +78,17 @@ describe('simulator: injected faults', () => {
 		expect(sim.pendingFaults()).toEqual([]);
 	});
 
+	it('a request held by a delay fault was authenticated on arrival: its token expiring while held does not refuse it', async () => {
+		const token = await accessToken(sim);
+		// 119 of the token's 120 s gone: it expires during the 2 s hold.
+		sim.clock.advance(119);
+		sim.injectFault('/api/v2/Campaign', { kind: 'delay', ms: 2000 });
+		expect((await postCampaign(sim, campaign(), token)).status).toBe(200);
+		expect(sim.campaigns).toHaveLength(1);
+		// The next request with that token arrives after it expired.
+		expect((await postCampaign(sim, campaign(), token)).status).toBe(401);
+	});
+
 	it('a reset fault drops the connection: the client sees a socket error; the next request works', async () => {
 		const token = await accessToken(sim);
 		sim.injectFault('/api/v2/Campaign', { kind: 'reset' });

@@ -10,6 +10,11 @@ export interface Exchange {
 	query: URLSearchParams;
 	headers: IncomingHttpHeaders;
 	body: Buffer;
+	/**
+	 * When a held request (a `delay` fault) was authenticated: on arrival, as the provider does
+	 * before it processes it; its token may expire while it is held. Unset: checked when handled.
+	 */
+	authenticatedAt?: number;
 }
 
 export interface Reply {

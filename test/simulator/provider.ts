@@ -100,7 +100,7 @@ function unauthorized(exchange: Exchange, state: ProviderState): Reply | undefin
 	if (!claims || claims.typ !== 'Bearer' || typeof claims.exp !== 'number') {
 		return json(401, UNAUTHORIZED_BODY, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
 	}
-	if (claims.exp * 1000 <= state.now()) {
+	if (claims.exp * 1000 <= (exchange.authenticatedAt ?? state.now())) {
 		return json(401, UNAUTHORIZED_BODY, {
 			'WWW-Authenticate': 'Bearer error="invalid_token", error_description="The token expired"',
 		});

@@ -543,7 +543,10 @@ class PhonovationSimulator implements Simulator {
 				req.socket.destroy();
 				return;
 			}
-			if (fault?.kind === 'delay') await this.sleep(fault.ms);
+			if (fault?.kind === 'delay') {
+				exchange.authenticatedAt = this.simClock.now();
+				await this.sleep(fault.ms);
+			}
 			if (fault?.kind === 'advanceClock') this.simClock.advance(fault.seconds);
 			if (fault?.kind === 'status') return finish(faultReply(fault));
 			const processedBefore = this.campaigns.length;
