@@ -32,6 +32,18 @@ export class QuestionLog {
 	/** The inbox's `messages` Data Table: each text in and reply out, in insertion order. */
 	readonly messages: IDataObject[] = [];
 
+	/** Rows written so far: the next row's number (`seq`). */
+	private written = 0;
+
+	/** Waited on before a message row is written, and after (a slow Data Table, a busy worker). */
+	beforeWrite: (call: IDataObject) => Promise<void> = async () => {};
+	afterWrite: (call: IDataObject) => Promise<void> = async () => {};
+
+	/** A row written as the inbox writes it (for a history the test sets up), with its row number. */
+	seed(row: IDataObject): void {
+		this.messages.push({ arrivedAt: '', turn: '', ...row, seq: ++this.written });
+	}
+
 	private async run(items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 		const input = items[0]?.json ?? {};
 		this.calls.push(input);
@@ -39,12 +51,20 @@ export class QuestionLog {
 		const answer = (rows: IDataObject[]) =>
 			rows.length ? rows.map((row) => ({ json: { ...row } })) : [{ json: {} }];
 		const ofPhone = () => this.messages.filter((row) => row.phone === input.phone);
+		// As the inbox: the person's rows, and every copy of the relay whatever number it names.
+		const ofPersonOrKey = () =>
+			this.messages.filter(
+				(row) => row.phone === input.phone || (!!input.key && row.key === input.key),
+			);
 		if (input.action === 'converse') {
 			const { kind, phone, key, text, at, arrivedAt, id, turn } = input;
-			this.messages.push({ kind, phone, key, text, at, arrivedAt, id, turn });
-			return answer(ofPhone());
+			await this.beforeWrite(input);
+			// seq: the Data Table's own row number, in the order rows are written.
+			this.messages.push({ kind, phone, key, text, at, arrivedAt, id, turn, seq: ++this.written });
+			await this.afterWrite(input);
+			return answer(ofPersonOrKey());
 		}
-		if (input.action === 'conversation') return answer(ofPhone());
+		if (input.action === 'conversation') return answer(ofPersonOrKey());
 		if (input.action === 'claim') {
 			// As the Data Table's update: only texts still free, logged up to upTo.
 			for (const row of ofPhone())
@@ -66,9 +86,12 @@ export class QuestionLog {
 			this.rows.set(String(row.reference), stored);
 			return [{ json: stored }];
 		}
+		// As the inbox's Find Questions: by number, by reference, or settled by this signed text.
 		const found = [...this.rows.values()].filter(
 			(row) =>
-				row.phone === input.phone || (input.reference !== '' && row.reference === input.reference),
+				row.phone === input.phone ||
+				(input.reference !== '' && row.reference === input.reference) ||
+				(!!input.settled && String(row.settledBy ?? '').includes(String(input.settled))),
 		);
 		return found.length ? found.map((json) => ({ json })) : [{ json: {} }];
 	}
@@ -80,5 +103,7 @@ export class QuestionLog {
 		this.fail = null;
 		this.missingColumns = [];
 		this.storeAs = (row) => row;
+		this.beforeWrite = async () => {};
+		this.afterWrite = async () => {};
 	}
 }

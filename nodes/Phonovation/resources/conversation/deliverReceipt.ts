@@ -115,7 +115,7 @@ async function deliverReceipt(
 	if (!isQuestionRefShaped(receipt.notifyId))
 		return out({ resumed: false, reason: 'no run is waiting for this text' });
 	const to = read.to === null ? '' : (savedNumber(read.to) ?? '');
-	const rows = await findQuestions(ctx, itemIndex, to, receipt.notifyId);
+	const rows = await findQuestions(ctx, itemIndex, to, { reference: receipt.notifyId });
 	// Every row for this text, in case a log kept more than one (the live one answers for itself).
 	const forText = rows.filter(
 		(row) => row.reference === receipt.notifyId && row.waitsFor === 'receipt',

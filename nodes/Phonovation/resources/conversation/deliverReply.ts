@@ -6,8 +6,9 @@ import { deliverOperation, type Handed, triggerItemField } from './deliverEach';
 import { operationFields } from './fields';
 import { savedNumber } from './numbers';
 import type { ProofTarget } from './proof/proof';
-import { type DeliveredReply, relayMark, replyProof } from './proof/replyProof';
-import { earlierDeliveries, markSettled } from './proof/settledRelays';
+import { REPEAT } from './assistant/messages';
+import { type DeliveredReply, relayMark, replyProof, signedTextMark } from './proof/replyProof';
+import { answeredByText, earlierDeliveries, markSettled, TEXT_MARK } from './proof/settledRelays';
 import { findQuestions, type LoggedQuestion, questionLogField } from './questionLog';
 import { type Offer, offerInTurn, sortRows, type UnusableRow, unusableRowsOf } from './waitingRuns';
 
@@ -101,6 +102,37 @@ async function offerReply(
 }
 
 /**
+ * A copy of a signed text that answered a question (a fresh time stamp, another Notify ID, the
+ * From/Content boundary moved): for another number, nothing; within REPEAT.windowMs of that answer,
+ * only questions asked since (the person's genuine second YES), else nothing; later, any question.
+ */
+function copyTaken(
+	{ question, at }: { question: LoggedQuestion; at: number },
+	offers: ReplyOffer[],
+	from: string | null,
+): { refused: IDataObject } | { offers: ReplyOffer[] } {
+	const refused = (reason: string) => ({
+		refused: {
+			resumed: false,
+			alreadyAnswered: true,
+			reason,
+			question: { reference: question.reference },
+		},
+	});
+	if (question.phone !== from)
+		return refused(
+			'the same signed text answered a question of another number: a relay with its From/Content boundary moved answers nothing',
+		);
+	if (Date.now() - at >= REPEAT.windowMs) return { offers };
+	const newer = offers.filter(({ row }) => Date.parse(row.askedAt) >= at);
+	return newer.length > 0
+		? { offers: newer }
+		: refused(
+				'the same text from this number answered a question within the day and no question was asked since: a relay posted again goes nowhere paid',
+			);
+}
+
+/**
  * The reply offered as earlier deliveries of the same relay allow: not at all once it answered a
  * question (a replay, a retried inbox), only to the question it may have answered when that
  * delivery's outcome was unknown, else to every candidate in turn.
@@ -108,7 +140,12 @@ async function offerReply(
 async function offerOnce(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
-	{ offers, questions, mark }: { offers: ReplyOffer[]; questions: LoggedQuestion[]; mark: string },
+	{
+		offers,
+		questions,
+		mark,
+		textMark,
+	}: { offers: ReplyOffer[]; questions: LoggedQuestion[]; mark: string; textMark: string },
 	signed: { reply: DeliveredReply; secret: string },
 ): Promise<IDataObject> {
 	const { answered, mayHaveAnswered } = earlierDeliveries(questions, mark);
@@ -119,6 +156,12 @@ async function offerOnce(
 			reason: 'this relay already answered a question',
 			question: { reference: answered.reference },
 		};
+	const copy = answeredByText(questions, textMark);
+	if (copy && !mayHaveAnswered) {
+		const taken = copyTaken(copy, offers, savedNumber(signed.reply.from));
+		if ('refused' in taken) return taken.refused;
+		return await offerReply(ctx, itemIndex, taken.offers, signed);
+	}
 	if (!mayHaveAnswered) return await offerReply(ctx, itemIndex, offers, signed);
 	const { reference } = mayHaveAnswered;
 	const same = offers.filter(({ row }) => row.reference === reference);
@@ -154,13 +197,19 @@ async function deliverReply(
 	const reply = replyOf(item);
 	const from = savedNumber(reply.from);
 	if (from === null) return out({ resumed: false, reason: 'the reply has no number to match' });
-	const questions = await findQuestions(ctx, itemIndex, from, reply.notifyId);
+	// With no Relay Secret nothing was ever marked, and no question can be answered.
+	const textMark = secret === '' ? '' : signedTextMark(reply, secret);
+	const settled = textMark && `${TEXT_MARK}${textMark}@`;
+	const questions = await findQuestions(ctx, itemIndex, from, {
+		reference: reply.notifyId,
+		settled,
+	});
 	if (questions.length > 0) requireSecret();
 	const { offers, unusable } = offersFor(questions, from, reply.notifyId, { waitingBase, secret });
 	const mark = relayMark(reply, secret);
 	const signed = { reply, secret };
-	const result = await offerOnce(ctx, itemIndex, { offers, questions, mark }, signed);
-	const marked = await markSettled(ctx, itemIndex, result, mark);
+	const result = await offerOnce(ctx, itemIndex, { offers, questions, mark, textMark }, signed);
+	const marked = await markSettled(ctx, itemIndex, result, { mark, textMark });
 	return out({ ...result, ...marked, ...unusableRowsOf(unusable) });
 }
 

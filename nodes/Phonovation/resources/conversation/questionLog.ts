@@ -93,14 +93,22 @@ export async function recordQuestion(
 const isQuestion = (row: IDataObject): boolean =>
 	['reference', 'phone', 'resumeUrl'].every((key) => typeof row[key] === 'string' && row[key]);
 
-/** The questions the log holds for this number, and the one with this reference (a reply's link, a receipt's text). */
+/**
+ * The questions the log holds for this number, the one with this reference (a reply's link, a
+ * receipt's text) and, given a `settled` mark, every question that mark settled, whatever its number.
+ */
 export async function findQuestions(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	phone: string,
-	reference: string | null,
+	{ reference, settled = '' }: { reference: string | null; settled?: string },
 ): Promise<LoggedQuestion[]> {
-	const rows = await callLog(ctx, itemIndex, { action: 'find', phone, reference: reference ?? '' });
+	const rows = await callLog(ctx, itemIndex, {
+		action: 'find',
+		phone,
+		reference: reference ?? '',
+		...(settled ? { settled } : {}),
+	});
 	return rows.filter(isQuestion).map((row) => ({
 		reference: asText(row.reference),
 		phone: asText(row.phone),

@@ -16,10 +16,11 @@ import { questionLogField } from '../questionLog';
 import { claimTurn, logMessage, messagesOfPerson, runOf } from './messageLog';
 import {
 	arrivalOf,
-	earlierCopy,
 	laterMessage,
 	type LoggedMessage,
+	mergedRows,
 	messageId,
+	replayOf,
 	turnMessages,
 } from './messages';
 
@@ -72,14 +73,51 @@ const sentAt = (row: LoggedMessage) => row.arrivedAt || row.at;
 
 type Outcome = { turn: IDataObject } | { noTurn: IDataObject };
 
-const replayReason = (copy: LoggedMessage) =>
-	`the same text from this number came at ${copy.at}: a replayed relay makes no second turn`;
+const replayReason = (copy: LoggedMessage, mine: LoggedMessage) =>
+	copy.phone !== mine.phone
+		? `the same signed text came at ${copy.at} from another number: a relay with its From/Content boundary moved makes no turn`
+		: `the same text from this number came at ${copy.at} and nothing was written to them since, or it came again too soon: a replayed relay makes no second turn`;
+
+/** What this run logged per item, in the node's context: a Retry of the execution finds its row. */
+type LoggedIds = Record<number, Record<number, { id: string; at: string }>>;
+
+function loggedBefore(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	fresh: { id: string; at: string },
+) {
+	const all = (ctx.getContext('node').phonovationBurstLogged ??= {}) as LoggedIds;
+	const run = (all[runOf(ctx).runIndex] ??= {});
+	const before = run[itemIndex];
+	run[itemIndex] = before ?? fresh;
+	return { ...(before ?? fresh), again: before !== undefined };
+}
+
+/** Logs the text (once, whatever the retries) and gives back the log's rows, this text's own among them. */
+async function logOnce(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	mine: LoggedMessage,
+	again: boolean,
+): Promise<{ rows: LoggedMessage[]; logged: LoggedMessage }> {
+	const find = (rows: LoggedMessage[]) => rows.find((row) => row.id === mine.id);
+	let rows = again ? await messagesOfPerson(ctx, itemIndex, mine) : [];
+	if (!find(rows)) rows = await logMessage(ctx, itemIndex, mine);
+	const logged = find(rows);
+	if (!logged)
+		throw new NodeOperationError(
+			ctx.getNode(),
+			'Question Log: the workflow did not give the text back as logged (is it the inbox, with its messages table?)',
+			{ itemIndex },
+		);
+	return { rows, logged };
+}
 
 /** The inbound message of an item, logged; or why it makes no turn. */
 async function logged(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
-	at: string,
+	now: string,
 ): Promise<Pending | { noTurn: IDataObject }> {
 	const item = itemOfParameter(ctx.getNodeParameter('inbound', itemIndex, {}));
 	const event = asText(item.event);
@@ -98,18 +136,25 @@ async function logged(
 	const phone = savedNumber(asText(item.from));
 	if (phone === null) return { noTurn: { ...item, reason: 'the message has no phone number' } };
 	const text = asText(item.text);
-	const mine: LoggedMessage = {
+	// Kept before the log is called: a Retry of this execution (a new execution id) logs nothing new.
+	const { id, at, again } = loggedBefore(ctx, itemIndex, {
+		id: messageId('in', runOf(ctx), itemIndex),
+		at: now,
+	});
+	const message: LoggedMessage = {
 		kind: 'in',
 		phone,
 		key: asText(item.relayKey) || `${phone} ${text}`,
 		text,
 		at,
 		arrivedAt: arrivalOf(item.arrivedAt, at),
-		id: messageId('in', runOf(ctx), itemIndex),
+		id,
 		turn: '',
+		seq: null,
 	};
-	const copy = earlierCopy(await logMessage(ctx, itemIndex, mine), mine);
-	if (copy) return { noTurn: { ...item, replayed: true, reason: replayReason(copy) } };
+	const { rows, logged: mine } = await logOnce(ctx, itemIndex, message, again);
+	const copy = replayOf(rows, mine);
+	if (copy) return { noTurn: { ...item, replayed: true, reason: replayReason(copy, mine) } };
 	return { itemIndex, item, mine };
 }
 
@@ -118,20 +163,18 @@ async function settled(
 	ctx: IExecuteFunctions,
 	{ itemIndex, item, mine }: Pending,
 ): Promise<Outcome> {
-	const rows = await messagesOfPerson(ctx, itemIndex, mine.phone);
+	const rows = await messagesOfPerson(ctx, itemIndex, mine);
 	// Seen again once every copy is logged: of two copies of one relay logged at once, only the first goes on.
-	const copy = earlierCopy(rows, mine);
-	if (copy) return { noTurn: { ...item, replayed: true, reason: replayReason(copy) } };
+	const copy = replayOf(rows, mine);
+	if (copy) return { noTurn: { ...item, replayed: true, reason: replayReason(copy, mine) } };
 	const later = laterMessage(rows, mine);
 	if (later)
 		return {
 			noTurn: { ...item, merged: true, reason: 'a later text of the burst puts the turn out' },
 		};
 	const turn = `turn:${mine.id}`;
-	const taken = turnMessages(
-		await claimTurn(ctx, itemIndex, { phone: mine.phone, turn, upTo: mine.at }),
-		turn,
-	);
+	const claimed = await claimTurn(ctx, itemIndex, { phone: mine.phone, turn, upTo: mine.at });
+	const taken = turnMessages(mergedRows(claimed, rows), turn);
 	if (!taken.some((row) => row.id === mine.id))
 		return {
 			noTurn: { ...item, merged: true, reason: 'another run took this text into its turn' },

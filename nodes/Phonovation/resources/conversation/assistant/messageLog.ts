@@ -19,13 +19,17 @@ export async function logMessage(
 	return messagesOf(await callLog(ctx, itemIndex, { action: 'converse', ...message }));
 }
 
-/** Every message of the person. */
+/**
+ * Every message of the person, and every copy of the relay with this key whatever number it
+ * claims (the log gives back both on `converse` too): a copy with its From/Content boundary moved
+ * names another number.
+ */
 export async function messagesOfPerson(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
-	phone: string,
+	{ phone, key }: { phone: string; key: string },
 ): Promise<LoggedMessage[]> {
-	return messagesOf(await callLog(ctx, itemIndex, { action: 'conversation', phone }));
+	return messagesOf(await callLog(ctx, itemIndex, { action: 'conversation', phone, key }));
 }
 
 /**

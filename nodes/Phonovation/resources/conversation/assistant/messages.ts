@@ -5,7 +5,10 @@ export interface LoggedMessage {
 	kind: 'in' | 'out';
 	/** The person's number, in international digits. */
 	phone: string;
-	/** `in`: the relay's key (number + text, signed); `out`: the turn or relay it answers. */
+	/**
+	 * `in`: the relay's key, a hash of what the provider signs (From and Content as one string, so a
+	 * copy with the boundary between them moved has the same key); `out`: the turn or relay it answers.
+	 */
 	key: string;
 	text: string;
 	/** When it was logged (ISO, this n8n's clock). */
@@ -15,25 +18,42 @@ export interface LoggedMessage {
 	 * busy worker may log a text after a later one: a turn's texts are put in this order.
 	 */
 	arrivedAt: string;
-	/** Unique per kind, execution and item: `<kind>:<execution id>:<item index>` (messageId). */
+	/** Unique per kind, execution, node and item (messageId). */
 	id: string;
 	/** `in`: the turn that took it ('' until then); `out`: the turn it answers. */
 	turn: string;
+	/**
+	 * The Data Table's own row number: the order rows were really written in, whatever the clocks of
+	 * the runs that wrote them said; null from an inbox that does not give it back (before 0.12).
+	 */
+	seq: number | null;
 }
 
 /**
  * A row's id: the same on Retry On Fail (the retry finds its own row), different for the text that
- * came in and the reply that went out in one execution (an assistant logs both), and for each run
- * of the node (a loop, an agent calling it as a tool twice).
+ * came in and the reply that went out in one execution (an assistant logs both), for each run of
+ * the node (a loop, an agent calling it as a tool twice) and, for a reply, for each node (a Reply
+ * as the agent's tool and a fallback Reply answering the same turn are two replies).
  */
 export const messageId = (
 	kind: LoggedMessage['kind'],
-	run: { executionId: string; runIndex: number },
+	run: { executionId: string; runIndex: number; nodeId?: string },
 	itemIndex: number,
-) => `${kind}:${run.executionId}:${run.runIndex}:${itemIndex}`;
+) =>
+	run.nodeId
+		? `${kind}:${run.executionId}:${run.nodeId}:${run.runIndex}:${itemIndex}`
+		: `${kind}:${run.executionId}:${run.runIndex}:${itemIndex}`;
 
-/** A relay repeated within this time is a replay: its signature covers only the number and the text. */
-export const REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000;
+/**
+ * When the same signed text from the same number is a genuine repeat (a second "ok" to another
+ * question) rather than a replay: a relay's signature covers only the number and the text, so a
+ * copy posted again with a fresh time stamp cannot be told from the person typing it again. A
+ * repeat makes a turn only when it comes at least `minGapMs` after the last copy, after a reply to
+ * the person was logged since that copy, and while at most `perWindow` copies (this one included)
+ * came within `windowMs`. So a captured relay, however often posted, buys at most `perWindow - 1`
+ * extra turns (and paid replies) a day, none within the minute and none unless we wrote since.
+ */
+export const REPEAT = { windowMs: 24 * 60 * 60 * 1000, minGapMs: 60 * 1000, perWindow: 3 } as const;
 const HOUR_MS = 60 * 60 * 1000;
 
 /** A row of ours: a reply may answer nothing in particular (an empty key). */
@@ -61,14 +81,21 @@ export function messagesOf(rows: ReadonlyArray<Record<string, unknown>>): Logged
 			arrivedAt: arrivalOf(row.arrivedAt, text(row.at)),
 			id: text(row.id),
 			turn: text(row.turn),
+			seq: typeof row.seq === 'number' && Number.isSafeInteger(row.seq) ? row.seq : null,
 		});
 	}
 	return messages;
 }
 
-/** Log order: by time, then by id (two logged in the same millisecond). */
-export const byLogOrder = (a: LoggedMessage, b: LoggedMessage): number =>
-	a.at < b.at ? -1 : a.at > b.at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+/**
+ * Log order: the order the Data Table wrote the rows in (its row numbers), so every run that reads
+ * them agrees on which came first whatever its own clock said; by time, then id, from an inbox that
+ * does not give row numbers back.
+ */
+export const byLogOrder = (a: LoggedMessage, b: LoggedMessage): number => {
+	if (a.seq !== null && b.seq !== null && a.seq !== b.seq) return a.seq - b.seq;
+	return a.at < b.at ? -1 : a.at > b.at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+};
 
 const ISO_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 /** How far a text's arrival may be from when it was logged: a queue's backlog, clocks apart. */
@@ -97,42 +124,91 @@ export const byArrival = (a: LoggedMessage, b: LoggedMessage): number => {
 
 const within = (row: LoggedMessage, at: string, ms: number) =>
 	Date.parse(at) - Date.parse(row.at) < ms;
+const sentAt = (row: LoggedMessage) => Date.parse(row.arrivedAt || row.at);
 
 /**
- * The first logging of the same relay (the same key) within the replay window, when it is not
- * this one: the person's number and text signed again, so it is a replay (or the same words sent
- * twice, which cannot be told apart).
+ * The earlier copy that makes this inbound text a replay, or undefined when it is a genuine text.
+ * The same signed text logged before for **another** number is always a replay (the From/Content
+ * boundary moved: the signature cannot tell). For the same number, see REPEAT. Decided from the
+ * rows logged before it only, so every run that reads the log judges a row alike.
  */
-export function earlierCopy(rows: LoggedMessage[], mine: LoggedMessage): LoggedMessage | undefined {
-	const first = rows
-		.filter((row) => row.kind === mine.kind && row.key === mine.key)
-		.filter((row) => row.id === mine.id || within(row, mine.at, REPLAY_WINDOW_MS))
-		.sort(byLogOrder)[0];
-	return first && first.id !== mine.id ? first : undefined;
+export function replayOf(rows: LoggedMessage[], mine: LoggedMessage): LoggedMessage | undefined {
+	const copies = rows
+		.filter((row) => row.kind === 'in' && row.key === mine.key && row.id !== mine.id)
+		.filter((row) => byLogOrder(row, mine) < 0 && within(row, mine.at, REPEAT.windowMs))
+		.sort(byLogOrder);
+	if (copies.length === 0) return undefined;
+	const stranger = copies.find((row) => row.phone !== mine.phone);
+	if (stranger) return stranger;
+	const last = copies[copies.length - 1];
+	if (sentAt(mine) - sentAt(last) < REPEAT.minGapMs) return last;
+	const writtenSince = rows.some(
+		(row) =>
+			row.kind === 'out' &&
+			row.phone === mine.phone &&
+			byLogOrder(row, last) > 0 &&
+			byLogOrder(row, mine) < 0,
+	);
+	if (!writtenSince || copies.length + 1 > REPEAT.perWindow) return last;
+	return undefined;
 }
 
-/** A text that came in after this one and no turn has taken yet: the burst goes on, its run answers. */
+/** A text of this person after this one that no turn has taken yet: the burst goes on, its run answers. */
 export function laterMessage(
 	rows: LoggedMessage[],
 	mine: LoggedMessage,
 ): LoggedMessage | undefined {
 	return rows.find(
 		(row) =>
-			row.kind === 'in' && row.turn === '' && byLogOrder(row, mine) > 0 && !earlierCopy(rows, row),
+			row.kind === 'in' &&
+			row.phone === mine.phone &&
+			row.turn === '' &&
+			byLogOrder(row, mine) > 0 &&
+			!replayOf(rows, row),
 	);
 }
 
-/** The texts a turn took, in the order they reached n8n, each relay once. */
+/**
+ * The texts a turn took, in the order they reached n8n, replays left out (judged against every row
+ * in `rows`): a replay a claim swept up never speaks in a turn.
+ */
 export function turnMessages(rows: LoggedMessage[], turn: string): LoggedMessage[] {
-	const taken = rows.filter((row) => row.kind === 'in' && row.turn === turn);
-	return taken.filter((row) => !earlierCopy(taken, row)).sort(byArrival);
+	return rows
+		.filter((row) => row.kind === 'in' && row.turn === turn && !replayOf(rows, row))
+		.sort(byArrival);
+}
+
+/** Two reads of the log as one, each row once; a row in `newer` wins (a claim changed its turn). */
+export function mergedRows(newer: LoggedMessage[], older: LoggedMessage[]): LoggedMessage[] {
+	const ids = new Set(newer.map((row) => row.id));
+	return [...newer, ...older.filter((row) => !ids.has(row.id))];
 }
 
 /**
- * The replies logged for this person in the hour up to this one, this one included: those logged
- * after it (a reply racing it) count against themselves, not against it.
+ * The reply logged first (in the order the log wrote them) for what this one answers, when it is not
+ * this one: of racing runs or nodes answering one turn or relay, only the first goes out.
+ */
+export function earlierAnswer(
+	rows: LoggedMessage[],
+	mine: LoggedMessage,
+): LoggedMessage | undefined {
+	if (mine.key === '') return undefined;
+	const first = rows
+		.filter((row) => row.kind === 'out' && row.key === mine.key)
+		.sort(byLogOrder)[0];
+	return first && first.id !== mine.id ? first : undefined;
+}
+
+/**
+ * The replies that count against this person's hourly limit, up to and including this one: each
+ * the first for what it answers (a reply that lost a race was never sent) and logged before it.
  */
 export const repliesUpTo = (rows: LoggedMessage[], mine: LoggedMessage): LoggedMessage[] =>
 	rows.filter(
-		(row) => row.kind === 'out' && byLogOrder(row, mine) <= 0 && within(row, mine.at, HOUR_MS),
+		(row) =>
+			row.kind === 'out' &&
+			row.phone === mine.phone &&
+			byLogOrder(row, mine) <= 0 &&
+			within(row, mine.at, HOUR_MS) &&
+			!earlierAnswer(rows, row),
 	);

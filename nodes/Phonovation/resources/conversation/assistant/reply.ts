@@ -201,18 +201,21 @@ async function loggedRefusal(
 		text,
 		at: new Date().toISOString(),
 		arrivedAt: '',
-		// The same on Retry On Fail: the retry finds its own row, not a second reply.
-		id: messageId('out', runOf(ctx), itemIndex),
+		// The same on Retry On Fail: the retry finds its own row, not a second reply. Per node: a
+		// second Reply node answering the same turn is a second reply, refused.
+		id: messageId('out', { ...runOf(ctx), nodeId: ctx.getNode().id }, itemIndex),
 		turn: answers,
+		seq: null,
 	};
 	const rows = await logMessage(ctx, itemIndex, mine);
-	if (!rows.some((row) => row.id === mine.id))
+	const logged = rows.find((row) => row.id === mine.id);
+	if (!logged)
 		throw new NodeOperationError(
 			ctx.getNode(),
 			'Question Log: the workflow did not give the reply back as logged (is it the inbox, with its messages table?); nothing was sent',
 			{ itemIndex },
 		);
-	return logRefusal(rows, mine, bounded(options.repliesPerHour, REPLY_LIMITS.perHour));
+	return logRefusal(rows, logged, bounded(options.repliesPerHour, REPLY_LIMITS.perHour));
 }
 
 /** What a run decided before posting: kept in the node's context, so every retry sends the same. */

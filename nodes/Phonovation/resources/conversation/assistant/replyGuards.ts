@@ -1,5 +1,5 @@
 // What may stop an assistant's reply before it is paid for: pure, imports nothing from n8n.
-import { earlierCopy, type LoggedMessage, repliesUpTo } from './messages';
+import { earlierAnswer, type LoggedMessage, repliesUpTo } from './messages';
 
 /** A number of six digits or fewer is a shortcode (50123, a keyword service): nobody reads a reply there. */
 const SHORTCODE = /^\d{3,6}$/;
@@ -40,14 +40,15 @@ export function addressRefusal(target: ReplyTarget, account: AccountSenders): st
 
 /**
  * Why this logged reply may not go, seen with every reply logged for the person; null when it may.
- * `mine` is already in `rows`, so replies racing it are seen too.
+ * `mine` is already in `rows`, so replies racing it are seen too, and the log's own order decides:
+ * every racing run reads the same first reply, whichever run's clock was earlier.
  */
 export function logRefusal(
 	rows: LoggedMessage[],
 	mine: LoggedMessage,
 	perHour: number,
 ): string | null {
-	if (mine.key !== '' && earlierCopy(rows, mine))
+	if (earlierAnswer(rows, mine))
 		return 'this message was already answered (a replayed relay, or the same turn again)';
 	const count = repliesUpTo(rows, mine).length;
 	if (count > perHour)

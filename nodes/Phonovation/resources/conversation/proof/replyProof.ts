@@ -60,3 +60,18 @@ export function provenReply(
 	const reply: DeliveredReply = { from, text, receivedAt, optedOut, notifyId };
 	return proofHolds(proof, replyProof(target, reply, secret)) ? reply : null;
 }
+
+/**
+ * What the Question Log keeps of the signed text a relay carried (`t:` marks, settledRelays.ts): an
+ * HMAC, keyed with the Relay Secret, of From and Content as the provider signs them, one string.
+ * No time stamp, no boundary: the same for a copy posted again with a fresh time stamp, another
+ * Notify ID or the From/Content boundary moved, so every copy of a relay that answered is known.
+ */
+export function signedTextMark(reply: DeliveredReply, secret: string): string {
+	return proofOver(
+		'signed-text-v1',
+		{ executionId: '', reference: '' },
+		[reply.from + reply.text],
+		secret,
+	).slice(0, 40);
+}

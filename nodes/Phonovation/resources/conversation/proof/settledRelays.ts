@@ -14,7 +14,25 @@ const UNCONFIRMED = 'u:';
 /** How many marks a question keeps: one settles it; a few unconfirmed ones may come first. */
 const MARKS_KEPT = 8;
 
+/** Before a signed text's mark (replyProof.ts signedTextMark), then `@` and when it answered (ms, base 36). */
+export const TEXT_MARK = 't:';
+
 const marksOf = (settledBy: string | undefined) => (settledBy ? settledBy.split(' ') : []);
+
+/** The question a relay with this signed text answered (any copy: time stamp, Notify ID, boundary), and when. */
+export function answeredByText(
+	questions: LoggedQuestion[],
+	textMark: string,
+): { question: LoggedQuestion; at: number } | undefined {
+	const prefix = `${TEXT_MARK}${textMark}@`;
+	let found: { question: LoggedQuestion; at: number } | undefined;
+	for (const question of questions)
+		for (const mark of marksOf(question.settledBy)) {
+			const at = mark.startsWith(prefix) ? parseInt(mark.slice(prefix.length), 36) : NaN;
+			if (Number.isFinite(at) && (!found || at > found.at)) found = { question, at };
+		}
+	return found;
+}
 
 /** What earlier deliveries of this relay did: the question it answered, or may have. */
 export function earlierDeliveries(
@@ -37,17 +55,21 @@ export async function markSettled(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	result: IDataObject,
-	mark: string,
+	{ mark, textMark }: { mark: string; textMark: string },
 ): Promise<IDataObject> {
 	const reference = (result.question as { reference?: string } | undefined)?.reference;
 	const resumed = result.resumed === true;
 	if (!(resumed || result.unconfirmed === true) || !reference) return {};
 	try {
-		const [row] = (await findQuestions(ctx, itemIndex, '', reference)).filter(
+		const [row] = (await findQuestions(ctx, itemIndex, '', { reference })).filter(
 			(q) => q.reference === reference,
 		);
 		const others = marksOf(row?.settledBy).filter((m) => m !== mark && m !== UNCONFIRMED + mark);
-		const settledBy = [...others, resumed ? mark : UNCONFIRMED + mark].slice(-MARKS_KEPT).join(' ');
+		// The signed text's mark too, once it answered: a copy with a fresh time stamp is known by it.
+		const added = resumed
+			? [mark, `${TEXT_MARK}${textMark}@${Date.now().toString(36)}`]
+			: [UNCONFIRMED + mark];
+		const settledBy = [...others, ...added].slice(-MARKS_KEPT).join(' ');
 		const why = await recordSettled(ctx, itemIndex, { reference, settledBy });
 		return why === null ? {} : { notRemembered: why };
 	} catch (error) {

@@ -22,6 +22,9 @@ const reply = (text: string, notifyId: string | null, extra: IDataObject = {}): 
 	...extra,
 });
 
+/** A settled question's marks: the relay's (number, text, time stamp) and its signed text's, with when. */
+const SETTLED_BY = /^[0-9a-f]{40} t:[0-9a-f]{40}@[0-9a-z]+$/;
+
 describe('Deliver Reply: the answer reaches the question it answers, and only with a resumed run', () => {
 	const fixture = sharedFixture();
 	const runs = useWaitingRuns(() => fixture().engine);
@@ -64,10 +67,16 @@ describe('Deliver Reply: the answer reaches the question it answers, and only wi
 			text: 'Yes',
 		});
 		expect(log.calls).toEqual([
-			{ action: 'find', phone: PHONE, reference: older },
+			// With the questions any copy of this signed text settled, whatever number they are for.
+			{
+				action: 'find',
+				phone: PHONE,
+				reference: older,
+				settled: expect.stringMatching(/^t:[0-9a-f]{40}@$/),
+			},
 			// Read again just before it is marked: another relay may have marked it since.
 			{ action: 'find', phone: '', reference: older },
-			{ action: 'settle', reference: older, settledBy: expect.stringMatching(/^[0-9a-f]{40}$/) },
+			{ action: 'settle', reference: older, settledBy: expect.stringMatching(SETTLED_BY) },
 		]);
 	});
 
@@ -77,7 +86,7 @@ describe('Deliver Reply: the answer reaches the question it answers, and only wi
 		expect((await deliver(relay)).items[0].json).toMatchObject({ resumed: true });
 		// The log keeps a mark of the relay, not its text.
 		const mark = log.rows.get(first)!.settledBy;
-		expect(mark).toMatch(/^[0-9a-f]{40}$/);
+		expect(mark).toMatch(SETTLED_BY);
 		expect(JSON.stringify(log.rows.get(first))).not.toMatch(/YES/);
 
 		asked('42', 0, [RESUMED]);
@@ -99,6 +108,27 @@ describe('Deliver Reply: the answer reaches the question it answers, and only wi
 			question: { executionId: '42' },
 		});
 		expect(runs.posts.map((p) => p.executionId)).toEqual(['41', '42']);
+	});
+
+	it('the answer posted again with a fresh time stamp, or its From/Content boundary moved, answers nothing and goes nowhere paid', async () => {
+		const first = asked('41', 30, [RESUMED]);
+		const relay = reply('5 mins late', null);
+		expect((await deliver(relay)).items[0].json).toMatchObject({ resumed: true });
+		const fresh = {
+			...relay,
+			unverified: { receivedAt: new Date(Date.now() + 5_000).toISOString(), notifyId: null },
+		};
+		// A question of the number asked before the answer is still open: a copy must not take it either.
+		asked('40', 60, [RESUMED]);
+		const moved = { ...fresh, from: `${PHONE}5`, text: ' mins late' };
+		for (const copy of [fresh, moved])
+			// alreadyAnswered: the inbox hands it neither to the assistant nor to its keyword answers.
+			expect((await deliver(copy)).items[0].json).toMatchObject({
+				resumed: false,
+				alreadyAnswered: true,
+				question: { reference: first },
+			});
+		expect(runs.posts.map((p) => p.executionId)).toEqual(['41']);
 	});
 
 	it('a relay whose delivery may have answered (unconfirmed) goes again to that question only, and once it resumed it, nowhere', async () => {
@@ -197,7 +227,8 @@ describe('Deliver Reply: the answer reaches the question it answers, and only wi
 		runs.posts.length = 0;
 		runs.scripts.set('41', [BUSY]);
 		asked('40', 60, [RESUMED]);
-		const unknown = await deliver(reply('Yes', null));
+		// Another text: the same one again would be a copy of the answer 41 already took.
+		const unknown = await deliver(reply('YES', null));
 		expect(unknown.error).toBeUndefined();
 		expect(unknown.items[0].json).toMatchObject({
 			resumed: false,

@@ -1228,6 +1228,18 @@ function sameRelay(a: IDataObject, b: IDataObject): boolean {
 	);
 }
 
+/**
+ * One signed text delivered twice, whatever its unsigned fields: the From and Content the provider
+ * signs as one string (a copy with a fresh time stamp, or with the boundary between them moved).
+ */
+function sameSignedText(a: IDataObject, b: IDataObject): boolean {
+	return (
+		a.verified === true &&
+		b.verified === true &&
+		`${String(a.from)}${String(a.text)}` === `${String(b.from)}${String(b.text)}`
+	);
+}
+
 /** The promises a run broke, each starting with its label (`1u: …`). */
 export function violationsOf(run: DeliveryRun, seen: DeliveryObservation): string[] {
 	const problems: string[] = [];
@@ -1252,6 +1264,14 @@ export function violationsOf(run: DeliveryRun, seen: DeliveryObservation): strin
 				? seen.deliveries.slice(0, d).filter((e) => sameRelay(e.item, item))
 				: [];
 		const answeredBefore = earlierSame.some((e) => e.output?.resumed === true);
+		// 2copy. A copy of a signed text that answered (fresh time stamp, boundary moved) answers no
+		// question asked before that answer, and may say alreadyAnswered.
+		const copyAnswered =
+			kind === 'reply' && item.verified === true
+				? seen.deliveries
+						.slice(0, d)
+						.filter((e) => sameSignedText(e.item, item) && e.output?.resumed === true)
+				: [];
 		const mayHaveAnswered = new Set(
 			earlierSame
 				.filter((e) => e.output?.unconfirmed === true && e.output.question)
@@ -1405,8 +1425,22 @@ export function violationsOf(run: DeliveryRun, seen: DeliveryObservation): strin
 			problems.push(
 				`2same: ${label} is a relay that answered a question before, yet it made ${posts.length} post(s) and says ${JSON.stringify(outcomeOf(output, delivery.error))}`,
 			);
-		if (!answeredBefore && output?.alreadyAnswered === true)
+		if (!answeredBefore && copyAnswered.length === 0 && output?.alreadyAnswered === true)
 			problems.push(`2same: ${label} says alreadyAnswered, but no earlier delivery of it answered`);
+		for (const earlier of copyAnswered) {
+			const answeredRef = String((earlier.output!.question as IDataObject | undefined)?.reference);
+			const answeredQ = asked.find((a) => a.reference === answeredRef);
+			const older = posts.filter(
+				(p) =>
+					p.question !== undefined &&
+					answeredQ?.askedAt !== undefined &&
+					Date.parse(asked[p.question].askedAt!) <= Date.parse(answeredQ.askedAt),
+			);
+			if (older.length > 0)
+				problems.push(
+					`2copy: ${label} is a copy of the signed text that answered question ${answeredQ?.index}, yet it was posted to question ${older[0].question}, asked no later`,
+				);
+		}
 		const elsewhere = posts.filter(
 			(p) => p.question === undefined || !mayHaveAnswered.has(asked[p.question].reference),
 		);

@@ -16,7 +16,8 @@ const inbound = (from: string, text: string, extra: IDataObject = {}): IDataObje
 	from,
 	text,
 	sessionId: `sms:${from}`,
-	relayKey: `key-${from}-${text}`,
+	// As the trigger's: over From and Content as one string, the way the provider signs them.
+	relayKey: `key-${from}${text}`,
 	unverified: { to: '353851234567', receivedAt: new Date().toISOString(), n: ++relays },
 	...extra,
 });
@@ -158,5 +159,108 @@ describe('Collect Burst: the texts a person sends in a row become one turn, once
 		const continued = await collect(inbound(ANNA, 'Hi'), 1, { onError: 'continueRegularOutput' });
 		expect(continued.outputs[TURN]).toEqual([]);
 		expect(continued.outputs[NO_TURN][0].json.error).toMatch(/Question Log/);
+	});
+
+	describe('a captured relay, a Retry and a genuine repeat', () => {
+		const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
+		/** A history in the log: Anna's text `m1` minutes ago, and a reply to her `m2` minutes ago. */
+		const history = (text: string, textAgo: number, replyAgo?: number) => {
+			const item = inbound(ANNA, text);
+			log.seed({
+				kind: 'in',
+				phone: ANNA,
+				key: item.relayKey,
+				text,
+				at: minutesAgo(textAgo),
+				id: `in:earlier:${textAgo}`,
+				turn: `turn:in:earlier:${textAgo}`,
+			});
+			if (replyAgo !== undefined)
+				log.seed({
+					kind: 'out',
+					phone: ANNA,
+					key: `turn:in:earlier:${textAgo}`,
+					text: 'Sure, see you then',
+					at: minutesAgo(replyAgo),
+					id: `out:earlier:${replyAgo}`,
+					turn: `turn:in:earlier:${textAgo}`,
+				});
+			return item;
+		};
+
+		it('a copy with the From/Content boundary moved makes no turn for the other number', async () => {
+			const genuine = inbound(ANNA, '5 mins late');
+			expect((await collect(genuine)).outputs[TURN]).toHaveLength(1);
+			// The signature covers From + Content as one string: "3538712345675" + " mins late" signs alike.
+			const moved = { ...inbound(`${ANNA}5`, ' mins late'), relayKey: genuine.relayKey };
+			const result = await collect(moved);
+			expect(result.outputs[TURN]).toEqual([]);
+			expect(result.outputs[NO_TURN][0].json).toMatchObject({
+				replayed: true,
+				reason: expect.stringMatching(/another number/),
+			});
+		});
+
+		it('a text rejected as a replay never speaks in a later turn', async () => {
+			const first = inbound(ANNA, 'Cancel my appointment');
+			await collect(first);
+			const replay = await collect({ ...first, unverified: { to: '353851234567', n: 'again' } });
+			expect(replay.outputs[NO_TURN][0].json.replayed).toBe(true);
+			const next = await collect(inbound(ANNA, 'What time is my booking?'));
+			expect(next.outputs[TURN].map((t) => t.json.text)).toEqual(['What time is my booking?']);
+		});
+
+		it('a Retry of an execution whose Collect Burst failed after logging puts out the turn it owed', async () => {
+			// The log takes the text, then fails (a Data Table hiccup) when the quiet time is over.
+			log.afterWrite = async () => {
+				log.fail = new Error('SQLITE_BUSY: database is locked');
+			};
+			const item = inbound(ANNA, 'Can I come at 3?');
+			const failed = await collect(item);
+			expect(failed.error?.message).toMatch(/Question Log/);
+			log.fail = null;
+			log.afterWrite = async () => {};
+			const retried = await fixture().run(
+				{
+					resource: 'conversation',
+					operation: 'collectBurst',
+					questionLog: QUESTION_LOG,
+					quietSeconds: 1,
+				},
+				[{ json: item }],
+				{},
+				{
+					executionId: `burst-retry-${++executions}`,
+					mode: 'retry',
+					contextData: failed.run.data.executionData!.contextData,
+				},
+			);
+			expect(retried.outputs[TURN].map((t) => t.json.text)).toEqual(['Can I come at 3?']);
+			expect(log.messages.filter((row) => row.kind === 'in')).toHaveLength(1);
+		});
+
+		it('the person\'s second "ok", minutes after we wrote to them, gets its turn', async () => {
+			const item = history('ok', 10, 9);
+			const result = await collect(item);
+			expect(result.outputs[TURN].map((t) => t.json.text)).toEqual(['ok']);
+		});
+
+		it.each([
+			['nothing was written to the person since', 10, undefined],
+			['it comes within the minute, with a fresh time stamp', 0.5, 0.4],
+		])('the same text again makes no turn when %s', async (_case, textAgo, replyAgo) => {
+			const result = await collect(history('ok', textAgo, replyAgo));
+			expect(result.outputs[TURN]).toEqual([]);
+			expect(result.outputs[NO_TURN][0].json.replayed).toBe(true);
+		});
+
+		it('a captured text buys at most two more turns a day, however the replies fall', async () => {
+			history('ok', 50, 49);
+			history('ok', 30, 29);
+			const item = history('ok', 10, 9);
+			const result = await collect(item);
+			expect(result.outputs[TURN]).toEqual([]);
+			expect(result.outputs[NO_TURN][0].json.replayed).toBe(true);
+		});
 	});
 });

@@ -215,4 +215,70 @@ describe('Reply: a text back from the longcode the person texted, with the guard
 		expect(posted()).toHaveLength(0);
 		expect(log.messages).toEqual([]);
 	});
+
+	describe('racing runs, two Reply nodes and a captured relay', () => {
+		/** The log writes the row of executions named here only after this long (a busy worker, a slow table). */
+		const slowWritesOf = (executions: string[], ms: number) => {
+			log.beforeWrite = async (call) => {
+				if (executions.some((e) => String(call.id).includes(`:${e}:`)))
+					await new Promise((resolve) => setTimeout(resolve, ms));
+			};
+		};
+
+		it('two runs answering one turn send one reply, whichever run logged first and whatever its clock said', async () => {
+			// The first run's time stamp is earlier, but its row reaches the table 300 ms after the second's.
+			slowWritesOf(['race-a'], 300);
+			const results = await Promise.all([
+				reply(turn(300), {}, {}, 'race-a'),
+				new Promise((resolve) => setTimeout(resolve, 50)).then(
+					async () => await reply(turn(300), {}, {}, 'race-b'),
+				),
+			]);
+			expect(posted()).toHaveLength(1);
+			expect(results.map((r) => r.items[0].json.sent === false).sort()).toEqual([false, true]);
+		});
+
+		it('Replies Per Hour holds between racing runs: two turns at a limit of one send one reply', async () => {
+			slowWritesOf(['limit-a'], 300);
+			await Promise.all([
+				reply(turn(301), { options: { repliesPerHour: 1 } }, {}, 'limit-a'),
+				new Promise((resolve) => setTimeout(resolve, 50)).then(
+					async () => await reply(turn(302), { options: { repliesPerHour: 1 } }, {}, 'limit-b'),
+				),
+			]);
+			expect(posted()).toHaveLength(1);
+		});
+
+		it("a second Reply node answering the same turn in the same execution sends nothing (the agent's tool and a fallback)", async () => {
+			const first = await reply(turn(303), {}, { id: 'reply-tool', name: 'Reply' }, 'two-nodes');
+			const second = await reply(
+				turn(303),
+				{},
+				{ id: 'reply-fallback', name: 'Fallback Reply' },
+				'two-nodes',
+			);
+			expect(first.items[0].json).toMatchObject({ status: 'accepted' });
+			expect(second.items[0].json).toMatchObject({
+				sent: false,
+				reason: expect.stringMatching(/already answered/),
+			});
+			expect(posted()).toHaveLength(1);
+		});
+
+		it('a relay answered directly, posted again with the From/Content boundary moved, texts no stranger', async () => {
+			const relay = {
+				...turn(0),
+				turn: undefined,
+				text: '5 mins late',
+				relayKey: 'signed-5-mins-late',
+			};
+			expect((await reply(relay)).items[0].json).toMatchObject({ status: 'accepted' });
+			const moved = { ...relay, from: `${ANNA}5`, text: ' mins late' };
+			expect((await reply(moved)).items[0].json).toMatchObject({
+				sent: false,
+				reason: expect.stringMatching(/already answered/),
+			});
+			expect(posted()).toHaveLength(1);
+		});
+	});
 });
