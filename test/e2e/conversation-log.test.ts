@@ -14,6 +14,7 @@ import { chain, manualTrigger } from './support/workflow-builder';
 
 const PERSON = '353871234001';
 const OTHER = '353871234002';
+const STRANGER = '3538712340015';
 /** Log times: ISO strings, which the claim compares as text. */
 const AT = (minute: number) => `2030-01-01T10:${String(minute).padStart(2, '0')}:00.000Z`;
 
@@ -33,6 +34,8 @@ const message = (fields: {
 	// A text that came in carries the trigger's stamp of its arrival (the log keeps it); a reply none.
 	arrivedAt: fields.kind === 'in' ? new Date(Date.parse(fields.at) - 1000).toISOString() : '',
 	...fields,
+	// The Data Table's own row number: the order the rows were written in.
+	seq: expect.any(Number) as number,
 });
 
 /** The inbox's Settings with the assistant workflow chosen. */
@@ -209,6 +212,43 @@ describe("the inbox's messages log and its hand-off to an assistant, in n8n", ()
 					[later.id, ''],
 				].sort(([a], [b]) => a.localeCompare(b)),
 			);
+		},
+	);
+
+	suite.it(
+		'a copy of a relay under another number comes back with that number; a question is found by the signed text that settled it',
+		async () => {
+			// The same key (the signed From + Content) logged for another number: the boundary moved.
+			const moved = {
+				...message({ kind: 'in', phone: STRANGER, text: 'i', at: AT(5) }),
+				key: first.key,
+			};
+			expect(await call({ action: 'converse', ...moved })).toEqual([
+				moved,
+				{ ...first, turn: 'turn-1' },
+			]);
+			// Rows are given back with the order they were written in.
+			const [own, copy] = await call({ action: 'conversation', phone: STRANGER, key: first.key });
+			expect(Number(own.seq)).toBeGreaterThan(Number(copy.seq));
+
+			const mark = 't:0123456789abcdef0123456789abcdef01234567@';
+			await call({
+				action: 'settle',
+				reference: 'conversation-log.1',
+				settledBy: `0123456789abcdef0123456789abcdef01234567 ${mark}mxcf00aa`,
+			});
+			const bySettled = await call({
+				action: 'find',
+				phone: STRANGER,
+				reference: '',
+				settled: mark,
+			});
+			expect(bySettled).toEqual([expect.objectContaining({ reference: 'conversation-log.1' })]);
+			// Without the mark, or with another, nothing of the other number.
+			expect(await call({ action: 'find', phone: STRANGER, reference: '' })).toEqual([{}]);
+			expect(
+				await call({ action: 'find', phone: STRANGER, reference: '', settled: 't:ffff@' }),
+			).toEqual([{}]);
 		},
 	);
 
