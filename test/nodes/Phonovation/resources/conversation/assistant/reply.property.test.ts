@@ -47,6 +47,12 @@ interface Execution {
 	fault: Fault | null;
 	retryOnFail: boolean;
 	repliesPerHour: number;
+	/** Which Reply node: a second one (the agent's tool and a fallback) runs in the same execution as the run before. */
+	node: 'Reply' | 'Fallback Reply';
+	/** Runs at the same time as the next execution (two copies of a relay racing). */
+	racesNext: boolean;
+	/** Its log write lands this many ms late (a busy worker, a slow Data Table). */
+	slowWriteMs: number;
 }
 
 const execution: fc.Arbitrary<Execution> = fc.record({
@@ -57,6 +63,9 @@ const execution: fc.Arbitrary<Execution> = fc.record({
 	fault: fc.constantFrom(...FAULTS),
 	retryOnFail: fc.boolean(),
 	repliesPerHour: fc.integer({ min: 1, max: 4 }),
+	node: fc.constantFrom('Reply' as const, 'Reply' as const, 'Fallback Reply' as const),
+	racesNext: fc.boolean(),
+	slowWriteMs: fc.constantFrom(0, 0, 40, 120),
 });
 
 /** The number as the provider gets it: international digits. */
@@ -74,10 +83,11 @@ describe('Reply keeps its promises over generated conversations', () => {
 
 	let executions = 0;
 	/** One execution of Reply for one turn, under Continue On Fail: every item says what happened. */
-	async function reply(run: Execution) {
+	async function reply(run: Execution, executionId: string, index: number) {
 		const f = fixture();
 		if (run.fault) f.sim.injectFault(CAMPAIGN, run.fault);
-		const before = f.sim.campaigns.length;
+		// Each run's text names it: racing runs' posts are told apart by it.
+		const message = `Thanks, see you Friday. (${index})`;
 		const result = await f.run(
 			{
 				resource: 'conversation',
@@ -85,7 +95,7 @@ describe('Reply keeps its promises over generated conversations', () => {
 				questionLog: QUESTION_LOG,
 				recipients: '={{ $json.from }}',
 				textedNumber: '={{ $json.unverified?.to }}',
-				message: 'Thanks, see you Friday.',
+				message,
 				answers: '={{ $json.turn }}',
 				options: { excludeNumbers: run.exclude.join(','), repliesPerHour: run.repliesPerHour },
 			},
@@ -101,13 +111,17 @@ describe('Reply keeps its promises over generated conversations', () => {
 				},
 			],
 			{
+				id: run.node === 'Reply' ? 'reply-node' : 'fallback-reply-node',
+				name: run.node,
 				continueOnFail: true,
 				...(run.retryOnFail ? { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 } : {}),
 			},
-			{ executionId: `reply-property-${++executions}` },
+			{ executionId },
 		);
 		f.sim.clearFaults();
-		const posted = f.sim.campaigns.slice(before).map((c) => c.body as IDataObject);
+		const posted = f.sim.campaigns
+			.map((c) => c.body as IDataObject)
+			.filter((body) => body.text === message);
 		return { result, posted };
 	}
 
@@ -119,8 +133,29 @@ describe('Reply keeps its promises over generated conversations', () => {
 				log.clear();
 				const perTurn = new Map<string, number>();
 				const perPhone = new Map<string, number>();
-				for (const run of runs) {
-					const { result, posted } = await reply(run);
+				// A fallback Reply node answers in the same execution as a Reply node's run before it.
+				const ids = runs.map((run, i) =>
+					run.node === 'Fallback Reply' && runs[i - 1]?.node === 'Reply'
+						? `reply-property-${executions}`
+						: `reply-property-${++executions}`,
+				);
+				log.beforeWrite = async (call) => {
+					const at = ids.findIndex((id) => String(call.id).includes(`:${id}:`));
+					const ms = at >= 0 ? runs[at].slowWriteMs : 0;
+					if (ms > 0) await new Promise((resolve) => setTimeout(resolve, ms));
+				};
+				// Runs that race go together; the provider's answers are read per run after all of them.
+				const batches: number[][] = [];
+				runs.forEach((run, i) =>
+					i > 0 && runs[i - 1].racesNext ? batches.at(-1)!.push(i) : batches.push([i]),
+				);
+				const outcomes: Array<Awaited<ReturnType<typeof reply>>> = [];
+				for (const batch of batches) {
+					const done = await Promise.all(batch.map(async (i) => await reply(runs[i], ids[i], i)));
+					done.forEach((outcome, k) => (outcomes[batch[k]] = outcome));
+				}
+				for (const [i, run] of runs.entries()) {
+					const { result, posted } = outcomes[i];
 					sent += posted.length;
 					// Every item learns what happened: one output item, sent or why not, or the error.
 					expect(result.error).toBeUndefined();
