@@ -133,13 +133,15 @@ const sentAt = (row: LoggedMessage) => Date.parse(row.arrivedAt || row.at);
  * rows logged before it only, so every run that reads the log judges a row alike.
  */
 export function replayOf(rows: LoggedMessage[], mine: LoggedMessage): LoggedMessage | undefined {
-	const copies = rows
+	const earlier = rows
 		.filter((row) => row.kind === 'in' && row.key === mine.key && row.id !== mine.id)
-		.filter((row) => byLogOrder(row, mine) < 0 && within(row, mine.at, REPEAT.windowMs))
+		.filter((row) => byLogOrder(row, mine) < 0)
 		.sort(byLogOrder);
-	if (copies.length === 0) return undefined;
-	const stranger = copies.find((row) => row.phone !== mine.phone);
+	// However old: the log keeps every copy under another number (Find Copies has no time bound).
+	const stranger = earlier.find((row) => row.phone !== mine.phone);
 	if (stranger) return stranger;
+	const copies = earlier.filter((row) => within(row, mine.at, REPEAT.windowMs));
+	if (copies.length === 0) return undefined;
 	const last = copies[copies.length - 1];
 	if (sentAt(mine) - sentAt(last) < REPEAT.minGapMs) return last;
 	const writtenSince = rows.some(

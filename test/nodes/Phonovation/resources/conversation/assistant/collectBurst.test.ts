@@ -201,6 +201,17 @@ describe('Collect Burst: the texts a person sends in a row become one turn, once
 			});
 		});
 
+		it('a copy with the boundary moved days after the genuine text still makes no turn', async () => {
+			const genuine = history('5 mins late', 3 * 24 * 60);
+			const moved = {
+				...inbound(`${ANNA}5`, ' mins late'),
+				relayKey: genuine.relayKey,
+			};
+			const result = await collect(moved);
+			expect(result.outputs[TURN]).toEqual([]);
+			expect(result.outputs[NO_TURN][0].json).toMatchObject({ replayed: true });
+		});
+
 		it('a text rejected as a replay never speaks in a later turn', async () => {
 			const first = inbound(ANNA, 'Cancel my appointment');
 			await collect(first);
