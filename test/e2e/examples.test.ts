@@ -201,7 +201,8 @@ describe('example workflows in n8n', () => {
 							'the question marked settled',
 							30_000,
 						);
-						expect(settledBy).toMatch(/^[0-9a-f]{40}$/);
+						// The relay's mark, and its signed text's with when it answered.
+						expect(settledBy).toMatch(/^[0-9a-f]{40} t:[0-9a-f]{40}@[0-9a-z]+$/);
 					}
 					if (reply === 'STOP') {
 						// The inbox stored the opt-out: the next question to the number is never texted.
