@@ -50,11 +50,16 @@ export class QuestionLog {
 		if (this.fail) throw this.fail;
 		const answer = (rows: IDataObject[]) =>
 			rows.length ? rows.map((row) => ({ json: { ...row } })) : [{ json: {} }];
-		const ofPhone = () => this.messages.filter((row) => row.phone === input.phone);
-		// As the inbox: the person's rows, and every copy of the relay whatever number it names.
+		// As the inbox: the person's rows of the last 24 hours, and every copy of the relay under
+		// another number, however old.
+		const dayAgo = new Date(Date.now() - 24 * 60 * 60 * 1000).toISOString();
+		const ofPhone = () =>
+			this.messages.filter((row) => row.phone === input.phone && String(row.at) >= dayAgo);
 		const ofPersonOrKey = () =>
 			this.messages.filter(
-				(row) => row.phone === input.phone || (!!input.key && row.key === input.key),
+				(row) =>
+					(row.phone === input.phone && String(row.at) >= dayAgo) ||
+					(!!input.key && row.key === input.key && row.phone !== input.phone),
 			);
 		if (input.action === 'converse') {
 			const { kind, phone, key, text, at, arrivedAt, id, turn } = input;

@@ -101,41 +101,39 @@ async function offerReply(
 	};
 }
 
+const alreadyAnswered = (reason: string, question: LoggedQuestion) => ({
+	resumed: false,
+	alreadyAnswered: true,
+	reason,
+	question: { reference: question.reference },
+});
+
 /**
- * A copy of a signed text that answered a question (a fresh time stamp, another Notify ID, the
- * From/Content boundary moved): for another number, nothing; within REPEAT.windowMs of that answer,
- * only questions asked since (the person's genuine second YES), else nothing; later, any question.
+ * Where a copy of a signed text that answered a question may go (a fresh time stamp, another Notify
+ * ID): only to questions asked since that answer (the person's genuine second YES); within
+ * REPEAT.windowMs of the answer, with none such, nowhere, as `alreadyAnswered`, so the inbox hands
+ * it to no paid answer either.
  */
-function copyTaken(
+async function offerCopy(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
 	{ question, at }: { question: LoggedQuestion; at: number },
-	offers: ReplyOffer[],
-	from: string | null,
-): { refused: IDataObject } | { offers: ReplyOffer[] } {
-	const refused = (reason: string) => ({
-		refused: {
-			resumed: false,
-			alreadyAnswered: true,
-			reason,
-			question: { reference: question.reference },
-		},
-	});
-	if (question.phone !== from)
-		return refused(
-			'the same signed text answered a question of another number: a relay with its From/Content boundary moved answers nothing',
-		);
-	if (Date.now() - at >= REPEAT.windowMs) return { offers };
+	{ offers, signed }: { offers: ReplyOffer[]; signed: { reply: DeliveredReply; secret: string } },
+): Promise<IDataObject> {
 	const newer = offers.filter(({ row }) => Date.parse(row.askedAt) >= at);
-	return newer.length > 0
-		? { offers: newer }
-		: refused(
-				'the same text from this number answered a question within the day and no question was asked since: a relay posted again goes nowhere paid',
-			);
+	if (newer.length === 0 && Date.now() - at < REPEAT.windowMs)
+		return alreadyAnswered(
+			'the same text from this number answered a question within the day and no question was asked since: a relay posted again goes nowhere paid',
+			question,
+		);
+	return await offerReply(ctx, itemIndex, newer, signed);
 }
 
 /**
- * The reply offered as earlier deliveries of the same relay allow: not at all once it answered a
- * question (a replay, a retried inbox), only to the question it may have answered when that
- * delivery's outcome was unknown, else to every candidate in turn.
+ * The reply offered as earlier deliveries of the same signed text allow. This very relay: not at
+ * all once it answered a question (a replay, a retried inbox), only to the question it may have
+ * answered when that delivery's outcome was unknown. A copy of it (offerCopy) under another number
+ * (the From/Content boundary moved): nowhere. Else to every candidate in turn.
  */
 async function offerOnce(
 	ctx: IExecuteFunctions,
@@ -149,21 +147,20 @@ async function offerOnce(
 	signed: { reply: DeliveredReply; secret: string },
 ): Promise<IDataObject> {
 	const { answered, mayHaveAnswered } = earlierDeliveries(questions, mark);
-	if (answered)
-		return {
-			resumed: false,
-			alreadyAnswered: true,
-			reason: 'this relay already answered a question',
-			question: { reference: answered.reference },
-		};
+	if (answered) return alreadyAnswered('this relay already answered a question', answered);
 	const copy = answeredByText(questions, textMark);
-	if (copy && !mayHaveAnswered) {
-		const taken = copyTaken(copy, offers, savedNumber(signed.reply.from));
-		if ('refused' in taken) return taken.refused;
-		return await offerReply(ctx, itemIndex, taken.offers, signed);
-	}
-	if (!mayHaveAnswered) return await offerReply(ctx, itemIndex, offers, signed);
-	const { reference } = mayHaveAnswered;
+	if (copy && copy.question.phone !== savedNumber(signed.reply.from))
+		return alreadyAnswered(
+			'the same signed text answered a question of another number: a relay with its From/Content boundary moved answers nothing',
+			copy.question,
+		);
+	// A copy of a delivery whose outcome was unknown goes where that delivery went, as it would.
+	const maybe = mayHaveAnswered ?? (copy?.unconfirmed ? copy.question : undefined);
+	if (!maybe)
+		return copy
+			? await offerCopy(ctx, itemIndex, copy, { offers, signed })
+			: await offerReply(ctx, itemIndex, offers, signed);
+	const { reference } = maybe;
 	const same = offers.filter(({ row }) => row.reference === reference);
 	const again = same.length > 0 ? await offerReply(ctx, itemIndex, same, signed) : undefined;
 	if (again?.resumed === true || again?.unconfirmed === true) return again;

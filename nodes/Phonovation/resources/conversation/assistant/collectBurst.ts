@@ -13,7 +13,7 @@ import { itemOfParameter } from '../deliverEach';
 import { operationFields } from '../fields';
 import { savedNumber } from '../numbers';
 import { questionLogField } from '../questionLog';
-import { claimTurn, logMessage, messagesOfPerson, runOf } from './messageLog';
+import { claimTurn, logOnce, messagesOfPerson, runOf } from './messageLog';
 import {
 	arrivalOf,
 	laterMessage,
@@ -78,46 +78,11 @@ const replayReason = (copy: LoggedMessage, mine: LoggedMessage) =>
 		? `the same signed text came at ${copy.at} from another number: a relay with its From/Content boundary moved makes no turn`
 		: `the same text from this number came at ${copy.at} and nothing was written to them since, or it came again too soon: a replayed relay makes no second turn`;
 
-/** What this run logged per item, in the node's context: a Retry of the execution finds its row. */
-type LoggedIds = Record<number, Record<number, { id: string; at: string }>>;
-
-function loggedBefore(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	fresh: { id: string; at: string },
-) {
-	const all = (ctx.getContext('node').phonovationBurstLogged ??= {}) as LoggedIds;
-	const run = (all[runOf(ctx).runIndex] ??= {});
-	const before = run[itemIndex];
-	run[itemIndex] = before ?? fresh;
-	return { ...(before ?? fresh), again: before !== undefined };
-}
-
-/** Logs the text (once, whatever the retries) and gives back the log's rows, this text's own among them. */
-async function logOnce(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	mine: LoggedMessage,
-	again: boolean,
-): Promise<{ rows: LoggedMessage[]; logged: LoggedMessage }> {
-	const find = (rows: LoggedMessage[]) => rows.find((row) => row.id === mine.id);
-	let rows = again ? await messagesOfPerson(ctx, itemIndex, mine) : [];
-	if (!find(rows)) rows = await logMessage(ctx, itemIndex, mine);
-	const logged = find(rows);
-	if (!logged)
-		throw new NodeOperationError(
-			ctx.getNode(),
-			'Question Log: the workflow did not give the text back as logged (is it the inbox, with its messages table?)',
-			{ itemIndex },
-		);
-	return { rows, logged };
-}
-
 /** The inbound message of an item, logged; or why it makes no turn. */
 async function logged(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
-	now: string,
+	at: string,
 ): Promise<Pending | { noTurn: IDataObject }> {
 	const item = itemOfParameter(ctx.getNodeParameter('inbound', itemIndex, {}));
 	const event = asText(item.event);
@@ -136,11 +101,6 @@ async function logged(
 	const phone = savedNumber(asText(item.from));
 	if (phone === null) return { noTurn: { ...item, reason: 'the message has no phone number' } };
 	const text = asText(item.text);
-	// Kept before the log is called: a Retry of this execution (a new execution id) logs nothing new.
-	const { id, at, again } = loggedBefore(ctx, itemIndex, {
-		id: messageId('in', runOf(ctx), itemIndex),
-		at: now,
-	});
 	const message: LoggedMessage = {
 		kind: 'in',
 		phone,
@@ -148,11 +108,11 @@ async function logged(
 		text,
 		at,
 		arrivedAt: arrivalOf(item.arrivedAt, at),
-		id,
+		id: messageId('in', runOf(ctx), itemIndex),
 		turn: '',
 		seq: null,
 	};
-	const { rows, logged: mine } = await logOnce(ctx, itemIndex, message, again);
+	const { rows, logged: mine } = await logOnce(ctx, itemIndex, message, 'phonovationBurstLogged');
 	const copy = replayOf(rows, mine);
 	if (copy) return { noTurn: { ...item, replayed: true, reason: replayReason(copy, mine) } };
 	return { itemIndex, item, mine };

@@ -1,5 +1,6 @@
 // The calls that keep a person's messages in the inbox's `messages` table (through the Question Log).
 import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { callLog } from '../questionLog';
 import { type LoggedMessage, messagesOf } from './messages';
@@ -42,4 +43,38 @@ export async function claimTurn(
 	claim: { phone: string; turn: string; upTo: string },
 ): Promise<LoggedMessage[]> {
 	return messagesOf(await callLog(ctx, itemIndex, { action: 'claim', ...claim }));
+}
+
+/** What a node logged per run and item, kept in its node context under its own key. */
+type LoggedIds = Record<number, Record<number, { id: string; at: string }>>;
+
+/**
+ * Logs a message once for this node, run and item, whatever the retries, and gives back the log's
+ * rows with the message's own row. Its id and time are kept in the node's context before the log
+ * is called, so a Retry of the execution (a new execution id, the same context) logs nothing new
+ * and finds its own row: a text it logged is not taken for a replay, a reply it logged but never
+ * sent is not taken for another's. `message.id` and `message.at` are used the first time only.
+ */
+export async function logOnce(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	message: LoggedMessage,
+	contextKey: 'phonovationBurstLogged' | 'phonovationReplyLogged',
+): Promise<{ rows: LoggedMessage[]; logged: LoggedMessage }> {
+	const all = (ctx.getContext('node')[contextKey] ??= {}) as LoggedIds;
+	const run = (all[runOf(ctx).runIndex] ??= {});
+	const before = run[itemIndex];
+	run[itemIndex] ??= { id: message.id, at: message.at };
+	const mine = { ...message, ...run[itemIndex] };
+	const find = (rows: LoggedMessage[]) => rows.find((row) => row.id === mine.id);
+	let rows = before ? await messagesOfPerson(ctx, itemIndex, mine) : [];
+	if (!find(rows)) rows = await logMessage(ctx, itemIndex, mine);
+	const logged = find(rows);
+	if (!logged)
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Question Log: the workflow did not give the ${mine.kind === 'in' ? 'text' : 'reply'} back as logged (is it the inbox, with its messages table?); nothing was sent`,
+			{ itemIndex },
+		);
+	return { rows, logged };
 }

@@ -18,7 +18,7 @@ import { beginOneTextRun, sendWorkedOutTexts } from '../../campaign/pipeline/sen
 import { fetchSenders } from '../../sender/senders';
 import { operationFields } from '../fields';
 import { questionLogField } from '../questionLog';
-import { logMessage, runOf } from './messageLog';
+import { logOnce, runOf } from './messageLog';
 import { type LoggedMessage, messageId } from './messages';
 import { type AccountSenders, addressRefusal, logRefusal } from './replyGuards';
 import { cutToParts } from './replyText';
@@ -201,20 +201,13 @@ async function loggedRefusal(
 		text,
 		at: new Date().toISOString(),
 		arrivedAt: '',
-		// The same on Retry On Fail: the retry finds its own row, not a second reply. Per node: a
-		// second Reply node answering the same turn is a second reply, refused.
+		// Per node: a second Reply node answering the same turn is a second reply, refused. Retries
+		// find this row again (logOnce).
 		id: messageId('out', { ...runOf(ctx), nodeId: ctx.getNode().id }, itemIndex),
 		turn: answers,
 		seq: null,
 	};
-	const rows = await logMessage(ctx, itemIndex, mine);
-	const logged = rows.find((row) => row.id === mine.id);
-	if (!logged)
-		throw new NodeOperationError(
-			ctx.getNode(),
-			'Question Log: the workflow did not give the reply back as logged (is it the inbox, with its messages table?); nothing was sent',
-			{ itemIndex },
-		);
+	const { rows, logged } = await logOnce(ctx, itemIndex, mine, 'phonovationReplyLogged');
 	return logRefusal(rows, logged, bounded(options.repliesPerHour, REPLY_LIMITS.perHour));
 }
 

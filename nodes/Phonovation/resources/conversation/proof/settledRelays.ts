@@ -12,24 +12,29 @@ import { findQuestions, type LoggedQuestion, recordSettled } from '../questionLo
 const UNCONFIRMED = 'u:';
 
 /** How many marks a question keeps: one settles it; a few unconfirmed ones may come first. */
-const MARKS_KEPT = 8;
+const MARKS_KEPT = 12;
 
 /** Before a signed text's mark (replyProof.ts signedTextMark), then `@` and when it answered (ms, base 36). */
 export const TEXT_MARK = 't:';
 
 const marksOf = (settledBy: string | undefined) => (settledBy ? settledBy.split(' ') : []);
 
-/** The question a relay with this signed text answered (any copy: time stamp, Notify ID, boundary), and when. */
+/**
+ * The question a relay with this signed text last answered, or may have (`unconfirmed`), and when:
+ * any copy of it, whatever its time stamp, Notify ID or From/Content boundary.
+ */
 export function answeredByText(
 	questions: LoggedQuestion[],
 	textMark: string,
-): { question: LoggedQuestion; at: number } | undefined {
+): { question: LoggedQuestion; at: number; unconfirmed: boolean } | undefined {
 	const prefix = `${TEXT_MARK}${textMark}@`;
-	let found: { question: LoggedQuestion; at: number } | undefined;
+	let found: { question: LoggedQuestion; at: number; unconfirmed: boolean } | undefined;
 	for (const question of questions)
 		for (const mark of marksOf(question.settledBy)) {
-			const at = mark.startsWith(prefix) ? parseInt(mark.slice(prefix.length), 36) : NaN;
-			if (Number.isFinite(at) && (!found || at > found.at)) found = { question, at };
+			const unconfirmed = mark.startsWith(UNCONFIRMED + prefix);
+			const rest = unconfirmed ? mark.slice(UNCONFIRMED.length) : mark;
+			const at = rest.startsWith(prefix) ? parseInt(rest.slice(prefix.length), 36) : NaN;
+			if (Number.isFinite(at) && (!found || at > found.at)) found = { question, at, unconfirmed };
 		}
 	return found;
 }
@@ -65,10 +70,10 @@ export async function markSettled(
 			(q) => q.reference === reference,
 		);
 		const others = marksOf(row?.settledBy).filter((m) => m !== mark && m !== UNCONFIRMED + mark);
-		// The signed text's mark too, once it answered: a copy with a fresh time stamp is known by it.
-		const added = resumed
-			? [mark, `${TEXT_MARK}${textMark}@${Date.now().toString(36)}`]
-			: [UNCONFIRMED + mark];
+		// The signed text's mark too, once it answered or may have: a copy with a fresh time stamp,
+		// another Notify ID or the boundary moved is known by it.
+		const textMarked = `${TEXT_MARK}${textMark}@${Date.now().toString(36)}`;
+		const added = resumed ? [mark, textMarked] : [UNCONFIRMED + mark, UNCONFIRMED + textMarked];
 		const settledBy = [...others, ...added].slice(-MARKS_KEPT).join(' ');
 		const why = await recordSettled(ctx, itemIndex, { reference, settledBy });
 		return why === null ? {} : { notRemembered: why };

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { signedTextMark } from '../../../../../nodes/Phonovation/resources/conversation/proof/replyProof';
 import { QUESTION_LOG, QuestionLog } from '../../../../harness/question-log';
 import { type Answer, referenceOf, useWaitingRuns } from '../../../../harness/waiting-runs';
 import { sharedFixture } from '../../fixture';
@@ -129,6 +130,40 @@ describe('Deliver Reply: the answer reaches the question it answers, and only wi
 				question: { reference: first },
 			});
 		expect(runs.posts.map((p) => p.executionId)).toEqual(['41']);
+	});
+
+	it('a copy of an answer whose delivery was unknown goes to that question only; under another number, nowhere', async () => {
+		asked('41', 30, [BUSY, BUSY, BUSY, RESUMED]);
+		const relay = reply('5 Yes', null);
+		expect((await deliver(relay)).items[0].json).toMatchObject({ unconfirmed: true });
+		asked('40', 60, [RESUMED]);
+		const fresh = {
+			...relay,
+			unverified: { receivedAt: new Date(Date.now() + 5_000).toISOString(), notifyId: null },
+		};
+		const moved = { ...fresh, from: `${PHONE}5`, text: ' Yes' };
+		expect((await deliver(moved)).items[0].json).toMatchObject({ alreadyAnswered: true });
+		expect((await deliver(fresh)).items[0].json).toMatchObject({
+			resumed: true,
+			question: { executionId: '41' },
+		});
+		expect(runs.posts.map((p) => p.executionId)).toEqual(['41', '41', '41', '41']);
+	}, 20_000);
+
+	it('a day after an answer, a copy of it still answers no question asked before that answer', async () => {
+		const old = asked('40', 26 * 60, [RESUMED], 24 * 60);
+		const answered = asked('41', 26 * 60, [RESUMED], 24 * 60);
+		const relay = reply('YES', null);
+		const mark = signedTextMark(
+			{ from: PHONE, text: 'YES', receivedAt: null, optedOut: false, notifyId: null },
+			fixture().sim.config.relaySecret,
+		);
+		const dayAgo = (Date.now() - 25 * 60 * 60_000).toString(36);
+		log.rows.get(answered)!.settledBy = `${'0'.repeat(40)} t:${mark}@${dayAgo}`;
+		const result = await deliver(relay);
+		expect(result.items[0].json).toMatchObject({ resumed: false });
+		expect(runs.posts).toEqual([]);
+		expect(log.rows.get(old)!.settledBy).toBeUndefined();
 	});
 
 	it('a relay whose delivery may have answered (unconfirmed) goes again to that question only, and once it resumed it, nowhere', async () => {

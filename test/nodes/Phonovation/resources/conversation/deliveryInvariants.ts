@@ -1270,10 +1270,19 @@ export function violationsOf(run: DeliveryRun, seen: DeliveryObservation): strin
 			kind === 'reply' && item.verified === true
 				? seen.deliveries
 						.slice(0, d)
-						.filter((e) => sameSignedText(e.item, item) && e.output?.resumed === true)
+						.filter(
+							(e) =>
+								sameSignedText(e.item, item) &&
+								(e.output?.resumed === true || e.output?.unconfirmed === true),
+						)
+				: [];
+		// A copy of a delivery whose outcome was unknown (a fresh time stamp) goes where it went.
+		const earlierCopies =
+			kind === 'reply' && item.verified === true
+				? seen.deliveries.slice(0, d).filter((e) => sameSignedText(e.item, item))
 				: [];
 		const mayHaveAnswered = new Set(
-			earlierSame
+			earlierCopies
 				.filter((e) => e.output?.unconfirmed === true && e.output.question)
 				.map((e) => String((e.output!.question as IDataObject).reference)),
 		);
@@ -1427,7 +1436,7 @@ export function violationsOf(run: DeliveryRun, seen: DeliveryObservation): strin
 			);
 		if (!answeredBefore && copyAnswered.length === 0 && output?.alreadyAnswered === true)
 			problems.push(`2same: ${label} says alreadyAnswered, but no earlier delivery of it answered`);
-		for (const earlier of copyAnswered) {
+		for (const earlier of copyAnswered.filter((e) => e.output?.resumed === true)) {
 			const answeredRef = String((earlier.output!.question as IDataObject | undefined)?.reference);
 			const answeredQ = asked.find((a) => a.reference === answeredRef);
 			const older = posts.filter(

@@ -221,6 +221,20 @@ describe('Collect Burst: the texts a person sends in a row become one turn, once
 			expect(next.outputs[TURN].map((t) => t.json.text)).toEqual(['What time is my booking?']);
 		});
 
+		it('a text left unclaimed for over a day (a replay then) is claimed by no later turn', async () => {
+			log.seed({
+				kind: 'in',
+				phone: ANNA,
+				key: 'key-old-replay',
+				text: 'Cancel my appointment',
+				at: minutesAgo(25 * 60),
+				id: 'in:old:0',
+			});
+			const result = await collect(inbound(ANNA, 'What time is my booking?'));
+			expect(result.outputs[TURN].map((t) => t.json.text)).toEqual(['What time is my booking?']);
+			expect(log.messages.find((row) => row.id === 'in:old:0')?.turn).toBe('');
+		});
+
 		it('a Retry of an execution whose Collect Burst failed after logging puts out the turn it owed', async () => {
 			// The log takes the text, then fails (a Data Table hiccup) when the quiet time is over.
 			log.afterWrite = async () => {

@@ -280,5 +280,36 @@ describe('Reply: a text back from the longcode the person texted, with the guard
 			});
 			expect(posted()).toHaveLength(1);
 		});
+
+		it('a Retry of an execution whose log call failed after writing the reply sends it, once', async () => {
+			log.afterWrite = async () => {
+				log.afterWrite = async () => {};
+				throw new Error('SQLITE_BUSY: database is locked');
+			};
+			const failed = await reply(turn(304), {}, {}, 'retried-1');
+			expect(failed.error?.message).toMatch(/Question Log/);
+			expect(posted()).toHaveLength(0);
+			const retried = await fixture().run(
+				{
+					resource: 'conversation',
+					operation: 'reply',
+					questionLog: QUESTION_LOG,
+					recipients: '={{ $json.from }}',
+					textedNumber: '={{ $json.unverified?.to }}',
+					message: 'Done: you are booked for Friday at 10:00.',
+					answers: '={{ $json.turn ?? $json.relayKey ?? "" }}',
+				},
+				[{ json: turn(304) }],
+				{},
+				{
+					executionId: 'retried-2',
+					mode: 'retry',
+					contextData: failed.run.data.executionData!.contextData,
+				},
+			);
+			expect(retried.items[0].json).toMatchObject({ status: 'accepted' });
+			expect(posted()).toHaveLength(1);
+			expect(log.messages.filter((row) => row.kind === 'out')).toHaveLength(1);
+		});
 	});
 });
