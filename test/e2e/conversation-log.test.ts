@@ -231,6 +231,17 @@ describe("the inbox's messages log and its hand-off to an assistant, in n8n", ()
 			const [own, copy] = await call({ action: 'conversation', phone: STRANGER, key: first.key });
 			expect(Number(own.seq)).toBeGreaterThan(Number(copy.seq));
 
+			// A text of the stranger's older than the day every run reads is never claimed.
+			const stale = message({
+				kind: 'in',
+				phone: STRANGER,
+				text: 'old',
+				at: new Date(Date.now() - 2 * 24 * 60 * 60_000).toISOString(),
+			});
+			await call({ action: 'converse', ...stale });
+			const claimed = await call({ action: 'claim', phone: STRANGER, turn: 'turn-9', upTo: AT(9) });
+			expect(claimed.map((row) => row.id)).toEqual([moved.id]);
+
 			const mark = 't:0123456789abcdef0123456789abcdef01234567@';
 			await call({
 				action: 'settle',
