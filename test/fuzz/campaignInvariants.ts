@@ -6,14 +6,17 @@
  * - `delivery`: Deliver Reply and Deliver Receipt against hostile Question Log rows, replayed relays
  *   and resume URLs that fail (about 30 ms a run), and
  * - `numbering`: national forms of every country's numbers against libphonenumber-js (about a
- *   millisecond a run), both in test/nodes/Phonovation/resources/conversation/deliveryInvariants.ts.
+ *   millisecond a run), both in test/nodes/Phonovation/resources/conversation/deliveryInvariants.ts;
+ * - `reply`: Reply's promises (assistant/replyInvariants.ts beside it) over conversations with
+ *   racing runs, slow and failing log writes, a second Reply node and retried executions (about
+ *   0.4 s a run).
  *
  * Each runs FUZZ_RUNS runs with the same seed, the cheapest first; all run even when one fails, and
  * the last lines say which failed. At 5,000 runs each: about 13 minutes on 2 cores, 11 of them the
  * campaign's (its runs wait out timeouts and 429s); FUZZ_PROPERTY=numbering,delivery takes 2.
  *
  * - FUZZ_RUNS: how many runs of each property (default 5000).
- * - FUZZ_PROPERTY: which properties, comma-separated (default all: `campaign,delivery,numbering`).
+ * - FUZZ_PROPERTY: which properties, comma-separated (default all: `campaign,delivery,numbering,reply`).
  * - FUZZ_SEED: replay a seed. FUZZ_PATH (printed on a failure, with its seed and property) goes
  *   straight to the shrunk counterexample of one property (`campaign` when FUZZ_PROPERTY is not
  *   set): `FUZZ_SEED=123 FUZZ_PROPERTY=delivery FUZZ_PATH="45:1:0" npm run fuzz`.
@@ -31,7 +34,12 @@ import fc from 'fast-check';
 
 import { phonovationFixture } from '../nodes/Phonovation/fixture';
 import { campaignProperty, labelOf } from '../nodes/Phonovation/resources/campaign/invariants';
-import { deliveryFuzz, type FuzzedProperty, numberingFuzz } from './conversationInvariants';
+import {
+	deliveryFuzz,
+	type FuzzedProperty,
+	numberingFuzz,
+	replyFuzz,
+} from './conversationInvariants';
 
 const log = (line: string) => process.stderr.write(`[fuzz] ${line}\n`);
 const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -68,7 +76,7 @@ const campaignFuzz: FuzzedProperty = {
 };
 
 /** Cheapest first: a broken promise in a property that takes seconds shows before one that takes minutes. */
-const PROPERTIES = [numberingFuzz, deliveryFuzz, campaignFuzz];
+const PROPERTIES = [numberingFuzz, deliveryFuzz, replyFuzz, campaignFuzz];
 
 interface Settings {
 	seed: number;

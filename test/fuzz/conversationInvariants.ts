@@ -1,12 +1,17 @@
 /**
  * The properties `npm run fuzz` runs besides the campaign's (campaignInvariants.ts runs them all):
  * Deliver Reply / Deliver Receipt (`delivery`) and the numbering plans (`numbering`), both from
- * test/nodes/Phonovation/resources/conversation/deliveryInvariants.ts, where their promises and
- * labels are listed.
+ * test/nodes/Phonovation/resources/conversation/deliveryInvariants.ts, and Reply (`reply`, from
+ * assistant/replyInvariants.ts beside it), where their promises and labels are listed.
  */
 import type fc from 'fast-check';
 
+import { QuestionLog } from '../harness/question-log';
 import { phonovationFixture } from '../nodes/Phonovation/fixture';
+import {
+	labelOf as replyLabelOf,
+	replyProperty,
+} from '../nodes/Phonovation/resources/conversation/assistant/replyInvariants';
 import {
 	deliveryProperty,
 	labelOf,
@@ -71,5 +76,24 @@ export const numberingFuzz: FuzzedProperty = {
 			property: numberingProperty({ ignore, survey, onRun: () => ran() }),
 			stop: async () => {},
 		};
+	},
+};
+
+/** Reply over generated conversations: races, slow and failing log writes, retries (about 0.4 s a run). */
+export const replyFuzz: FuzzedProperty = {
+	name: 'reply',
+	labelOf: replyLabelOf,
+	async start({ ignore, survey, ran, log }) {
+		const fixture = await phonovationFixture();
+		const questionLog = new QuestionLog(fixture.engine);
+		const property = replyProperty(() => ({ fixture, log: questionLog }), {
+			ignore,
+			survey,
+			onRun: (ms) => {
+				if (ms > 5000) log(`reply: a run took ${(ms / 1000).toFixed(1)} s`);
+				ran();
+			},
+		});
+		return { property, stop: async () => await fixture.stop() };
 	},
 };
