@@ -143,13 +143,20 @@ async function offerOnce(
 		questions,
 		mark,
 		textMark,
-	}: { offers: ReplyOffer[]; questions: LoggedQuestion[]; mark: string; textMark: string },
+		from,
+	}: {
+		offers: ReplyOffer[];
+		questions: LoggedQuestion[];
+		mark: string;
+		textMark: string;
+		from: string;
+	},
 	signed: { reply: DeliveredReply; secret: string },
 ): Promise<IDataObject> {
 	const { answered, mayHaveAnswered } = earlierDeliveries(questions, mark);
 	if (answered) return alreadyAnswered('this relay already answered a question', answered);
 	const copy = answeredByText(questions, textMark);
-	if (copy && copy.question.phone !== savedNumber(signed.reply.from))
+	if (copy && copy.question.phone !== from)
 		return alreadyAnswered(
 			'the same signed text answered a question of another number: a relay with its From/Content boundary moved answers nothing',
 			copy.question,
@@ -205,7 +212,8 @@ async function deliverReply(
 	const { offers, unusable } = offersFor(questions, from, reply.notifyId, { waitingBase, secret });
 	const mark = relayMark(reply, secret);
 	const signed = { reply, secret };
-	const result = await offerOnce(ctx, itemIndex, { offers, questions, mark, textMark }, signed);
+	const offered = { offers, questions, mark, textMark, from };
+	const result = await offerOnce(ctx, itemIndex, offered, signed);
 	const marked = await markSettled(ctx, itemIndex, result, { mark, textMark });
 	return out({ ...result, ...marked, ...unusableRowsOf(unusable) });
 }

@@ -24,7 +24,7 @@ export interface LoggedMessage {
 	turn: string;
 	/**
 	 * The Data Table's own row number: the order rows were really written in, whatever the clocks of
-	 * the runs that wrote them said; null from an inbox that does not give it back (before 0.12).
+	 * the runs that wrote them said; null from an inbox imported before it gave it back.
 	 */
 	seq: number | null;
 }
@@ -50,8 +50,9 @@ export const messageId = (
  * copy posted again with a fresh time stamp cannot be told from the person typing it again. A
  * repeat makes a turn only when it comes at least `minGapMs` after the last copy, after a reply to
  * the person was logged since that copy, and while at most `perWindow` copies (this one included)
- * came within `windowMs`. So a captured relay, however often posted, buys at most `perWindow - 1`
- * extra turns (and paid replies) a day, none within the minute and none unless we wrote since.
+ * came within `windowMs`. So copies of a captured relay from one number make at most `perWindow`
+ * turns (and paid replies) in any `windowMs`, none within the minute of another copy and none
+ * unless a reply was logged since (the reply to an earlier copy counts: this paces, it does not stop).
  */
 export const REPEAT = { windowMs: 24 * 60 * 60 * 1000, minGapMs: 60 * 1000, perWindow: 3 } as const;
 const HOUR_MS = 60 * 60 * 1000;
@@ -186,6 +187,17 @@ export function mergedRows(newer: LoggedMessage[], older: LoggedMessage[]): Logg
 	return [...newer, ...older.filter((row) => !ids.has(row.id))];
 }
 
+/** The first reply logged (in the order the log wrote them) for each thing answered. */
+function firstAnswers(rows: LoggedMessage[]): Map<string, LoggedMessage> {
+	const firsts = new Map<string, LoggedMessage>();
+	for (const row of rows)
+		if (row.kind === 'out' && row.key !== '') {
+			const first = firsts.get(row.key);
+			if (!first || byLogOrder(row, first) < 0) firsts.set(row.key, row);
+		}
+	return firsts;
+}
+
 /**
  * The reply logged first (in the order the log wrote them) for what this one answers, when it is not
  * this one: of racing runs or nodes answering one turn or relay, only the first goes out.
@@ -195,9 +207,7 @@ export function earlierAnswer(
 	mine: LoggedMessage,
 ): LoggedMessage | undefined {
 	if (mine.key === '') return undefined;
-	const first = rows
-		.filter((row) => row.kind === 'out' && row.key === mine.key)
-		.sort(byLogOrder)[0];
+	const first = firstAnswers(rows).get(mine.key);
 	return first && first.id !== mine.id ? first : undefined;
 }
 
@@ -205,12 +215,14 @@ export function earlierAnswer(
  * The replies that count against this person's hourly limit, up to and including this one: each
  * the first for what it answers (a reply that lost a race was never sent) and logged before it.
  */
-export const repliesUpTo = (rows: LoggedMessage[], mine: LoggedMessage): LoggedMessage[] =>
-	rows.filter(
+export function repliesUpTo(rows: LoggedMessage[], mine: LoggedMessage): LoggedMessage[] {
+	const firsts = firstAnswers(rows);
+	return rows.filter(
 		(row) =>
 			row.kind === 'out' &&
 			row.phone === mine.phone &&
 			byLogOrder(row, mine) <= 0 &&
 			within(row, mine.at, HOUR_MS) &&
-			!earlierAnswer(rows, row),
+			(row.key === '' || firsts.get(row.key)?.id === row.id),
 	);
+}
