@@ -1439,9 +1439,13 @@ export function violationsOf(run: DeliveryRun, seen: DeliveryObservation): strin
 		for (const earlier of copyAnswered.filter((e) => e.output?.resumed === true)) {
 			const answeredRef = String((earlier.output!.question as IDataObject | undefined)?.reference);
 			const answeredQ = asked.find((a) => a.reference === answeredRef);
+			// Posting again to the question it answered (finished by then), or where a delivery of it
+			// may have gone (unconfirmed), answers nothing new.
 			const older = posts.filter(
 				(p) =>
 					p.question !== undefined &&
+					p.question !== answeredQ?.index &&
+					!mayHaveAnswered.has(asked[p.question].reference) &&
 					answeredQ?.askedAt !== undefined &&
 					Date.parse(asked[p.question].askedAt!) <= Date.parse(answeredQ.askedAt),
 			);
