@@ -129,7 +129,7 @@ const sentAt = (row: LoggedMessage) => Date.parse(row.arrivedAt || row.at);
 
 /**
  * The earlier copy that makes this inbound text a replay, or undefined when it is a genuine text.
- * The same signed text logged before for **another** number is always a replay (the From/Content
+ * The same signed text logged first for **another** number is always a replay (the From/Content
  * boundary moved: the signature cannot tell). For the same number, see REPEAT. Decided from the
  * rows logged before it only, so every run that reads the log judges a row alike.
  */
@@ -138,10 +138,12 @@ export function replayOf(rows: LoggedMessage[], mine: LoggedMessage): LoggedMess
 		.filter((row) => row.kind === 'in' && row.key === mine.key && row.id !== mine.id)
 		.filter((row) => byLogOrder(row, mine) < 0)
 		.sort(byLogOrder);
-	// However old: the log keeps every copy under another number (Find Copies has no time bound).
-	const stranger = earlier.find((row) => row.phone !== mine.phone);
-	if (stranger) return stranger;
-	const copies = earlier.filter((row) => within(row, mine.at, REPEAT.windowMs));
+	// However old (Find Copies has no time bound): the signed text was first logged for another
+	// number. A moved copy logged after the person's own text does not silence their repeats.
+	if (earlier.length > 0 && earlier[0].phone !== mine.phone) return earlier[0];
+	const copies = earlier.filter(
+		(row) => row.phone === mine.phone && within(row, mine.at, REPEAT.windowMs),
+	);
 	if (copies.length === 0) return undefined;
 	const last = copies[copies.length - 1];
 	if (sentAt(mine) - sentAt(last) < REPEAT.minGapMs) return last;

@@ -212,6 +212,20 @@ describe('Collect Burst: the texts a person sends in a row become one turn, once
 			expect(result.outputs[NO_TURN][0].json).toMatchObject({ replayed: true });
 		});
 
+		it("a moved copy logged after the person's own text does not silence their genuine repeat", async () => {
+			const item = history('ok', 10, 9);
+			log.seed({
+				kind: 'in',
+				phone: `${ANNA}5`,
+				key: item.relayKey,
+				text: 'ok',
+				at: minutesAgo(8),
+				id: 'in:moved:0',
+			});
+			const result = await collect(item);
+			expect(result.outputs[TURN].map((t) => t.json.text)).toEqual(['ok']);
+		});
+
 		it('a text rejected as a replay never speaks in a later turn', async () => {
 			const first = inbound(ANNA, 'Cancel my appointment');
 			await collect(first);
