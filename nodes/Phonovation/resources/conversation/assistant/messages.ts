@@ -128,48 +128,62 @@ const within = (row: LoggedMessage, at: string, ms: number) =>
 const sentAt = (row: LoggedMessage) => Date.parse(row.arrivedAt || row.at);
 
 /**
- * The earlier copy that makes this inbound text a replay, or undefined when it is a genuine text.
- * The same signed text logged first for **another** number is always a replay (the From/Content
- * boundary moved: the signature cannot tell). For the same number, see REPEAT. Decided from the
- * rows logged before it only, so every run that reads the log judges a row alike.
+ * Each inbound text that is a replay, by its id, with the earlier copy that makes it one; a genuine
+ * text has none. The same signed text logged first for **another** number is always a replay (the
+ * From/Content boundary moved: the signature cannot tell), however old (Find Copies has no time
+ * bound); a moved copy logged after the person's own text does not silence their repeats. For the
+ * same number, see REPEAT. A row is judged from the rows logged before it only, so every run that
+ * reads the log judges it alike; one walk in log order judges them all.
  */
-export function replayOf(rows: LoggedMessage[], mine: LoggedMessage): LoggedMessage | undefined {
-	const earlier = rows
-		.filter((row) => row.kind === 'in' && row.key === mine.key && row.id !== mine.id)
-		.filter((row) => byLogOrder(row, mine) < 0)
-		.sort(byLogOrder);
-	// However old (Find Copies has no time bound): the signed text was first logged for another
-	// number. A moved copy logged after the person's own text does not silence their repeats.
-	if (earlier.length > 0 && earlier[0].phone !== mine.phone) return earlier[0];
-	const copies = earlier.filter(
-		(row) => row.phone === mine.phone && within(row, mine.at, REPEAT.windowMs),
-	);
-	if (copies.length === 0) return undefined;
-	const last = copies[copies.length - 1];
-	if (sentAt(mine) - sentAt(last) < REPEAT.minGapMs) return last;
-	const writtenSince = rows.some(
-		(row) =>
-			row.kind === 'out' &&
-			row.phone === mine.phone &&
-			byLogOrder(row, last) > 0 &&
-			byLogOrder(row, mine) < 0,
-	);
-	if (!writtenSince || copies.length + 1 > REPEAT.perWindow) return last;
-	return undefined;
+export function replaysOf(rows: LoggedMessage[]): Map<string, LoggedMessage> {
+	const replays = new Map<string, LoggedMessage>();
+	const firstOfKey = new Map<string, LoggedMessage>();
+	/** Per key and number: the texts logged so far, with their place in log order. */
+	const copiesOf = new Map<string, Array<{ row: LoggedMessage; place: number }>>();
+	/** Per number: the place of the last reply logged so far. */
+	const lastReply = new Map<string, number>();
+	[...rows].sort(byLogOrder).forEach((row, place) => {
+		if (row.kind === 'out') {
+			lastReply.set(row.phone, place);
+			return;
+		}
+		const first = firstOfKey.get(row.key);
+		if (!first) firstOfKey.set(row.key, row);
+		const own = `${row.key} ${row.phone}`;
+		const earlier = copiesOf.get(own) ?? [];
+		copiesOf.set(own, [...earlier, { row, place }]);
+		if (first && first.phone !== row.phone) {
+			replays.set(row.id, first);
+			return;
+		}
+		const copies = earlier.filter((copy) => within(copy.row, row.at, REPEAT.windowMs));
+		const last = copies.at(-1);
+		if (!last) return;
+		const writtenSince = (lastReply.get(row.phone) ?? -1) > last.place;
+		const tooSoon = sentAt(row) - sentAt(last.row) < REPEAT.minGapMs;
+		if (tooSoon || !writtenSince || copies.length + 1 > REPEAT.perWindow)
+			replays.set(row.id, last.row);
+	});
+	return replays;
 }
+
+/** The earlier copy that makes this inbound text a replay (replaysOf), or undefined. */
+export const replayOf = (rows: LoggedMessage[], mine: LoggedMessage): LoggedMessage | undefined =>
+	replaysOf(rows.some((row) => row.id === mine.id) ? rows : [...rows, mine]).get(mine.id);
 
 /** A text of this person after this one that no turn has taken yet: the burst goes on, its run answers. */
 export function laterMessage(
 	rows: LoggedMessage[],
 	mine: LoggedMessage,
 ): LoggedMessage | undefined {
+	const replays = replaysOf(rows);
 	return rows.find(
 		(row) =>
 			row.kind === 'in' &&
 			row.phone === mine.phone &&
 			row.turn === '' &&
 			byLogOrder(row, mine) > 0 &&
-			!replayOf(rows, row),
+			!replays.has(row.id),
 	);
 }
 
@@ -178,8 +192,9 @@ export function laterMessage(
  * in `rows`): a replay a claim swept up never speaks in a turn.
  */
 export function turnMessages(rows: LoggedMessage[], turn: string): LoggedMessage[] {
+	const replays = replaysOf(rows);
 	return rows
-		.filter((row) => row.kind === 'in' && row.turn === turn && !replayOf(rows, row))
+		.filter((row) => row.kind === 'in' && row.turn === turn && !replays.has(row.id))
 		.sort(byArrival);
 }
 
