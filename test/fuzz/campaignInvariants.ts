@@ -12,8 +12,9 @@
  *   0.4 s a run).
  *
  * Each runs FUZZ_RUNS runs with the same seed, the cheapest first; all run even when one fails, and
- * the last lines say which failed. At 5,000 runs each: about 13 minutes on 2 cores, 11 of them the
- * campaign's (its runs wait out timeouts and 429s); FUZZ_PROPERTY=numbering,delivery takes 2.
+ * the last lines say which failed. At 5,000 runs each: about 36 minutes on 2 cores, 25 of them
+ * Reply's and 10 the campaign's (their runs wait out timeouts, 429s and slowed log writes);
+ * FUZZ_PROPERTY=numbering,delivery takes 2.
  *
  * - FUZZ_RUNS: how many runs of each property (default 5000).
  * - FUZZ_PROPERTY: which properties, comma-separated (default all: `campaign,delivery,numbering,reply`).
