@@ -1,5 +1,6 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import type { NodeRunResult } from '../../../../../harness/engine';
 import { QUESTION_LOG, QuestionLog } from '../../../../../harness/question-log';
 import { sharedFixture } from '../../../fixture';
 
@@ -29,12 +30,13 @@ describe('Reply: a text back from the longcode the person texted, with the guard
 	beforeEach(() => log.clear());
 
 	let executions = 0;
-	/** One execution of Reply over the item (or items). */
+	/** One execution of Reply over the item (or items); `retryOf` is the failed one a Retry follows. */
 	const reply = async (
 		item: IDataObject | IDataObject[],
 		parameters: INodeParameters = {},
 		node = {},
 		executionId = `reply-${++executions}`,
+		retryOf?: NodeRunResult,
 	) =>
 		await fixture().run(
 			{
@@ -49,7 +51,9 @@ describe('Reply: a text back from the longcode the person texted, with the guard
 			},
 			(Array.isArray(item) ? item : [item]).map((json) => ({ json })),
 			node,
-			{ executionId },
+			retryOf
+				? { executionId, mode: 'retry', contextData: retryOf.run.data.executionData!.contextData }
+				: { executionId },
 		);
 	const posted = () => fixture().sim.campaigns.map((c) => c.body as IDataObject);
 
@@ -289,24 +293,7 @@ describe('Reply: a text back from the longcode the person texted, with the guard
 			const failed = await reply(turn(304), {}, {}, 'retried-1');
 			expect(failed.error?.message).toMatch(/Question Log/);
 			expect(posted()).toHaveLength(0);
-			const retried = await fixture().run(
-				{
-					resource: 'conversation',
-					operation: 'reply',
-					questionLog: QUESTION_LOG,
-					recipients: '={{ $json.from }}',
-					textedNumber: '={{ $json.unverified?.to }}',
-					message: 'Done: you are booked for Friday at 10:00.',
-					answers: '={{ $json.turn ?? $json.relayKey ?? "" }}',
-				},
-				[{ json: turn(304) }],
-				{},
-				{
-					executionId: 'retried-2',
-					mode: 'retry',
-					contextData: failed.run.data.executionData!.contextData,
-				},
-			);
+			const retried = await reply(turn(304), {}, {}, 'retried-2', failed);
 			expect(retried.items[0].json).toMatchObject({ status: 'accepted' });
 			expect(posted()).toHaveLength(1);
 			expect(log.messages.filter((row) => row.kind === 'out')).toHaveLength(1);
