@@ -89,13 +89,22 @@ export function messagesOf(rows: ReadonlyArray<Record<string, unknown>>): Logged
 }
 
 /**
+ * By the time each run stamped its row (`at`), then id: the order a claim takes texts in (`at` up
+ * to `upTo`), so a burst's "is there a later text?" must ask it in this order too. In queue mode
+ * a row stamped later can be written first: asked by row number, the run of the text stamped
+ * earlier would claim without the other, and the other's run would wait for it, unanswered.
+ */
+export const byLogTime = (a: LoggedMessage, b: LoggedMessage): number =>
+	a.at < b.at ? -1 : a.at > b.at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+
+/**
  * Log order: the order the Data Table wrote the rows in (its row numbers), so every run that reads
  * them agrees on which came first whatever its own clock said; by time, then id, from an inbox that
  * does not give row numbers back.
  */
 export const byLogOrder = (a: LoggedMessage, b: LoggedMessage): number => {
 	if (a.seq !== null && b.seq !== null && a.seq !== b.seq) return a.seq - b.seq;
-	return a.at < b.at ? -1 : a.at > b.at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+	return byLogTime(a, b);
 };
 
 const ISO_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -182,7 +191,7 @@ export function laterMessage(
 			row.kind === 'in' &&
 			row.phone === mine.phone &&
 			row.turn === '' &&
-			byLogOrder(row, mine) > 0 &&
+			byLogTime(row, mine) > 0 &&
 			!replays.has(row.id),
 	);
 }

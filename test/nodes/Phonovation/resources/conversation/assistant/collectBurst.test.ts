@@ -93,6 +93,21 @@ describe('Collect Burst: the texts a person sends in a row become one turn, once
 		});
 	});
 
+	it('a text stamped earlier but written to the log later (a busy worker) is still in the one turn', async () => {
+		// "I need to move" is stamped first, but its row lands after "to Friday"'s.
+		log.beforeWrite = async (call) => {
+			if (call.text === 'I need to move my appointment')
+				await new Promise((resolve) => setTimeout(resolve, 400));
+		};
+		const runs = [collect(inbound(ANNA, 'Hi'))];
+		await sleep(100);
+		runs.push(collect(inbound(ANNA, 'I need to move my appointment')));
+		await sleep(100);
+		runs.push(collect(inbound(ANNA, 'to Friday')));
+		const turns = (await Promise.all(runs)).flatMap((r) => r.outputs[TURN]);
+		expect(turns.map((t) => t.json.count)).toEqual([3]);
+	});
+
 	it('two people texting at the same time get a turn each, with only their own texts', async () => {
 		const results = await Promise.all([
 			collect(inbound(ANNA, 'Hi')),
