@@ -314,6 +314,33 @@ describe('example workflows in n8n', () => {
 		);
 
 		suite.it(
+			'a STOP posted again with its From/Content boundary moved texts nobody: the number it names is a stranger',
+			async ({ client, sim }) => {
+				sim.reset();
+				const before = (await client.executions(workflowId, 100, RELAYS)).length;
+				// The same signed string, From one digit shorter: a valid number of someone else.
+				const original = { from: '3538712345749', content: 'STOP' };
+				const moved = { from: '353871234574', content: '9STOP' };
+				// The copy comes after the original was handled, as a captured relay does.
+				let runs: Awaited<ReturnType<typeof client.waitForExecutions>> = [];
+				for (const [n, relay] of [original, moved].entries()) {
+					expect((await sim.sendInbound({ url, ...relay, keyphrase: '*' })).status).toBe(200);
+					runs = await client.waitForExecutions(workflowId, before + n + 1, 60_000, RELAYS);
+				}
+				runs = runs.slice(before);
+				expect(runs.every((run) => run.status === 'success')).toBe(true);
+				const copy = runs.find(
+					(run) => nodeOutput(run, 'On Reply or Opt-Out')[0]?.from === moved.from,
+				)!;
+				expect(nodeOutput(copy, 'Deliver to Waiting Question')).toEqual([
+					expect.objectContaining({ replay: true }),
+				]);
+				expect(nodeOutput(copy, 'Explain Keywords')).toEqual([]);
+				expect(sim.campaigns).toHaveLength(0);
+			},
+		);
+
+		suite.it(
 			'with sendStopConfirmation on, a STOP reply gets one transactional confirmation',
 			async ({ client, importWorkflow, publish, sim }) => {
 				const confirming = withSetting(loadExample('inbox', { questionLog }), true);

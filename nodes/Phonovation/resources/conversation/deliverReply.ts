@@ -7,6 +7,7 @@ import { operationFields } from './fields';
 import { savedNumber } from './numbers';
 import type { ProofTarget } from './proof/proof';
 import { REPEAT } from './assistant/messages';
+import { firstFromAnotherNumber } from './proof/firstNumber';
 import { type DeliveredReply, relayMark, replyProof, signedTextMark } from './proof/replyProof';
 import { answeredByText, earlierDeliveries, markSettled, TEXT_MARK } from './proof/settledRelays';
 import { findQuestions, type LoggedQuestion, questionLogField } from './questionLog';
@@ -203,6 +204,13 @@ async function deliverReply(
 	if (from === null) return out({ resumed: false, reason: 'the reply has no number to match' });
 	// With no Relay Secret nothing was ever marked, and no question can be answered.
 	const textMark = secret === '' ? '' : signedTextMark(reply, secret);
+	if (textMark && (await firstFromAnotherNumber(ctx, textMark, from)))
+		return out({
+			resumed: false,
+			replay: true,
+			reason:
+				'the same signed text came before from another number: a relay with its From/Content boundary moved goes nowhere',
+		});
 	const settled = textMark && `${TEXT_MARK}${textMark}@`;
 	const questions = await findQuestions(ctx, itemIndex, from, {
 		reference: reply.notifyId,
@@ -224,7 +232,8 @@ async function deliverReply(
  * as `unusableRows`). The item goes on with `resumed` and, when it is false, the reason (no
  * question waiting, another number, not an answer yet…), so the reply can then be routed as an
  * ordinary inbound message; `unconfirmed: true` when a run may have taken it unseen;
- * `alreadyAnswered: true` when this very relay settled a question before (the log marks each).
+ * `alreadyAnswered: true` when this very relay settled a question before (the log marks each);
+ * `replay: true` when its signed text came before from another number (firstNumber.ts).
  */
 export const execute = deliverOperation(
 	{

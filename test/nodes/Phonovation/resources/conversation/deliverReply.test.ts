@@ -122,13 +122,13 @@ describe('Deliver Reply: the answer reaches the question it answers, and only wi
 		// A question of the number asked before the answer is still open: a copy must not take it either.
 		asked('40', 60, [RESUMED]);
 		const moved = { ...fresh, from: `${PHONE}5`, text: ' mins late' };
-		for (const copy of [fresh, moved])
-			// alreadyAnswered: the inbox hands it neither to the assistant nor to its keyword answers.
-			expect((await deliver(copy)).items[0].json).toMatchObject({
-				resumed: false,
-				alreadyAnswered: true,
-				question: { reference: first },
-			});
+		// alreadyAnswered and replay: the inbox hands it neither to the assistant nor to its keyword answers.
+		expect((await deliver(fresh)).items[0].json).toMatchObject({
+			resumed: false,
+			alreadyAnswered: true,
+			question: { reference: first },
+		});
+		expect((await deliver(moved)).items[0].json).toMatchObject({ resumed: false, replay: true });
 		expect(runs.posts.map((p) => p.executionId)).toEqual(['41']);
 	});
 
@@ -142,13 +142,40 @@ describe('Deliver Reply: the answer reaches the question it answers, and only wi
 			unverified: { receivedAt: new Date(Date.now() + 5_000).toISOString(), notifyId: null },
 		};
 		const moved = { ...fresh, from: `${PHONE}5`, text: ' Yes' };
-		expect((await deliver(moved)).items[0].json).toMatchObject({ alreadyAnswered: true });
+		expect((await deliver(moved)).items[0].json).toMatchObject({ replay: true });
 		expect((await deliver(fresh)).items[0].json).toMatchObject({
 			resumed: true,
 			question: { executionId: '41' },
 		});
 		expect(runs.posts.map((p) => p.executionId)).toEqual(['41', '41', '41', '41']);
 	}, 20_000);
+
+	it('a text no question took, or an opt-out, posted again with its From/Content boundary moved is a replay: the inbox hands it to nothing paid', async () => {
+		// Nothing waits for the first: it goes on to the assistant or the keyword answers, as it should.
+		const relay = reply('5 mins late', null);
+		expect((await deliver(relay)).items[0].json).toMatchObject({ resumed: false });
+		expect((await deliver(relay)).items[0].json).not.toHaveProperty('replay');
+		asked('41', 30, [RESUMED]);
+		const fresh = { receivedAt: new Date(Date.now() + 5_000).toISOString(), notifyId: null };
+		// The number one digit longer, the text one shorter: the same signed string, another person.
+		const moved = { ...relay, from: `${PHONE}5`, text: ' mins late', unverified: fresh };
+		for (const copy of [moved, moved])
+			expect((await deliver(copy)).items[0].json).toMatchObject({
+				resumed: false,
+				replay: true,
+				reason: expect.stringMatching(/came before from another number/),
+			});
+		// The person's own text again (a fresh time stamp): theirs to answer; the question takes it.
+		expect((await deliver({ ...relay, unverified: fresh })).items[0].json).toMatchObject({
+			resumed: true,
+		});
+		// An opt-out from a number one digit longer than this one, its last digit moved into the text.
+		const optOut = reply('STOP', null, { event: 'optOut', from: `${PHONE}8` });
+		expect((await deliver(optOut)).items[0].json).not.toHaveProperty('replay');
+		const stranger = reply('8STOP', null);
+		expect((await deliver(stranger)).items[0].json).toMatchObject({ replay: true });
+		expect(runs.posts.map((p) => p.executionId)).toEqual(['41']);
+	});
 
 	it('a day after an answer, a copy of it still answers no question asked before that answer', async () => {
 		const old = asked('40', 26 * 60, [RESUMED], 24 * 60);

@@ -33,7 +33,9 @@
  *           kind waiting for it (a receipt, the run of its text);
  *   `2same` the very relay (number, text, time stamp) that answered a question is posted nowhere
  *           again and says `alreadyAnswered` (no other delivery says it); one whose delivery may
- *           have answered (unconfirmed) is posted again to that question only.
+ *           have answered (unconfirmed) is posted again to that question only;
+ *   `M`     a signed text first delivered from another number (the From/Content boundary moved)
+ *           is posted nowhere and says `replay`, whatever became of the first (no other says it).
  * - `3`  after an answer whose outcome is unknown (5xx, timeout, reset, redirect, a 200 not the
  *        node's), the delivery is offered to no other run and the item says `unconfirmed` with
  *        that run (or, tried again, `resumed` by it); `unconfirmed` only after such an answer.
@@ -100,6 +102,7 @@ import {
 } from '../../../../../nodes/Phonovation/resources/conversation/proof/questionRef';
 import { additionalDataFor } from '../../../../harness/engine';
 import { QUESTION_LOG, QuestionLog } from '../../../../harness/question-log';
+import { processedData } from '../../../../harness/processed-data';
 import { RecordingResponse } from '../../../../harness/webhook';
 import { NODE_TYPE, type PhonovationFixture } from '../../fixture';
 
@@ -329,7 +332,8 @@ export interface Forgery {
 
 /** A signed relay: the provider signs its number and text; everything else may change. */
 export interface Relay {
-	from: 'asked' | 'another';
+	/** `moved`: the relay before it with the From/Content boundary moved by a digit (a replay). */
+	from: 'asked' | 'another' | 'moved';
 	word: 'YES' | 'NO' | 'Yes please' | 'what time?' | 'STOP';
 	/** The code it carries: a question's (index), a wrong one, or none. */
 	code: number | 'wrong' | null;
@@ -397,7 +401,7 @@ const forgery: fc.Arbitrary<Forgery> = fc.record({
 });
 
 const relay: fc.Arbitrary<Relay> = fc.record({
-	from: weighted<Relay['from']>([6, 'asked'], [1, 'another']),
+	from: weighted<Relay['from']>([6, 'asked'], [1, 'another'], [1, 'moved']),
 	word: fc.constantFrom<Relay['word']>('YES', 'NO', 'Yes please', 'what time?', 'STOP'),
 	code: fc.oneof(
 		{ weight: 2, arbitrary: fc.constant(null) },
@@ -886,7 +890,22 @@ export interface DeliveryObservation {
 
 const index = (i: number, length: number) => ((i % length) + length) % length;
 
-function resolveRelay(relay: Relay, asked: Asked[]): { from: string; text: string } {
+/** The same signed string with the boundary moved: a digit of the text into From, or back. */
+function movedCopy({ from, text }: { from: string; text: string }) {
+	return /^\d/.test(text)
+		? { from: from + text[0], text: text.slice(1) }
+		: { from: from.slice(0, -1), text: from.slice(-1) + text };
+}
+
+function resolveRelay(
+	relay: Relay,
+	asked: Asked[],
+	before: Array<{ from: string; text: string }>,
+): { from: string; text: string } {
+	if (relay.from === 'moved') {
+		const original = before.at(-1) ?? resolveRelay({ ...relay, from: 'asked' }, asked, []);
+		return movedCopy(original);
+	}
 	const from = relay.from === 'asked' ? PHONE : ANOTHER_PHONE;
 	if (relay.code === null) return { from, text: relay.word };
 	const code =
@@ -907,6 +926,7 @@ export async function execute(
 	fixture.engine.instanceBaseUrl = n8n.origin;
 	n8n.reset();
 	log.clear();
+	(await processedData()).lists.clear();
 	world.requests.length = 0;
 	const base = `${n8n.origin}/webhook-waiting/`;
 
@@ -1028,7 +1048,8 @@ export async function execute(
 		put(forged(f, asked[0], now));
 	}
 
-	const relays = run.relays.map((r) => resolveRelay(r, asked));
+	const relays: Array<{ from: string; text: string }> = [];
+	for (const r of run.relays) relays.push(resolveRelay(r, asked, relays));
 	const firstStamp = new Map<number, string | null>();
 	const deliveries: DeliverySeen[] = [];
 	const restore = quickTime(n8n);
@@ -1190,11 +1211,16 @@ function wouldAnswer(a: Asked, item: IDataObject, secret: string): boolean {
 	return item.event === 'optOut' || a.responseType === 'freeText' || approval.read(text) !== null;
 }
 
+/** Deliver Reply's reason for a relay whose From is no phone number: it is checked for nothing. */
+const NO_NUMBER = 'the reply has no number to match';
+
 /** The rows the operation reads for this delivery (Question Log find, then its own filter). */
 function rowsRead(seen: DeliverySeen): LoggedRow[] | null {
 	const { item, generated } = seen;
 	if (generated.kind === 'reply') {
+		// Unverified, no number, or a copy of another number's: it reads no question.
 		if (item.verified !== true) return null;
+		if (seen.output?.reason === NO_NUMBER || seen.output?.replay === true) return null;
 		const link = ((item.unverified as IDataObject).notifyId as string | null) ?? '';
 		return seen.rows.filter(
 			(r) =>
@@ -1286,6 +1312,27 @@ export function violationsOf(run: DeliveryRun, seen: DeliveryObservation): strin
 				.filter((e) => e.output?.unconfirmed === true && e.output.question)
 				.map((e) => String((e.output!.question as IDataObject).reference)),
 		);
+		// M. A signed text that came first from another number (the boundary moved) goes nowhere, as
+		// a replay; nothing else is called one. A delivery with no number never got that far.
+		if (kind === 'reply' && item.verified === true && output?.reason !== NO_NUMBER) {
+			const first = seen.deliveries
+				.slice(0, d)
+				.find(
+					(e) =>
+						e.generated.kind === 'reply' &&
+						sameSignedText(e.item, item) &&
+						e.output?.reason !== NO_NUMBER,
+				);
+			const moved = first !== undefined && String(first.item.from) !== String(item.from);
+			if (moved && (posts.length > 0 || output?.replay !== true))
+				problems.push(
+					`M: ${label} is its signed text first delivered from ${String(first.item.from)}, yet it made ${posts.length} post(s) and says ${JSON.stringify(outcomeOf(output, delivery.error))}`,
+				);
+			if (!moved && output?.replay === true)
+				problems.push(
+					`M: ${label} says replay, but its signed text came from no other number first`,
+				);
+		}
 		// 1. Only this n8n's waiting-webhook address of a genuine row the operation read, for its question.
 		const redirects = new Set([`${seen.elsewhere}/collect`]);
 		for (const p of posts)
