@@ -161,13 +161,21 @@ describe("the inbox's messages log and its hand-off to an assistant, in n8n", ()
 	suite.it(
 		'converse logs a message and gives back every message of its number; conversation gives them again',
 		async () => {
-			expect(await call({ action: 'converse', ...first })).toEqual([first]);
+			// The number's rows of the day, then the first row ever logged with the key (here the
+			// message itself, again).
+			expect(await call({ action: 'converse', ...first })).toEqual([first, first]);
 			expect(await tableNames()).toEqual(['messages', 'questions']);
-			expect(await call({ action: 'converse', ...elsewhere })).toEqual([elsewhere]);
-			expect(await call({ action: 'converse', ...reply })).toEqual([first, reply]);
+			expect(await call({ action: 'converse', ...elsewhere })).toEqual([elsewhere, elsewhere]);
+			expect(await call({ action: 'converse', ...reply })).toEqual([first, reply, reply]);
 			// Logged out of order: given back in the order of their times.
-			expect(await call({ action: 'converse', ...later })).toEqual([first, reply, later]);
-			expect(await call({ action: 'converse', ...second })).toEqual([first, reply, second, later]);
+			expect(await call({ action: 'converse', ...later })).toEqual([first, reply, later, later]);
+			expect(await call({ action: 'converse', ...second })).toEqual([
+				first,
+				reply,
+				second,
+				later,
+				second,
+			]);
 
 			expect(await call({ action: 'conversation', phone: PERSON })).toEqual([
 				first,
@@ -216,13 +224,15 @@ describe("the inbox's messages log and its hand-off to an assistant, in n8n", ()
 	);
 
 	suite.it(
-		'a copy of a relay under another number comes back with that number; a question is found by the signed text that settled it',
+		'the first row of a relay comes back, whatever its number; a question is found by the signed text that settled it',
 		async () => {
 			// The same key (the signed From + Content) logged for another number: the boundary moved.
 			const moved = {
 				...message({ kind: 'in', phone: STRANGER, text: 'i', at: AT(5) }),
 				key: first.key,
 			};
+			// The stranger's rows of the day, then the first row ever logged with the key, whatever its
+			// number, however old: the number it was logged for first is the sender.
 			expect(await call({ action: 'converse', ...moved })).toEqual([
 				moved,
 				{ ...first, turn: 'turn-1' },

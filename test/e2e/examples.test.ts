@@ -4,6 +4,7 @@ import { DateTime } from 'luxon';
 import { fetch } from 'undici';
 
 import { DEFAULT_CONFIG } from '../simulator';
+import { OPT_OUT_SHORTCODE } from '../simulator/relays';
 import { useE2eEnvironment } from './support/environment';
 import {
 	createExampleDataTables,
@@ -319,8 +320,11 @@ describe('example workflows in n8n', () => {
 				sim.reset();
 				const before = (await client.executions(workflowId, 100, RELAYS)).length;
 				// The same signed string, From one digit shorter: a valid number of someone else.
-				const original = { from: '3538712345749', content: 'STOP' };
-				const moved = { from: '353871234574', content: '9STOP' };
+				// Another time stamp for the copy: the same one would stop it at Drop Exact Replays.
+				const stamp = (secondsAgo: number) =>
+					new Date(Date.now() - secondsAgo * 1000).toISOString().slice(0, 19).replace('T', ' ');
+				const original = { from: '3538712345749', content: 'STOP', timestamp: stamp(30) };
+				const moved = { from: '353871234574', content: '9STOP', timestamp: stamp(0) };
 				// The copy comes after the original was handled, as a captured relay does.
 				let runs: Awaited<ReturnType<typeof client.waitForExecutions>> = [];
 				for (const [n, relay] of [original, moved].entries()) {
@@ -341,7 +345,7 @@ describe('example workflows in n8n', () => {
 		);
 
 		suite.it(
-			'with sendStopConfirmation on, a STOP reply gets one transactional confirmation',
+			'with sendStopConfirmation on, a STOP reply gets one transactional confirmation; a moved copy that is an opt-out of another number gets none',
 			async ({ client, importWorkflow, publish, sim }) => {
 				const confirming = withSetting(loadExample('inbox', { questionLog }), true);
 				const workflow = await importWorkflow(confirming);
@@ -367,6 +371,31 @@ describe('example workflows in n8n', () => {
 				expect(sim.campaigns[0].body.text).toBe(
 					'You have been unsubscribed and will get no more marketing texts from us. No reply is needed.',
 				);
+				// A text that reads as no opt-out ("2 STOP"), posted again with the digit moved into
+				// From and sent to the opt-out shortcode: an opt-out from a stranger, and no confirmation.
+				sim.reset();
+				const person = '353871234580';
+				const before = (await client.executions(workflow.id, 100, RELAYS)).length;
+				const stamp = (secondsAgo: number) =>
+					new Date(Date.now() - secondsAgo * 1000).toISOString().slice(0, 19).replace('T', ' ');
+				const relays = [
+					{ from: person, content: '2 STOP', keyphrase: '*', timestamp: stamp(30) },
+					{ from: `${person}2`, content: ' STOP', to: OPT_OUT_SHORTCODE, timestamp: stamp(0) },
+				];
+				let runs: Awaited<ReturnType<typeof client.waitForExecutions>> = [];
+				for (const [n, relay] of relays.entries()) {
+					expect((await sim.sendInbound({ url: confirmingUrl, ...relay })).status).toBe(200);
+					runs = await client.waitForExecutions(workflow.id, before + n + 1, 60_000, RELAYS);
+				}
+				const copy = runs.at(-1)!;
+				expect(nodeOutput(copy, 'On Reply or Opt-Out')).toEqual([
+					expect.objectContaining({ event: 'optOut', from: `${person}2` }),
+				]);
+				expect(nodeOutput(copy, 'Deliver to Waiting Question')).toEqual([
+					expect.objectContaining({ replay: true }),
+				]);
+				expect(nodeOutput(copy, 'Confirm Opt-Out')).toEqual([]);
+				expect(sim.campaigns.map((c) => c.body.recipientInfo)).toEqual([[{ msisdn: person }]]);
 				await client.unpublishWorkflow(workflow.id);
 			},
 		);

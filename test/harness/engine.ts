@@ -19,7 +19,6 @@ import { createRunExecutionData, Workflow } from 'n8n-workflow';
 
 import { InMemoryCredentialsHelper } from './credentials-helper';
 import { NodeTypeRegistry } from './node-types';
-import { processedData } from './processed-data';
 
 export interface EngineOptions {
 	nodeTypes: Record<string, INodeType | IVersionedNodeType>;
@@ -166,8 +165,6 @@ export class Engine {
 		mode: WorkflowExecuteMode = 'manual',
 		execution: ExecutionOptions = {},
 	): Promise<IRun> {
-		// n8n sets up its store of processed items at start; Remove Duplicates and our nodes use it.
-		await processedData();
 		const workflow = this.workflow(nodes, connections);
 		const workflowData = {
 			id: this.workflowId,

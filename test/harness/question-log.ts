@@ -39,6 +39,9 @@ export class QuestionLog {
 	beforeWrite: (call: IDataObject) => Promise<void> = async () => {};
 	afterWrite: (call: IDataObject) => Promise<void> = async () => {};
 
+	/** false: an inbox from before the messages log (its actions give nothing back). */
+	keepsMessages = true;
+
 	/** A row written as the inbox writes it (for a history the test sets up), with its row number. */
 	seed(row: IDataObject): void {
 		this.messages.push({ arrivedAt: '', turn: '', ...row, seq: ++this.written });
@@ -50,22 +53,50 @@ export class QuestionLog {
 		if (this.fail) throw this.fail;
 		const answer = (rows: IDataObject[]) =>
 			rows.length ? rows.map((row) => ({ json: { ...row } })) : [{ json: {} }];
-		// As the inbox: the person's rows of the last 24 hours, and every copy of the relay under
-		// another number, however old.
+		// As the inbox: the person's rows of the last 24 hours, and the first row ever logged with the
+		// relay's key (any number, however old; it may be one of the person's rows again).
 		const dayAgo = new Date(Date.now() - 24 * 60 * 60 * 1000).toISOString();
 		const ofPhone = () =>
 			this.messages.filter((row) => row.phone === input.phone && String(row.at) >= dayAgo);
-		const ofPersonOrKey = () =>
-			this.messages.filter(
-				(row) =>
-					(row.phone === input.phone && String(row.at) >= dayAgo) ||
-					(!!input.key && row.key === input.key && row.phone !== input.phone),
-			);
+		const firstOfKey = () =>
+			input.key ? this.messages.filter((row) => row.key === input.key).slice(0, 1) : [];
+		const ofPersonOrKey = () => [
+			...this.messages.filter((row) => row.phone === input.phone && String(row.at) >= dayAgo),
+			...firstOfKey(),
+		];
+		if (
+			!this.keepsMessages &&
+			['converse', 'conversation', 'claim', 'seen'].includes(String(input.action))
+		)
+			return [{ json: {} }];
 		if (input.action === 'converse') {
 			const { kind, phone, key, text, at, arrivedAt, id, turn } = input;
 			await this.beforeWrite(input);
 			// seq: the Data Table's own row number, in the order rows are written.
 			this.messages.push({ kind, phone, key, text, at, arrivedAt, id, turn, seq: ++this.written });
+			await this.afterWrite(input);
+			return answer(ofPersonOrKey());
+		}
+		if (input.action === 'seen') {
+			// As the inbox's Mark Seen (an upsert): the number's row of the key keeps its place.
+			const { phone, key, at, id } = input;
+			await this.beforeWrite(input);
+			const own = this.messages.find(
+				(row) => row.kind === 'seen' && row.key === key && row.phone === phone,
+			);
+			if (own) Object.assign(own, { at, id });
+			else
+				this.messages.push({
+					kind: 'seen',
+					phone,
+					key,
+					text: '',
+					at,
+					arrivedAt: '',
+					id,
+					turn: '',
+					seq: ++this.written,
+				});
 			await this.afterWrite(input);
 			return answer(ofPersonOrKey());
 		}
@@ -107,6 +138,7 @@ export class QuestionLog {
 		this.calls.length = 0;
 		this.fail = null;
 		this.missingColumns = [];
+		this.keepsMessages = true;
 		this.storeAs = (row) => row;
 		this.beforeWrite = async () => {};
 		this.afterWrite = async () => {};

@@ -7,7 +7,8 @@ import { operationFields } from './fields';
 import { savedNumber } from './numbers';
 import type { ProofTarget } from './proof/proof';
 import { REPEAT } from './assistant/messages';
-import { firstFromAnotherNumber } from './proof/firstNumber';
+import { firstNumberOf, messageId } from './assistant/messages';
+import { logSeen, runOf } from './assistant/messageLog';
 import { type DeliveredReply, relayMark, replyProof, signedTextMark } from './proof/replyProof';
 import { answeredByText, earlierDeliveries, markSettled, TEXT_MARK } from './proof/settledRelays';
 import { findQuestions, type LoggedQuestion, questionLogField } from './questionLog';
@@ -204,13 +205,8 @@ async function deliverReply(
 	if (from === null) return out({ resumed: false, reason: 'the reply has no number to match' });
 	// With no Relay Secret nothing was ever marked, and no question can be answered.
 	const textMark = secret === '' ? '' : signedTextMark(reply, secret);
-	if (textMark && (await firstFromAnotherNumber(ctx, textMark, from)))
-		return out({
-			resumed: false,
-			replay: true,
-			reason:
-				'the same signed text came before from another number: a relay with its From/Content boundary moved goes nowhere',
-		});
+	const seen = await seenFromAnotherNumber(ctx, itemIndex, item, from);
+	if (seen.replay === true) return out({ resumed: false, ...seen });
 	const settled = textMark && `${TEXT_MARK}${textMark}@`;
 	const questions = await findQuestions(ctx, itemIndex, from, {
 		reference: reply.notifyId,
@@ -223,7 +219,44 @@ async function deliverReply(
 	const offered = { offers, questions, mark, textMark, from };
 	const result = await offerOnce(ctx, itemIndex, offered, signed);
 	const marked = await markSettled(ctx, itemIndex, result, { mark, textMark });
-	return out({ ...result, ...marked, ...unusableRowsOf(unusable) });
+	return out({ ...result, ...marked, ...unusableRowsOf(unusable), ...seen });
+}
+
+/**
+ * Keeps the relay as seen (every relay, whatever path it then takes: an opt-out, an answer, the
+ * keyword answers, the assistant) and says whether its signed text (`relayKey`) was logged first
+ * for another number: a copy with the From/Content boundary moved. Decided by the order the log
+ * wrote the rows in, so racing copies agree. Such a copy answers no question and gets no paid
+ * answer (`replay: true`). An inbox from before relays were kept gives nothing back: the item goes
+ * on, saying so.
+ */
+async function seenFromAnotherNumber(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	item: IDataObject,
+	phone: string,
+): Promise<IDataObject> {
+	const key = asText(item.relayKey);
+	if (key === '') return {};
+	const rows = await logSeen(ctx, itemIndex, {
+		phone,
+		key,
+		at: new Date().toISOString(),
+		id: messageId('seen', runOf(ctx), itemIndex),
+	});
+	const first = firstNumberOf(rows, key);
+	if (first === undefined)
+		return {
+			relayNotLogged:
+				'the Question Log kept no record of the relay (an inbox from an earlier version: re-import it, its rows are kept), so a copy of it under another number cannot be told',
+		};
+	return first === phone
+		? {}
+		: {
+				replay: true,
+				reason:
+					'the same signed text was logged first for another number: a relay with its From/Content boundary moved answers no question and gets no paid answer',
+			};
 }
 
 /**
@@ -233,7 +266,7 @@ async function deliverReply(
  * question waiting, another number, not an answer yet…), so the reply can then be routed as an
  * ordinary inbound message; `unconfirmed: true` when a run may have taken it unseen;
  * `alreadyAnswered: true` when this very relay settled a question before (the log marks each);
- * `replay: true` when its signed text came before from another number (firstNumber.ts).
+ * `replay: true` when its signed text was logged first for another number (seenFromAnotherNumber).
  */
 export const execute = deliverOperation(
 	{

@@ -73,8 +73,31 @@ export async function logOnce(
 	if (!logged)
 		throw new NodeOperationError(
 			ctx.getNode(),
-			`Question Log: the workflow did not give the ${mine.kind === 'in' ? 'text' : 'reply'} back as logged (is it the inbox, with its messages table?); nothing was sent`,
+			`Question Log: the workflow did not give the ${mine.kind === 'out' ? 'reply' : 'text'} back as logged (is it the inbox, with its messages table?); nothing was sent`,
 			{ itemIndex },
 		);
 	return { rows, logged };
+}
+
+/**
+ * Keeps a relay as seen: one row per key and number (the log updates the number's row of the key,
+ * or adds it), so copies of a relay add no rows and the first number's row keeps its place. Gives
+ * back the person's rows and the first row ever logged with the key; none from an inbox imported
+ * before it kept relays seen.
+ */
+export async function logSeen(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	relay: { phone: string; key: string; at: string; id: string },
+): Promise<LoggedMessage[]> {
+	return messagesOf(
+		await callLog(ctx, itemIndex, {
+			action: 'seen',
+			kind: 'seen',
+			text: '',
+			arrivedAt: '',
+			turn: '',
+			...relay,
+		}),
+	);
 }

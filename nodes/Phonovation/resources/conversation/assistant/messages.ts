@@ -1,8 +1,12 @@
 // The messages of one person as the inbox's `messages` table keeps them, and what they tell: pure.
 
-/** One row: a text that came in (`in`) or a reply that went out (`out`). */
+/**
+ * One row: a text that came in (`in`), a reply that went out (`out`), or a relay the inbox saw
+ * (`seen`, Deliver Reply logs every one, whatever path it takes: only which number a signed text
+ * came from first, never a turn, a repeat or a reply).
+ */
 export interface LoggedMessage {
-	kind: 'in' | 'out';
+	kind: 'in' | 'out' | 'seen';
 	/** The person's number, in international digits. */
 	phone: string;
 	/**
@@ -59,8 +63,10 @@ const HOUR_MS = 60 * 60 * 1000;
 
 /** A row of ours: a reply may answer nothing in particular (an empty key). */
 const isMessage = (row: Record<string, unknown>): boolean =>
-	(row.kind === 'in' || (row.kind === 'out' && typeof row.key === 'string')) &&
-	['phone', 'at', 'id', ...(row.kind === 'in' ? ['key'] : [])].every(
+	(row.kind === 'in' ||
+		row.kind === 'seen' ||
+		(row.kind === 'out' && typeof row.key === 'string')) &&
+	['phone', 'at', 'id', ...(row.kind === 'out' ? [] : ['key'])].every(
 		(key) => typeof row[key] === 'string' && row[key] !== '',
 	);
 
@@ -138,11 +144,12 @@ const sentAt = (row: LoggedMessage) => Date.parse(row.arrivedAt || row.at);
 
 /**
  * Each inbound text that is a replay, by its id, with the earlier copy that makes it one; a genuine
- * text has none. The same signed text logged first for **another** number is always a replay (the
- * From/Content boundary moved: the signature cannot tell), however old (Find Copies has no time
- * bound); a moved copy logged after the person's own text does not silence their repeats. For the
- * same number, see REPEAT. A row is judged from the rows logged before it only, so every run that
- * reads the log judges it alike; one walk in log order judges them all.
+ * text has none. The same signed text logged first (as a text or a relay seen) for **another**
+ * number is always a replay (the From/Content boundary moved: the signature cannot tell), however
+ * old (Find Copies gives back the first row ever logged with a key); a moved copy logged after the
+ * person's own text does not silence their repeats. For the same number, see REPEAT. A row is
+ * judged from the rows logged before it only, so every run that reads the log judges it alike;
+ * one walk in log order judges them all.
  */
 export function replaysOf(rows: LoggedMessage[]): Map<string, LoggedMessage> {
 	const replays = new Map<string, LoggedMessage>();
@@ -158,6 +165,7 @@ export function replaysOf(rows: LoggedMessage[]): Map<string, LoggedMessage> {
 		}
 		const first = firstOfKey.get(row.key);
 		if (!first) firstOfKey.set(row.key, row);
+		if (row.kind === 'seen') return;
 		const own = `${row.key} ${row.phone}`;
 		const earlier = copiesOf.get(own) ?? [];
 		copiesOf.set(own, [...earlier, { row, place }]);
@@ -174,6 +182,15 @@ export function replaysOf(rows: LoggedMessage[]): Map<string, LoggedMessage> {
 			replays.set(row.id, last.row);
 	});
 	return replays;
+}
+
+/**
+ * The number a signed text (its key) was logged for first, as any text, reply target or relay
+ * seen, in the order the log wrote them; undefined when the log has none.
+ */
+export function firstNumberOf(rows: LoggedMessage[], key: string): string | undefined {
+	const ofKey = rows.filter((row) => row.kind !== 'out' && row.key === key);
+	return ofKey.length ? [...ofKey].sort(byLogOrder)[0].phone : undefined;
 }
 
 /** The earlier copy that makes this inbound text a replay (replaysOf), or undefined. */

@@ -14,14 +14,18 @@ const NOT_AN_ANSWER: Answer = {
 };
 const BUSY: Answer = { status: 503, body: { message: 'Service Unavailable' } };
 
-const reply = (text: string, notifyId: string | null, extra: IDataObject = {}): IDataObject => ({
-	event: 'inbound',
-	verified: true,
-	from: PHONE,
-	text,
-	unverified: { receivedAt: new Date().toISOString(), notifyId },
-	...extra,
-});
+/** A verified reply as the trigger gives it: its relayKey stands for the signed From + Content. */
+const reply = (text: string, notifyId: string | null, extra: IDataObject = {}): IDataObject => {
+	const relay = {
+		event: 'inbound',
+		verified: true,
+		from: PHONE,
+		text,
+		unverified: { receivedAt: new Date().toISOString(), notifyId },
+		...extra,
+	};
+	return { ...relay, relayKey: `signed-${String(relay.from)}${String(relay.text)}` };
+};
 
 /** A settled question's marks: the relay's (number, text, time stamp) and its signed text's, with when. */
 const SETTLED_BY = /^[0-9a-f]{40} t:[0-9a-f]{40}@[0-9a-z]+$/;
@@ -49,11 +53,14 @@ describe('Deliver Reply: the answer reaches the question it answers, and only wi
 		return reference;
 	}
 
+	let executions = 0;
+	/** Each relay in an execution of its own, as the inbox runs one per relay. */
 	const deliver = async (item: IDataObject, node = {}) =>
 		await fixture().run(
 			{ resource: 'conversation', operation: 'deliverReply', questionLog: QUESTION_LOG },
 			[{ json: item }],
 			node,
+			{ executionId: `inbox-${++executions}` },
 		);
 
 	it('a reply linked to a question goes to that question only', async () => {
@@ -68,6 +75,14 @@ describe('Deliver Reply: the answer reaches the question it answers, and only wi
 			text: 'Yes',
 		});
 		expect(log.calls).toEqual([
+			// Seen, by its signed text's key only (no text): which number a copy of it came from first.
+			expect.objectContaining({
+				action: 'seen',
+				kind: 'seen',
+				phone: PHONE,
+				key: `signed-${PHONE}Yes`,
+				text: '',
+			}),
 			// With the questions any copy of this signed text settled, whatever number they are for.
 			{
 				action: 'find',
@@ -150,7 +165,7 @@ describe('Deliver Reply: the answer reaches the question it answers, and only wi
 		expect(runs.posts.map((p) => p.executionId)).toEqual(['41', '41', '41', '41']);
 	}, 20_000);
 
-	it('a text no question took, or an opt-out, posted again with its From/Content boundary moved is a replay: the inbox hands it to nothing paid', async () => {
+	it('a text no question took, or an opt-out, posted again with its From/Content boundary moved is a replay: the inbox gives it no paid answer', async () => {
 		// Nothing waits for the first: it goes on to the assistant or the keyword answers, as it should.
 		const relay = reply('5 mins late', null);
 		expect((await deliver(relay)).items[0].json).toMatchObject({ resumed: false });
@@ -163,18 +178,27 @@ describe('Deliver Reply: the answer reaches the question it answers, and only wi
 			expect((await deliver(copy)).items[0].json).toMatchObject({
 				resumed: false,
 				replay: true,
-				reason: expect.stringMatching(/came before from another number/),
+				reason: expect.stringMatching(/logged first for another number/),
 			});
 		// The person's own text again (a fresh time stamp): theirs to answer; the question takes it.
 		expect((await deliver({ ...relay, unverified: fresh })).items[0].json).toMatchObject({
 			resumed: true,
 		});
-		// An opt-out from a number one digit longer than this one, its last digit moved into the text.
+		// An opt-out from a number one digit longer than this one, its last digit moved into the text:
+		// a replay, though this number has a question open.
+		asked('42', 5, [RESUMED]);
 		const optOut = reply('STOP', null, { event: 'optOut', from: `${PHONE}8` });
 		expect((await deliver(optOut)).items[0].json).not.toHaveProperty('replay');
 		const stranger = reply('8STOP', null);
-		expect((await deliver(stranger)).items[0].json).toMatchObject({ replay: true });
+		expect((await deliver(stranger)).items[0].json).toMatchObject({ resumed: false, replay: true });
 		expect(runs.posts.map((p) => p.executionId)).toEqual(['41']);
+		// Copies add no rows: one per signed text and number, whatever the time stamps.
+		for (const n of [1, 2, 3])
+			await deliver({
+				...moved,
+				unverified: { receivedAt: new Date(Date.now() + n).toISOString() },
+			});
+		expect(log.messages.filter((row) => row.kind === 'seen')).toHaveLength(4);
 	});
 
 	it('a day after an answer, a copy of it still answers no question asked before that answer', async () => {
@@ -228,6 +252,16 @@ describe('Deliver Reply: the answer reaches the question it answers, and only wi
 			resumed: true,
 			notRemembered: expect.stringMatching(/settledBy/),
 		});
+	});
+
+	it('an inbox from before relays were logged as seen: the reply is delivered all the same, and the item says the check was not kept', async () => {
+		log.keepsMessages = false;
+		asked('41', 30, [RESUMED]);
+		expect((await deliver(reply('YES', null))).items[0].json).toMatchObject({
+			resumed: true,
+			relayNotLogged: expect.stringMatching(/re-import it/),
+		});
+		expect(runs.posts.map((p) => p.executionId)).toEqual(['41']);
 	});
 
 	it('a reply linked to a reminder sent after the question falls back to the newest open question of the number', async () => {

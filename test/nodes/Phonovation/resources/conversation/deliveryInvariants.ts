@@ -35,7 +35,7 @@
  *           again and says `alreadyAnswered` (no other delivery says it); one whose delivery may
  *           have answered (unconfirmed) is posted again to that question only;
  *   `M`     a signed text first delivered from another number (the From/Content boundary moved)
- *           is posted nowhere and says `replay`, whatever became of the first (no other says it).
+ *           says `replay` (no paid answer), whatever became of the first; no other says it.
  * - `3`  after an answer whose outcome is unknown (5xx, timeout, reset, redirect, a 200 not the
  *        node's), the delivery is offered to no other run and the item says `unconfirmed` with
  *        that run (or, tried again, `resumed` by it); `unconfirmed` only after such an answer.
@@ -92,7 +92,10 @@ import {
 } from '../../../../../nodes/Phonovation/resources/conversation/ask/answers';
 import { provenReceipt } from '../../../../../nodes/Phonovation/resources/conversation/proof/receiptProof';
 import { CLOCK_SKEW_MS } from '../../../../../nodes/Phonovation/resources/conversation/ask/receiveReply';
-import { provenReply } from '../../../../../nodes/Phonovation/resources/conversation/proof/replyProof';
+import {
+	provenReply,
+	signedTextMark,
+} from '../../../../../nodes/Phonovation/resources/conversation/proof/replyProof';
 import { recordedResumeUrl } from '../../../../../nodes/Phonovation/resources/conversation/proof/retryBinding';
 import { sealToken } from '../../../../../nodes/Phonovation/resources/conversation/proof/sealedResumeToken';
 import { ApprovalReader } from '../../../../../nodes/Phonovation/resources/conversation/ask/approvalWords';
@@ -102,7 +105,6 @@ import {
 } from '../../../../../nodes/Phonovation/resources/conversation/proof/questionRef';
 import { additionalDataFor } from '../../../../harness/engine';
 import { QUESTION_LOG, QuestionLog } from '../../../../harness/question-log';
-import { processedData } from '../../../../harness/processed-data';
 import { RecordingResponse } from '../../../../harness/webhook';
 import { NODE_TYPE, type PhonovationFixture } from '../../fixture';
 
@@ -871,6 +873,8 @@ export interface DeliverySeen {
 	waiting: number[];
 	/** What each question's resume URL would answer next, before it. */
 	pending: ResumeAnswer[][];
+	/** Before it: the references the log held as settled by this signed text (any number). */
+	settledByText: string[];
 	output?: IDataObject;
 	error?: string;
 }
@@ -926,7 +930,6 @@ export async function execute(
 	fixture.engine.instanceBaseUrl = n8n.origin;
 	n8n.reset();
 	log.clear();
-	(await processedData()).lists.clear();
 	world.requests.length = 0;
 	const base = `${n8n.origin}/webhook-waiting/`;
 
@@ -1069,12 +1072,16 @@ export async function execute(
 				rows: rows.map((r) => ({ ...r })),
 				waiting: asked.filter((a) => a.appeared && !a.finished).map((a) => a.index),
 				pending: asked.map((a) => [...a.pending]),
+				settledByText: settledByText(log, item, secret),
 			};
 			n8n.delivery = d;
 			const operation = generated.kind === 'reply' ? 'deliverReply' : 'deliverReceipt';
+			// Each relay in an execution of its own, as the inbox runs one per relay.
 			const result = await fixture.run(
 				{ resource: 'conversation', operation, questionLog: QUESTION_LOG },
 				[{ json: item }],
+				{},
+				{ executionId: `relay-${d}` },
 			);
 			n8n.delivery = -1;
 			n8n.dropHanging();
@@ -1139,7 +1146,7 @@ function replyItem(
 		verified: delivery.verified,
 		from,
 		text,
-		relayKey: `relay-${r}`,
+		relayKey: `signed-${from}${text}`,
 		unverified: { ...(receivedAt === null ? {} : { receivedAt }), notifyId },
 	};
 }
@@ -1211,6 +1218,16 @@ function wouldAnswer(a: Asked, item: IDataObject, secret: string): boolean {
 	return item.event === 'optOut' || a.responseType === 'freeText' || approval.read(text) !== null;
 }
 
+/** The references of the log's rows a copy of this reply's signed text settled (Find Questions' `settled`). */
+function settledByText(log: QuestionLog, item: IDataObject, secret: string): string[] {
+	if (item.event === 'deliveryReceipt' || item.event === 'processingResult') return [];
+	const reply = { from: String(item.from), text: String(item.text) };
+	const mark = `t:${signedTextMark({ ...reply, receivedAt: null, optedOut: false, notifyId: null }, secret)}@`;
+	return [...log.rows.values()]
+		.filter((row) => String(row.settledBy ?? '').includes(mark))
+		.map((row) => String(row.reference));
+}
+
 /** Deliver Reply's reason for a relay whose From is no phone number: it is checked for nothing. */
 const NO_NUMBER = 'the reply has no number to match';
 
@@ -1218,13 +1235,15 @@ const NO_NUMBER = 'the reply has no number to match';
 function rowsRead(seen: DeliverySeen): LoggedRow[] | null {
 	const { item, generated } = seen;
 	if (generated.kind === 'reply') {
-		// Unverified, no number, or a copy of another number's: it reads no question.
+		// Unverified, or with no number: it reads no question.
 		if (item.verified !== true) return null;
-		if (seen.output?.reason === NO_NUMBER || seen.output?.replay === true) return null;
+		if (seen.output?.reason === NO_NUMBER) return null;
 		const link = ((item.unverified as IDataObject).notifyId as string | null) ?? '';
 		return seen.rows.filter(
 			(r) =>
-				(r.phone === item.from || (link !== '' && r.reference === link)) &&
+				(r.phone === item.from ||
+					(link !== '' && r.reference === link) ||
+					seen.settledByText.includes(r.reference)) &&
 				r.waitsFor !== 'receipt',
 		);
 	}
@@ -1312,8 +1331,9 @@ export function violationsOf(run: DeliveryRun, seen: DeliveryObservation): strin
 				.filter((e) => e.output?.unconfirmed === true && e.output.question)
 				.map((e) => String((e.output!.question as IDataObject).reference)),
 		);
-		// M. A signed text that came first from another number (the boundary moved) goes nowhere, as
-		// a replay; nothing else is called one. A delivery with no number never got that far.
+		// M. A signed text that came first from another number (the boundary moved) says replay, so
+		// the inbox gives it no paid answer (its proof still lets it answer this number's questions);
+		// nothing else is called one. A delivery with no number never got that far.
 		if (kind === 'reply' && item.verified === true && output?.reason !== NO_NUMBER) {
 			const first = seen.deliveries
 				.slice(0, d)
@@ -1324,9 +1344,9 @@ export function violationsOf(run: DeliveryRun, seen: DeliveryObservation): strin
 						e.output?.reason !== NO_NUMBER,
 				);
 			const moved = first !== undefined && String(first.item.from) !== String(item.from);
-			if (moved && (posts.length > 0 || output?.replay !== true))
+			if (moved && output !== undefined && output.replay !== true)
 				problems.push(
-					`M: ${label} is its signed text first delivered from ${String(first.item.from)}, yet it made ${posts.length} post(s) and says ${JSON.stringify(outcomeOf(output, delivery.error))}`,
+					`M: ${label} is its signed text first delivered from ${String(first.item.from)}, yet it says ${JSON.stringify(outcomeOf(output, delivery.error))}`,
 				);
 			if (!moved && output?.replay === true)
 				problems.push(

@@ -241,6 +241,50 @@ describe('Collect Burst: the texts a person sends in a row become one turn, once
 			expect(result.outputs[TURN].map((t) => t.json.text)).toEqual(['ok']);
 		});
 
+		it("a moved copy logged after the person's own text a day or more ago does not silence their repeat either", async () => {
+			// Anna's text and its answer two days ago (out of the day the log reads by number).
+			const item = history('ok', 2 * 24 * 60, 2 * 24 * 60 - 1);
+			log.seed({
+				kind: 'in',
+				phone: `${ANNA}5`,
+				key: item.relayKey,
+				text: 'k',
+				at: minutesAgo(24 * 60 + 30),
+				id: 'in:moved:1',
+			});
+			const result = await collect(item);
+			expect(result.outputs[TURN].map((t) => t.json.text)).toEqual(['ok']);
+		});
+
+		it('a relay the inbox saw first for another number (an opt-out, an answer) makes no turn here either', async () => {
+			const item = inbound(ANNA, '8STOP');
+			log.seed({
+				kind: 'seen',
+				phone: `${ANNA}8`,
+				key: item.relayKey,
+				text: '',
+				at: minutesAgo(90),
+				id: 'seen:x:0:0',
+			});
+			const result = await collect(item);
+			expect(result.outputs[TURN]).toEqual([]);
+			expect(result.outputs[NO_TURN][0].json).toMatchObject({ replayed: true });
+		});
+
+		it("the inbox's own record of the person's relay is no earlier copy of it: the text makes its turn", async () => {
+			const item = inbound(ANNA, 'ok');
+			log.seed({
+				kind: 'seen',
+				phone: ANNA,
+				key: item.relayKey,
+				text: '',
+				at: minutesAgo(0),
+				id: 'seen:y:0:0',
+			});
+			const result = await collect(item);
+			expect(result.outputs[TURN].map((t) => t.json.text)).toEqual(['ok']);
+		});
+
 		it('a text rejected as a replay never speaks in a later turn', async () => {
 			const first = inbound(ANNA, 'Cancel my appointment');
 			await collect(first);
