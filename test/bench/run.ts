@@ -7,6 +7,7 @@
  */
 import './support/env';
 
+import { assistantStorm } from './cases/assistantStorm';
 import { bigCampaign } from './cases/bigCampaign';
 import { bulk100k } from './cases/bulk100k';
 import { hostileBody } from './cases/hostileBody';
@@ -31,6 +32,8 @@ const CASES: Record<string, (engine: ExpressionEngine) => Promise<CaseResult>> =
 	'rate-limited-1k': () => rateLimited1k({ log }),
 	'relay-throughput': (expressionEngine) => relayThroughput({ log, expressionEngine }),
 	'hostile-body': (expressionEngine) => hostileBody({ log, expressionEngine }),
+	'assistant-storm': () => assistantStorm({ log }),
+	'assistant-storm-default': () => assistantStorm({ log, modes: ['default'] }),
 };
 
 function selectedCases(argv: string[]): string[] {

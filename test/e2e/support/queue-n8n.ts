@@ -44,6 +44,8 @@ export interface QueueProcess {
 	log(): string;
 	/** kill -9 of the process and its task runner; resolves once it has exited. */
 	kill(): Promise<void>;
+	/** Its process id (its task runner runs below it). */
+	pid?: number;
 }
 
 export interface QueueModeN8n {
@@ -147,6 +149,7 @@ async function launchProcess(
 		role: launch.role,
 		name: launch.name,
 		url,
+		pid: child.pid,
 		logFile,
 		logTail: (lines = 60) => tailOf(logFile, lines),
 		log: () => tailOf(logFile, Number.MAX_SAFE_INTEGER),

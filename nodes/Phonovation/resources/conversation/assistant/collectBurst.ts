@@ -17,6 +17,7 @@ import { claimTurn, logOnce, messagesOfPerson, runOf } from './messageLog';
 import {
 	arrivalOf,
 	laterMessage,
+	laterTextAnswered,
 	type LoggedMessage,
 	mergedRows,
 	messageId,
@@ -122,6 +123,7 @@ async function logged(
 async function settled(
 	ctx: IExecuteFunctions,
 	{ itemIndex, item, mine }: Pending,
+	quiet: number,
 ): Promise<Outcome> {
 	const rows = await messagesOfPerson(ctx, itemIndex, mine);
 	// Seen again once every copy is logged: of two copies of one relay logged at once, only the first goes on.
@@ -131,6 +133,15 @@ async function settled(
 	if (later)
 		return {
 			noTurn: { ...item, merged: true, reason: 'a later text of the burst puts the turn out' },
+		};
+	if (laterTextAnswered(rows, mine, quiet))
+		return {
+			noTurn: {
+				...item,
+				merged: true,
+				reason:
+					'a text the person sent after this one, within the quiet time, was answered already: one burst gets one reply (this text goes with their next turn)',
+			},
 		};
 	const turn = `turn:${mine.id}`;
 	const claimed = await claimTurn(ctx, itemIndex, { phone: mine.phone, turn, upTo: mine.at });
@@ -190,10 +201,11 @@ export async function execute(
 			failed(itemIndex, error);
 		}
 	}
-	if (pending.length > 0) await sleep(quietMs(this));
+	const quiet = quietMs(this);
+	if (pending.length > 0) await sleep(quiet);
 	for (const one of pending) {
 		try {
-			put(one.itemIndex, await settled(this, one));
+			put(one.itemIndex, await settled(this, one, quiet));
 		} catch (error) {
 			failed(one.itemIndex, error);
 		}

@@ -214,6 +214,29 @@ export function laterMessage(
 }
 
 /**
+ * A text of this person that reached n8n after this one, within the quiet time, and is already in a
+ * turn: the burst's turn went out without this text (a busy n8n handed the later text over first),
+ * so this one must not make a second turn (a second paid reply to one burst).
+ */
+export function laterTextAnswered(
+	rows: LoggedMessage[],
+	mine: LoggedMessage,
+	quietMs: number,
+): LoggedMessage | undefined {
+	const replays = replaysOf(rows);
+	return rows.find(
+		(row) =>
+			row.kind === 'in' &&
+			row.phone === mine.phone &&
+			row.id !== mine.id &&
+			row.turn !== '' &&
+			!replays.has(row.id) &&
+			sentAt(row) > sentAt(mine) &&
+			sentAt(row) - sentAt(mine) <= quietMs,
+	);
+}
+
+/**
  * The texts a turn took, in the order they reached n8n, replays left out (judged against every row
  * in `rows`): a replay a claim swept up never speaks in a turn.
  */

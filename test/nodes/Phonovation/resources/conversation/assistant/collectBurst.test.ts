@@ -167,6 +167,25 @@ describe('Collect Burst: the texts a person sends in a row become one turn, once
 		expect(log.messages).toEqual([]);
 	});
 
+	it('a busy n8n hands a burst over out of order: the text handed over after the later one was answered makes no second turn', async () => {
+		// Both reached n8n 0.6 s apart (the quiet time is 1 s), 20 s ago; the later one's run went first.
+		const reached = Date.now() - 20_000;
+		const arrived = (ms: number) => ({ arrivedAt: new Date(reached + ms).toISOString() });
+		const later = await collect(inbound(ANNA, 'to Friday', arrived(600)));
+		expect(later.outputs[TURN].map((t) => t.json.text)).toEqual(['to Friday']);
+		const earlier = await collect(inbound(ANNA, 'I need to move my appointment', arrived(0)));
+		expect(earlier.outputs[TURN]).toEqual([]);
+		expect(earlier.outputs[NO_TURN][0].json).toMatchObject({
+			merged: true,
+			reason: expect.stringMatching(/answered already: one burst gets one reply/),
+		});
+		// It is not lost: the person's next turn carries it, in the order the texts reached n8n.
+		const next = await collect(inbound(ANNA, 'Thanks', arrived(9_000)));
+		expect(next.outputs[TURN].map((t) => t.json.text)).toEqual([
+			'I need to move my appointment\nThanks',
+		]);
+	});
+
 	it('a Question Log that fails stops the run with its reason (Continue On Fail: on No Turn)', async () => {
 		log.fail = new Error('no Data Table named messages');
 		const stopped = await collect(inbound(ANNA, 'Hi'));

@@ -1,0 +1,298 @@
+import { randomUUID } from 'node:crypto';
+
+import { startE2eEnvironment } from '../../e2e/support/environment';
+import {
+	createSimulatorOpenAi,
+	loadExample,
+	publishQuestionLog,
+	withOpenAi,
+} from '../../e2e/support/examples';
+import type { N8nClient, WorkflowJson } from '../../e2e/support/n8n-client';
+import { startQueueModeEnvironment } from '../../e2e/support/queue-environment';
+import { ensureRedisServer, startRedis } from '../../e2e/support/queue-redis';
+import { DEFAULT_CONFIG, type Simulator } from '../../simulator';
+import { CHAT_COMPLETIONS } from '../../simulator/chatModel';
+import { handBuiltDebounce } from '../support/handBuiltDebounce';
+import type { BenchLine, CaseResult } from '../support/report';
+import { round } from '../support/stats';
+import {
+	executionCount,
+	outcomeOf,
+	peakRss,
+	runStorm,
+	type StormOutcome,
+	type StormPerson,
+	stormPlan,
+	untilAnswered,
+} from '../support/storm';
+
+export interface AssistantStormOptions {
+	people?: number;
+	seconds?: number;
+	quietSeconds?: number;
+	/** How long the chat model takes to answer each call. */
+	modelMs?: number;
+	modes?: Mode[];
+	log?: (line: string) => void;
+}
+
+type Mode = 'default' | 'queue';
+type Contender = 'ours' | 'handBuilt';
+
+/** The account's longcode: people text it, and replies go from it. */
+const LONGCODE = DEFAULT_CONFIG.senders.find((sender) => sender.type === 2)!.name;
+
+/** One n8n to storm: its REST client, the simulator, and where its processes are. */
+export interface Host {
+	client: N8nClient;
+	sim: Simulator;
+	importWorkflow(workflow: WorkflowJson): Promise<WorkflowJson & { id: string }>;
+	/** The URL of a published workflow's webhook (`<webhookId>/<path>` or a Webhook node's path). */
+	webhookUrl(webhookPath: string): string;
+	redis: { host: string; port: number };
+	pids: number[];
+	stop(): Promise<void>;
+}
+
+async function startHost(mode: Mode, log: (line: string) => void): Promise<Host> {
+	if (mode === 'queue') {
+		const env = await startQueueModeEnvironment({ log });
+		return {
+			client: env.client,
+			sim: env.sim,
+			importWorkflow: env.importWorkflow,
+			webhookUrl: (webhookPath) => `${env.n8n.webhook.url}/webhook/${webhookPath}`,
+			redis: env.redis,
+			pids: [env.n8n.main, env.n8n.webhook, ...env.n8n.workers].flatMap((p) =>
+				p.pid ? [p.pid] : [],
+			),
+			stop: env.stop,
+		};
+	}
+	const redis = await startRedis(await ensureRedisServer(log));
+	// n8n's own settings (not the shared test n8n's): a fresh n8n of its own per contender.
+	const env = await startE2eEnvironment({
+		log,
+		n8nEnv: {
+			N8N_LOG_LEVEL: 'warn',
+			...(process.env.STORM_N8N_NODE_OPTIONS
+				? { NODE_OPTIONS: process.env.STORM_N8N_NODE_OPTIONS }
+				: {}),
+		},
+	});
+	return {
+		client: env.client,
+		sim: env.sim,
+		importWorkflow: (workflow) => env.importWorkflow(workflow),
+		webhookUrl: (webhookPath) => env.n8n.webhookUrl(webhookPath),
+		redis,
+		pids: env.n8n.pid ? [env.n8n.pid] : [],
+		stop: async () => {
+			await env.stop();
+			await redis.stop();
+		},
+	};
+}
+
+/** Until n8n's webhook answers (a freshly published one may 404 for a moment). */
+async function untilServed(send: () => Promise<{ status: number }>, timeoutMs = 60_000) {
+	const deadline = Date.now() + timeoutMs;
+	while ((await send()).status !== 200) {
+		if (Date.now() > deadline) throw new Error('the webhook was never served');
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+}
+
+/**
+ * The shipped inbox and sms-assistant, set up as the docs say, with the simulator's chat model and
+ * no tools (the hand-built has none: one model call a turn each). Returns how to text it.
+ */
+export async function publishOurs(
+	host: Pick<Host, 'client' | 'sim' | 'importWorkflow' | 'webhookUrl'>,
+	quietSeconds: number,
+) {
+	const questionLog = await publishQuestionLog(host);
+	const openAi = await createSimulatorOpenAi(host.client, host.sim.url);
+	const example = withOpenAi(loadExample('sms-assistant', { questionLog }), openAi);
+	const assistant = await host.importWorkflow({
+		...example,
+		nodes: example.nodes
+			.filter((node) => node.name !== 'List Sender IDs')
+			.map((node) =>
+				node.name === 'Collect Burst'
+					? { ...node, parameters: { ...(node.parameters as object), quietSeconds } }
+					: node,
+			),
+		connections: Object.fromEntries(
+			Object.entries(example.connections).filter(([from]) => from !== 'List Sender IDs'),
+		),
+	});
+	await host.client.publishWorkflow(assistant.id);
+	const webhookId = randomUUID();
+	const inbox = await host.importWorkflow(
+		loadExample('inbox', {
+			questionLog,
+			keywordReplies: false,
+			assistantWorkflow: assistant.id,
+			webhookId,
+		}),
+	);
+	await host.client.publishWorkflow(inbox.id);
+	const url = host.webhookUrl(`${webhookId}/phonovation`);
+	await host.client.waitForWebhook(url, 60_000);
+	return (phone: string, content: string) =>
+		host.sim.sendInbound({ url, from: phone, to: LONGCODE, content, linked: false });
+}
+
+async function publishHandBuilt(host: Host, quietSeconds: number) {
+	const redis = await host.client.createCredential('Bench Redis', 'redis', {
+		host: host.redis.host,
+		port: host.redis.port,
+		database: 0,
+		password: '',
+	});
+	const path = `storm-${randomUUID()}`;
+	const workflow = await host.importWorkflow(
+		handBuiltDebounce({
+			path,
+			quietSeconds,
+			chatUrl: `${host.sim.url}${CHAT_COMPLETIONS}`,
+			sender: LONGCODE,
+			redis: { id: String(redis.id), name: redis.name },
+		}),
+	);
+	await host.client.publishWorkflow(workflow.id);
+	const url = host.webhookUrl(path);
+	return (phone: string, content: string) =>
+		host.sim.sendInbound({ url, from: phone, to: LONGCODE, content, linked: false });
+}
+
+export interface StormRun extends StormOutcome {
+	mode: Mode;
+	contender: Contender;
+	executionsPerText: number;
+	peakRssMb: number;
+	/** Executions still running or waiting once every reply was in (none should be). */
+	leftOpen: number;
+}
+
+/** One contender in one mode, in an n8n of its own: set up, warmed up with one person, then the storm. */
+export async function stormOnce(
+	mode: Mode,
+	contender: Contender,
+	plan: StormPerson[],
+	settings: { quietSeconds: number; modelMs: number; log: (line: string) => void },
+): Promise<StormRun> {
+	const { quietSeconds, modelMs, log } = settings;
+	const host = await startHost(mode, log);
+	try {
+		const send =
+			contender === 'ours'
+				? await publishOurs(host, quietSeconds)
+				: await publishHandBuilt(host, quietSeconds);
+		host.sim.injectFault(CHAT_COMPLETIONS, { kind: 'delay', ms: modelMs }, 1_000_000);
+		// A warm-up person, answered before the storm, so n8n has loaded every node once.
+		const warmUp = stormPlan(1, 1, 99, 99);
+		await untilServed(() => send(warmUp[0].phone, 'warming up'));
+		await untilAnswered(host.sim, warmUp, { deadlineMs: 60_000, settleMs: 0 });
+		host.sim.reset();
+		host.sim.injectFault(CHAT_COMPLETIONS, { kind: 'delay', ms: modelMs }, 1_000_000);
+		const before = await executionCount(host.client);
+		const memory = peakRss(host.pids);
+		log(`${mode} mode, ${contender}: ${plan.length} people texting …`);
+		const sent = await runStorm(plan, send);
+		await untilAnswered(host.sim, plan, { deadlineMs: 240_000, settleMs: 2 * quietSeconds * 1000 });
+		const peakRssMb = memory.stop();
+		const outcome = outcomeOf(plan, sent, host.sim);
+		const executions = (await executionCount(host.client)) - before;
+		const leftOpen = await executionCount(host.client, ['new', 'running', 'waiting']);
+		log(
+			`${mode} mode, ${contender}: ${outcome.exactlyOne}/${outcome.people} exactly one reply, p95 ${outcome.p95Ms} ms, relay p95 ${outcome.relayP95Ms} ms, ${executions} executions, peak RSS ${peakRssMb} MB`,
+		);
+		return {
+			...outcome,
+			mode,
+			contender,
+			executionsPerText: round(executions / outcome.texts, 2),
+			peakRssMb,
+			leftOpen,
+		};
+	} finally {
+		await host.stop();
+	}
+}
+
+/**
+ * `people` people texting in `seconds` (default 100 in 30 s), each a burst of 1–3 texts, through
+ * the shipped inbox and sms-assistant and through a hand-built debounce, in the default mode and in
+ * queue mode (two workers at n8n's default concurrency), each in a fresh n8n. The chat model
+ * answers after `modelMs`; the ideal is Quiet Time + that.
+ */
+export async function assistantStorm(options: AssistantStormOptions = {}): Promise<CaseResult> {
+	const people = options.people ?? 100;
+	const seconds = options.seconds ?? 30;
+	const quietSeconds = options.quietSeconds ?? 5;
+	const modelMs = options.modelMs ?? 800;
+	const modes = options.modes ?? ['default', 'queue'];
+	const log = options.log ?? (() => {});
+	const idealMs = quietSeconds * 1000 + modelMs;
+	const runs: StormRun[] = [];
+	for (const mode of modes)
+		for (const [n, contender] of (['ours', 'handBuilt'] as const).entries())
+			runs.push(
+				await stormOnce(mode, contender, stormPlan(people, seconds, 1, n), {
+					quietSeconds,
+					modelMs,
+					log,
+				}),
+			);
+	const line: BenchLine = { name: 'assistant-storm', people, seconds };
+	const checks: boolean[] = [];
+	for (const mode of modes) {
+		const ours = runs.find((r) => r.mode === mode && r.contender === 'ours')!;
+		const theirs = runs.find((r) => r.mode === mode && r.contender === 'handBuilt')!;
+		const prefix = mode === 'default' ? '' : 'queue';
+		const key = (name: string) =>
+			prefix ? `${prefix}${name[0].toUpperCase()}${name.slice(1)}` : name;
+		Object.assign(line, {
+			[key('exactlyOne')]: ours.exactlyOne,
+			[key('twoOrMore')]: ours.twoOrMore,
+			[key('p95Ms')]: ours.p95Ms,
+			[key('handBuiltP95Ms')]: theirs.p95Ms,
+			[key('handBuiltExactlyOne')]: theirs.exactlyOne,
+			[key('relayP95Ms')]: ours.relayP95Ms,
+			[key('handBuiltRelayP95Ms')]: theirs.relayP95Ms,
+			[key('executionsPerText')]: ours.executionsPerText,
+			[key('handBuiltExecutionsPerText')]: theirs.executionsPerText,
+			[key('peakRssMb')]: ours.peakRssMb,
+			[key('handBuiltPeakRssMb')]: theirs.peakRssMb,
+			[key('p95VsHandBuilt')]: round(ours.p95Ms / theirs.p95Ms, 2),
+			[key('p95VsIdeal')]: round(ours.p95Ms / idealMs, 2),
+		});
+		checks.push(
+			ours.exactlyOne === people,
+			ours.relayP95Ms <= 1000,
+			ours.peakRssMb <= 1.5 * theirs.peakRssMb,
+			ours.p95Ms <= theirs.p95Ms,
+			mode === 'queue' || ours.p95Ms <= 1.5 * idealMs,
+		);
+	}
+	const summary = modes
+		.map((mode) => {
+			const ours = runs.find((r) => r.mode === mode && r.contender === 'ours')!;
+			const theirs = runs.find((r) => r.mode === mode && r.contender === 'handBuilt')!;
+			return `${mode} mode: ours ${ours.exactlyOne}/${people} one reply, p95 ${ours.p95Ms} ms (hand-built ${theirs.p95Ms} ms, ideal ${idealMs} ms), relay p95 ${ours.relayP95Ms} ms, ${ours.executionsPerText} executions/text (${theirs.executionsPerText}), RSS ${ours.peakRssMb} MB (${theirs.peakRssMb} MB)`;
+		})
+		.join('; ');
+	return {
+		line,
+		summary: `${people} people in ${seconds} s, Quiet Time ${quietSeconds} s, model ${modelMs} ms: ${summary}`,
+		target:
+			'every person one reply; relay p95 ≤ 1 s; RSS ≤ 1.5× hand-built; p95 ≤ hand-built (and ≤ 1.5× ideal in the default mode)',
+		met: checks.every(Boolean),
+		notes: runs.map(
+			(r) =>
+				`${r.mode}/${r.contender}: ${r.exactlyOne} one, ${r.none} none, ${r.twoOrMore} two+; p50 ${r.p50Ms} p95 ${r.p95Ms} max ${r.maxMs} ms; relay p50 ${r.relayP50Ms} p95 ${r.relayP95Ms} ms (${r.relayFailures} failed); ${r.executionsPerText} exec/text; left open ${r.leftOpen}`,
+		),
+	};
+}

@@ -1,0 +1,44 @@
+// A reply storm through the shipped inbox and sms-assistant: counts, not timings (npm run bench times it).
+import { publishOurs } from '../bench/cases/assistantStorm';
+import {
+	executionCount,
+	outcomeOf,
+	runStorm,
+	stormPlan,
+	untilAnswered,
+} from '../bench/support/storm';
+import { CHAT_COMPLETIONS } from '../simulator/chatModel';
+import { useE2eEnvironment } from './support/environment';
+
+describe('a reply storm: many people texting the longcode at once, some in bursts', () => {
+	const suite = useE2eEnvironment();
+
+	suite.it(
+		'12 people within 5 s: each gets exactly one reply, every relay is answered 200, no execution is left running or waiting',
+		async (env) => {
+			const send = await publishOurs(
+				{
+					client: env.client,
+					sim: env.sim,
+					importWorkflow: (workflow) => env.importWorkflow(workflow),
+					webhookUrl: (webhookPath) => env.n8n.webhookUrl(webhookPath),
+				},
+				2,
+			);
+			env.sim.reset();
+			env.sim.injectFault(CHAT_COMPLETIONS, { kind: 'delay', ms: 200 }, 1_000);
+			const plan = stormPlan(12, 5, 7, 42);
+			const sent = await runStorm(plan, send);
+			await untilAnswered(env.sim, plan, { deadlineMs: 120_000, settleMs: 5_000 });
+			const outcome = outcomeOf(plan, sent, env.sim);
+			expect(sent.failures).toEqual([]);
+			expect({ one: outcome.exactlyOne, none: outcome.none, more: outcome.twoOrMore }).toEqual({
+				one: plan.length,
+				none: 0,
+				more: 0,
+			});
+			expect(await executionCount(env.client, ['new', 'running', 'waiting'])).toBe(0);
+		},
+		240_000,
+	);
+});
