@@ -17,7 +17,7 @@ import { claimTurn, logOnce, messagesOfPerson, runOf } from './messageLog';
 import {
 	arrivalOf,
 	laterMessage,
-	laterTextAnswered,
+	burstAnswered,
 	type LoggedMessage,
 	mergedRows,
 	messageId,
@@ -134,13 +134,13 @@ async function settled(
 		return {
 			noTurn: { ...item, merged: true, reason: 'a later text of the burst puts the turn out' },
 		};
-	if (laterTextAnswered(rows, mine, quiet))
+	if (burstAnswered(rows, mine, quiet))
 		return {
 			noTurn: {
 				...item,
 				merged: true,
 				reason:
-					'a text the person sent after this one, within the quiet time, was answered already: one burst gets one reply (this text goes with their next turn)',
+					'another text of the burst was answered already (a busy n8n handed this one over late): one burst gets one reply, and this text goes with their next turn',
 			},
 		};
 	const turn = `turn:${mine.id}`;

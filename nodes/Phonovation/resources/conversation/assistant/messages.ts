@@ -214,26 +214,33 @@ export function laterMessage(
 }
 
 /**
- * A text of this person that reached n8n after this one, within the quiet time, and is already in a
- * turn: the burst's turn went out without this text (a busy n8n handed the later text over first),
- * so this one must not make a second turn (a second paid reply to one burst).
+ * A text of this person already in a turn that belongs to this one's burst by when they reached
+ * n8n: sent after it within the quiet time, or before it within half of it. A busy n8n hands a
+ * burst's texts over late and out of step, so its turn went out without this one; a second turn
+ * would be a second paid reply to one burst. (Half the quiet time before: a text the person sent
+ * nearly a quiet time after an answered one is theirs to be answered; without a backlog the run
+ * of the earlier text always sees a text sent within half of it.)
  */
-export function laterTextAnswered(
+export function burstAnswered(
 	rows: LoggedMessage[],
 	mine: LoggedMessage,
 	quietMs: number,
 ): LoggedMessage | undefined {
 	const replays = replaysOf(rows);
-	return rows.find(
+	const own = `turn:${mine.id}`;
+	const texts = rows.filter(
 		(row) =>
-			row.kind === 'in' &&
-			row.phone === mine.phone &&
-			row.id !== mine.id &&
-			row.turn !== '' &&
-			!replays.has(row.id) &&
-			sentAt(row) > sentAt(mine) &&
-			sentAt(row) - sentAt(mine) <= quietMs,
+			row.kind === 'in' && row.phone === mine.phone && row.id !== mine.id && !replays.has(row.id),
 	);
+	// This run's own turn (a Retry after its claim) is no other; and another text still waiting
+	// (its run left the turn to this one) must go out with it.
+	const mineTaken = rows.some((row) => row.id === mine.id && row.turn !== '');
+	if (mineTaken || texts.some((row) => row.turn === '')) return undefined;
+	return texts.find((row) => {
+		if (row.turn === '' || row.turn === own) return false;
+		const after = sentAt(row) - sentAt(mine);
+		return after > 0 ? after <= quietMs : -after <= quietMs / 2;
+	});
 }
 
 /**

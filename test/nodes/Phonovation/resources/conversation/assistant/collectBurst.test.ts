@@ -177,13 +177,26 @@ describe('Collect Burst: the texts a person sends in a row become one turn, once
 		expect(earlier.outputs[TURN]).toEqual([]);
 		expect(earlier.outputs[NO_TURN][0].json).toMatchObject({
 			merged: true,
-			reason: expect.stringMatching(/answered already: one burst gets one reply/),
+			reason: expect.stringMatching(/one burst gets one reply/),
 		});
 		// It is not lost: the person's next turn carries it, in the order the texts reached n8n.
 		const next = await collect(inbound(ANNA, 'Thanks', arrived(9_000)));
 		expect(next.outputs[TURN].map((t) => t.json.text)).toEqual([
 			'I need to move my appointment\nThanks',
 		]);
+	});
+
+	it('a busy n8n hands a burst over late: a text sent just after one already answered makes no second turn either', async () => {
+		const reached = Date.now() - 20_000;
+		const arrived = (ms: number) => ({ arrivedAt: new Date(reached + ms).toISOString() });
+		expect((await collect(inbound(ANNA, 'Hi', arrived(0)))).outputs[TURN]).toHaveLength(1);
+		// Sent 0.4 s after "Hi" (within half the quiet time of 1 s), handed over after its turn went out.
+		const late = await collect(inbound(ANNA, 'about my order', arrived(400)));
+		expect(late.outputs[TURN]).toEqual([]);
+		expect(late.outputs[NO_TURN][0].json).toMatchObject({ merged: true });
+		// Sent 0.8 s after "Hi": the person's own next turn, which carries the late text along.
+		const next = await collect(inbound(ANNA, 'and my bill', arrived(800)));
+		expect(next.outputs[TURN].map((t) => t.json.text)).toEqual(['about my order\nand my bill']);
 	});
 
 	it('a Question Log that fails stops the run with its reason (Continue On Fail: on No Turn)', async () => {

@@ -1,5 +1,6 @@
 import {
 	arrivalOf,
+	burstAnswered,
 	type LoggedMessage,
 	messagesOf,
 	turnMessages,
@@ -60,5 +61,46 @@ describe('the order of a turn', () => {
 				row('in:3:0:0', 'third', '2026-11-29T10:00:06.000Z', '2030-01-01T00:00:00.000Z'),
 			]),
 		).toEqual(['first', 'second', 'third']);
+	});
+});
+
+describe('a burst a busy n8n handed over late gets one turn, and no run is left without one', () => {
+	const QUIET = 5_000;
+	const text = (id: string, arrivedMs: number, turn = '', seq = 0): LoggedMessage => ({
+		kind: 'in',
+		phone: '353871234567',
+		key: `key ${id}`,
+		text: id,
+		at: new Date(Date.parse(LOGGED) + seq * 1000).toISOString(),
+		arrivedAt: new Date(Date.parse(LOGGED) - 60_000 + arrivedMs).toISOString(),
+		id,
+		turn,
+		seq,
+	});
+
+	it('a text sent within the burst of one already answered makes no second turn', () => {
+		const b = text('B', 1_200, 'turn:B', 1);
+		expect(burstAnswered([b, text('A', 0, '', 2)], text('A', 0, '', 2), QUIET)?.id).toBe('B');
+		// Sent just after the answered one, within half the quiet time: the same burst.
+		expect(burstAnswered([b, text('C', 3_000, '', 2)], text('C', 3_000, '', 2), QUIET)?.id).toBe(
+			'B',
+		);
+		// Nearly a quiet time after it: the person's next message, theirs to be answered.
+		expect(burstAnswered([b, text('D', 5_000, '', 2)], text('D', 5_000, '', 2), QUIET)).toBe(
+			undefined,
+		);
+	});
+
+	it("a Retry after this run's own claim went through finds its own turn, not another's", () => {
+		const a = text('A', 0, 'turn:A', 2);
+		const b = text('B', 1_000, 'turn:A', 1);
+		expect(burstAnswered([b, a], a, QUIET)).toBe(undefined);
+	});
+
+	it('another text still waiting for this run goes out with it: the run does not stop', () => {
+		const b = text('B', 2_000, 'turn:B', 1);
+		const x = text('X', 20_000, '', 2);
+		const a = text('A', 0, '', 3);
+		expect(burstAnswered([b, x, a], a, QUIET)).toBe(undefined);
 	});
 });
