@@ -129,6 +129,10 @@ async function settled(
 	// Seen again once every copy is logged: of two copies of one relay logged at once, only the first goes on.
 	const copy = replayOf(rows, mine);
 	if (copy) return { noTurn: { ...item, replayed: true, reason: replayReason(copy, mine) } };
+	const turn = `turn:${mine.id}`;
+	// A Retry after this run's claim went through: the turn it owed, whatever came since.
+	if (rows.some((row) => row.id === mine.id && row.turn === turn))
+		return turnOf(item, turnMessages(rows, turn), turn);
 	const later = laterMessage(rows, mine);
 	if (later)
 		return {
@@ -143,13 +147,17 @@ async function settled(
 					'another text of the burst was answered already (a busy n8n handed this one over late): one burst gets one reply, and this text goes with their next turn',
 			},
 		};
-	const turn = `turn:${mine.id}`;
 	const claimed = await claimTurn(ctx, itemIndex, { phone: mine.phone, turn, upTo: mine.at });
 	const taken = turnMessages(mergedRows(claimed, rows), turn);
 	if (!taken.some((row) => row.id === mine.id))
 		return {
 			noTurn: { ...item, merged: true, reason: 'another run took this text into its turn' },
 		};
+	return turnOf(item, taken, turn);
+}
+
+/** The Turn item: the trigger item with the turn's texts, in the order they reached n8n. */
+function turnOf(item: IDataObject, taken: LoggedMessage[], turn: string): Outcome {
 	return {
 		turn: {
 			...item,

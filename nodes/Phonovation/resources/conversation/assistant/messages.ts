@@ -214,12 +214,13 @@ export function laterMessage(
 }
 
 /**
- * A text of this person already in a turn that belongs to this one's burst by when they reached
- * n8n: sent after it within the quiet time, or before it within half of it. A busy n8n hands a
- * burst's texts over late and out of step, so its turn went out without this one; a second turn
- * would be a second paid reply to one burst. (Half the quiet time before: a text the person sent
- * nearly a quiet time after an answered one is theirs to be answered; without a backlog the run
- * of the earlier text always sees a text sent within half of it.)
+ * A text of this person already in another turn whose burst holds every text this run would
+ * claim (this one and the untaken ones logged before it), by when they reached n8n: sent after it
+ * within the quiet time, or before it within half of it. A busy n8n hands a burst's texts over
+ * late and out of step, so its turn went out without them; another turn would be a second paid
+ * reply to one burst. (Half the quiet time before: a text sent nearly a quiet time after an
+ * answered one is the person's next message; without a backlog the run of the earlier text always
+ * sees a text sent within half of it.) Only texts whose arrival is known are judged so.
  */
 export function burstAnswered(
 	rows: LoggedMessage[],
@@ -227,20 +228,23 @@ export function burstAnswered(
 	quietMs: number,
 ): LoggedMessage | undefined {
 	const replays = replaysOf(rows);
-	const own = `turn:${mine.id}`;
 	const texts = rows.filter(
 		(row) =>
 			row.kind === 'in' && row.phone === mine.phone && row.id !== mine.id && !replays.has(row.id),
 	);
-	// This run's own turn (a Retry after its claim) is no other; and another text still waiting
-	// (its run left the turn to this one) must go out with it.
-	const mineTaken = rows.some((row) => row.id === mine.id && row.turn !== '');
-	if (mineTaken || texts.some((row) => row.turn === '')) return undefined;
-	return texts.find((row) => {
-		if (row.turn === '' || row.turn === own) return false;
-		const after = sentAt(row) - sentAt(mine);
-		return after > 0 ? after <= quietMs : -after <= quietMs / 2;
-	});
+	const answered = texts.filter(
+		(row) => row.turn !== '' && row.turn !== `turn:${mine.id}` && row.arrivedAt !== '',
+	);
+	const burstOf = (text: LoggedMessage) =>
+		text.arrivedAt === ''
+			? undefined
+			: answered.find((row) => {
+					const after = sentAt(row) - sentAt(text);
+					return after > 0 ? after <= quietMs : -after <= quietMs / 2;
+				});
+	const claimable = [mine, ...texts.filter((row) => row.turn === '' && byLogTime(row, mine) < 0)];
+	const bursts = claimable.map(burstOf);
+	return bursts.every(Boolean) ? bursts[0] : undefined;
 }
 
 /**

@@ -97,7 +97,20 @@ describe('a burst a busy n8n handed over late gets one turn, and no run is left 
 		expect(burstAnswered([b, a], a, QUIET)).toBe(undefined);
 	});
 
-	it('another text still waiting for this run goes out with it: the run does not stop', () => {
+	it('a text still waiting that belongs to the answered burst too waits with this one: no second turn', () => {
+		const b = text('B', 1_000, 'turn:B', 1);
+		const x = text('X', 500, '', 2);
+		const a = text('A', 0, '', 3);
+		expect(burstAnswered([b, x, a], a, QUIET)?.id).toBe('B');
+	});
+
+	it('a text whose arrival is unknown is not judged by it', () => {
+		const b = text('B', 1_000, 'turn:B', 1);
+		const a = { ...text('A', 0, '', 2), arrivedAt: '' };
+		expect(burstAnswered([b, a], a, QUIET)).toBe(undefined);
+	});
+
+	it('another text still waiting for this run, outside the answered burst, goes out with it: the run does not stop', () => {
 		const b = text('B', 2_000, 'turn:B', 1);
 		const x = text('X', 20_000, '', 2);
 		const a = text('A', 0, '', 3);
