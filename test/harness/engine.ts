@@ -245,10 +245,15 @@ export class Engine {
 
 	/** What the editor's option and list requests run in: the node alone, with the credentials. */
 	private editorContext(node: INode) {
+		// The editor sends the node's parameters as they stand with each request.
+		const additionalData = {
+			...additionalDataFor(this.credentials),
+			currentNodeParameters: node.parameters,
+		};
 		const context = new LoadOptionsContext(
 			this.workflow([node]),
 			node,
-			additionalDataFor(this.credentials),
+			additionalData,
 			'parameters',
 		) as ILoadOptionsFunctions;
 		const type = this.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);

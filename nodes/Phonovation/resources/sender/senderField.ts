@@ -7,7 +7,7 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { fetchSenders, senderTypeLabel } from './senders';
+import { canReceiveReplies, fetchSenders, senderTypeLabel } from './senders';
 
 /** The parameter's name: saved workflows and the campaign pipeline know it as `from`. */
 export const SENDER_PARAMETER = 'from';
@@ -75,8 +75,21 @@ export const storedSender = (raw: unknown): unknown =>
 		? (raw as { value?: unknown }).value
 		: raw;
 
+/** Operations whose text is answered by SMS: only a sender that can receive replies makes sense. */
+const ANSWERED_OPERATIONS = ['sendAndWait'];
+
+function answeredOperation(ctx: ILoadOptionsFunctions): boolean {
+	try {
+		return ANSWERED_OPERATIONS.includes(String(ctx.getCurrentNodeParameter('operation')));
+	} catch {
+		return false;
+	}
+}
+
+/** The account's senders, as the list shows them; for an answered operation, those that can receive replies. */
 const options = async (ctx: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> =>
 	(await fetchSenders(ctx))
+		.filter((s) => !answeredOperation(ctx) || canReceiveReplies(s.name))
 		.map((s) => ({ name: `${s.name} (${senderTypeLabel(s.type)})`, value: s.name }))
 		.sort((a, b) => a.name.localeCompare(b.name));
 

@@ -14,6 +14,11 @@ const TYPE_LABELS: Record<number, string> = {
 	2: 'numeric',
 };
 
+/** A sender a reply can come back to: a numeric longcode (an alphanumeric sender cannot be answered). */
+const LONGCODE = /^\+?\d{5,16}$/;
+
+export const canReceiveReplies = (name: string): boolean => LONGCODE.test(name.trim());
+
 export function senderTypeLabel(type: number): string {
 	return TYPE_LABELS[type] ?? `type ${type}`;
 }

@@ -10,6 +10,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { optionsCollection } from '../../../../shared/optionsCollection';
 import { asText } from '../../../../shared/values';
 import { readSender, senderFields } from '../../sender/senderField';
+import { canReceiveReplies } from '../../sender/senders';
 import { operationFields, waitFields, waitOptions } from '../fields';
 import {
 	answerCodeOf,
@@ -129,8 +130,6 @@ export const description = operationFields('sendAndWait', [
 	optionsCollection(replyOptions),
 ]);
 
-/** A sender a reply can come back to: a numeric longcode (an alphanumeric sender cannot be answered). */
-const LONGCODE = /^\+?\d{5,16}$/;
 /** The characters of an AI Agent review message kept before its answer code. */
 const REVIEW_TEXT_LIMIT = 280;
 
@@ -147,7 +146,7 @@ const REPLY: Wait<ConversationOptions> = {
 	resumeUrl: (ctx) => ctx.getSignedResumeUrl(),
 	checkSender(ctx) {
 		const from = asText(readSender(ctx, 0)).trim();
-		if (!LONGCODE.test(from))
+		if (!canReceiveReplies(from))
 			throw notSent(
 				ctx,
 				`Sender: "${from}" cannot receive replies; choose a numeric longcode of your account`,

@@ -32,6 +32,16 @@ describe('the Sender of node version 2 (a list the editor fills when it is opene
 		]);
 	});
 
+	it('Send and Wait for Reply lists only the senders a reply can come back to, in both versions', async () => {
+		const f = fixture();
+		const ask = { resource: 'conversation', operation: 'sendAndWait' };
+		const longcode = { name: '353851234567 (numeric)', value: '353851234567' };
+		expect((await f.engine.listSearch(f.node(ask, V2), 'searchSenders')).results).toEqual([
+			longcode,
+		]);
+		expect(await f.engine.loadOptions(f.node(ask), 'getSenders')).toEqual([longcode]);
+	});
+
 	it('sends from the sender chosen in the list', async () => {
 		const f = fixture();
 		const result = await send(sender('Phonovation'));
