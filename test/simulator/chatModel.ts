@@ -12,9 +12,21 @@ export const CHAT_MODEL_TEXT = 'sample';
  */
 export const CHAT_COMPLETIONS = '/v1/chat/completions';
 
+/** The models it lists: n8n's OpenAI credential test asks for them before it saves the credential. */
+export const CHAT_MODELS = '/v1/models';
+export const CHAT_MODEL_IDS = ['gpt-4o-mini', 'gpt-4o'] as const;
+
 export const CHAT_MODEL_ROUTES: Record<string, Partial<Record<string, (e: Exchange) => Reply>>> = {
 	[CHAT_COMPLETIONS]: { POST: chatCompletion },
+	[CHAT_MODELS]: { GET: listModels },
 };
+
+function listModels(): Reply {
+	return json(200, {
+		object: 'list',
+		data: CHAT_MODEL_IDS.map((id) => ({ id, object: 'model', created: 0, owned_by: 'simulator' })),
+	});
+}
 
 /** One request's messages as the simulator records them: role and text. */
 export type ChatRequestMessages = Array<{ role: string; content: string }>;
