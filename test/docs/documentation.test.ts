@@ -147,6 +147,12 @@ describe('README.md', () => {
 	const readme = read('README.md');
 	const headings = [...readme.matchAll(/^## (.+)$/gm)].map((m) => m[1].trim());
 
+	it('installs by hand as the end-to-end tests install the package: this package only, no peer', () => {
+		const manual = /^npm install n8n-nodes-phonovation.*$/m.exec(readme)?.[0] ?? '';
+		expect(manual).toContain('--legacy-peer-deps');
+		expect(read('test/e2e/support/n8n-process.ts')).toContain("'--legacy-peer-deps'");
+	});
+
 	it('is a five-minute read: at most 250 lines', () => {
 		expect(readme.split('\n').length).toBeLessThanOrEqual(250);
 	});
