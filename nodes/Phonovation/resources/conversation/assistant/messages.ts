@@ -214,13 +214,16 @@ export function laterMessage(
 }
 
 /**
- * A text of this person already in another turn whose burst holds every text this run would
- * claim (this one and the untaken ones logged before it), by when they reached n8n: sent after it
- * within the quiet time, or before it within half of it. A busy n8n hands a burst's texts over
- * late and out of step, so its turn went out without them; another turn would be a second paid
- * reply to one burst. (Half the quiet time before: a text sent nearly a quiet time after an
- * answered one is the person's next message; without a backlog the run of the earlier text always
- * sees a text sent within half of it.) Only texts whose arrival is known are judged so.
+ * A text of this person already in another turn whose burst holds every text this run would claim
+ * (this one and the untaken ones logged before it), by when they reached n8n. A busy n8n hands a
+ * burst's texts over late and out of step, so its turn went out without them; another turn would
+ * be a second paid reply to one burst. A claimable text joins a burst when it reached n8n within
+ * the quiet time before one of its texts, or after one: within the quiet time when it was itself
+ * handed over late (logged more than half the quiet time after it reached n8n: in queue mode under
+ * a storm the relays alone waited 40 s and a burst sent 1.2 s apart reached n8n 2–3 s apart), else
+ * within half of it (a hand-over in time is seen by the earlier text's run within half the quiet
+ * time; one sent later is the person's next message, theirs to be answered). Claimable texts chain:
+ * one that joined counts as the burst's. Only texts whose arrival is known are judged so.
  */
 export function burstAnswered(
 	rows: LoggedMessage[],
@@ -235,16 +238,29 @@ export function burstAnswered(
 	const answered = texts.filter(
 		(row) => row.turn !== '' && row.turn !== `turn:${mine.id}` && row.arrivedAt !== '',
 	);
-	const burstOf = (text: LoggedMessage) =>
-		text.arrivedAt === ''
-			? undefined
-			: answered.find((row) => {
-					const after = sentAt(row) - sentAt(text);
-					return after > 0 ? after <= quietMs : -after <= quietMs / 2;
-				});
 	const claimable = [mine, ...texts.filter((row) => row.turn === '' && byLogTime(row, mine) < 0)];
-	const bursts = claimable.map(burstOf);
-	return bursts.every(Boolean) ? bursts[0] : undefined;
+	if (answered.length === 0 || claimable.some((row) => row.arrivedAt === '')) return undefined;
+	const late = (text: LoggedMessage) =>
+		Date.parse(text.at) - Date.parse(text.arrivedAt) > quietMs / 2;
+	const joins = (text: LoggedMessage, member: LoggedMessage) => {
+		const after = sentAt(text) - sentAt(member);
+		return after < 0 ? -after <= quietMs : after <= (late(text) ? quietMs : quietMs / 2);
+	};
+	// Each claimable text with the answered text whose burst it joined.
+	const burstOf = new Map<string, LoggedMessage>();
+	for (let grew = true; grew;) {
+		grew = false;
+		for (const text of claimable) {
+			if (burstOf.has(text.id)) continue;
+			const member =
+				answered.find((row) => joins(text, row)) ??
+				claimable.find((other) => burstOf.has(other.id) && joins(text, other));
+			if (!member) continue;
+			burstOf.set(text.id, burstOf.get(member.id) ?? member);
+			grew = true;
+		}
+	}
+	return burstOf.size === claimable.length ? burstOf.get(mine.id) : undefined;
 }
 
 /**

@@ -190,12 +190,13 @@ describe('Collect Burst: the texts a person sends in a row become one turn, once
 		const reached = Date.now() - 20_000;
 		const arrived = (ms: number) => ({ arrivedAt: new Date(reached + ms).toISOString() });
 		expect((await collect(inbound(ANNA, 'Hi', arrived(0)))).outputs[TURN]).toHaveLength(1);
-		// Sent 0.4 s after "Hi" (within half the quiet time of 1 s), handed over after its turn went out.
+		// Sent 0.4 s after "Hi" (within the quiet time of 1 s), handed over after its turn went out.
 		const late = await collect(inbound(ANNA, 'about my order', arrived(400)));
 		expect(late.outputs[TURN]).toEqual([]);
 		expect(late.outputs[NO_TURN][0].json).toMatchObject({ merged: true });
-		// Sent 0.8 s after "Hi": the person's own next turn, which carries the late text along.
-		const next = await collect(inbound(ANNA, 'and my bill', arrived(800)));
+		// Sent 1.5 s after "Hi" and 1.1 s after the late one (past the quiet time of 1 s): the
+		// person's own next turn, which carries the late text along.
+		const next = await collect(inbound(ANNA, 'and my bill', arrived(1_500)));
 		expect(next.outputs[TURN].map((t) => t.json.text)).toEqual(['about my order\nand my bill']);
 	});
 

@@ -85,10 +85,47 @@ describe('a burst a busy n8n handed over late gets one turn, and no run is left 
 		expect(burstAnswered([b, text('C', 3_000, '', 2)], text('C', 3_000, '', 2), QUIET)?.id).toBe(
 			'B',
 		);
-		// Nearly a quiet time after it: the person's next message, theirs to be answered.
-		expect(burstAnswered([b, text('D', 5_000, '', 2)], text('D', 5_000, '', 2), QUIET)).toBe(
-			undefined,
+		// Nearly a quiet time after it, handed over late too: the same burst, stretched by the backlog.
+		expect(burstAnswered([b, text('D', 5_000, '', 2)], text('D', 5_000, '', 2), QUIET)?.id).toBe(
+			'B',
 		);
+	});
+
+	it('a text sent more than half the quiet time after, handed over in time, is the next message: its own turn', () => {
+		const b = text('B', 1_200, 'turn:B', 1);
+		const d = inTime(text('D', 5_000, '', 2));
+		expect(burstAnswered([b, d], d, QUIET)).toBe(undefined);
+		const c = inTime(text('C', 3_000, '', 2));
+		expect(burstAnswered([b, c], c, QUIET)?.id).toBe('B');
+	});
+
+	it('a burst a storm stretched (queue mode, relays answered after 40 s) is still one burst', () => {
+		// Sent 1.2 s apart, they reached n8n 2.0 and 3.2 s after the first; each logged 10–17 s late.
+		const hi = at('Hi', '10:50:45.665Z', '10:50:47.950Z', 'turn:Hi');
+		const second = at('and part 2', '10:50:47.649Z', '10:50:57.723Z');
+		const third = at('and part 3', '10:50:48.881Z', '10:51:06.039Z');
+		expect(burstAnswered([hi, second, third], third, QUIET)?.id).toBe('Hi');
+	});
+
+	it('texts waiting together chain to the answered burst, each within the quiet time of the next', () => {
+		const a = text('A', 0, 'turn:A', 1);
+		const x = text('X', 4_000, '', 2);
+		const mine = text('M', 8_000, '', 3);
+		expect(burstAnswered([a, x, mine], mine, QUIET)?.id).toBe('A');
+		// Without the text between them, 8 s is past the quiet time: the person's next message.
+		expect(burstAnswered([a, mine], mine, QUIET)).toBe(undefined);
+	});
+
+	/** The same text handed over in time: logged half a second after it reached n8n. */
+	const inTime = (row: LoggedMessage): LoggedMessage => ({
+		...row,
+		at: new Date(Date.parse(row.arrivedAt) + 500).toISOString(),
+	});
+	/** A text as a storm's log kept it: when it reached n8n and when it was logged. */
+	const at = (id: string, arrived: string, logged: string, turn = ''): LoggedMessage => ({
+		...text(id, 0, turn),
+		arrivedAt: `2026-11-29T${arrived}`,
+		at: `2026-11-29T${logged}`,
 	});
 
 	it("a Retry after this run's own claim went through finds its own turn, not another's", () => {
