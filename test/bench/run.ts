@@ -34,6 +34,10 @@ const CASES: Record<string, (engine: ExpressionEngine) => Promise<CaseResult>> =
 	'hostile-body': (expressionEngine) => hostileBody({ log, expressionEngine }),
 	'assistant-storm': () => assistantStorm({ log }),
 	'assistant-storm-default': () => assistantStorm({ log, modes: ['default'] }),
+	'assistant-storm-queue': () => assistantStorm({ log, modes: ['queue'] }),
+	// A light storm (nobody waits on a backlog): what each text costs n8n, in CPU ms.
+	'assistant-storm-light': () =>
+		assistantStorm({ log, modes: ['default'], people: 12, seconds: 40 }),
 };
 
 function selectedCases(argv: string[]): string[] {

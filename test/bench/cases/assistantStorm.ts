@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 
 import { startE2eEnvironment } from '../../e2e/support/environment';
 import {
@@ -19,7 +20,9 @@ import {
 	executionCount,
 	outcomeOf,
 	peakRss,
+	repliesByPhone,
 	runStorm,
+	treeCpuMs,
 	type StormOutcome,
 	type StormPerson,
 	stormPlan,
@@ -78,6 +81,7 @@ async function startHost(mode: Mode, log: (line: string) => void): Promise<Host>
 			...(process.env.STORM_N8N_NODE_OPTIONS
 				? { NODE_OPTIONS: process.env.STORM_N8N_NODE_OPTIONS }
 				: {}),
+			...JSON.parse(process.env.STORM_N8N_ENV ?? '{}'),
 		},
 	});
 	return {
@@ -172,6 +176,8 @@ export interface StormRun extends StormOutcome {
 	contender: Contender;
 	executionsPerText: number;
 	peakRssMb: number;
+	/** n8n's CPU time (its processes and task runners) per text, from the storm's start to the last reply. */
+	cpuMsPerText: number;
 	/** Executions still running or waiting once every reply was in (none should be). */
 	leftOpen: number;
 }
@@ -199,15 +205,20 @@ export async function stormOnce(
 		host.sim.injectFault(CHAT_COMPLETIONS, { kind: 'delay', ms: modelMs }, 1_000_000);
 		const before = await executionCount(host.client);
 		const memory = peakRss(host.pids);
+		const cpu = () => host.pids.reduce((sum, pid) => sum + treeCpuMs(pid), 0);
+		const cpuBefore = cpu();
 		log(`${mode} mode, ${contender}: ${plan.length} people texting …`);
 		const sent = await runStorm(plan, send);
 		await untilAnswered(host.sim, plan, { deadlineMs: 240_000, settleMs: 2 * quietSeconds * 1000 });
 		const peakRssMb = memory.stop();
+		const cpuMs = cpu() - cpuBefore;
 		const outcome = outcomeOf(plan, sent, host.sim);
+		if (process.env.STORM_DUMP && contender === 'ours')
+			await dumpMisanswered(host, plan, process.env.STORM_DUMP);
 		const executions = (await executionCount(host.client)) - before;
 		const leftOpen = await executionCount(host.client, ['new', 'running', 'waiting']);
 		log(
-			`${mode} mode, ${contender}: ${outcome.exactlyOne}/${outcome.people} exactly one reply, p95 ${outcome.p95Ms} ms, relay p95 ${outcome.relayP95Ms} ms, ${executions} executions, peak RSS ${peakRssMb} MB`,
+			`${mode} mode, ${contender}: ${outcome.exactlyOne}/${outcome.people} exactly one reply, p95 ${outcome.p95Ms} ms, relay p95 ${outcome.relayP95Ms} ms, ${executions} executions, peak RSS ${peakRssMb} MB, CPU ${round(cpuMs / outcome.texts)} ms/text`,
 		);
 		return {
 			...outcome,
@@ -215,11 +226,29 @@ export async function stormOnce(
 			contender,
 			executionsPerText: round(executions / outcome.texts, 2),
 			peakRssMb,
+			cpuMsPerText: round(cpuMs / outcome.texts),
 			leftOpen,
 		};
 	} finally {
 		await host.stop();
 	}
+}
+
+/**
+ * For a look at why: the `messages` rows and reply times of every person not answered exactly once,
+ * written to `file` (STORM_DUMP=<file>).
+ */
+async function dumpMisanswered(host: Host, plan: StormPerson[], file: string) {
+	const replies = repliesByPhone(host.sim, plan);
+	const phones = plan.map((p) => p.phone).filter((phone) => replies.get(phone)?.length !== 1);
+	const table = (await host.client.dataTables()).find((t) => t.name === 'messages');
+	const rows = table ? await host.client.dataTableRows(table.id) : [];
+	const people = phones.map((phone) => ({
+		phone,
+		replies: replies.get(phone)?.map((at) => new Date(at).toISOString()),
+		rows: rows.filter((row) => row.phone === phone),
+	}));
+	writeFileSync(file, JSON.stringify(people, null, 1));
 }
 
 /**
@@ -239,13 +268,14 @@ export async function assistantStorm(options: AssistantStormOptions = {}): Promi
 	const runs: StormRun[] = [];
 	for (const mode of modes)
 		for (const [n, contender] of (['ours', 'handBuilt'] as const).entries())
-			runs.push(
-				await stormOnce(mode, contender, stormPlan(people, seconds, 1, n), {
-					quietSeconds,
-					modelMs,
-					log,
-				}),
-			);
+			if (!process.env.STORM_ONLY || process.env.STORM_ONLY === contender)
+				runs.push(
+					await stormOnce(mode, contender, stormPlan(people, seconds, 1, n), {
+						quietSeconds,
+						modelMs,
+						log,
+					}),
+				);
 	const line: BenchLine = { name: 'assistant-storm', people, seconds };
 	const checks: boolean[] = [];
 	for (const mode of modes) {
@@ -266,6 +296,8 @@ export async function assistantStorm(options: AssistantStormOptions = {}): Promi
 			[key('handBuiltExecutionsPerText')]: theirs.executionsPerText,
 			[key('peakRssMb')]: ours.peakRssMb,
 			[key('handBuiltPeakRssMb')]: theirs.peakRssMb,
+			[key('cpuMsPerText')]: ours.cpuMsPerText,
+			[key('handBuiltCpuMsPerText')]: theirs.cpuMsPerText,
 			[key('p95VsHandBuilt')]: round(ours.p95Ms / theirs.p95Ms, 2),
 			[key('p95VsIdeal')]: round(ours.p95Ms / idealMs, 2),
 		});
@@ -292,7 +324,7 @@ export async function assistantStorm(options: AssistantStormOptions = {}): Promi
 		met: checks.every(Boolean),
 		notes: runs.map(
 			(r) =>
-				`${r.mode}/${r.contender}: ${r.exactlyOne} one, ${r.none} none, ${r.twoOrMore} two+; p50 ${r.p50Ms} p95 ${r.p95Ms} max ${r.maxMs} ms; relay p50 ${r.relayP50Ms} p95 ${r.relayP95Ms} ms (${r.relayFailures} failed); ${r.executionsPerText} exec/text; left open ${r.leftOpen}`,
+				`${r.mode}/${r.contender}: ${r.exactlyOne} one, ${r.none} none, ${r.twoOrMore} two+; p50 ${r.p50Ms} p95 ${r.p95Ms} max ${r.maxMs} ms; relay p50 ${r.relayP50Ms} p95 ${r.relayP95Ms} ms (${r.relayFailures} failed); ${r.executionsPerText} exec/text; CPU ${r.cpuMsPerText} ms/text; left open ${r.leftOpen}`,
 		),
 	};
 }

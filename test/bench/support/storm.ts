@@ -147,6 +147,34 @@ export function treeRssMb(rootPid: number): number {
 	return round(kb / 1024);
 }
 
+/** The CPU time (ms, user + system) a process and every process below it have used so far. */
+export function treeCpuMs(rootPid: number): number {
+	const parents = new Map<number, number>();
+	const cpu = new Map<number, number>();
+	for (const entry of readdirSync('/proc')) {
+		if (!/^\d+$/.test(entry)) continue;
+		try {
+			// Fields after the command's closing parenthesis: state ppid … utime(14) stime(15).
+			const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+			const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+			parents.set(Number(entry), Number(fields[1]));
+			cpu.set(Number(entry), Number(fields[11]) + Number(fields[12]));
+		} catch {
+			// The process ended while we looked.
+		}
+	}
+	let ticks = 0;
+	for (const [pid, used] of cpu) {
+		for (let at = pid, hops = 0; at > 1 && hops < 64; at = parents.get(at) ?? 0, hops++)
+			if (at === rootPid) {
+				ticks += used;
+				break;
+			}
+	}
+	// Linux reports in clock ticks of 10 ms (USER_HZ 100).
+	return ticks * 10;
+}
+
 /** Samples the trees' summed memory every 250 ms until stopped; the peak. */
 export function peakRss(pids: number[]): { stop(): number } {
 	let peak = 0;
