@@ -16,12 +16,11 @@ import { questionLogField } from '../questionLog';
 import { claimTurn, logOnce, messagesOfPerson, runOf } from './messageLog';
 import {
 	arrivalOf,
-	laterMessage,
-	burstAnswered,
 	type LoggedMessage,
 	mergedRows,
 	messageId,
 	replayOf,
+	settling,
 	turnMessages,
 } from './messages';
 
@@ -126,25 +125,20 @@ async function settled(
 	quiet: number,
 ): Promise<Outcome> {
 	const rows = await messagesOfPerson(ctx, itemIndex, mine);
-	// Seen again once every copy is logged: of two copies of one relay logged at once, only the first goes on.
-	const copy = replayOf(rows, mine);
-	if (copy) return { noTurn: { ...item, replayed: true, reason: replayReason(copy, mine) } };
 	const turn = `turn:${mine.id}`;
-	// A Retry after this run's claim went through: the turn it owed, whatever came since.
-	if (rows.some((row) => row.id === mine.id && row.turn === turn))
-		return turnOf(item, turnMessages(rows, turn), turn);
-	const later = laterMessage(rows, mine);
-	if (later)
-		return {
-			noTurn: { ...item, merged: true, reason: 'a later text of the burst puts the turn out' },
-		};
-	if (burstAnswered(rows, mine, quiet))
+	const next = settling(rows, mine, quiet);
+	if ('replayOf' in next)
+		return { noTurn: { ...item, replayed: true, reason: replayReason(next.replayOf, mine) } };
+	if ('owed' in next) return turnOf(item, turnMessages(rows, turn), turn);
+	if ('merged' in next)
 		return {
 			noTurn: {
 				...item,
 				merged: true,
 				reason:
-					'another text of the burst was answered already (a busy n8n handed this one over late): one burst gets one reply, and this text goes with their next turn',
+					next.merged === 'later'
+						? 'a later text of the burst puts the turn out'
+						: 'another text of the burst was answered already (a busy n8n handed this one over late): one burst gets one reply, and this text goes with their next turn',
 			},
 		};
 	const claimed = await claimTurn(ctx, itemIndex, { phone: mine.phone, turn, upTo: mine.at });

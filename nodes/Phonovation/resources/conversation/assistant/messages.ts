@@ -215,15 +215,13 @@ export function laterMessage(
 
 /**
  * A text of this person already in another turn whose burst holds every text this run would claim
- * (this one and the untaken ones logged before it), by when they reached n8n. A busy n8n hands a
- * burst's texts over late and out of step, so its turn went out without them; another turn would
- * be a second paid reply to one burst. A claimable text joins a burst when it reached n8n within
- * the quiet time before one of its texts, or after one: within the quiet time when it was itself
- * handed over late (logged more than half the quiet time after it reached n8n: in queue mode under
- * a storm the relays alone waited 40 s and a burst sent 1.2 s apart reached n8n 2–3 s apart), else
- * within half of it (a hand-over in time is seen by the earlier text's run within half the quiet
- * time; one sent later is the person's next message, theirs to be answered). Claimable texts chain:
- * one that joined counts as the burst's. Only texts whose arrival is known are judged so.
+ * (this one and the untaken ones logged before it), by when they reached n8n. A burst is texts each
+ * within the quiet time of another; its turn went out without the ones n8n handed over later than
+ * that turn's run read the log (a busy n8n hands a burst's texts over late and out of step: in
+ * queue mode under a storm relays alone waited 40 s, and texts sent 1.2 s apart reached n8n 2–3 s
+ * apart). Another turn would be a second paid reply to one burst. A claimable text joins a burst
+ * when it reached n8n within the quiet time of one of its texts, before or after; claimable texts
+ * chain, one that joined counting as the burst's. Only texts whose arrival is known are judged so.
  */
 export function burstAnswered(
 	rows: LoggedMessage[],
@@ -240,12 +238,8 @@ export function burstAnswered(
 	);
 	const claimable = [mine, ...texts.filter((row) => row.turn === '' && byLogTime(row, mine) < 0)];
 	if (answered.length === 0 || claimable.some((row) => row.arrivedAt === '')) return undefined;
-	const late = (text: LoggedMessage) =>
-		Date.parse(text.at) - Date.parse(text.arrivedAt) > quietMs / 2;
-	const joins = (text: LoggedMessage, member: LoggedMessage) => {
-		const after = sentAt(text) - sentAt(member);
-		return after < 0 ? -after <= quietMs : after <= (late(text) ? quietMs : quietMs / 2);
-	};
+	const joins = (text: LoggedMessage, member: LoggedMessage) =>
+		Math.abs(sentAt(text) - sentAt(member)) <= quietMs;
 	// Each claimable text with the answered text whose burst it joined.
 	const burstOf = new Map<string, LoggedMessage>();
 	for (let grew = true; grew;) {
@@ -261,6 +255,27 @@ export function burstAnswered(
 		}
 	}
 	return burstOf.size === claimable.length ? burstOf.get(mine.id) : undefined;
+}
+
+/** What a run does with its text once the quiet time has passed, read from the person's rows. */
+export type Settling =
+	| { replayOf: LoggedMessage }
+	/** A Retry after this run's claim went through: the turn it owed. */
+	| { owed: true }
+	/** No turn: a later text puts the burst's turn out, or the burst was answered already. */
+	| { merged: 'later' | 'answered' }
+	/** Take every untaken text of the person logged up to this one into this run's turn. */
+	| { claim: true };
+
+export function settling(rows: LoggedMessage[], mine: LoggedMessage, quietMs: number): Settling {
+	// Seen again once every copy is logged: of two copies of one relay logged at once, only the first goes on.
+	const copy = replayOf(rows, mine);
+	if (copy) return { replayOf: copy };
+	if (rows.some((row) => row.id === mine.id && row.turn === `turn:${mine.id}`))
+		return { owed: true };
+	if (laterMessage(rows, mine)) return { merged: 'later' };
+	if (burstAnswered(rows, mine, quietMs)) return { merged: 'answered' };
+	return { claim: true };
 }
 
 /**

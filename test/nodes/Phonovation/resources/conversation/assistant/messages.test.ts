@@ -85,18 +85,19 @@ describe('a burst a busy n8n handed over late gets one turn, and no run is left 
 		expect(burstAnswered([b, text('C', 3_000, '', 2)], text('C', 3_000, '', 2), QUIET)?.id).toBe(
 			'B',
 		);
-		// Nearly a quiet time after it, handed over late too: the same burst, stretched by the backlog.
+		// Nearly a quiet time after it: the same burst (the person was not quiet for the quiet time).
 		expect(burstAnswered([b, text('D', 5_000, '', 2)], text('D', 5_000, '', 2), QUIET)?.id).toBe(
 			'B',
 		);
 	});
 
-	it('a text sent more than half the quiet time after, handed over in time, is the next message: its own turn', () => {
+	it('a text sent within the quiet time after, handed over in time but after the turn went out, is of that burst', () => {
 		const b = text('B', 1_200, 'turn:B', 1);
-		const d = inTime(text('D', 5_000, '', 2));
-		expect(burstAnswered([b, d], d, QUIET)).toBe(undefined);
-		const c = inTime(text('C', 3_000, '', 2));
+		const c = inTime(text('C', 5_000, '', 2));
 		expect(burstAnswered([b, c], c, QUIET)?.id).toBe('B');
+		// More than the quiet time after it: the person's next message, theirs to be answered.
+		const d = inTime(text('D', 6_300, '', 2));
+		expect(burstAnswered([b, d], d, QUIET)).toBe(undefined);
 	});
 
 	it('a burst a storm stretched (queue mode, relays answered after 40 s) is still one burst', () => {

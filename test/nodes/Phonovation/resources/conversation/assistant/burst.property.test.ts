@@ -1,0 +1,169 @@
+import fc from 'fast-check';
+
+import {
+	type LoggedMessage,
+	settling,
+} from '../../../../../../nodes/Phonovation/resources/conversation/assistant/messages';
+
+/**
+ * Collect Burst's rule (settling) over generated timelines of one person's texts: when each reached
+ * n8n (its relay stretched by a busy webhook process) and when its run logged it (handed over in
+ * time, or late under a backlog), each run reading the log a quiet time after it logged its text,
+ * as the node does, and claiming as the inbox's Claim Messages does. Pure: the rule, not n8n.
+ */
+const QUIET = 5_000;
+const PHONE = '353871234567';
+const START = Date.parse('2026-12-01T10:00:00.000Z');
+const iso = (ms: number) => new Date(START + ms).toISOString();
+
+interface Text {
+	id: string;
+	arrived: number;
+	logged: number;
+	readAt: number;
+}
+
+/** Bursts of texts sent within half a quiet time, bursts apart; relays stretched, hand-overs in time or late. */
+const timeline = fc
+	.array(
+		fc.record({
+			pause: fc.integer({ min: 0, max: 30_000 }),
+			gaps: fc.array(fc.integer({ min: 0, max: QUIET / 2 }), { minLength: 0, maxLength: 3 }),
+		}),
+		{ minLength: 1, maxLength: 4 },
+	)
+	.chain((bursts) => {
+		const sent: number[] = [];
+		let at = 0;
+		for (const { pause, gaps } of bursts) {
+			at += pause;
+			sent.push(at);
+			for (const gap of gaps) sent.push((at += gap));
+		}
+		const delays = fc.record({
+			stretch: fc.integer({ min: 0, max: 3_000 }),
+			lag: fc.oneof(fc.integer({ min: 50, max: 800 }), fc.integer({ min: 1_000, max: 40_000 })),
+			read: fc.integer({ min: 0, max: 2_000 }),
+		});
+		return fc.tuple(...sent.map(() => delays)).map((each) =>
+			sent.map((ms, i): Text => {
+				const arrived = ms + each[i].stretch;
+				const logged = arrived + each[i].lag;
+				return { id: `in:${i}`, arrived, logged, readAt: logged + QUIET + each[i].read };
+			}),
+		);
+	});
+
+/** Runs every text's run on the timeline; the turns put out, each with its texts' ids. */
+function play(texts: Text[]): { turns: string[][]; rows: LoggedMessage[] } {
+	const rows: LoggedMessage[] = [];
+	const events = [
+		...texts.map((text) => ({ at: text.logged, log: true, text })),
+		...texts.map((text) => ({ at: text.readAt, log: false, text })),
+	].sort((a, b) => a.at - b.at || Number(b.log) - Number(a.log));
+	const turns: string[][] = [];
+	for (const { log, text } of events) {
+		if (log) {
+			rows.push({
+				kind: 'in',
+				phone: PHONE,
+				key: `key ${text.id}`,
+				text: text.id,
+				at: iso(text.logged),
+				arrivedAt: iso(text.arrived),
+				id: text.id,
+				turn: '',
+				seq: rows.length + 1,
+			});
+			continue;
+		}
+		const mine = rows.find((row) => row.id === text.id)!;
+		const next = settling(
+			rows.map((row) => ({ ...row })),
+			{ ...mine },
+			QUIET,
+		);
+		if (!('claim' in next)) continue;
+		const turn = `turn:${mine.id}`;
+		for (const row of rows) if (row.turn === '' && row.at <= mine.at) row.turn = turn;
+		const taken = rows.filter((row) => row.turn === turn).map((row) => row.id);
+		if (taken.includes(mine.id)) turns.push(taken);
+	}
+	return { turns, rows };
+}
+
+/** Texts that reached n8n within `gap` of the one before, in arrival order: the chains. */
+function chains(texts: Text[], gap: number): string[][] {
+	const sorted = [...texts].sort((a, b) => a.arrived - b.arrived);
+	const out: string[][] = [];
+	sorted.forEach((text, i) => {
+		if (i > 0 && text.arrived - sorted[i - 1].arrived <= gap) out.at(-1)!.push(text.id);
+		else out.push([text.id]);
+	});
+	return out;
+}
+
+describe('Collect Burst over generated timelines of one person', () => {
+	it('never puts out a turn whose every text belongs to a burst answered before', () => {
+		fc.assert(
+			fc.property(timeline, (texts) => {
+				const { turns } = play(texts);
+				const byId = new Map(texts.map((text) => [text.id, text]));
+				// Of a burst answered already: reached n8n within a quiet time of one of its texts. Such a
+				// text may ride along with the person's next burst, never make a turn of its own.
+				const ofAnswered = (id: string, answered: Text[]) =>
+					answered.some((other) => Math.abs(byId.get(id)!.arrived - other.arrived) <= QUIET);
+				const answered: Text[] = [];
+				for (const turn of turns) {
+					expect(turn.every((id) => ofAnswered(id, answered))).toBe(false);
+					answered.push(...turn.map((id) => byId.get(id)!));
+				}
+			}),
+			{ seed: 7, numRuns: 2_000 },
+		);
+	});
+
+	it('a burst sent 1.2 s apart and stretched by a storm, however late each text, gets one turn', () => {
+		const storm = fc.tuple(
+			...[0, 1_200, 2_400].map((sent) =>
+				fc
+					.record({
+						stretch: fc.integer({ min: 0, max: 1_000 }),
+						lag: fc.integer({ min: 50, max: 40_000 }),
+						read: fc.integer({ min: 0, max: 2_000 }),
+					})
+					.map(({ stretch, lag, read }) => ({ arrived: sent + stretch, lag, read })),
+			),
+		);
+		fc.assert(
+			fc.property(storm, (timing) => {
+				const texts = timing.map(({ arrived, lag, read }, i): Text => ({
+					id: `in:${i}`,
+					arrived,
+					logged: arrived + lag,
+					readAt: arrived + lag + QUIET + read,
+				}));
+				expect(play(texts).turns).toHaveLength(1);
+			}),
+			{ seed: 7, numRuns: 2_000 },
+		);
+	});
+
+	it('leaves no text unanswered but one within a quiet time of an answered burst', () => {
+		fc.assert(
+			fc.property(timeline, (texts) => {
+				const { rows } = play(texts);
+				for (const chain of chains(texts, QUIET)) {
+					const answered = rows.some((row) => chain.includes(row.id) && row.turn !== '');
+					expect(answered).toBe(true);
+				}
+			}),
+			{ seed: 7, numRuns: 2_000 },
+		);
+	});
+
+	it('answers a text sent alone, in time, on its own', () => {
+		const { turns } = play([{ id: 'in:0', arrived: 0, logged: 300, readAt: 5_400 }]);
+		expect(turns).toEqual([['in:0']]);
+	});
+});
