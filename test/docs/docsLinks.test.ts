@@ -67,6 +67,27 @@ const IMPORT_LINKS = [
 	.filter((path) => /\.(ts|json|md)$/.test(path))
 	.flatMap((path) => readFileSync(join(ROOT, path), 'utf8').match(CDN) ?? []);
 
+/** Paths into the installed package (`…/node_modules/n8n-nodes-phonovation/<file>`), for Import ▸ From File. */
+const INSTALLED = new RegExp(`node_modules/${PACKAGE.name}/([^'"\`\\s)<]+)`, 'g');
+const INSTALLED_FILES = [...files('nodes'), ...files('docs'), ...files('examples')]
+	.filter((path) => /\.(ts|md)$/.test(path))
+	.flatMap((path) =>
+		[...readFileSync(join(ROOT, path), 'utf8').matchAll(INSTALLED)].map((m) => m[1]),
+	)
+	.filter((file) => file.endsWith('.json'));
+
+describe('files a user imports a workflow from, in the installed package', () => {
+	it('are named in the Question Log field and the docs', () => {
+		expect(INSTALLED_FILES.length).toBeGreaterThanOrEqual(2);
+	});
+
+	it.each([...new Set(INSTALLED_FILES)])('%s is a file the package ships', (file) => {
+		expect(notShipped(`https://cdn.jsdelivr.net/npm/${PACKAGE.name}@latest/${file}`)).toBe(
+			undefined,
+		);
+	});
+});
+
 describe('links a user imports a workflow from', () => {
 	it('are found in the Question Log field and the docs', () => {
 		expect(IMPORT_LINKS.length).toBeGreaterThanOrEqual(2);

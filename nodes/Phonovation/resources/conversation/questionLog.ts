@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import { asText } from '../../../shared/values';
-import { INBOX_WORKFLOW_URL } from './inboxWorkflow';
+import { INBOX_WORKFLOW_FILE, INBOX_WORKFLOW_URL } from './inboxWorkflow';
 
 /**
  * The bridge between a question and its answer: the inbox workflow the user imports once (its
@@ -44,7 +44,7 @@ function logError(ctx: IExecuteFunctions, itemIndex: number, message: string, ca
 	const said = cause instanceof Error ? `: ${cause.message}` : '';
 	return new NodeOperationError(ctx.getNode(), `Question Log: ${message}${said}`, {
 		itemIndex,
-		description: `Import the inbox workflow (Import from URL: ${INBOX_WORKFLOW_URL}), publish it, and choose it here.`,
+		description: `Import the inbox workflow (Import ▸ From File: ${INBOX_WORKFLOW_FILE}, or Import ▸ From URL: ${INBOX_WORKFLOW_URL}), publish it, and choose it here.`,
 	});
 }
 
