@@ -214,14 +214,23 @@ export function laterMessage(
 }
 
 /**
+ * A text reached n8n at least this long before an answered turn's run read the log, and was not
+ * in it: held back by a backlog (an unloaded n8n hands a text over well within it).
+ */
+const HELD_BACK_MS = 1_000;
+
+/**
  * A text of this person already in another turn whose burst holds every text this run would claim
- * (this one and the untaken ones logged before it), by when they reached n8n. A burst is texts each
- * within the quiet time of another; its turn went out without the ones n8n handed over later than
- * that turn's run read the log (a busy n8n hands a burst's texts over late and out of step: in
- * queue mode under a storm relays alone waited 40 s, and texts sent 1.2 s apart reached n8n 2–3 s
- * apart). Another turn would be a second paid reply to one burst. A claimable text joins a burst
- * when it reached n8n within the quiet time of one of its texts, before or after; claimable texts
- * chain, one that joined counting as the burst's. Only texts whose arrival is known are judged so.
+ * (this one and the untaken ones logged before it), by when they reached n8n. A busy n8n hands a
+ * burst's texts over late and out of step (in queue mode under a storm relays alone waited 40 s,
+ * and texts sent 1.2 s apart reached n8n 2–3 s apart), so its turn went out without them; another
+ * turn would be a second paid reply to one burst. A claimable text joins a burst when it reached
+ * n8n within the quiet time before one of its texts, or after one: within the quiet time when it
+ * was held back (it reached n8n HELD_BACK_MS or more before that turn's run read the log), else
+ * within half of it (a text handed over in time is seen by that run when sent within half the
+ * quiet time; one that came later is the person's next message, theirs to be answered). Claimable
+ * texts chain, one that joined counting as the burst's. Only texts whose arrival is known are
+ * judged so.
  */
 export function burstAnswered(
 	rows: LoggedMessage[],
@@ -238,19 +247,35 @@ export function burstAnswered(
 	);
 	const claimable = [mine, ...texts.filter((row) => row.turn === '' && byLogTime(row, mine) < 0)];
 	if (answered.length === 0 || claimable.some((row) => row.arrivedAt === '')) return undefined;
-	const joins = (text: LoggedMessage, member: LoggedMessage) =>
-		Math.abs(sentAt(text) - sentAt(member)) <= quietMs;
+	// When an answered turn's run read the log, at the earliest: its claiming text logged, plus the quiet time.
+	const readOf = (turn: string) => {
+		const claimer = texts.find((row) => `turn:${row.id}` === turn);
+		const logged = (claimer ? [claimer] : answered.filter((row) => row.turn === turn)).map((row) =>
+			Date.parse(row.at),
+		);
+		return Math.max(...logged) + quietMs;
+	};
+	/** Whether `text` joins the burst of `member`, a text of the burst answered by `root`'s turn. */
+	const joins = (text: LoggedMessage, member: LoggedMessage, root: LoggedMessage) => {
+		const after = sentAt(text) - sentAt(member);
+		if (after < 0) return -after <= quietMs;
+		const heldBack = sentAt(text) <= readOf(root.turn) - HELD_BACK_MS;
+		return after <= (heldBack ? quietMs : quietMs / 2);
+	};
 	// Each claimable text with the answered text whose burst it joined.
 	const burstOf = new Map<string, LoggedMessage>();
 	for (let grew = true; grew;) {
 		grew = false;
 		for (const text of claimable) {
 			if (burstOf.has(text.id)) continue;
-			const member =
-				answered.find((row) => joins(text, row)) ??
-				claimable.find((other) => burstOf.has(other.id) && joins(text, other));
-			if (!member) continue;
-			burstOf.set(text.id, burstOf.get(member.id) ?? member);
+			const root =
+				answered.find((row) => joins(text, row, row)) ??
+				claimable
+					.filter((other) => burstOf.has(other.id))
+					.map((other) => ({ other, root: burstOf.get(other.id)! }))
+					.find(({ other, root }) => joins(text, other, root))?.root;
+			if (!root) continue;
+			burstOf.set(text.id, root);
 			grew = true;
 		}
 	}

@@ -91,7 +91,7 @@ describe('a burst a busy n8n handed over late gets one turn, and no run is left 
 		);
 	});
 
-	it('a text sent within the quiet time after, handed over in time but after the turn went out, is of that burst', () => {
+	it('a text that reached n8n within the quiet time after, held back until after the turn went out, is of that burst', () => {
 		const b = text('B', 1_200, 'turn:B', 1);
 		const c = inTime(text('C', 5_000, '', 2));
 		expect(burstAnswered([b, c], c, QUIET)?.id).toBe('B');
