@@ -121,18 +121,19 @@ export async function executionCount(client: N8nClient, status?: string[]): Prom
 	return count;
 }
 
-/** The resident memory (MB) of a process and every process below it (n8n's task runners). */
-export function treeRssMb(rootPid: number): number {
+/**
+ * Sums what `read` says of a process and every process below it (n8n's task runners): `read`
+ * gives a process's parent and its figure from its /proc entry.
+ */
+function sumOverTree(rootPid: number, read: (pid: string) => { ppid: number; value: number }) {
 	const parents = new Map<number, number>();
-	const rss = new Map<number, number>();
+	const values = new Map<number, number>();
 	for (const entry of readdirSync('/proc')) {
 		if (!/^\d+$/.test(entry)) continue;
 		try {
-			const status = readFileSync(`/proc/${entry}/status`, 'utf8');
-			const ppid = Number(/^PPid:\s+(\d+)/m.exec(status)?.[1] ?? 0);
-			const kb = Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+			const { ppid, value } = read(entry);
 			parents.set(Number(entry), ppid);
-			rss.set(Number(entry), kb);
+			values.set(Number(entry), value);
 		} catch {
 			// The process ended while we looked.
 		}
@@ -142,35 +143,31 @@ export function treeRssMb(rootPid: number): number {
 			if (at === rootPid) return true;
 		return false;
 	};
-	let kb = 0;
-	for (const [pid, size] of rss) if (inTree(pid)) kb += size;
+	let sum = 0;
+	for (const [pid, value] of values) if (inTree(pid)) sum += value;
+	return sum;
+}
+
+/** The resident memory (MB) of a process and every process below it. */
+export function treeRssMb(rootPid: number): number {
+	const kb = sumOverTree(rootPid, (pid) => {
+		const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+		return {
+			ppid: Number(/^PPid:\s+(\d+)/m.exec(status)?.[1] ?? 0),
+			value: Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0),
+		};
+	});
 	return round(kb / 1024);
 }
 
 /** The CPU time (ms, user + system) a process and every process below it have used so far. */
 export function treeCpuMs(rootPid: number): number {
-	const parents = new Map<number, number>();
-	const cpu = new Map<number, number>();
-	for (const entry of readdirSync('/proc')) {
-		if (!/^\d+$/.test(entry)) continue;
-		try {
-			// Fields after the command's closing parenthesis: state ppid … utime(14) stime(15).
-			const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-			const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-			parents.set(Number(entry), Number(fields[1]));
-			cpu.set(Number(entry), Number(fields[11]) + Number(fields[12]));
-		} catch {
-			// The process ended while we looked.
-		}
-	}
-	let ticks = 0;
-	for (const [pid, used] of cpu) {
-		for (let at = pid, hops = 0; at > 1 && hops < 64; at = parents.get(at) ?? 0, hops++)
-			if (at === rootPid) {
-				ticks += used;
-				break;
-			}
-	}
+	const ticks = sumOverTree(rootPid, (pid) => {
+		// Fields after the command's closing parenthesis: state ppid … utime(14) stime(15).
+		const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+		const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+		return { ppid: Number(fields[1]), value: Number(fields[11]) + Number(fields[12]) };
+	});
 	// Linux reports in clock ticks of 10 ms (USER_HZ 100).
 	return ticks * 10;
 }
