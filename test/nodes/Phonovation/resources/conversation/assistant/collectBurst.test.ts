@@ -211,6 +211,17 @@ describe('Collect Burst: the texts a person sends in a row become one turn, once
 
 	describe('a captured relay, a Retry and a genuine repeat', () => {
 		const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
+		/** A row the log holds: a text or a relay seen (`kind`), of `phone`, under `key`, `ago` minutes ago. */
+		const seedRow = (
+			kind: 'in' | 'seen',
+			{
+				phone,
+				key,
+				text,
+				ago,
+				id,
+			}: { phone: string; key: IDataObject[string]; text: string; ago: number; id: string },
+		) => log.seed({ kind, phone, key, text, at: minutesAgo(ago), id });
 		/** A history in the log: Anna's text `m1` minutes ago, and a reply to her `m2` minutes ago. */
 		const history = (text: string, textAgo: number, replyAgo?: number) => {
 			const item = inbound(ANNA, text);
@@ -262,12 +273,11 @@ describe('Collect Burst: the texts a person sends in a row become one turn, once
 
 		it("a moved copy logged after the person's own text does not silence their genuine repeat", async () => {
 			const item = history('ok', 10, 9);
-			log.seed({
-				kind: 'in',
+			seedRow('in', {
 				phone: `${ANNA}5`,
 				key: item.relayKey,
 				text: 'ok',
-				at: minutesAgo(8),
+				ago: 8,
 				id: 'in:moved:0',
 			});
 			const result = await collect(item);
@@ -277,12 +287,11 @@ describe('Collect Burst: the texts a person sends in a row become one turn, once
 		it("a moved copy logged after the person's own text a day or more ago does not silence their repeat either", async () => {
 			// Anna's text and its answer two days ago (out of the day the log reads by number).
 			const item = history('ok', 2 * 24 * 60, 2 * 24 * 60 - 1);
-			log.seed({
-				kind: 'in',
+			seedRow('in', {
 				phone: `${ANNA}5`,
 				key: item.relayKey,
 				text: 'k',
-				at: minutesAgo(24 * 60 + 30),
+				ago: 24 * 60 + 30,
 				id: 'in:moved:1',
 			});
 			const result = await collect(item);
@@ -291,12 +300,11 @@ describe('Collect Burst: the texts a person sends in a row become one turn, once
 
 		it('a relay the inbox saw first for another number (an opt-out, an answer) makes no turn here either', async () => {
 			const item = inbound(ANNA, '8STOP');
-			log.seed({
-				kind: 'seen',
+			seedRow('seen', {
 				phone: `${ANNA}8`,
 				key: item.relayKey,
 				text: '',
-				at: minutesAgo(90),
+				ago: 90,
 				id: 'seen:x:0:0',
 			});
 			const result = await collect(item);
@@ -306,14 +314,7 @@ describe('Collect Burst: the texts a person sends in a row become one turn, once
 
 		it("the inbox's own record of the person's relay is no earlier copy of it: the text makes its turn", async () => {
 			const item = inbound(ANNA, 'ok');
-			log.seed({
-				kind: 'seen',
-				phone: ANNA,
-				key: item.relayKey,
-				text: '',
-				at: minutesAgo(0),
-				id: 'seen:y:0:0',
-			});
+			seedRow('seen', { phone: ANNA, key: item.relayKey, text: '', ago: 0, id: 'seen:y:0:0' });
 			const result = await collect(item);
 			expect(result.outputs[TURN].map((t) => t.json.text)).toEqual(['ok']);
 		});
@@ -328,12 +329,11 @@ describe('Collect Burst: the texts a person sends in a row become one turn, once
 		});
 
 		it('a text left unclaimed for over a day (a replay then) is claimed by no later turn', async () => {
-			log.seed({
-				kind: 'in',
+			seedRow('in', {
 				phone: ANNA,
 				key: 'key-old-replay',
 				text: 'Cancel my appointment',
-				at: minutesAgo(25 * 60),
+				ago: 25 * 60,
 				id: 'in:old:0',
 			});
 			const result = await collect(inbound(ANNA, 'What time is my booking?'));
