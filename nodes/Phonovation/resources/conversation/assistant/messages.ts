@@ -201,8 +201,8 @@ export const replayOf = (rows: LoggedMessage[], mine: LoggedMessage): LoggedMess
 export function laterMessage(
 	rows: LoggedMessage[],
 	mine: LoggedMessage,
+	replays = replaysOf(rows),
 ): LoggedMessage | undefined {
-	const replays = replaysOf(rows);
 	return rows.find(
 		(row) =>
 			row.kind === 'in' &&
@@ -236,8 +236,8 @@ export function burstAnswered(
 	rows: LoggedMessage[],
 	mine: LoggedMessage,
 	quietMs: number,
+	replays = replaysOf(rows),
 ): LoggedMessage | undefined {
-	const replays = replaysOf(rows);
 	const texts = rows.filter(
 		(row) =>
 			row.kind === 'in' && row.phone === mine.phone && row.id !== mine.id && !replays.has(row.id),
@@ -294,12 +294,14 @@ export type Settling =
 
 export function settling(rows: LoggedMessage[], mine: LoggedMessage, quietMs: number): Settling {
 	// Seen again once every copy is logged: of two copies of one relay logged at once, only the first goes on.
-	const copy = replayOf(rows, mine);
+	// The rows' replays, judged once for every step below.
+	const replays = replaysOf(rows);
+	const copy = rows.some((row) => row.id === mine.id) ? replays.get(mine.id) : replayOf(rows, mine);
 	if (copy) return { replayOf: copy };
 	if (rows.some((row) => row.id === mine.id && row.turn === `turn:${mine.id}`))
 		return { owed: true };
-	if (laterMessage(rows, mine)) return { merged: 'later' };
-	if (burstAnswered(rows, mine, quietMs)) return { merged: 'answered' };
+	if (laterMessage(rows, mine, replays)) return { merged: 'later' };
+	if (burstAnswered(rows, mine, quietMs, replays)) return { merged: 'answered' };
 	return { claim: true };
 }
 
