@@ -278,44 +278,46 @@ export async function assistantStorm(options: AssistantStormOptions = {}): Promi
 				);
 	const line: BenchLine = { name: 'assistant-storm', people, seconds };
 	const checks: boolean[] = [];
+	const summaries: string[] = [];
+	/** Figures reported for ours and, prefixed `handBuilt`, for the hand-built debounce. */
+	const paired = [
+		'exactlyOne',
+		'p95Ms',
+		'relayP95Ms',
+		'executionsPerText',
+		'peakRssMb',
+		'cpuMsPerText',
+	] as const;
 	for (const mode of modes) {
-		const ours = runs.find((r) => r.mode === mode && r.contender === 'ours')!;
-		const theirs = runs.find((r) => r.mode === mode && r.contender === 'handBuilt')!;
+		const ours = runs.find((r) => r.mode === mode && r.contender === 'ours');
+		// Missing when one contender ran alone (STORM_ONLY).
+		const theirs = runs.find((r) => r.mode === mode && r.contender === 'handBuilt');
 		const prefix = mode === 'default' ? '' : 'queue';
 		const key = (name: string) =>
 			prefix ? `${prefix}${name[0].toUpperCase()}${name.slice(1)}` : name;
+		const upper = (name: string) => `${name[0].toUpperCase()}${name.slice(1)}`;
+		for (const field of paired) {
+			if (ours) Object.assign(line, { [key(field)]: ours[field] });
+			if (theirs) Object.assign(line, { [key(`handBuilt${upper(field)}`)]: theirs[field] });
+		}
+		if (!ours) continue;
 		Object.assign(line, {
-			[key('exactlyOne')]: ours.exactlyOne,
 			[key('twoOrMore')]: ours.twoOrMore,
-			[key('p95Ms')]: ours.p95Ms,
-			[key('handBuiltP95Ms')]: theirs.p95Ms,
-			[key('handBuiltExactlyOne')]: theirs.exactlyOne,
-			[key('relayP95Ms')]: ours.relayP95Ms,
-			[key('handBuiltRelayP95Ms')]: theirs.relayP95Ms,
-			[key('executionsPerText')]: ours.executionsPerText,
-			[key('handBuiltExecutionsPerText')]: theirs.executionsPerText,
-			[key('peakRssMb')]: ours.peakRssMb,
-			[key('handBuiltPeakRssMb')]: theirs.peakRssMb,
-			[key('cpuMsPerText')]: ours.cpuMsPerText,
-			[key('handBuiltCpuMsPerText')]: theirs.cpuMsPerText,
-			[key('p95VsHandBuilt')]: round(ours.p95Ms / theirs.p95Ms, 2),
 			[key('p95VsIdeal')]: round(ours.p95Ms / idealMs, 2),
+			...(theirs ? { [key('p95VsHandBuilt')]: round(ours.p95Ms / theirs.p95Ms, 2) } : {}),
 		});
 		checks.push(
 			ours.exactlyOne === people,
 			ours.relayP95Ms <= 1000,
-			ours.peakRssMb <= 1.5 * theirs.peakRssMb,
-			ours.p95Ms <= theirs.p95Ms,
 			mode === 'queue' || ours.p95Ms <= 1.5 * idealMs,
+			...(theirs ? [ours.peakRssMb <= 1.5 * theirs.peakRssMb, ours.p95Ms <= theirs.p95Ms] : []),
+		);
+		const their = (figure: number | undefined) => (theirs ? ` (hand-built ${figure})` : '');
+		summaries.push(
+			`${mode} mode: ours ${ours.exactlyOne}/${people} one reply, p95 ${ours.p95Ms} ms${their(theirs?.p95Ms)}, ideal ${idealMs} ms, relay p95 ${ours.relayP95Ms} ms, ${ours.executionsPerText} executions/text${their(theirs?.executionsPerText)}, RSS ${ours.peakRssMb} MB${their(theirs?.peakRssMb)}`,
 		);
 	}
-	const summary = modes
-		.map((mode) => {
-			const ours = runs.find((r) => r.mode === mode && r.contender === 'ours')!;
-			const theirs = runs.find((r) => r.mode === mode && r.contender === 'handBuilt')!;
-			return `${mode} mode: ours ${ours.exactlyOne}/${people} one reply, p95 ${ours.p95Ms} ms (hand-built ${theirs.p95Ms} ms, ideal ${idealMs} ms), relay p95 ${ours.relayP95Ms} ms, ${ours.executionsPerText} executions/text (${theirs.executionsPerText}), RSS ${ours.peakRssMb} MB (${theirs.peakRssMb} MB)`;
-		})
-		.join('; ');
+	const summary = summaries.join('; ');
 	return {
 		line,
 		summary: `${people} people in ${seconds} s, Quiet Time ${quietSeconds} s, model ${modelMs} ms: ${summary}`,
