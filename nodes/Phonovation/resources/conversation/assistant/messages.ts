@@ -213,6 +213,36 @@ export function laterMessage(
 	);
 }
 
+type Joins = (text: LoggedMessage, member: LoggedMessage, root: LoggedMessage) => boolean;
+
+/**
+ * Each claimable text with the answered text whose burst it joined: first those next to an answered
+ * text, then, one by one, those next to a text that joined (each pair looked at once).
+ */
+function burstsJoined(
+	claimable: LoggedMessage[],
+	answered: LoggedMessage[],
+	joins: Joins,
+): Map<string, LoggedMessage> {
+	const burstOf = new Map<string, LoggedMessage>();
+	const joined: LoggedMessage[] = [];
+	const join = (text: LoggedMessage, root: LoggedMessage) => {
+		burstOf.set(text.id, root);
+		joined.push(text);
+	};
+	for (const text of claimable) {
+		const root = answered.find((row) => joins(text, row, row));
+		if (root) join(text, root);
+	}
+	for (let next = 0; next < joined.length; next++) {
+		const member = joined[next];
+		const root = burstOf.get(member.id)!;
+		for (const text of claimable)
+			if (!burstOf.has(text.id) && joins(text, member, root)) join(text, root);
+	}
+	return burstOf;
+}
+
 /**
  * A text reached n8n at least this long before an answered turn's run read the log, and was not
  * in it: held back by a backlog (an unloaded n8n hands a text over well within it).
@@ -247,38 +277,29 @@ export function burstAnswered(
 	);
 	const claimable = [mine, ...texts.filter((row) => row.turn === '' && byLogTime(row, mine) < 0)];
 	if (answered.length === 0 || claimable.some((row) => row.arrivedAt === '')) return undefined;
-	// When an answered turn's run read the log, at the earliest: its claiming text logged, plus the quiet time.
+	// When an answered turn's run read the log, at the earliest: its claiming text logged, plus the
+	// quiet time. Once per turn: a person may have thousands of rows.
+	const reads = new Map<string, number>();
 	const readOf = (turn: string) => {
-		const claimer = texts.find((row) => `turn:${row.id}` === turn);
-		const logged = (claimer ? [claimer] : answered.filter((row) => row.turn === turn)).map((row) =>
-			Date.parse(row.at),
-		);
-		return Math.max(...logged) + quietMs;
+		let read = reads.get(turn);
+		if (read === undefined) {
+			const claimer = texts.find((row) => `turn:${row.id}` === turn);
+			const logged = (claimer ? [claimer] : answered.filter((row) => row.turn === turn)).map(
+				(row) => Date.parse(row.at),
+			);
+			read = Math.max(...logged) + quietMs;
+			reads.set(turn, read);
+		}
+		return read;
 	};
 	/** Whether `text` joins the burst of `member`, a text of the burst answered by `root`'s turn. */
-	const joins = (text: LoggedMessage, member: LoggedMessage, root: LoggedMessage) => {
+	const joins: Joins = (text, member, root) => {
 		const after = sentAt(text) - sentAt(member);
 		if (after < 0) return -after <= quietMs;
 		const heldBack = sentAt(text) <= readOf(root.turn) - HELD_BACK_MS;
 		return after <= (heldBack ? quietMs : quietMs / 2);
 	};
-	// Each claimable text with the answered text whose burst it joined.
-	const burstOf = new Map<string, LoggedMessage>();
-	for (let grew = true; grew;) {
-		grew = false;
-		for (const text of claimable) {
-			if (burstOf.has(text.id)) continue;
-			const root =
-				answered.find((row) => joins(text, row, row)) ??
-				claimable
-					.filter((other) => burstOf.has(other.id))
-					.map((other) => ({ other, root: burstOf.get(other.id)! }))
-					.find(({ other, root }) => joins(text, other, root))?.root;
-			if (!root) continue;
-			burstOf.set(text.id, root);
-			grew = true;
-		}
-	}
+	const burstOf = burstsJoined(claimable, answered, joins);
 	return burstOf.size === claimable.length ? burstOf.get(mine.id) : undefined;
 }
 
