@@ -1,6 +1,7 @@
 // The inbox's log of an SMS assistant's messages, and its hand-off to the assistant, in a real n8n.
 import { randomUUID } from 'node:crypto';
 
+import { INBOX_PROTOCOL } from '../../nodes/Phonovation/resources/conversation/inboxWorkflow';
 import { useE2eEnvironment } from './support/environment';
 import { loadExample } from './support/examples';
 import { nodeOutput, type WorkflowJson } from './support/n8n-client';
@@ -119,7 +120,10 @@ describe("the inbox's messages log and its hand-off to an assistant, in n8n", ()
 			status: 'success',
 			error: undefined,
 		});
-		return nodeOutput(run, 'Call the Log') as Json[];
+		// The handshake: every item the inbox hands back says the protocol it speaks.
+		const answer = nodeOutput(run, 'Call the Log') as Json[];
+		expect(answer.map((item) => item.inboxProtocol)).toEqual(answer.map(() => INBOX_PROTOCOL));
+		return answer.map(({ inboxProtocol: _spoken, ...item }) => item);
 	}
 
 	const tableNames = async () =>

@@ -1,5 +1,6 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
+import { INBOX_PROTOCOL } from '../../nodes/Phonovation/resources/conversation/inboxWorkflow';
 import type { Engine } from './engine';
 
 /** The id the tests give the Question Log workflow (the node parameter as the editor saves it). */
@@ -39,8 +40,8 @@ export class QuestionLog {
 	beforeWrite: (call: IDataObject) => Promise<void> = async () => {};
 	afterWrite: (call: IDataObject) => Promise<void> = async () => {};
 
-	/** false: an inbox from before the messages log (its actions give nothing back). */
-	keepsMessages = true;
+	/** The protocol the inbox says it speaks on each item it hands back; null: an inbox from before the handshake. */
+	speaks: number | null = INBOX_PROTOCOL;
 
 	/** A row written as the inbox writes it (for a history the test sets up), with its row number. */
 	seed(row: IDataObject): void {
@@ -48,6 +49,14 @@ export class QuestionLog {
 	}
 
 	private async run(items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+		const answer = await this.answer(items);
+		// As the inbox's last node: every item marked with the protocol it speaks.
+		return this.speaks === null
+			? answer
+			: answer.map(({ json }) => ({ json: { ...json, inboxProtocol: this.speaks } }));
+	}
+
+	private async answer(items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 		const input = items[0]?.json ?? {};
 		this.calls.push(input);
 		if (this.fail) throw this.fail;
@@ -64,11 +73,6 @@ export class QuestionLog {
 			...this.messages.filter((row) => row.phone === input.phone && String(row.at) >= dayAgo),
 			...firstOfKey(),
 		];
-		if (
-			!this.keepsMessages &&
-			['converse', 'conversation', 'claim', 'seen'].includes(String(input.action))
-		)
-			return [{ json: {} }];
 		if (input.action === 'converse') {
 			const { kind, phone, key, text, at, arrivedAt, id, turn } = input;
 			await this.beforeWrite(input);
@@ -138,7 +142,7 @@ export class QuestionLog {
 		this.calls.length = 0;
 		this.fail = null;
 		this.missingColumns = [];
-		this.keepsMessages = true;
+		this.speaks = INBOX_PROTOCOL;
 		this.storeAs = (row) => row;
 		this.beforeWrite = async () => {};
 		this.afterWrite = async () => {};

@@ -61,7 +61,22 @@ export function exampleWebhookId(name: string, nodeName: string): string {
  * them on; `keywordReplies: false` keeps the example's default), and each Phonovation Trigger given
  * exampleWebhookId (or `webhookId`). Bind a credential with withCredential / importWorkflow.
  */
-export function loadExample(
+export interface ExampleOptions {
+	sender?: string;
+	questionLog?: string;
+	keywordReplies?: boolean;
+	webhookId?: string;
+	/** The inbox hands inbound texts no question took to this workflow (the sms-assistant). */
+	assistantWorkflow?: string;
+}
+
+export function loadExample(name: string, options: ExampleOptions = {}): WorkflowJson {
+	return asImported(readExample(name), name, options);
+}
+
+/** Any copy of an example (one kept from an earlier version, say) set up as loadExample sets it up. */
+export function asImported(
+	workflow: WorkflowJson,
 	name: string,
 	{
 		sender = SIMULATOR_SENDER,
@@ -69,16 +84,8 @@ export function loadExample(
 		keywordReplies = true,
 		webhookId,
 		assistantWorkflow = '',
-	}: {
-		sender?: string;
-		questionLog?: string;
-		keywordReplies?: boolean;
-		webhookId?: string;
-		/** The inbox hands inbound texts no question took to this workflow (the sms-assistant). */
-		assistantWorkflow?: string;
-	} = {},
+	}: ExampleOptions = {},
 ): WorkflowJson {
-	const workflow = readExample(name);
 	return {
 		...workflow,
 		nodes: workflow.nodes.map((node) => {

@@ -309,6 +309,21 @@ export class N8nClient {
 		});
 	}
 
+	/**
+	 * Puts another workflow's nodes and connections in a stored workflow, as a user who deletes its
+	 * nodes and imports a file over it: its id (and so every workflow that chose it) stays.
+	 */
+	async replaceWorkflow(id: string, workflow: WorkflowJson): Promise<StoredWorkflow> {
+		const stored = await this.getWorkflow(id);
+		return await this.call('PATCH', `/rest/workflows/${id}`, {
+			name: stored.name,
+			nodes: workflow.nodes,
+			connections: workflow.connections,
+			settings: stored.settings,
+			versionId: stored.versionId,
+		});
+	}
+
 	/** Publishes (activates) the workflow's current version: production webhooks go live. */
 	async publishWorkflow(id: string): Promise<StoredWorkflow> {
 		const { versionId } = await this.getWorkflow(id);

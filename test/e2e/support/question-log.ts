@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 
+import { INBOX_PROTOCOL } from '../../../nodes/Phonovation/resources/conversation/inboxWorkflow';
 import type { E2eEnvironment } from './environment';
 import { chain } from './workflow-builder';
 
@@ -37,7 +38,10 @@ export function questionLog(): { server: Server; url: () => string; next: () => 
 						row.phone === body.phone || (body.reference !== '' && row.reference === body.reference),
 				);
 			}
-			res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+			// As the inbox: every item marked with the protocol it speaks, one item when no row matched.
+			const items = Array.isArray(answer) ? (answer.length ? answer : [{}]) : [answer];
+			const marked = items.map((item) => ({ ...(item as Json), inboxProtocol: INBOX_PROTOCOL }));
+			res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(marked));
 		});
 	});
 	server.listen(0, '127.0.0.1');

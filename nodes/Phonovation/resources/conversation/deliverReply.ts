@@ -226,8 +226,8 @@ async function deliverReply(
  * keyword answers, the assistant) and says whether its signed text (`relayKey`) was logged first
  * for another number: a copy with the From/Content boundary moved. Decided by the order the log
  * wrote the rows in, so racing copies agree. Such a copy answers no question and gets no paid
- * answer (`replay: true`). An inbox from before relays were kept gives nothing back: the item goes
- * on, saying so.
+ * answer (`replay: true`). A log that gives back no row of the relay lets the item go on, saying so
+ * (an inbox of another version is refused before: questionLog.ts).
  */
 async function seenFromAnotherNumber(
 	ctx: IExecuteFunctions,
@@ -247,7 +247,7 @@ async function seenFromAnotherNumber(
 	if (first === undefined)
 		return {
 			relayNotLogged:
-				'the Question Log kept no record of the relay (an inbox from an earlier version: re-import it, its rows are kept), so a copy of it under another number cannot be told',
+				'the Question Log gave back no row of the relay, so a copy of it under another number cannot be told',
 		};
 	return first === phone
 		? {}

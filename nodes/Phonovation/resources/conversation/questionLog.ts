@@ -3,7 +3,12 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import { asText } from '../../../shared/values';
-import { INBOX_WORKFLOW_FILE, INBOX_WORKFLOW_URL } from './inboxWorkflow';
+import {
+	INBOX_WORKFLOW_FILE,
+	INBOX_WORKFLOW_URL,
+	protocolMismatch,
+	REIMPORT_STEPS,
+} from './inboxWorkflow';
 
 /**
  * The bridge between a question and its answer: the inbox workflow the user imports once (its
@@ -66,7 +71,19 @@ export async function callLog(
 	} catch (error) {
 		throw logError(ctx, itemIndex, `the workflow ${id} failed`, error);
 	}
-	return (result.data?.[0] ?? []).map((item) => item.json ?? {});
+	const answer = (result.data?.[0] ?? []).map((item) => item.json ?? {});
+	// The handshake: an inbox of another version would read or write rows our nodes misjudge.
+	const mismatch = protocolMismatch(answer);
+	if (mismatch !== null)
+		throw new NodeOperationError(ctx.getNode(), `Question Log: ${mismatch}`, {
+			itemIndex,
+			description: `To re-import the inbox over workflow ${id}: ${REIMPORT_STEPS}.`,
+		});
+	return answer.map((item) => {
+		const row = { ...item };
+		delete row.inboxProtocol;
+		return row;
+	});
 }
 
 /** Records the question, and refuses to go on unless the log gives it back: nothing is texted unrecorded. */

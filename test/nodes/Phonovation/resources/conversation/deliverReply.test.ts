@@ -254,14 +254,14 @@ describe('Deliver Reply: the answer reaches the question it answers, and only wi
 		});
 	});
 
-	it('an inbox from before relays were logged as seen: the reply is delivered all the same, and the item says the check was not kept', async () => {
-		log.keepsMessages = false;
+	it('an inbox of an earlier version: the reply is not delivered, and the error says to re-import the inbox', async () => {
+		log.speaks = null;
 		asked('41', 30, [RESUMED]);
-		expect((await deliver(reply('YES', null))).items[0].json).toMatchObject({
-			resumed: true,
-			relayNotLogged: expect.stringMatching(/re-import it/),
-		});
-		expect(runs.posts.map((p) => p.executionId)).toEqual(['41']);
+		const result = await deliver(reply('YES', null));
+		expect(result.error?.message).toMatch(
+			/^Question Log: the workflow is an inbox of an earlier n8n-nodes-phonovation/,
+		);
+		expect(runs.posts).toEqual([]);
 	});
 
 	it('a reply linked to a reminder sent after the question falls back to the newest open question of the number', async () => {

@@ -113,11 +113,33 @@ describe('Send and Wait for Reply: nothing is sent when the question cannot be a
 			{ questionLog: { __rl: true, mode: 'id', value: 'another-workflow' } },
 			/^Question Log: the workflow another-workflow failed: Workflow does not exist/,
 		],
+		[
+			'an inbox of an earlier version (it answers without the protocol it speaks)',
+			(l) => (l.speaks = null),
+			{},
+			/^Question Log: the workflow is an inbox of an earlier n8n-nodes-phonovation, or not the inbox \(it does not answer in inbox protocol 2\): nothing was sent/,
+		],
+		[
+			'an inbox of a newer version',
+			(l) => (l.speaks = 3),
+			{},
+			/^Question Log: the workflow is an inbox of a newer n8n-nodes-phonovation \(protocol 3; this package speaks 2\): update the package/,
+		],
 	])('%s: the question is not texted', async (_case, arrange, change, message) => {
 		const f = fixture();
 		arrange(log);
 		const result = await f.run({ ...ASK, ...change }, [{ json: {} }]);
 		expect(result.error?.message).toMatch(message);
+		expect(f.sim.count('POST', CAMPAIGN)).toBe(0);
+	});
+
+	it('an inbox of another version: the error says how to re-import it over the old one, keeping its id and rows', async () => {
+		const f = fixture();
+		log.speaks = 1;
+		const result = await f.run(ASK, [{ json: {} }]);
+		expect(result.error?.description).toMatch(
+			/^To re-import the inbox over workflow question-log: open that workflow, select all its nodes and delete them, choose ⋯ ▸ Import ▸ From File with ~\/\.n8n\/nodes\/node_modules\/n8n-nodes-phonovation\/examples\/inbox\/workflow\.json .*Its Data Tables and their rows, waiting questions included, are kept/,
+		);
 		expect(f.sim.count('POST', CAMPAIGN)).toBe(0);
 	});
 
