@@ -33,6 +33,7 @@ function settingsOf(events: RelayEvent[], options: TriggerOptions): TriggerSetti
 		verifySignature: options.verifySignature !== false,
 		includeRaw: options.includeRaw === true,
 		stopReplies: options.stopReplies !== false,
+		optIns: events.includes('optIn'),
 		acceptUnlinkedReceipts: options.acceptUnlinkedReceipts === true,
 	};
 }

@@ -13,6 +13,8 @@ import type { VerifiedRelay } from '../verification/verifyRelay';
 export interface ClassifySettings {
 	/** Whether a reply whose whole text is a stop word is an opt-out rather than an inbound message. */
 	stopReplies: boolean;
+	/** Whether the Opt-In event is selected: a start word is then an opt-in, else an inbound message. */
+	optIns: boolean;
 }
 
 /** What filtering a selected event's items needs. */

@@ -1,12 +1,13 @@
 // Inbound Message: a signed text to your number that is no opt-out, filtered by its first word.
 /**
- * Inbound Message: a signed message that is not an opt-out (a reply or other text to your
+ * Inbound Message: a signed message that is not an opt-out or opt-in (a reply or other text to your
  * number), let through only when its first word passes the Keywords filter.
  */
 
 import type { RelayEventModule } from './event';
 import { keywordMatches } from './fields/keywords';
 import { sentToShortcode, signedMessageItem } from './message';
+import { optInIn } from './optIn';
 import { optOutIn } from './optOut';
 
 /** Said on a message whose unsigned SMS-To is the shortcode but whose signed text is not a stop word. */
@@ -21,7 +22,7 @@ export const inbound: RelayEventModule<'inbound'> = {
 	claim(relay, settings) {
 		if (relay.authenticatedBy !== 'message') return null;
 		const { fields } = relay;
-		if (optOutIn(fields, settings) !== null) return null;
+		if (optOutIn(fields, settings) !== null || optInIn(fields, settings) !== null) return null;
 		return () =>
 			signedMessageItem(fields, {
 				event: 'inbound',

@@ -13,12 +13,13 @@ import type { VerifiedRelay } from '../verification/verifyRelay';
 import { deliveryReceipt } from './deliveryReceipt';
 import type { ClassifySettings, RelayEventModule } from './event';
 import { inbound } from './inbound';
+import { optIn } from './optIn';
 import { optOut } from './optOut';
 import { processingResult } from './processingResult';
 
 export type { ClassifySettings, FilterSettings, RelayEventModule } from './event';
 
-export const EVENTS = [inbound, optOut, deliveryReceipt, processingResult] as const;
+export const EVENTS = [inbound, optOut, optIn, deliveryReceipt, processingResult] as const;
 
 export type RelayEvent = (typeof EVENTS)[number]['value'];
 

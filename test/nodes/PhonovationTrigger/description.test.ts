@@ -56,11 +56,12 @@ describe('Phonovation Trigger description', () => {
 		});
 	});
 
-	it('lists the four events by name, alphabetically', () => {
+	it('lists the five events by name, alphabetically', () => {
 		const options = property('events').options as Array<{ name: string }>;
 		expect(options.map((o) => o.name)).toEqual([
 			'Delivery Receipt',
 			'Inbound Message',
+			'Opt-In',
 			'Opt-Out',
 			'Processing Result',
 		]);

@@ -19,6 +19,12 @@ export function rejectionOf(run: () => unknown): RelayRejection | undefined {
  * What a signed message's fields become, an inbound message or an opt-out, as the event registry
  * classifies and builds it (before the handler adds what verification proved).
  */
-export function messageItem(fields: FormFields, settings: { stopReplies: boolean }): IDataObject {
-	return classify({ authenticatedBy: 'message', fields, verification: {} }, settings).build();
+export function messageItem(
+	fields: FormFields,
+	settings: { stopReplies: boolean; optIns?: boolean },
+): IDataObject {
+	return classify(
+		{ authenticatedBy: 'message', fields, verification: {} },
+		{ optIns: true, ...settings },
+	).build();
 }

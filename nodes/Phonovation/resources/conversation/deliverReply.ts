@@ -10,6 +10,7 @@ import { firstNumberOf, messageId, REPEAT } from './assistant/messages';
 import { logSeen, runOf } from './assistant/messageLog';
 import { type DeliveredReply, relayMark, replyProof, signedTextMark } from './proof/replyProof';
 import { answeredByText, earlierDeliveries, markSettled, TEXT_MARK } from './proof/settledRelays';
+import { honourOptIn } from './honourOptIn';
 import { findQuestions, type LoggedQuestion, questionLogField } from './questionLog';
 import { type Offer, offerInTurn, sortRows, type UnusableRow, unusableRowsOf } from './waitingRuns';
 
@@ -17,7 +18,7 @@ export const description = operationFields('deliverReply', [
 	questionLogField,
 	triggerItemField(
 		'Reply',
-		"The Phonovation Trigger's item for the reply (Inbound Message or Opt-Out): its from, text, event and verified, and unverified.receivedAt and unverified.notifyId. An unverified reply is never delivered.",
+		"The Phonovation Trigger's item for the reply (Inbound Message, Opt-Out or Opt-In): its from, text, event and verified, and unverified.receivedAt and unverified.notifyId. An unverified reply is never delivered; an opt-in answers no question and says optIn.honoured.",
 	),
 ]);
 
@@ -202,6 +203,13 @@ async function deliverReply(
 	const reply = replyOf(item);
 	const from = savedNumber(reply.from);
 	if (from === null) return out({ resumed: false, reason: 'the reply has no number to match' });
+	// An opt-in answers no question: it only asks to be texted again, once per signed text.
+	if (item.event === 'optIn')
+		return out({
+			resumed: false,
+			reason: 'an opt-in answers no question',
+			...(await honourOptIn(ctx, itemIndex, item, from)),
+		});
 	// With no Relay Secret nothing was ever marked, and no question can be answered.
 	const textMark = secret === '' ? '' : signedTextMark(reply, secret);
 	const seen = await seenFromAnotherNumber(ctx, itemIndex, item, from);
@@ -271,7 +279,7 @@ export const execute = deliverOperation(
 	{
 		label: 'Reply',
 		notATool: 'only a verified reply may answer a question',
-		events: { inbound: 'Inbound Message', optOut: 'Opt-Out' },
+		events: { inbound: 'Inbound Message', optOut: 'Opt-Out', optIn: 'Opt-In' },
 	},
 	deliverReply,
 );

@@ -15,6 +15,8 @@ const RELAYS: Array<[string, VerifiedRelay]> = [
 	['a STOP reply', message('STOP', '353877777777')],
 	['a STOP to the shortcode', message('STOP', '50123')],
 	['other text to the shortcode', message('Yes please', '50123')],
+	['a START reply', message('START', '353877777777')],
+	['an UNSTOP to the shortcode', message('unstop', '50123')],
 	[
 		'a message without content',
 		{ authenticatedBy: 'message', fields: form({ 'SMS-From': '1' }), verification: {} },
@@ -36,13 +38,13 @@ const RELAYS: Array<[string, VerifiedRelay]> = [
 
 describe('event registry', () => {
 	it.each(RELAYS)(
-		'exactly one event claims %s, whether STOP replies count or not',
+		'exactly one event claims %s, whether STOP replies count or not and opt-ins are selected or not',
 		(_name, relay) => {
-			for (const stopReplies of [true, false]) {
-				expect(EVENTS.filter((event) => event.claim(relay, { stopReplies }) !== null)).toHaveLength(
-					1,
-				);
-			}
+			for (const stopReplies of [true, false])
+				for (const optIns of [true, false])
+					expect(
+						EVENTS.filter((event) => event.claim(relay, { stopReplies, optIns }) !== null),
+					).toHaveLength(1);
 		},
 	);
 

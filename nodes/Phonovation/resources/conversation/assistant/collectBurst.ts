@@ -88,6 +88,8 @@ async function logged(
 	const event = asText(item.event);
 	if (event === 'optOut')
 		return { noTurn: { ...item, reason: 'an opt-out ends the conversation: no turn, no reply' } };
+	if (event === 'optIn')
+		return { noTurn: { ...item, reason: 'an opt-in is no text to answer: no turn, no reply' } };
 	if (event !== 'inbound')
 		throw new NodeOperationError(
 			ctx.getNode(),

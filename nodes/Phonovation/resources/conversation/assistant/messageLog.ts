@@ -59,7 +59,7 @@ export async function logOnce(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	message: LoggedMessage,
-	contextKey: 'phonovationBurstLogged' | 'phonovationReplyLogged',
+	contextKey: 'phonovationBurstLogged' | 'phonovationReplyLogged' | 'phonovationOptInLogged',
 ): Promise<{ rows: LoggedMessage[]; logged: LoggedMessage }> {
 	const all = (ctx.getContext('node')[contextKey] ??= {}) as LoggedIds;
 	const run = (all[runOf(ctx).runIndex] ??= {});

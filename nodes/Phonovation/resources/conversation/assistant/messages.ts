@@ -185,13 +185,17 @@ export function replaysOf(rows: LoggedMessage[]): Map<string, LoggedMessage> {
 }
 
 /**
- * The number a signed text (its key) was logged for first, as any text, reply target or relay
- * seen, in the order the log wrote them; undefined when the log has none.
+ * The first row logged with a signed text (its key), as any text, reply target or relay seen, in
+ * the order the log wrote them; undefined when the log has none.
  */
-export function firstNumberOf(rows: LoggedMessage[], key: string): string | undefined {
+export function firstOfKey(rows: LoggedMessage[], key: string): LoggedMessage | undefined {
 	const ofKey = rows.filter((row) => row.kind !== 'out' && row.key === key);
-	return ofKey.length ? [...ofKey].sort(byLogOrder)[0].phone : undefined;
+	return ofKey.length ? [...ofKey].sort(byLogOrder)[0] : undefined;
 }
+
+/** The number a signed text (its key) was logged for first; undefined when the log has none. */
+export const firstNumberOf = (rows: LoggedMessage[], key: string): string | undefined =>
+	firstOfKey(rows, key)?.phone;
 
 /** The earlier copy that makes this inbound text a replay (replaysOf), or undefined. */
 export const replayOf = (rows: LoggedMessage[], mine: LoggedMessage): LoggedMessage | undefined =>

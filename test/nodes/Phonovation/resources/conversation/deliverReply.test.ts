@@ -264,6 +264,61 @@ describe('Deliver Reply: the answer reaches the question it answers, and only wi
 		expect(runs.posts).toEqual([]);
 	});
 
+	describe('an opt-in (START, UNSTOP, SUBSCRIBE): honoured once per signed text, and it answers no question', () => {
+		const start = (text = 'START') => reply(text, null, { event: 'optIn', optInKeyword: text });
+
+		it('the first START from a number is honoured, answers no waiting question and is kept as seen', async () => {
+			asked('41', 30, [RESUMED]);
+			const result = await deliver(start());
+			expect(result.items[0].json).toMatchObject({
+				resumed: false,
+				optIn: { honoured: true, at: expect.any(String) },
+			});
+			expect(runs.posts).toEqual([]);
+			expect(log.messages).toEqual([
+				expect.objectContaining({ kind: 'seen', phone: PHONE, key: start().relayKey }),
+			]);
+		});
+
+		it('the same START again (a copy posted with a fresh time stamp, or typed again) changes nothing, and says what to text instead', async () => {
+			expect((await deliver(start())).items[0].json).toMatchObject({ optIn: { honoured: true } });
+			for (const again of [start(), start()])
+				expect((await deliver(again)).items[0].json).toMatchObject({
+					optIn: {
+						honoured: false,
+						reason: expect.stringMatching(/came from this number before .*another start word/),
+					},
+				});
+			// Another start word is another signed text: the person's own way back.
+			expect((await deliver(start('UNSTOP'))).items[0].json).toMatchObject({
+				optIn: { honoured: true },
+			});
+		});
+
+		it("a START with its From/Content boundary moved changes nobody's opt-out, and a text moved from a START is a replay", async () => {
+			const genuine = start();
+			expect((await deliver(genuine)).items[0].json).toMatchObject({ optIn: { honoured: true } });
+			// The same signed text under another number (the tests' numbers stand for any split).
+			const moved = { ...genuine, from: `${PHONE}5`, text: 'TART' };
+			expect((await deliver(moved)).items[0].json).toMatchObject({
+				optIn: {
+					honoured: false,
+					reason: expect.stringMatching(/logged first for another number/),
+				},
+			});
+			const asText = { ...moved, event: 'inbound' };
+			expect((await deliver(asText)).items[0].json).toMatchObject({ replay: true });
+		});
+
+		it('a START moved from an earlier text of another number is no opt-in for this one', async () => {
+			const text = reply('5START', null, { from: `${PHONE}5` });
+			await deliver({ ...text, relayKey: 'signed-shared' });
+			expect(
+				(await deliver({ ...start(), relayKey: 'signed-shared' })).items[0].json,
+			).toMatchObject({ optIn: { honoured: false } });
+		});
+	});
+
 	it('a reply linked to a reminder sent after the question falls back to the newest open question of the number', async () => {
 		asked('41', 30, [RESUMED]);
 		asked('42', 10, [RESUMED]);

@@ -150,11 +150,13 @@ describe('Collect Burst: the texts a person sends in a row become one turn, once
 		expect(results.flatMap((r) => r.outputs[NO_TURN]).map((i) => i.json.replayed)).toEqual([true]);
 	});
 
-	it('an opt-out or an unverified text makes no turn and logs nothing', async () => {
+	it('an opt-out, an opt-in or an unverified text makes no turn and logs nothing', async () => {
 		const stop = await collect(inbound(ANNA, 'STOP', { event: 'optOut' }));
+		const start = await collect(inbound(ANNA, 'START', { event: 'optIn' }));
 		const forged = await collect(inbound(ANNA, 'Hi', { verified: false }));
-		expect([stop, forged].map((r) => r.outputs[TURN].length)).toEqual([0, 0]);
+		expect([stop, start, forged].map((r) => r.outputs[TURN].length)).toEqual([0, 0, 0]);
 		expect(stop.outputs[NO_TURN][0].json.reason).toMatch(/opt-out ends the conversation/);
+		expect(start.outputs[NO_TURN][0].json.reason).toMatch(/an opt-in is no text to answer/);
 		expect(forged.outputs[NO_TURN][0].json.reason).toMatch(/not verified/);
 		expect(log.messages).toEqual([]);
 	});
