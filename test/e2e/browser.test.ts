@@ -109,10 +109,10 @@ describe('the editor in a real browser, against the npm start demo', () => {
 		);
 		await entry.click();
 		// n8n lists a trigger under its action node's entry: Phonovation Trigger's events are its "Triggers".
-		const panel = await waitForText(page, testId('node-creator'), 'Triggers (4)');
+		const panel = await waitForText(page, testId('node-creator'), 'Triggers (5)');
 		const shown = await shownText(panel);
 		expect(shown).toMatch(
-			/Triggers \(4\).*On delivery receipt.*On inbound message.*On opt out.*On processing result.*Actions \(11\)/,
+			/Triggers \(5\).*On delivery receipt.*On inbound message.*On opt in.*On opt out.*On processing result.*Actions \(11\)/,
 		);
 		await page.locator(`${testId('node-creator')} ::-p-text(Actions (11))`).click();
 		const actions = await shownText(

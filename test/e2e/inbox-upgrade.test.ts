@@ -81,7 +81,7 @@ describe('an inbox of an earlier version, and the inbox re-imported over it, in 
 			const refused = await nextRelayRun();
 			expect(refused.status).toBe('error');
 			expect(nodeError(refused, 'Deliver to Waiting Question')?.message).toMatch(
-				/^Question Log: the workflow is an inbox of an earlier n8n-nodes-phonovation, or not the inbox \(it does not answer in inbox protocol 2\): nothing was sent/,
+				/^Question Log: the workflow is an inbox of an earlier n8n-nodes-phonovation, or not the inbox \(it does not answer in inbox protocol 2\): this node stopped there, before texting or resuming anything more/,
 			);
 			expect(nodeError(refused, 'Deliver to Waiting Question')?.description).toMatch(
 				new RegExp(

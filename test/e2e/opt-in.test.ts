@@ -8,6 +8,7 @@ import { type Execution, nodeOutput } from './support/n8n-client';
 
 const CIARA = '353861234567';
 const AOIFE = '353871234501';
+const BRIAN = '353871234502';
 const RELAYS = { mode: 'webhook' };
 
 describe('opting back in through the inbox, in n8n', () => {
@@ -79,6 +80,16 @@ describe('opting back in through the inbox, in n8n', () => {
 			expect(await start(CIARA, 'unstop')).toMatchObject({ optIn: { honoured: true } });
 			expect(sim.campaigns).toEqual([]);
 			expect(await campaignTexts()).toContain(CIARA);
+
+			// An opt-out stored after the START arrived (by n8n's clock: a START run retried after a
+			// later STOP, or run behind it in queue mode) is never removed by that START.
+			const optOuts = (await client.dataTables()).find((table) => table.name === 'opt-outs')!;
+			await client.insertDataTableRows(optOuts.id, [
+				{ phone: BRIAN, optedOutAt: '2999-01-01T00:00:00.000Z' },
+			]);
+			expect(await start(BRIAN)).toMatchObject({ optIn: { honoured: true } });
+			expect((await client.dataTableRows(optOuts.id)).map((row) => row.phone)).toContain(BRIAN);
+			expect(await campaignTexts()).not.toContain(BRIAN);
 		},
 		300_000,
 	);

@@ -477,6 +477,15 @@ export class N8nClient {
 		await this.call('DELETE', `/rest/projects/${projectId}/data-tables/${tableId}`);
 	}
 
+	/** Adds rows to a Data Table, as its view's "Add row" does. */
+	async insertDataTableRows(tableId: string, rows: Array<Record<string, unknown>>): Promise<void> {
+		const projectId = await this.personalProjectId();
+		await this.call('POST', `/rest/projects/${projectId}/data-tables/${tableId}/insert`, {
+			data: rows,
+			returnType: 'id',
+		});
+	}
+
 	async dataTableRows(tableId: string): Promise<Array<Record<string, unknown>>> {
 		const projectId = await this.personalProjectId();
 		const page = await this.call<{ data: Array<Record<string, unknown>> }>(

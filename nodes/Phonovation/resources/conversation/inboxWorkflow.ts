@@ -32,5 +32,5 @@ export function protocolMismatch(answer: IDataObject[]): string | null {
 	);
 	if (newer !== undefined)
 		return `the workflow is an inbox of a newer n8n-nodes-phonovation (protocol ${newer}; this package speaks ${INBOX_PROTOCOL}): update the package in Settings ▸ Community Nodes, or import the inbox of the installed version`;
-	return `the workflow is an inbox of an earlier n8n-nodes-phonovation, or not the inbox (it does not answer in inbox protocol ${INBOX_PROTOCOL}): nothing was sent. Re-import the inbox of the installed package over it`;
+	return `the workflow is an inbox of an earlier n8n-nodes-phonovation, or not the inbox (it does not answer in inbox protocol ${INBOX_PROTOCOL}): this node stopped there, before texting or resuming anything more. Re-import the inbox of the installed package over it`;
 }

@@ -117,7 +117,7 @@ describe('Send and Wait for Reply: nothing is sent when the question cannot be a
 			'an inbox of an earlier version (it answers without the protocol it speaks)',
 			(l) => (l.speaks = null),
 			{},
-			/^Question Log: the workflow is an inbox of an earlier n8n-nodes-phonovation, or not the inbox \(it does not answer in inbox protocol 2\): nothing was sent/,
+			/^Question Log: the workflow is an inbox of an earlier n8n-nodes-phonovation, or not the inbox \(it does not answer in inbox protocol 2\): this node stopped there, before texting or resuming anything more/,
 		],
 		[
 			'an inbox of a newer version',
