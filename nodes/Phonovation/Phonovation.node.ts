@@ -21,6 +21,7 @@ import { senderDescription } from './resources/sender';
 import { getSenders, searchSenders } from './resources/sender/senderField';
 import { serviceDescription } from './resources/service';
 import { asNodeError } from './eachItem';
+import { placeholderNotices } from './placeholders';
 import { errorItemFor, refusePlaceholders, selectedOperation } from './router';
 
 /**
@@ -88,6 +89,7 @@ export class Phonovation implements INodeType {
 				],
 				default: 'campaign',
 			},
+			...placeholderNotices,
 			...campaignDescription,
 			...conversationDescription,
 			...senderDescription,

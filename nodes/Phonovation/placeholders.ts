@@ -10,6 +10,30 @@ const PLACEHOLDER = /^=?\s*(YOUR_[A-Z][A-Z0-9_]*)\s*$/;
 /** What the examples leave to choose (Sender, Question Log, a reviewer): a Campaign Name is never refused. */
 const CHOSEN = new Set(['from', 'questionLog', 'recipients']);
 
+/**
+ * Notices at the top of the panel, each shown while its field holds the examples' placeholder: a
+ * placeholder in a list (Question Log, Sender) looks chosen otherwise, with no red border. Hidden
+ * for any other value (n8n would show a notice whose condition reads an expression, so it must be
+ * a hide rule, and so an exact value).
+ */
+export const placeholderNotices: INodeProperties[] = (
+	[
+		[
+			'questionLog',
+			'YOUR_QUESTION_LOG',
+			'Question Log: choose your inbox workflow from the list below',
+		],
+		['from', 'YOUR_SENDER_ID', 'Sender: choose your own sender from the list below'],
+		['recipients', 'YOUR_REVIEWER_NUMBER', 'To: put the number to text below'],
+	] as const
+).map(([name, placeholder, what]) => ({
+	displayName: `${what}. It still holds the example's placeholder ${placeholder}, and nothing is sent until it is chosen.`,
+	name: `${name}Placeholder`,
+	type: 'notice',
+	default: '',
+	displayOptions: { hide: { [name]: [{ _cnd: { not: placeholder } }] } },
+}));
+
 /** A parameter of the node still holding a placeholder: its label as the panel shows it, and the placeholder. */
 export interface HeldPlaceholder {
 	label: string;

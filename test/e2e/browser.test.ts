@@ -19,8 +19,8 @@ import {
 	waitForText,
 } from './support/browser-editor';
 import { oneDemoAtATime, type RunningDemo, startDemo } from './support/demo-process';
-import { TYPES } from './support/environment';
-import { exampleNames } from './support/examples';
+import { TYPES, withCredential } from './support/environment';
+import { exampleNames, readExample } from './support/examples';
 import { ensureN8nInstalled } from './support/install';
 import { N8nClient } from './support/n8n-client';
 import { packPackage } from './support/pack';
@@ -307,4 +307,34 @@ describe('the editor in a real browser, against the npm start demo', () => {
 		expect(await shownText(url)).toBe(`${n8nUrl}${printedRelayPath}`);
 		await screenshot('07-trigger-production-url');
 	}, 120_000);
+
+	it('says loudly which fields of an example as downloaded still hold a placeholder, and offers Send and Wait only the senders a reply can come back to', async () => {
+		const credential = (await client.credentials()).find((c) => c.type === TYPES.credential)!;
+		/** The example's file as a user imports it: its placeholders left in. */
+		const asDownloaded = async (name: string) => {
+			const workflow = readExample(name);
+			const named = { ...workflow, name: `${workflow.name} (as downloaded)` };
+			return String((await client.createWorkflow(withCredential(named, credential))).id);
+		};
+		await openWorkflow(page, n8nUrl, await asDownloaded('sms-assistant'));
+		const burst = await openNode(page, 'Collect Burst');
+		expect(await shownText(burst)).toContain(
+			"Question Log: choose your inbox workflow from the list below. It still holds the example's placeholder YOUR_QUESTION_LOG, and nothing is sent until it is chosen.",
+		);
+		await screenshot('08-question-log-placeholder');
+		await closeNode(page);
+
+		await openWorkflow(page, n8nUrl, await asDownloaded('appointment-confirmation'));
+		const ask = await openNode(page, 'Ask to Confirm');
+		const shown = await shownText(ask);
+		expect(shown).toContain('placeholder YOUR_QUESTION_LOG');
+		expect(shown).toContain(
+			"Sender: choose your own sender from the list below. It still holds the example's placeholder YOUR_SENDER_ID",
+		);
+		await page.locator(`${testId('ndv')} ${testId('parameter-input-from')}`).click();
+		expect(await dropdownOptions(page)).toEqual(['353851234567 (numeric)']);
+		await screenshot('09-send-and-wait-senders');
+		await page.keyboard.press('Escape');
+		await closeNode(page);
+	}, 180_000);
 });

@@ -1,3 +1,8 @@
+import { type INodeParameters, NodeHelpers } from 'n8n-workflow';
+
+import { Phonovation } from '../../../nodes/Phonovation/Phonovation.node';
+import { placeholderNotices } from '../../../nodes/Phonovation/placeholders';
+import { exampleNames, readExample } from '../../e2e/support/examples';
 import { QUESTION_LOG } from '../../harness/question-log';
 import { sharedFixture } from './fixture';
 
@@ -95,5 +100,49 @@ describe("an example's placeholders left in the node", () => {
 		const result = await f.run({ ...SEND, from: '=YOUR_SENDER_ID' });
 		expect(result.error?.message).toContain('Sender Name or ID (YOUR_SENDER_ID)');
 		expect(f.sim.requests).toHaveLength(0);
+	});
+});
+
+describe('the panel says loudly which fields still hold an example placeholder', () => {
+	const description = new Phonovation().description;
+	const shown = (parameters: INodeParameters) =>
+		placeholderNotices
+			.filter((notice) => NodeHelpers.displayParameter(parameters, notice, null, description))
+			.map((notice) => notice.name);
+
+	const held = exampleNames().flatMap((example) =>
+		readExample(example)
+			.nodes.filter((node) => node.type.startsWith('n8n-nodes-phonovation.phonovation'))
+			.map((node) => ({ example, node: node.name, parameters: node.parameters as INodeParameters }))
+			.filter(({ parameters }) => JSON.stringify(parameters).includes('"YOUR_')),
+	);
+
+	it('the examples hold placeholders to show (the test has something to check)', () => {
+		expect(held.length).toBeGreaterThanOrEqual(5);
+	});
+
+	it.each(held.map((h) => [`${h.example} › ${h.node}`, h.parameters] as const))(
+		'%s: a notice for each field holding one, none once it is chosen',
+		(_name, parameters) => {
+			const fields = ['questionLog', 'from', 'recipients'].filter((name) =>
+				JSON.stringify(parameters[name] ?? '').includes('YOUR_'),
+			);
+			expect(shown(parameters)).toEqual(fields.map((name) => `${name}Placeholder`));
+			const chosen = { ...parameters };
+			for (const name of fields)
+				chosen[name] =
+					typeof chosen[name] === 'object'
+						? { __rl: true, mode: 'list', value: 'abc123' }
+						: '0871234567';
+			expect(shown(chosen)).toEqual([]);
+		},
+	);
+
+	it("an expression (the inbox's own Question Log, a number per row) or an empty field shows none", () => {
+		expect(
+			shown({ questionLog: { __rl: true, mode: 'id', value: '={{ $workflow.id }}' } }),
+		).toEqual([]);
+		expect(shown({ recipients: '={{ $json.phone }}', from: '' })).toEqual([]);
+		expect(shown({})).toEqual([]);
 	});
 });
