@@ -1,8 +1,30 @@
 // A resource's fields: its Operation picker, made from its operations, then each operation's own.
 import type { INodeProperties } from 'n8n-workflow';
 
-/** How the Operation picker lists an operation: its name, description and action. */
-export type Listing = readonly [name: string, description: string, action: string];
+/**
+ * How the Operation picker lists an operation: its name, description and action, and where in this
+ * repository's docs it is explained (a path and heading, e.g. `docs/campaigns.md#…`).
+ */
+export type Listing = readonly [name: string, description: string, action: string, docs: string];
+
+/** Where the docs are read: the repository's main branch, as the node's own Docs link. */
+const DOCS_BASE = 'https://github.com/n8n-nodes-phonovation/n8n-nodes-phonovation/blob/main/';
+
+/**
+ * A link under the Operation picker to the docs of the operation in use: n8n's Docs link in the
+ * panel's header is one per node.
+ */
+const docsNotice = (
+	resource: string,
+	operation: string,
+	[name, , , docs]: Listing,
+): INodeProperties => ({
+	displayName: `How ${name} works: <a href="${DOCS_BASE}${docs}" target="_blank">${docs.replace(/#.*/, '')}</a>`,
+	name: 'operationDocs',
+	type: 'notice',
+	default: '',
+	displayOptions: { show: { resource: [resource], operation: [operation] } },
+});
 
 /**
  * The Operation picker (its options in the alphabetical order n8n lists them) and then each
@@ -27,6 +49,9 @@ export function resourceFields<Operation extends string>(
 			options,
 			default: selected,
 		},
+		...Object.entries<Listing>(listings).map(([operation, listing]) =>
+			docsNotice(resource, operation, listing),
+		),
 		...Object.values<{ description: INodeProperties[] }>(operations).flatMap(
 			(operation) => operation.description,
 		),

@@ -1,4 +1,4 @@
-// Conversation: its four operations, the Operation picker, and what the node takes from it besides.
+// Conversation: its six operations, the Operation picker, and what the node takes from it besides.
 import { resourceFields } from '../../resourceFields';
 import * as sendAndWait from './ask/sendAndWait';
 import * as sendAndWaitForDelivery from './ask/sendAndWaitForDelivery';
@@ -26,30 +26,36 @@ export const conversationDescription = resourceFields('conversation', operations
 		'Collect Burst',
 		'Wait until a person stops texting, then put out their texts as one turn (for an AI assistant)',
 		'Collect a burst of texts into one turn',
+		'docs/conversations.md#sms-assistant-before-going-live',
 	],
 	reply: [
 		'Reply',
 		'Text a person back from the longcode they texted, with limits against loops and drains',
 		'Reply to a text',
+		'docs/conversations.md#sms-assistant-before-going-live',
 	],
 	deliverReceipt: [
 		'Deliver Receipt',
 		'Hand a verified delivery receipt to the run waiting for it',
 		'Deliver a receipt to a waiting run',
+		'docs/conversations.md#deliver-receipt',
 	],
 	deliverReply: [
 		'Deliver Reply',
 		'Hand a verified reply to the run that asked the question',
 		'Deliver a reply to a waiting run',
+		'docs/conversations.md#send-and-wait-for-reply',
 	],
 	sendAndWaitForDelivery: [
 		'Send and Wait for Delivery',
 		'Text one number and pause until its delivery receipt: go on at Delivered, Failed or No Receipt',
 		'Send a text and wait for its delivery',
+		'docs/conversations.md#send-and-wait-for-delivery',
 	],
 	sendAndWait: [
 		'Send and Wait for Reply',
 		'Text a question and pause until the answer comes back',
 		'Send a text and wait for the reply',
+		'docs/conversations.md#send-and-wait-for-reply',
 	],
 });

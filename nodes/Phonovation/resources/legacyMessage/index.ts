@@ -9,5 +9,6 @@ export const legacyMessageDescription = resourceFields('legacyMessage', operatio
 		'Send',
 		'Send one message through the legacy API (needs the API ID)',
 		'Send a legacy message',
+		'docs/campaigns.md#legacy-message-send',
 	],
 });

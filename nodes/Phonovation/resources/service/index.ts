@@ -5,5 +5,10 @@ import * as checkHealth from './checkHealth';
 export const operations = { checkHealth };
 
 export const serviceDescription = resourceFields('service', operations, 'checkHealth', {
-	checkHealth: ['Check Health', "Check that the provider's API is up", 'Check service health'],
+	checkHealth: [
+		'Check Health',
+		"Check that the provider's API is up",
+		'Check service health',
+		'docs/campaigns.md#service-check-health',
+	],
 });
