@@ -1,5 +1,6 @@
 // The sms-assistant example behind the inbox, in n8n 2.41 with the simulator's chat model.
 import { DEFAULT_CONFIG } from '../simulator';
+import { DEFAULT_DISCLOSURE } from '../../nodes/Phonovation/resources/conversation/assistant/disclosure';
 import { CHAT_MODEL_TEXT, type ChatRequestMessages } from '../simulator/chatModel';
 import { type E2eEnvironment, useE2eEnvironment } from './support/environment';
 import {
@@ -91,12 +92,18 @@ describe('the sms-assistant example: one answer per burst, a memory per person, 
 			]);
 			expect(replies).toHaveLength(1);
 			expect(replies[0].body).toMatchObject({ from: LONGCODE });
+			// The first reply to a person says it is an AI, in the example's words; the next does not.
+			expect(String(replies[0].body.text)).toMatch(
+				/^You are texting Acme Dental's automated assistant \(AI\)\. .*\n./,
+			);
 
 			// A text after the quiet time is a new turn, and the memory gives the model the first one.
 			env.sim.reset();
 			await sleep(QUIET_SECONDS * 1000 + 500);
 			await text(env, phone, 'Are you open on Saturday?');
-			expect(await settled(env, 1, phone)).toHaveLength(1);
+			const [next, ...more] = await settled(env, 1, phone);
+			expect(more).toEqual([]);
+			expect(String(next.body.text)).not.toMatch(/assistant \(AI\)/);
 			const [asked] = env.sim.chatRequests;
 			expect(asked.at(-1)?.content).toBe('Are you open on Saturday?');
 			expect(asked.map((m) => m.content)).toContain('Hi\nI need to move my appointment\nto Friday');
@@ -234,7 +241,8 @@ describe('the sms-assistant example: one answer per burst, a memory per person, 
 			expect(env.sim.campaigns).toHaveLength(1);
 			expect(env.sim.campaigns[0].body).toMatchObject({
 				from: LONGCODE,
-				text: CHAT_MODEL_TEXT,
+				// The Reply tool's default AI Disclosure leads the person's first reply.
+				text: `${DEFAULT_DISCLOSURE}\n${CHAT_MODEL_TEXT}`,
 				recipientInfo: [expect.objectContaining({ msisdn: phone })],
 			});
 			// The agent heard back what the tool did.

@@ -18,6 +18,12 @@ import { beginOneTextRun, sendWorkedOutTexts } from '../../campaign/pipeline/sen
 import { fetchSenders } from '../../sender/senders';
 import { operationFields } from '../fields';
 import { questionLogField } from '../questionLog';
+import {
+	DEFAULT_DISCLOSURE,
+	DISCLOSURE_AFTER_HOURS,
+	disclosureDue,
+	withDisclosure,
+} from './disclosure';
 import { logOnce, runOf } from './messageLog';
 import { type LoggedMessage, messageId } from './messages';
 import { type AccountSenders, addressRefusal, logRefusal } from './replyGuards';
@@ -81,11 +87,32 @@ export const description = operationFields('reply', [
 	},
 	optionsCollection([
 		{
+			displayName: 'AI Disclosure',
+			name: 'aiDisclosure',
+			type: 'string',
+			typeOptions: { rows: 2 },
+			default: DEFAULT_DISCLOSURE,
+			description:
+				'Put on a line of its own before the first reply to a person, and again after Disclose Again After (Hours) without a reply: the EU AI Act (Art. 50) asks that people are told they interact with an AI. Name your business and how to reach a person. Counted within Max Parts (the message is cut, never this). Empty: never said, and telling them is then yours to do.',
+		},
+		{
 			displayName: 'Default Country Code',
 			name: 'defaultCountryCode',
 			type: 'string',
 			default: DEFAULT_COUNTRY_CODE,
 			description: 'Country calling code for a number written nationally (087…)',
+		},
+		{
+			displayName: 'Disclose Again After (Hours)',
+			name: 'aiDisclosureAfterHours',
+			type: 'number',
+			typeOptions: {
+				minValue: DISCLOSURE_AFTER_HOURS.min,
+				maxValue: DISCLOSURE_AFTER_HOURS.max,
+			},
+			default: 24,
+			description:
+				'After this long without a reply to the person (1–24 hours), the next reply says it again',
 		},
 		{
 			displayName: 'Exclude Numbers',
@@ -140,6 +167,8 @@ interface Sendable {
 	from: string;
 	to: string;
 	text: string;
+	/** Whether the AI Disclosure leads the text. */
+	disclosed: boolean;
 }
 
 type Checked = Sendable | { itemIndex: number; notSent: IDataObject };
@@ -181,18 +210,32 @@ async function checked(
 	if (exclusions.numbers.has(to!))
 		return notSent(`${to} is on Exclude Numbers (opted out): no reply goes to it`);
 
-	const text = cutToParts(message, bounded(options.maxParts, REPLY_LIMITS.parts));
-	const limited = await loggedRefusal(ctx, itemIndex, { to: to!, text, options });
-	if (limited) return notSent(limited);
-	return { itemIndex, from: from.replace(/^\+/, ''), to: to!, text };
+	const maxParts = bounded(options.maxParts, REPLY_LIMITS.parts);
+	const disclosure = asText(options.aiDisclosure ?? DEFAULT_DISCLOSURE).trim();
+	// Checked before anything is logged: a disclosure that leaves no room is the user's to fix.
+	if (disclosure !== '' && withDisclosure(disclosure, message, maxParts) === null)
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`AI Disclosure: item ${itemIndex}'s disclosure leaves no room for the reply within Max Parts (${maxParts}); shorten it or allow more parts. Nothing was sent`,
+			{ itemIndex },
+		);
+	const plain = cutToParts(message, maxParts);
+	const { refusal, due } = await loggedReply(ctx, itemIndex, { to: to!, text: plain, options });
+	if (refusal) return notSent(refusal);
+	const disclosed = disclosure !== '' && due;
+	const text = disclosed ? withDisclosure(disclosure, message, maxParts)! : plain;
+	return { itemIndex, from: from.replace(/^\+/, ''), to: to!, text, disclosed };
 }
 
-/** Logs the reply before it is paid for; why it may not go, seen with every reply logged for the person. */
-async function loggedRefusal(
+/**
+ * Logs the reply before it is paid for; why it may not go, and whether the AI Disclosure is due,
+ * seen with every reply logged for the person.
+ */
+async function loggedReply(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	{ to, text, options }: { to: string; text: string; options: IDataObject },
-): Promise<string | null> {
+): Promise<{ refusal: string | null; due: boolean }> {
 	const answers = asText(ctx.getNodeParameter('answers', itemIndex, '')).trim();
 	const mine: LoggedMessage = {
 		kind: 'out',
@@ -208,7 +251,11 @@ async function loggedRefusal(
 		seq: null,
 	};
 	const { rows, logged } = await logOnce(ctx, itemIndex, mine, 'phonovationReplyLogged');
-	return logRefusal(rows, logged, bounded(options.repliesPerHour, REPLY_LIMITS.perHour));
+	const afterMs = bounded(options.aiDisclosureAfterHours, DISCLOSURE_AFTER_HOURS) * 60 * 60 * 1000;
+	return {
+		refusal: logRefusal(rows, logged, bounded(options.repliesPerHour, REPLY_LIMITS.perHour)),
+		due: disclosureDue(rows, logged, afterMs),
+	};
 }
 
 /** What a run decided before posting: kept in the node's context, so every retry sends the same. */
@@ -247,7 +294,8 @@ async function replyPlan(ctx: IExecuteFunctions, items: INodeExecutionData[]): P
  * (posted once under every retry, transactional). Before anything is paid for, a reply is not sent,
  * and its item says why, when it would go from a number that is not a longcode of the account, to
  * a shortcode or one of the account's own numbers, to an excluded (opted-out) number, a second time
- * to the same message, or over the replies-per-hour limit.
+ * to the same message, or over the replies-per-hour limit. The first reply to a person, and the
+ * first after a silence, starts with the AI Disclosure (`disclosed: true`).
  */
 export async function execute(
 	this: IExecuteFunctions,
@@ -264,8 +312,8 @@ export async function execute(
 			sendable.map(({ from, to, text }) => ({ from, text, recipients: `+${to}` })),
 			{ ...TRANSACTIONAL, campaignName: 'Reply' },
 		);
-		sendable.forEach(({ itemIndex }, i) => {
-			out[itemIndex] = { json: reports[i].json, pairedItem: { item: itemIndex } };
+		sendable.forEach(({ itemIndex, disclosed }, i) => {
+			out[itemIndex] = { json: { ...reports[i].json, disclosed }, pairedItem: { item: itemIndex } };
 		});
 	}
 	return out;

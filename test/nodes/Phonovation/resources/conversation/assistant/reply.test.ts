@@ -2,6 +2,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { NodeRunResult } from '../../../../../harness/engine';
 import { QUESTION_LOG, QuestionLog } from '../../../../../harness/question-log';
+import { DEFAULT_DISCLOSURE } from '../../../../../../nodes/Phonovation/resources/conversation/assistant/disclosure';
 import { sharedFixture } from '../../../fixture';
 
 const ANNA = '353871234567';
@@ -60,11 +61,12 @@ describe('Reply: a text back from the longcode the person texted, with the guard
 	it('texts the person from the longcode they texted, transactional, and logs the reply', async () => {
 		const result = await reply(turn(1));
 		expect(result.error).toBeUndefined();
-		expect(result.items[0].json).toMatchObject({ status: 'accepted' });
+		expect(result.items[0].json).toMatchObject({ status: 'accepted', disclosed: true });
 		expect(posted()).toHaveLength(1);
+		// The first reply to the person says it is an AI, on a line of its own.
 		expect(posted()[0]).toMatchObject({
 			from: LONGCODE,
-			text: 'Done: you are booked for Friday at 10:00.',
+			text: `${DEFAULT_DISCLOSURE}\nDone: you are booked for Friday at 10:00.`,
 		});
 		expect(JSON.stringify(posted()[0])).toContain(ANNA);
 		expect(log.messages).toMatchObject([{ kind: 'out', phone: ANNA, key: 'turn:1' }]);
@@ -204,9 +206,77 @@ describe('Reply: a text back from the longcode the person texted, with the guard
 		expect(log.messages).toEqual([]);
 	});
 
+	describe('the AI Disclosure (EU AI Act Art. 50): in the first reply to a person and after a silence', () => {
+		const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000).toISOString();
+		const earlierReply = (hours: number) =>
+			log.seed({
+				kind: 'out',
+				phone: ANNA,
+				key: `turn:old-${hours}`,
+				text: 'Hello',
+				at: hoursAgo(hours),
+				id: `out:old-${hours}`,
+				turn: `turn:old-${hours}`,
+			});
+		const sent = () => posted().map((body) => String(body.text));
+
+		it('is said once: the second reply within the day goes without it', async () => {
+			await reply(turn(40));
+			const second = await reply(turn(41));
+			expect(second.items[0].json).toMatchObject({ status: 'accepted', disclosed: false });
+			expect(sent()).toEqual([
+				`${DEFAULT_DISCLOSURE}\nDone: you are booked for Friday at 10:00.`,
+				'Done: you are booked for Friday at 10:00.',
+			]);
+		});
+
+		it('is said again after Disclose Again After without a reply, and not before it', async () => {
+			earlierReply(3);
+			await reply(turn(42), { options: { aiDisclosureAfterHours: 4 } });
+			log.clear();
+			earlierReply(3);
+			await reply(turn(43), { options: { aiDisclosureAfterHours: 1 } });
+			expect(sent()).toEqual([
+				'Done: you are booked for Friday at 10:00.',
+				`${DEFAULT_DISCLOSURE}\nDone: you are booked for Friday at 10:00.`,
+			]);
+		});
+
+		it("is the user's own words, and empty means never", async () => {
+			const words = "You are texting Acme Dental's assistant (AI). Call 01 234 5678 for a person.";
+			await reply(turn(44), { options: { aiDisclosure: words } });
+			log.clear();
+			await reply(turn(45), { options: { aiDisclosure: '' } });
+			expect(sent()).toEqual([
+				`${words}\nDone: you are booked for Friday at 10:00.`,
+				'Done: you are booked for Friday at 10:00.',
+			]);
+		});
+
+		it('counts within Max Parts: the message is cut, never the disclosure', async () => {
+			const long = 'We have moved your appointment to Friday at 10:00. '.repeat(12);
+			await reply(turn(46), { message: long, options: { maxParts: 2 } });
+			const [text] = sent();
+			expect(text.length).toBeLessThanOrEqual(306);
+			expect(text.startsWith(`${DEFAULT_DISCLOSURE}\nWe have moved`)).toBe(true);
+			expect(text).toMatch(/\w\.\.\.$/);
+		});
+
+		it('one that leaves no room for the reply is an error naming the field and the item; nothing is logged or sent', async () => {
+			const result = await reply(turn(47), {
+				options: { maxParts: 1, aiDisclosure: 'x'.repeat(158) },
+			});
+			expect(result.error?.message).toMatch(
+				/^AI Disclosure: item 0's disclosure leaves no room for the reply within Max Parts \(1\)/,
+			);
+			expect(posted()).toHaveLength(0);
+			expect(log.messages).toEqual([]);
+		});
+	});
+
 	it('cuts a long answer to the parts the user pays for, at a word, ending with "..."', async () => {
 		const long = 'We have moved your appointment to Friday at 10:00. '.repeat(12);
-		await reply(turn(6), { message: long, options: { maxParts: 1 } });
+		await reply(turn(6), { message: long, options: { maxParts: 1, aiDisclosure: '' } });
 		const text = String(posted()[0].text);
 		expect(text.length).toBeLessThanOrEqual(160);
 		expect(text).toMatch(/\w\.\.\.$/);

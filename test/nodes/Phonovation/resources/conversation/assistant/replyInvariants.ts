@@ -18,6 +18,7 @@
 import fc from 'fast-check';
 import type { IDataObject, IExecuteContextData } from 'n8n-workflow';
 
+import { DEFAULT_DISCLOSURE } from '../../../../../../nodes/Phonovation/resources/conversation/assistant/disclosure';
 import { QUESTION_LOG, type QuestionLog } from '../../../../../harness/question-log';
 import type { NodeRunResult } from '../../../../../harness/engine';
 import type { Fault } from '../../../../../simulator/faults';
@@ -150,7 +151,8 @@ async function reply(
 	fixture.sim.clearFaults();
 	const posted = fixture.sim.campaigns
 		.map((c) => c.body as IDataObject)
-		.filter((body) => body.text === message);
+		// The message as written, or with the AI Disclosure on a line before it (a person's first reply).
+		.filter((body) => body.text === message || body.text === `${DEFAULT_DISCLOSURE}\n${message}`);
 	return { result, posted };
 }
 

@@ -1,0 +1,52 @@
+// Telling a person they text an AI: when, and the text with it. Pure: imports nothing from n8n.
+import { analyseText } from '../../../domain/gsmSegments';
+import { byLogOrder, type LoggedMessage } from './messages';
+import { cutToParts } from './replyText';
+
+/**
+ * EU AI Act Art. 50(1): a person interacting with an AI system is told so, at the latest at the
+ * first interaction. Said in the first reply to a person and again after a silence this long (the
+ * log keeps a day of replies, so no longer).
+ */
+export const DISCLOSURE_AFTER_HOURS = { min: 1, max: 24, fallback: 24 } as const;
+
+/** What a person reads by default: that it is an AI, and how to stop. The user names the business. */
+export const DEFAULT_DISCLOSURE =
+	'You are texting an automated assistant (AI). Text STOP to 50123 to opt out.';
+
+/** Whether this reply is the person's first, or the first after `afterMs` without a reply logged. */
+export function disclosureDue(
+	rows: LoggedMessage[],
+	mine: LoggedMessage,
+	afterMs: number,
+): boolean {
+	const since = Date.parse(mine.at) - afterMs;
+	return !rows.some(
+		(row) =>
+			row.kind === 'out' &&
+			row.phone === mine.phone &&
+			row.id !== mine.id &&
+			byLogOrder(row, mine) < 0 &&
+			Date.parse(row.at) > since,
+	);
+}
+
+/**
+ * The disclosure on a line of its own before the message, the whole cut to `maxParts` (the message
+ * is cut, never the disclosure); null when the disclosure leaves no room for the message.
+ */
+export function withDisclosure(
+	disclosure: string,
+	message: string,
+	maxParts: number,
+): string | null {
+	const lead = disclosure.trim();
+	const text = cutToParts(`${lead}\n${message.trim()}`, maxParts);
+	const room = text
+		.slice(lead.length + 1)
+		.replace(/\.\.\.$/, '')
+		.trim();
+	if (!text.startsWith(`${lead}\n`) || room === '' || analyseText(lead).segments > maxParts)
+		return null;
+	return text;
+}
