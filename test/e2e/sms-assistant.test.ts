@@ -25,7 +25,7 @@ const turnsAsked = (requests: ChatRequestMessages[]) =>
 
 const CAMPAIGN = '/api/v2/Campaign';
 
-describe('the sms-assistant example: one answer per burst, a memory per person, and its guards', () => {
+describe('the sms-assistant example: one answer per burst, a memory from the log, and its guards', () => {
 	const suite = useE2eEnvironment();
 	let relayUrl = '';
 	let assistantId = '';
@@ -104,9 +104,13 @@ describe('the sms-assistant example: one answer per burst, a memory per person, 
 			const [next, ...more] = await settled(env, 1, phone);
 			expect(more).toEqual([]);
 			expect(String(next.body.text)).not.toMatch(/assistant \(AI\)/);
+			// The memory is the log: the prompt carries the first turn and the reply that went out.
 			const [asked] = env.sim.chatRequests;
-			expect(asked.at(-1)?.content).toBe('Are you open on Saturday?');
-			expect(asked.map((m) => m.content)).toContain('Hi\nI need to move my appointment\nto Friday');
+			// Our reply as it was logged: the text sent, without its AI Disclosure line.
+			const replied = String(replies[0].body.text).split('\n').slice(1).join('\n');
+			expect(asked.at(-1)?.content).toBe(
+				`What we said before, oldest first:\nThem: Hi\nThem: I need to move my appointment\nThem: to Friday\nUs: ${replied}\n\nTheir new message:\nAre you open on Saturday?`,
+			);
 		},
 		240_000,
 	);
@@ -258,7 +262,7 @@ function asAgentTool(example: WorkflowJson): WorkflowJson {
 	const reply = example.nodes.find((node) => node.name === 'Reply')!;
 	const { executeOnce: _once, ...node } = reply;
 	const kept = new Set(['When the Inbox Hands a Text', 'Collect Burst', 'AI Agent']);
-	kept.add('OpenAI Chat Model').add('Memory per Person');
+	kept.add('OpenAI Chat Model');
 	const tool = {
 		...node,
 		name: 'Text Them Back',

@@ -13,6 +13,7 @@ import { itemOfParameter } from '../deliverEach';
 import { operationFields } from '../fields';
 import { savedNumber } from '../numbers';
 import { questionLogField } from '../questionLog';
+import { HISTORY_SIZE, historyOf, historyText } from './history';
 import { claimTurn, logOnce, messagesOfPerson, runOf } from './messageLog';
 import {
 	arrivalOf,
@@ -53,7 +54,23 @@ export const description = operationFields('collectBurst', [
 		description:
 			'How long the person must stay quiet before their texts so far become one turn (1–60 seconds). Each text waits this long; the last of the burst puts the turn out.',
 	},
+	{
+		displayName: 'History Size',
+		name: 'historySize',
+		type: 'number',
+		typeOptions: { minValue: HISTORY_SIZE.min, maxValue: HISTORY_SIZE.max },
+		default: 10,
+		description:
+			"How many of the person's earlier texts and our replies (of the last day) the Turn carries as history and historyText, for the AI Agent's prompt: a memory that needs no store, the same on every worker and after a restart. 0: none.",
+	},
 ] satisfies INodeProperties[]);
+
+/** The history size, within its bounds whatever the parameter says. */
+function historySize(ctx: IExecuteFunctions): number {
+	const raw = Number(ctx.getNodeParameter('historySize', 0, HISTORY_SIZE.fallback));
+	const size = Number.isFinite(raw) ? Math.floor(raw) : HISTORY_SIZE.fallback;
+	return Math.min(HISTORY_SIZE.max, Math.max(HISTORY_SIZE.min, size));
+}
 
 /** The quiet time in ms, within its bounds whatever the parameter says. */
 function quietMs(ctx: IExecuteFunctions): number {
@@ -131,7 +148,8 @@ async function settled(
 	const next = settling(rows, mine, quiet);
 	if ('replayOf' in next)
 		return { noTurn: { ...item, replayed: true, reason: replayReason(next.replayOf, mine) } };
-	if ('owed' in next) return turnOf(item, turnMessages(rows, turn), turn);
+	const size = historySize(ctx);
+	if ('owed' in next) return turnOf(item, turnMessages(rows, turn), turn, { rows, size });
 	if ('merged' in next)
 		return {
 			noTurn: {
@@ -149,11 +167,20 @@ async function settled(
 		return {
 			noTurn: { ...item, merged: true, reason: 'another run took this text into its turn' },
 		};
-	return turnOf(item, taken, turn);
+	return turnOf(item, taken, turn, { rows: mergedRows(claimed, rows), size });
 }
 
-/** The Turn item: the trigger item with the turn's texts, in the order they reached n8n. */
-function turnOf(item: IDataObject, taken: LoggedMessage[], turn: string): Outcome {
+/**
+ * The Turn item: the trigger item with the turn's texts, in the order they reached n8n, and what
+ * was said before it (history, historyText).
+ */
+function turnOf(
+	item: IDataObject,
+	taken: LoggedMessage[],
+	turn: string,
+	{ rows, size }: { rows: LoggedMessage[]; size: number },
+): Outcome {
+	const history = historyOf(rows, taken, size);
 	return {
 		turn: {
 			...item,
@@ -163,6 +190,8 @@ function turnOf(item: IDataObject, taken: LoggedMessage[], turn: string): Outcom
 			firstAt: sentAt(taken[0]),
 			lastAt: sentAt(taken[taken.length - 1]),
 			turn,
+			history: history.map((exchange) => ({ ...exchange })),
+			historyText: historyText(history),
 		},
 	};
 }

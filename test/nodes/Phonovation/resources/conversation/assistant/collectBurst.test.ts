@@ -211,6 +211,72 @@ describe('Collect Burst: the texts a person sends in a row become one turn, once
 		expect(continued.outputs[NO_TURN][0].json.error).toMatch(/Question Log/);
 	});
 
+	describe("the turn carries what was said before it, from the log: the assistant's memory", () => {
+		const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
+		const said = (kind: 'in' | 'out', text: string, ago: number, extra: IDataObject = {}) =>
+			log.seed({
+				kind,
+				phone: ANNA,
+				key: kind === 'in' ? `key-${ANNA}${text}` : `turn:${ago}`,
+				text,
+				at: minutesAgo(ago),
+				id: `${kind}:said:${ago}`,
+				turn: `turn:${ago}`,
+				...extra,
+			});
+
+		it("the person's texts and our replies before this turn, oldest first, each once; another person's never", async () => {
+			said('in', 'Hi, can I move my appointment?', 30);
+			said('out', 'Sure, to which day?', 29, { key: 'turn:30' });
+			// A second reply to the same turn lost the race and was never sent.
+			said('out', 'Which day suits you?', 28, { key: 'turn:30' });
+			log.seed({
+				kind: 'in',
+				phone: BRIAN,
+				key: 'key-brian',
+				text: 'Brian here',
+				at: minutesAgo(25),
+				id: 'in:brian',
+				turn: 't',
+			});
+			const [turn] = (await collect(inbound(ANNA, 'Friday please'))).outputs[TURN];
+			expect(turn.json.history).toEqual([
+				{ from: 'person', text: 'Hi, can I move my appointment?', at: expect.any(String) },
+				{ from: 'us', text: 'Sure, to which day?', at: expect.any(String) },
+			]);
+			expect(turn.json.historyText).toBe(
+				'Them: Hi, can I move my appointment?\nUs: Sure, to which day?',
+			);
+			expect(turn.json.text).toBe('Friday please');
+		});
+
+		it('History Size bounds it to the last ones; 0 gives none, and a first text has none', async () => {
+			for (let n = 10; n >= 1; n--) said(n % 2 ? 'in' : 'out', `message ${n}`, n);
+			const run = async (historySize: number) =>
+				(
+					await fixture().run(
+						{
+							resource: 'conversation',
+							operation: 'collectBurst',
+							questionLog: QUESTION_LOG,
+							quietSeconds: 1,
+							historySize,
+						},
+						[{ json: inbound(ANNA, `now ${historySize}`) }],
+						{},
+						{ executionId: `burst-${++executions}` },
+					)
+				).outputs[TURN][0].json;
+			expect((await run(3)).historyText).toBe('Them: message 3\nUs: message 2\nThem: message 1');
+			expect((await run(0)).history).toEqual([]);
+			log.clear();
+			expect((await collect(inbound(ANNA, 'first ever'))).outputs[TURN][0].json).toMatchObject({
+				history: [],
+				historyText: '',
+			});
+		});
+	});
+
 	describe('a captured relay, a Retry and a genuine repeat', () => {
 		const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
 		/** A row the log holds: a text or a relay seen (`kind`), of `phone`, under `key`, `ago` minutes ago. */

@@ -1,0 +1,43 @@
+// What a person and we said before this turn, from the log: the assistant's memory. Pure.
+import { byLogOrder, earlierAnswer, type LoggedMessage, replaysOf } from './messages';
+
+/** How many earlier texts and replies a turn carries (the log gives back a day of them). */
+export const HISTORY_SIZE = { min: 0, max: 50, fallback: 10 } as const;
+
+export interface Exchange {
+	/** `person`: a text they sent; `us`: a reply that went to them. */
+	from: 'person' | 'us';
+	text: string;
+	at: string;
+}
+
+/**
+ * The person's texts and our replies logged before this turn's first text, oldest first, the last
+ * `size` of them: replays left out, and of replies only the first for what it answered (a reply that
+ * lost a race was never sent). Read from the inbox's log, so it is the same on any worker and after
+ * a restart, and needs no memory store.
+ */
+export function historyOf(rows: LoggedMessage[], turn: LoggedMessage[], size: number): Exchange[] {
+	if (size <= 0 || turn.length === 0) return [];
+	const phone = turn[0].phone;
+	const inTurn = new Set(turn.map((row) => row.id));
+	const first = [...turn].sort(byLogOrder)[0];
+	const replays = replaysOf(rows);
+	return rows
+		.filter(
+			(row) =>
+				row.phone === phone &&
+				row.text !== '' &&
+				!inTurn.has(row.id) &&
+				byLogOrder(row, first) < 0 &&
+				((row.kind === 'in' && !replays.has(row.id)) ||
+					(row.kind === 'out' && !earlierAnswer(rows, row))),
+		)
+		.sort(byLogOrder)
+		.slice(-size)
+		.map((row) => ({ from: row.kind === 'in' ? 'person' : 'us', text: row.text, at: row.at }));
+}
+
+/** The history as lines a prompt can carry: "Them: …" and "Us: …", oldest first. */
+export const historyText = (history: Exchange[]): string =>
+	history.map(({ from, text }) => `${from === 'person' ? 'Them' : 'Us'}: ${text}`).join('\n');
