@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { asText } from '../../../shared/values';
 import { logOnce, runOf } from './assistant/messageLog';
-import { firstOfKey, messageId } from './assistant/messages';
+import { firstOfKey, messageId, seenRow } from './assistant/messages';
 
 const refused = (reason: string): IDataObject => ({ optIn: { honoured: false, reason } });
 
@@ -25,20 +25,11 @@ export async function honourOptIn(
 	const key = asText(item.relayKey);
 	if (key === '') return refused('the relay has no relayKey (a trigger of an earlier version)');
 	const at = new Date().toISOString();
+	const id = messageId('seen', runOf(ctx), itemIndex);
 	const { rows, logged } = await logOnce(
 		ctx,
 		itemIndex,
-		{
-			kind: 'seen',
-			phone,
-			key,
-			text: '',
-			at,
-			arrivedAt: '',
-			id: messageId('seen', runOf(ctx), itemIndex),
-			turn: '',
-			seq: null,
-		},
+		seenRow({ phone, key, at, id }),
 		'phonovationOptInLogged',
 	);
 	const first = firstOfKey(rows, key) ?? logged;

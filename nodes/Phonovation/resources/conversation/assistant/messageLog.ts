@@ -3,7 +3,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { callLog } from '../questionLog';
-import { type LoggedMessage, messagesOf } from './messages';
+import { type LoggedMessage, messagesOf, seenRow } from './messages';
 
 /** This run of the node in its execution (a loop runs it again), for the ids of its rows. */
 export const runOf = (ctx: IExecuteFunctions) => ({
@@ -90,14 +90,5 @@ export async function logSeen(
 	itemIndex: number,
 	relay: { phone: string; key: string; at: string; id: string },
 ): Promise<LoggedMessage[]> {
-	return messagesOf(
-		await callLog(ctx, itemIndex, {
-			action: 'seen',
-			kind: 'seen',
-			text: '',
-			arrivedAt: '',
-			turn: '',
-			...relay,
-		}),
-	);
+	return messagesOf(await callLog(ctx, itemIndex, { action: 'seen', ...seenRow(relay) }));
 }

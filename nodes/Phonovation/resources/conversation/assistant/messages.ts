@@ -33,6 +33,21 @@ export interface LoggedMessage {
 	seq: number | null;
 }
 
+/** A relay kept as seen: its key and number only, no text. */
+export const seenRow = (relay: {
+	phone: string;
+	key: string;
+	at: string;
+	id: string;
+}): LoggedMessage => ({
+	kind: 'seen',
+	text: '',
+	arrivedAt: '',
+	turn: '',
+	seq: null,
+	...relay,
+});
+
 /**
  * A row's id: the same on Retry On Fail (the retry finds its own row), different for the text that
  * came in and the reply that went out in one execution (an assistant logs both), for each run of
