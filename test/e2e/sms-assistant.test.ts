@@ -94,7 +94,7 @@ describe('the sms-assistant example: one answer per burst, a memory from the log
 			expect(replies[0].body).toMatchObject({ from: LONGCODE });
 			// The first reply to a person says it is an AI, in the example's words; the next does not.
 			expect(String(replies[0].body.text)).toMatch(
-				/^You are texting Acme Dental's automated assistant \(AI\)\. .*\n./,
+				/^Acme Dental's AI assistant\. For a person call .*\n./,
 			);
 
 			// A text after the quiet time is a new turn, and the memory gives the model the first one.
@@ -103,13 +103,13 @@ describe('the sms-assistant example: one answer per burst, a memory from the log
 			await text(env, phone, 'Are you open on Saturday?');
 			const [next, ...more] = await settled(env, 1, phone);
 			expect(more).toEqual([]);
-			expect(String(next.body.text)).not.toMatch(/assistant \(AI\)/);
+			expect(String(next.body.text)).not.toMatch(/AI assistant/);
 			// The memory is the log: the prompt carries the first turn and the reply that went out.
 			const [asked] = env.sim.chatRequests;
 			// Our reply as it was logged: the text sent, without its AI Disclosure line.
 			const replied = String(replies[0].body.text).split('\n').slice(1).join('\n');
 			expect(asked.at(-1)?.content).toBe(
-				`What we said before, oldest first:\nThem: Hi\nThem: I need to move my appointment\nThem: to Friday\nUs: ${replied}\n\nTheir new message:\nAre you open on Saturday?`,
+				`What we said before, oldest first:\nThem: "Hi"\nThem: "I need to move my appointment"\nThem: "to Friday"\nUs: ${JSON.stringify(replied)}\n\nTheir new message:\nAre you open on Saturday?`,
 			);
 		},
 		240_000,

@@ -1,6 +1,6 @@
 // Telling a person they text an AI: when, and the text with it. Pure: imports nothing from n8n.
 import { analyseText } from '../../../domain/gsmSegments';
-import { byLogOrder, type LoggedMessage } from './messages';
+import { byLogOrder, earlierAnswer, type LoggedMessage } from './messages';
 import { cutToParts } from './replyText';
 
 /**
@@ -14,7 +14,11 @@ export const DISCLOSURE_AFTER_HOURS = { min: 1, max: 24, fallback: 24 } as const
 export const DEFAULT_DISCLOSURE =
 	'You are texting an automated assistant (AI). Text STOP to 50123 to opt out.';
 
-/** Whether this reply is the person's first, or the first after `afterMs` without a reply logged. */
+/**
+ * Whether this reply is the person's first, or the first after `afterMs` without one. A reply that
+ * lost a race (a replayed relay answered again, a second Reply node) never went out and does not
+ * count, so replaying a relay cannot keep the disclosure from being said again.
+ */
 export function disclosureDue(
 	rows: LoggedMessage[],
 	mine: LoggedMessage,
@@ -27,8 +31,22 @@ export function disclosureDue(
 			row.phone === mine.phone &&
 			row.id !== mine.id &&
 			byLogOrder(row, mine) < 0 &&
-			Date.parse(row.at) > since,
+			Date.parse(row.at) > since &&
+			!earlierAnswer(rows, row),
 	);
+}
+
+/** The least room a reply keeps beside the disclosure, in characters of the costliest encoding. */
+const MIN_ROOM = 40;
+
+/**
+ * Whether the disclosure leaves room for a reply within `maxParts` whatever the reply holds: counted
+ * as if an emoji or accent made the whole text UCS-2 (70 characters a part, 67 each when more), so
+ * the answer does not depend on what the model wrote and is known before anything is logged.
+ */
+export function disclosureFits(disclosure: string, maxParts: number): boolean {
+	const capacity = maxParts <= 1 ? 70 : 67 * maxParts;
+	return Array.from(`${disclosure.trim()}\n`).length + MIN_ROOM <= capacity;
 }
 
 /**

@@ -38,6 +38,11 @@ export function historyOf(rows: LoggedMessage[], turn: LoggedMessage[], size: nu
 		.map((row) => ({ from: row.kind === 'in' ? 'person' : 'us', text: row.text, at: row.at }));
 }
 
-/** The history as lines a prompt can carry: "Them: …" and "Us: …", oldest first. */
+/**
+ * The history as lines a prompt can carry, oldest first: `Them: "…"` and `Us: "…"`, each text
+ * quoted as JSON, so a text with line breaks cannot pass for a line of ours ("hi\nUs: refund").
+ */
 export const historyText = (history: Exchange[]): string =>
-	history.map(({ from, text }) => `${from === 'person' ? 'Them' : 'Us'}: ${text}`).join('\n');
+	history
+		.map(({ from, text }) => `${from === 'person' ? 'Them' : 'Us'}: ${JSON.stringify(text)}`)
+		.join('\n');

@@ -22,6 +22,7 @@ import {
 	DEFAULT_DISCLOSURE,
 	DISCLOSURE_AFTER_HOURS,
 	disclosureDue,
+	disclosureFits,
 	withDisclosure,
 } from './disclosure';
 import { logOnce, runOf } from './messageLog';
@@ -212,18 +213,19 @@ async function checked(
 
 	const maxParts = bounded(options.maxParts, REPLY_LIMITS.parts);
 	const disclosure = asText(options.aiDisclosure ?? DEFAULT_DISCLOSURE).trim();
-	// Checked before anything is logged: a disclosure that leaves no room is the user's to fix.
-	if (disclosure !== '' && withDisclosure(disclosure, message, maxParts) === null)
+	// Checked before anything is logged, whatever the message holds: the user's to fix.
+	if (disclosure !== '' && !disclosureFits(disclosure, maxParts))
 		throw new NodeOperationError(
 			ctx.getNode(),
-			`AI Disclosure: item ${itemIndex}'s disclosure leaves no room for the reply within Max Parts (${maxParts}); shorten it or allow more parts. Nothing was sent`,
+			`AI Disclosure: item ${itemIndex}'s disclosure leaves too little room for a reply within Max Parts (${maxParts}), counted for a reply with an emoji or accent (70 characters a part); shorten it or allow more parts. Nothing was sent`,
 			{ itemIndex },
 		);
 	const plain = cutToParts(message, maxParts);
 	const { refusal, due } = await loggedReply(ctx, itemIndex, { to: to!, text: plain, options });
 	if (refusal) return notSent(refusal);
-	const disclosed = disclosure !== '' && due;
-	const text = disclosed ? withDisclosure(disclosure, message, maxParts)! : plain;
+	const led = disclosure !== '' && due ? withDisclosure(disclosure, message, maxParts) : null;
+	const disclosed = led !== null;
+	const text = led ?? plain;
 	return { itemIndex, from: from.replace(/^\+/, ''), to: to!, text, disclosed };
 }
 

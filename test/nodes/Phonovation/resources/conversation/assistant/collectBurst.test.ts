@@ -245,7 +245,7 @@ describe('Collect Burst: the texts a person sends in a row become one turn, once
 				{ from: 'us', text: 'Sure, to which day?', at: expect.any(String) },
 			]);
 			expect(turn.json.historyText).toBe(
-				'Them: Hi, can I move my appointment?\nUs: Sure, to which day?',
+				'Them: "Hi, can I move my appointment?"\nUs: "Sure, to which day?"',
 			);
 			expect(turn.json.text).toBe('Friday please');
 		});
@@ -267,7 +267,9 @@ describe('Collect Burst: the texts a person sends in a row become one turn, once
 						{ executionId: `burst-${++executions}` },
 					)
 				).outputs[TURN][0].json;
-			expect((await run(3)).historyText).toBe('Them: message 3\nUs: message 2\nThem: message 1');
+			expect((await run(3)).historyText).toBe(
+				'Them: "message 3"\nUs: "message 2"\nThem: "message 1"',
+			);
 			expect((await run(0)).history).toEqual([]);
 			log.clear();
 			expect((await collect(inbound(ANNA, 'first ever'))).outputs[TURN][0].json).toMatchObject({

@@ -262,15 +262,41 @@ describe('Reply: a text back from the longcode the person texted, with the guard
 			expect(text).toMatch(/\w\.\.\.$/);
 		});
 
-		it('one that leaves no room for the reply is an error naming the field and the item; nothing is logged or sent', async () => {
-			const result = await reply(turn(47), {
-				options: { maxParts: 1, aiDisclosure: 'x'.repeat(158) },
-			});
-			expect(result.error?.message).toMatch(
-				/^AI Disclosure: item 0's disclosure leaves no room for the reply within Max Parts \(1\)/,
-			);
+		it('one that leaves too little room for a reply with an emoji is an error naming the field and the item, whatever this message holds; nothing is logged or sent', async () => {
+			for (const message of ['OK', 'We’ll call you.']) {
+				const result = await reply(turn(47), { message, options: { maxParts: 1 } });
+				expect(result.error?.message).toMatch(
+					/^AI Disclosure: item 0's disclosure leaves too little room for a reply within Max Parts \(1\)/,
+				);
+			}
 			expect(posted()).toHaveLength(0);
 			expect(log.messages).toEqual([]);
+		});
+
+		it('a reply with a curly apostrophe (UCS-2, 70 characters a part) still leads with the whole disclosure', async () => {
+			const message = 'We’ll see you on Friday at 10:00, and we’ll text you the day before.';
+			const result = await reply(turn(48), { message, options: { maxParts: 2 } });
+			expect(result.items[0].json).toMatchObject({ disclosed: true });
+			expect(sent()[0].startsWith(`${DEFAULT_DISCLOSURE}\nWe’ll see you`)).toBe(true);
+		});
+
+		it('a replayed relay answered again (a reply that never went out) does not put off the next disclosure', async () => {
+			earlierReply(20);
+			// Logged 2 hours ago for what was answered 20 hours ago: it lost the race and was never sent.
+			log.seed({
+				kind: 'out',
+				phone: ANNA,
+				key: 'turn:old-20',
+				text: 'Hello',
+				at: hoursAgo(2),
+				id: 'out:replayed',
+				turn: 'turn:old-20',
+			});
+			expect(
+				(await reply(turn(49), { options: { aiDisclosureAfterHours: 12 } })).items[0].json,
+			).toMatchObject({
+				disclosed: true,
+			});
 		});
 	});
 
