@@ -1,5 +1,5 @@
 // What a person and we said before this turn, from the log: the assistant's memory. Pure.
-import { byLogOrder, earlierAnswer, type LoggedMessage, replaysOf } from './messages';
+import { byArrival, byLogOrder, earlierAnswer, type LoggedMessage, replaysOf } from './messages';
 
 /** How many earlier texts and replies a turn carries (the log gives back a day of them). */
 export const HISTORY_SIZE = { min: 0, max: 50, fallback: 10 } as const;
@@ -12,7 +12,8 @@ export interface Exchange {
 }
 
 /**
- * The person's texts and our replies logged before this turn's first text, oldest first, the last
+ * The person's texts and our replies logged before this turn's first text, in the order they
+ * reached n8n (a reply: when it was logged), the last
  * `size` of them: replays left out, and of replies only the first for what it answered (a reply that
  * lost a race was never sent). Read from the inbox's log, so it is the same on any worker and after
  * a restart, and needs no memory store.
@@ -23,19 +24,22 @@ export function historyOf(rows: LoggedMessage[], turn: LoggedMessage[], size: nu
 	const inTurn = new Set(turn.map((row) => row.id));
 	const first = [...turn].sort(byLogOrder)[0];
 	const replays = replaysOf(rows);
-	return rows
-		.filter(
-			(row) =>
-				row.phone === phone &&
-				row.text !== '' &&
-				!inTurn.has(row.id) &&
-				byLogOrder(row, first) < 0 &&
-				((row.kind === 'in' && !replays.has(row.id)) ||
-					(row.kind === 'out' && !earlierAnswer(rows, row))),
-		)
-		.sort(byLogOrder)
-		.slice(-size)
-		.map((row) => ({ from: row.kind === 'in' ? 'person' : 'us', text: row.text, at: row.at }));
+	return (
+		rows
+			.filter(
+				(row) =>
+					row.phone === phone &&
+					row.text !== '' &&
+					!inTurn.has(row.id) &&
+					byLogOrder(row, first) < 0 &&
+					((row.kind === 'in' && !replays.has(row.id)) ||
+						(row.kind === 'out' && !earlierAnswer(rows, row))),
+			)
+			// In the order they reached n8n, as a turn's texts are: busy runs log them out of order.
+			.sort(byArrival)
+			.slice(-size)
+			.map((row) => ({ from: row.kind === 'in' ? 'person' : 'us', text: row.text, at: row.at }))
+	);
 }
 
 /**

@@ -250,6 +250,14 @@ describe('Collect Burst: the texts a person sends in a row become one turn, once
 			expect(turn.json.text).toBe('Friday please');
 		});
 
+		it('texts a busy n8n logged out of order are in the order they reached n8n, as in their turn', async () => {
+			// "Hi" reached n8n first but its run logged it second.
+			said('in', 'I need to move my appointment', 9, { arrivedAt: minutesAgo(10) });
+			said('in', 'Hi', 8, { arrivedAt: minutesAgo(10.02) });
+			const [turn] = (await collect(inbound(ANNA, 'Friday'))).outputs[TURN];
+			expect(turn.json.historyText).toBe('Them: "Hi"\nThem: "I need to move my appointment"');
+		});
+
 		it('History Size bounds it to the last ones; 0 gives none, and a first text has none', async () => {
 			for (let n = 10; n >= 1; n--) said(n % 2 ? 'in' : 'out', `message ${n}`, n);
 			const run = async (historySize: number) =>
