@@ -1,6 +1,6 @@
 // Telling a person they text an AI: when, and the text with it. Pure: imports nothing from n8n.
 import { analyseText } from '../../../domain/gsmSegments';
-import { byLogOrder, earlierAnswer, type LoggedMessage } from './messages';
+import { byLogOrder, type LoggedMessage, wentFirst } from './messages';
 import { cutToParts } from './replyText';
 
 /**
@@ -25,6 +25,7 @@ export function disclosureDue(
 	afterMs: number,
 ): boolean {
 	const since = Date.parse(mine.at) - afterMs;
+	const first = wentFirst(rows);
 	return !rows.some(
 		(row) =>
 			row.kind === 'out' &&
@@ -32,7 +33,7 @@ export function disclosureDue(
 			row.id !== mine.id &&
 			byLogOrder(row, mine) < 0 &&
 			Date.parse(row.at) > since &&
-			!earlierAnswer(rows, row),
+			first(row),
 	);
 }
 

@@ -1,5 +1,5 @@
 // What a person and we said before this turn, from the log: the assistant's memory. Pure.
-import { byArrival, byLogOrder, earlierAnswer, type LoggedMessage, replaysOf } from './messages';
+import { byArrival, byLogOrder, type LoggedMessage, replaysOf, wentFirst } from './messages';
 
 /** How many earlier texts and replies a turn carries (the log gives back a day of them). */
 export const HISTORY_SIZE = { min: 0, max: 50, fallback: 10 } as const;
@@ -24,6 +24,7 @@ export function historyOf(rows: LoggedMessage[], turn: LoggedMessage[], size: nu
 	const inTurn = new Set(turn.map((row) => row.id));
 	const first = [...turn].sort(byLogOrder)[0];
 	const replays = replaysOf(rows);
+	const sent = wentFirst(rows);
 	return (
 		rows
 			.filter(
@@ -32,8 +33,7 @@ export function historyOf(rows: LoggedMessage[], turn: LoggedMessage[], size: nu
 					row.text !== '' &&
 					!inTurn.has(row.id) &&
 					byLogOrder(row, first) < 0 &&
-					((row.kind === 'in' && !replays.has(row.id)) ||
-						(row.kind === 'out' && !earlierAnswer(rows, row))),
+					((row.kind === 'in' && !replays.has(row.id)) || (row.kind === 'out' && sent(row))),
 			)
 			// In the order they reached n8n, as a turn's texts are: busy runs log them out of order.
 			.sort(byArrival)

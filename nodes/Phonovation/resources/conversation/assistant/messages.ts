@@ -387,17 +387,26 @@ export function earlierAnswer(
 }
 
 /**
+ * Which of these rows' replies went first for what they answer (a reply that lost a race was never
+ * sent): the first answers found once, for a filter over many rows.
+ */
+export function wentFirst(rows: LoggedMessage[]): (reply: LoggedMessage) => boolean {
+	const firsts = firstAnswers(rows);
+	return (reply) => reply.key === '' || firsts.get(reply.key)?.id === reply.id;
+}
+
+/**
  * The replies that count against this person's hourly limit, up to and including this one: each
  * the first for what it answers (a reply that lost a race was never sent) and logged before it.
  */
 export function repliesUpTo(rows: LoggedMessage[], mine: LoggedMessage): LoggedMessage[] {
-	const firsts = firstAnswers(rows);
+	const first = wentFirst(rows);
 	return rows.filter(
 		(row) =>
 			row.kind === 'out' &&
 			row.phone === mine.phone &&
 			byLogOrder(row, mine) <= 0 &&
 			within(row, mine.at, HOUR_MS) &&
-			(row.key === '' || firsts.get(row.key)?.id === row.id),
+			first(row),
 	);
 }
