@@ -8,11 +8,13 @@ import type {
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { asNodeError } from '../../../eachItem';
+import { optionsCollection } from '../../../../shared/optionsCollection';
 import { asText } from '../../../../shared/values';
 import { itemOfParameter } from '../deliverEach';
 import { operationFields } from '../fields';
 import { savedNumber } from '../numbers';
 import { questionLogField } from '../questionLog';
+import { type BurstBounds, flushWords } from './burstBounds';
 import { HISTORY_SIZE, historyOf, historyText } from './history';
 import { claimTurn, logOnce, messagesOfPerson, runOf } from './messageLog';
 import {
@@ -20,6 +22,7 @@ import {
 	type LoggedMessage,
 	mergedRows,
 	messageId,
+	placesOf,
 	replayOf,
 	settling,
 	turnMessages,
@@ -29,6 +32,8 @@ import {
 export const outputNames = ['Turn', 'No Turn'] as const;
 
 export const QUIET_SECONDS = { min: 1, max: 60, fallback: 5 } as const;
+export const MAX_WAIT_SECONDS = { min: 1, max: 600, fallback: 60 } as const;
+export const MAX_TEXTS = { min: 1, max: 100, fallback: 10 } as const;
 
 export const description = operationFields('collectBurst', [
 	{
@@ -63,7 +68,54 @@ export const description = operationFields('collectBurst', [
 		description:
 			"How many of the person's earlier texts and our replies (of the last day) the Turn carries as history and historyText, for the AI Agent's prompt: a memory that needs no store, the same on every worker and after a restart. 0: none.",
 	},
+	optionsCollection([
+		{
+			displayName: 'Flush Words',
+			name: 'flushWords',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. send, go, done',
+			description:
+				'Comma-separated words or phrases that put the turn out at once, without waiting for Quiet Time: the whole text must be one of them (any case; punctuation and emoji around it ignored, as for STOP)',
+		},
+		{
+			displayName: 'Max Texts',
+			name: 'maxTexts',
+			type: 'number',
+			typeOptions: { minValue: MAX_TEXTS.min, maxValue: MAX_TEXTS.max },
+			default: 10,
+			description:
+				'The most texts in one turn (1–100): the text that reaches it puts the turn out at once, and the next text starts a new turn',
+		},
+		{
+			displayName: 'Max Wait (Seconds)',
+			name: 'maxWaitSeconds',
+			type: 'number',
+			typeOptions: { minValue: MAX_WAIT_SECONDS.min, maxValue: MAX_WAIT_SECONDS.max },
+			default: 60,
+			description:
+				"The longest a person who keeps texting waits for an answer (1–600 seconds, from the burst's first text): a text sent this long after the first starts a new turn, and the texts before it become a turn without waiting for Quiet Time",
+		},
+	]),
 ] satisfies INodeProperties[]);
+
+const within = (
+	value: unknown,
+	{ min, max, fallback }: { min: number; max: number; fallback: number },
+) => {
+	const number = Number(value ?? fallback);
+	return Number.isFinite(number) ? Math.min(max, Math.max(min, number)) : fallback;
+};
+
+/** Max Wait, Max Texts and Flush Words, within their bounds whatever the options say. */
+function burstBounds(ctx: IExecuteFunctions): BurstBounds {
+	const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
+	return {
+		maxWaitMs: within(options.maxWaitSeconds, MAX_WAIT_SECONDS) * 1000,
+		maxTexts: Math.floor(within(options.maxTexts, MAX_TEXTS)),
+		flushes: flushWords(asText(options.flushWords ?? '')),
+	};
+}
 
 /** The history size, within its bounds whatever the parameter says. */
 function historySize(ctx: IExecuteFunctions): number {
@@ -83,6 +135,8 @@ interface Pending {
 	itemIndex: number;
 	item: IDataObject;
 	mine: LoggedMessage;
+	/** The person's rows when the text was logged. */
+	rows: LoggedMessage[];
 }
 
 /** When a text reached n8n, or was logged when that is unknown. */
@@ -134,18 +188,18 @@ async function logged(
 	const { rows, logged: mine } = await logOnce(ctx, itemIndex, message, 'phonovationBurstLogged');
 	const copy = replayOf(rows, mine);
 	if (copy) return { noTurn: { ...item, replayed: true, reason: replayReason(copy, mine) } };
-	return { itemIndex, item, mine };
+	return { itemIndex, item, mine, rows };
 }
 
 /** After the quiet time: the turn, when this text was the burst's last; else why not. */
 async function settled(
 	ctx: IExecuteFunctions,
-	{ itemIndex, item, mine }: Pending,
-	quiet: number,
+	{ itemIndex, item, mine, rows: whenLogged }: Pending,
+	{ quiet, bounds, waited }: { quiet: number; bounds: BurstBounds; waited: boolean },
 ): Promise<Outcome> {
-	const rows = await messagesOfPerson(ctx, itemIndex, mine);
+	const rows = waited ? await messagesOfPerson(ctx, itemIndex, mine) : whenLogged;
 	const turn = `turn:${mine.id}`;
-	const next = settling(rows, mine, quiet);
+	const next = settling(rows, mine, quiet, bounds);
 	if ('replayOf' in next)
 		return { noTurn: { ...item, replayed: true, reason: replayReason(next.replayOf, mine) } };
 	const size = historySize(ctx);
@@ -197,8 +251,10 @@ function turnOf(
 }
 
 /**
- * Logs each inbound text, waits the quiet time once for all items, then puts out one Turn item per
- * burst: the run of the burst's last text takes every text of the person no turn has taken yet.
+ * Logs each inbound text, waits the quiet time once for all items (not at all when each ends its
+ * burst at once), then puts out one Turn item per burst: the run of the burst's last text takes
+ * every text of the person no turn has taken yet. A burst ends after Quiet Time without a text,
+ * at Max Wait from its first text, at Max Texts, or at a flush word.
  * Every other text's item leaves by No Turn with `merged` or `replayed` and the reason.
  */
 export async function execute(
@@ -235,10 +291,15 @@ export async function execute(
 		}
 	}
 	const quiet = quietMs(this);
-	if (pending.length > 0) await sleep(quiet);
+	const bounds = burstBounds(this);
+	// A flush word, or the Max Texts-th text, ends its burst as soon as it is logged.
+	const waited = pending.some(
+		({ rows, mine }) => !placesOf(rows, mine, { quietMs: quiet, bounds }).get(mine.id)?.endsAtOnce,
+	);
+	if (waited) await sleep(quiet);
 	for (const one of pending) {
 		try {
-			put(one.itemIndex, await settled(this, one, quiet));
+			put(one.itemIndex, await settled(this, one, { quiet, bounds, waited }));
 		} catch (error) {
 			failed(one.itemIndex, error);
 		}

@@ -1,4 +1,5 @@
 // The messages of one person as the inbox's `messages` table keeps them, and what they tell: pure.
+import { type BurstBounds, type BurstPlace, burstPlaces, UNBOUNDED } from './burstBounds';
 
 /**
  * One row: a text that came in (`in`), a reply that went out (`out`), or a relay the inbox saw
@@ -285,7 +286,10 @@ export function burstAnswered(
 	rows: LoggedMessage[],
 	mine: LoggedMessage,
 	quietMs: number,
-	replays = replaysOf(rows),
+	{
+		replays = replaysOf(rows),
+		places = placesOf(rows, mine, { quietMs, bounds: UNBOUNDED }, replays),
+	}: { replays?: Map<string, LoggedMessage>; places?: Map<string, BurstPlace> } = {},
 ): LoggedMessage | undefined {
 	const texts = rows.filter(
 		(row) =>
@@ -313,6 +317,8 @@ export function burstAnswered(
 	};
 	/** Whether `text` joins the burst of `member`, a text of the burst answered by `root`'s turn. */
 	const joins: Joins = (text, member, root) => {
+		// A bound (Max Wait, Max Texts, a flush word) ended the member's burst before this text.
+		if (places.get(text.id)?.burst !== places.get(member.id)?.burst) return false;
 		const after = sentAt(text) - sentAt(member);
 		if (after < 0) return -after <= quietMs;
 		const heldBack = sentAt(text) <= readOf(root.turn) - HELD_BACK_MS;
@@ -332,7 +338,31 @@ export type Settling =
 	/** Take every untaken text of the person logged up to this one into this run's turn. */
 	| { claim: true };
 
-export function settling(rows: LoggedMessage[], mine: LoggedMessage, quietMs: number): Settling {
+/** The person's texts (replays left out) cut into bursts by the quiet time and the bounds. */
+export function placesOf(
+	rows: LoggedMessage[],
+	mine: LoggedMessage,
+	{ quietMs, bounds }: { quietMs: number; bounds: BurstBounds },
+	replays = replaysOf(rows),
+): Map<string, BurstPlace> {
+	const texts = rows
+		.filter((row) => row.kind === 'in' && row.phone === mine.phone && !replays.has(row.id))
+		.sort(byArrival)
+		.map((row) => ({ id: row.id, text: row.text, sentAt: sentAt(row) }));
+	return burstPlaces(texts, quietMs, bounds);
+}
+
+/**
+ * What a run does with its text, read from the person's rows once it has waited: the quiet time,
+ * or nothing when its text ends its burst at once (a flush word, Max Texts). A text that ends its
+ * burst by a bound claims though later texts came: they are the next burst.
+ */
+export function settling(
+	rows: LoggedMessage[],
+	mine: LoggedMessage,
+	quietMs: number,
+	bounds: BurstBounds = UNBOUNDED,
+): Settling {
 	// Seen again once every copy is logged: of two copies of one relay logged at once, only the first goes on.
 	// The rows' replays, judged once for every step below.
 	const replays = replaysOf(rows);
@@ -340,8 +370,9 @@ export function settling(rows: LoggedMessage[], mine: LoggedMessage, quietMs: nu
 	if (copy) return { replayOf: copy };
 	if (rows.some((row) => row.id === mine.id && row.turn === `turn:${mine.id}`))
 		return { owed: true };
-	if (laterMessage(rows, mine, replays)) return { merged: 'later' };
-	if (burstAnswered(rows, mine, quietMs, replays)) return { merged: 'answered' };
+	const places = placesOf(rows, mine, { quietMs, bounds }, replays);
+	if (!places.get(mine.id)?.ends && laterMessage(rows, mine, replays)) return { merged: 'later' };
+	if (burstAnswered(rows, mine, quietMs, { replays, places })) return { merged: 'answered' };
 	return { claim: true };
 }
 

@@ -1,7 +1,18 @@
 import fc from 'fast-check';
 
 import {
+	type BurstBounds,
+	burstPlaces,
+	flushWords,
+	UNBOUNDED,
+} from '../../../../../../nodes/Phonovation/resources/conversation/assistant/burstBounds';
+import {
+	MAX_TEXTS,
+	MAX_WAIT_SECONDS,
+} from '../../../../../../nodes/Phonovation/resources/conversation/assistant/collectBurst';
+import {
 	type LoggedMessage,
+	placesOf,
 	settling,
 } from '../../../../../../nodes/Phonovation/resources/conversation/assistant/messages';
 
@@ -15,12 +26,20 @@ const QUIET = 5_000;
 const PHONE = '353871234567';
 const START = Date.parse('2026-12-01T10:00:00.000Z');
 const iso = (ms: number) => new Date(START + ms).toISOString();
+/** Collect Burst's defaults (Max Wait 60 s, Max Texts 10, no flush words): a normal burst is cut by quiet time. */
+const DEFAULTS: BurstBounds = {
+	maxWaitMs: MAX_WAIT_SECONDS.fallback * 1000,
+	maxTexts: MAX_TEXTS.fallback,
+	flushes: flushWords(''),
+};
 
 interface Text {
 	id: string;
 	arrived: number;
 	logged: number;
 	readAt: number;
+	/** What it says (its id when not given). */
+	says?: string;
 }
 
 /** Bursts of texts sent within half a quiet time, bursts apart; relays stretched, hand-overs in time or late. */
@@ -54,42 +73,61 @@ const timeline = fc
 		);
 	});
 
-/** Runs every text's run on the timeline; the turns put out, each with its texts' ids (its claimer's first). */
-function play(texts: Text[]): { turns: string[][]; rows: LoggedMessage[] } {
+/**
+ * Runs every text's run on the timeline; the turns put out, each with its texts' ids (its
+ * claimer's first). A text that ends its burst at once (a flush word, Max Texts) is settled when
+ * it is logged, as the node does, instead of at its read.
+ */
+function play(
+	texts: Text[],
+	bounds: BurstBounds = UNBOUNDED,
+): { turns: string[][]; rows: LoggedMessage[]; turnAt: Map<string, number> } {
 	const rows: LoggedMessage[] = [];
 	const events = [
 		...texts.map((text) => ({ at: text.logged, log: true, text })),
 		...texts.map((text) => ({ at: text.readAt, log: false, text })),
 	].sort((a, b) => a.at - b.at || Number(b.log) - Number(a.log));
 	const turns: string[][] = [];
-	for (const { log, text } of events) {
-		if (log) {
-			rows.push({
-				kind: 'in',
-				phone: PHONE,
-				key: `key ${text.id}`,
-				text: text.id,
-				at: iso(text.logged),
-				arrivedAt: iso(text.arrived),
-				id: text.id,
-				turn: '',
-				seq: rows.length + 1,
-			});
-			continue;
-		}
+	/** When each turn went out, by its claimer. */
+	const turnAt = new Map<string, number>();
+	const settled = new Set<string>();
+	const settle = (text: Text, at: number) => {
+		settled.add(text.id);
 		const mine = rows.find((row) => row.id === text.id)!;
 		const next = settling(
 			rows.map((row) => ({ ...row })),
 			{ ...mine },
 			QUIET,
+			bounds,
 		);
-		if (!('claim' in next)) continue;
+		if (!('claim' in next)) return;
 		const turn = `turn:${mine.id}`;
 		for (const row of rows) if (row.turn === '' && row.at <= mine.at) row.turn = turn;
 		const taken = rows.filter((row) => row.turn === turn).map((row) => row.id);
-		if (taken.includes(mine.id)) turns.push([mine.id, ...taken.filter((id) => id !== mine.id)]);
+		if (!taken.includes(mine.id)) return;
+		turns.push([mine.id, ...taken.filter((id) => id !== mine.id)]);
+		turnAt.set(mine.id, at);
+	};
+	for (const { at, log, text } of events) {
+		if (!log) {
+			if (!settled.has(text.id)) settle(text, at);
+			continue;
+		}
+		const row: LoggedMessage = {
+			kind: 'in',
+			phone: PHONE,
+			key: `key ${text.id}`,
+			text: text.says ?? text.id,
+			at: iso(text.logged),
+			arrivedAt: iso(text.arrived),
+			id: text.id,
+			turn: '',
+			seq: rows.length + 1,
+		};
+		rows.push(row);
+		if (placesOf(rows, row, { quietMs: QUIET, bounds }).get(row.id)?.endsAtOnce) settle(text, at);
 	}
-	return { turns, rows };
+	return { turns, rows, turnAt };
 }
 
 /** Texts that reached n8n within `gap` of the one before, in arrival order: the chains. */
@@ -152,7 +190,8 @@ describe('Collect Burst over generated timelines of one person', () => {
 					logged: arrived + lag,
 					readAt: arrived + lag + QUIET + read,
 				}));
-				expect(play(texts).turns).toHaveLength(1);
+				// Collect Burst's default bounds leave such a burst whole.
+				expect(play(texts, DEFAULTS).turns).toHaveLength(1);
 			}),
 			{ seed: 7, numRuns: 2_000 },
 		);
@@ -161,7 +200,7 @@ describe('Collect Burst over generated timelines of one person', () => {
 	it('leaves no text unanswered but one within a quiet time of an answered burst', () => {
 		fc.assert(
 			fc.property(timeline, (texts) => {
-				const { rows } = play(texts);
+				const { rows } = play(texts, DEFAULTS);
 				for (const chain of chains(texts, QUIET)) {
 					const answered = rows.some((row) => chain.includes(row.id) && row.turn !== '');
 					expect(answered).toBe(true);
@@ -179,6 +218,99 @@ describe('Collect Burst over generated timelines of one person', () => {
 			{ id: 'in:1', arrived: 5_500, logged: 5_850, readAt: 10_850 },
 		]);
 		expect(turns).toEqual([['in:0'], ['in:1']]);
+	});
+
+	/**
+	 * Runs of texts 1 s to half a quiet time apart, runs more than a quiet time apart, some texts
+	 * flush words; handed over in time and in order, read soon after the quiet time.
+	 */
+	const inTime = fc
+		.record({
+			runs: fc.array(
+				fc.record({
+					pause: fc.integer({ min: QUIET + 3_000, max: 30_000 }),
+					gaps: fc.array(fc.integer({ min: 1_000, max: QUIET / 2 }), { maxLength: 12 }),
+				}),
+				{ minLength: 1, maxLength: 3 },
+			),
+			maxWaitMs: fc.integer({ min: 2_000, max: 20_000 }),
+			maxTexts: fc.integer({ min: 1, max: 6 }),
+			flushEvery: fc.integer({ min: 0, max: 5 }),
+		})
+		.chain(({ runs, ...bounds }) => {
+			const sent: number[] = [];
+			let at = 0;
+			for (const { pause, gaps } of runs) {
+				sent.push((at += pause));
+				for (const gap of gaps) sent.push((at += gap));
+			}
+			const delays = fc.record({
+				lag: fc.integer({ min: 50, max: 800 }),
+				read: fc.integer({ min: 0, max: 200 }),
+			});
+			return fc.tuple(...sent.map(() => delays)).map((each) => ({
+				bounds,
+				texts: sent.map((ms, i): Text => ({
+					id: `in:${String(i).padStart(2, '0')}`,
+					arrived: ms,
+					logged: ms + each[i].lag,
+					readAt: ms + each[i].lag + QUIET + each[i].read,
+					says: bounds.flushEvery > 0 && i % bounds.flushEvery === 0 ? 'Go!' : `text ${i}`,
+				})),
+			}));
+		});
+
+	it('with Max Wait, Max Texts and flush words, every burst they cut is answered in one turn, at once when it ends by one', () => {
+		fc.assert(
+			fc.property(inTime, ({ bounds: { maxWaitMs, maxTexts }, texts }) => {
+				const bounds = { maxWaitMs, maxTexts, flushes: flushWords('go, send') };
+				const { turns, turnAt } = play(texts, bounds);
+				const places = burstPlaces(
+					texts.map((text) => ({ id: text.id, text: text.says!, sentAt: text.arrived })),
+					QUIET,
+					bounds,
+				);
+				const bursts = new Map<number, string[]>();
+				for (const [id, place] of places)
+					bursts.set(place.burst, [...(bursts.get(place.burst) ?? []), id]);
+				// Every text in one turn; a turn is its claimer's burst, and when the claimer ends it at
+				// once, the bursts before it whose runs were still waiting (one reply sooner, not two).
+				expect(turns.flat().sort()).toEqual(texts.map((text) => text.id));
+				for (const turn of turns) {
+					const of = new Set(turn.map((id) => places.get(id)!.burst));
+					for (const burst of of) expect(turn).toEqual(expect.arrayContaining(bursts.get(burst)!));
+					const own = places.get(turn[0])!;
+					if (!own.endsAtOnce) expect([...of]).toEqual([own.burst]);
+				}
+				const byId = new Map(texts.map((text) => [text.id, text]));
+				for (const [claimer, at] of turnAt) {
+					const text = byId.get(claimer)!;
+					// A flush word or the Max Texts-th text goes out when it is logged, not a quiet time later.
+					if (places.get(claimer)!.endsAtOnce) expect(at).toBe(text.logged);
+					// Nobody waits past Max Wait plus a quiet time (and the hand-over) for their turn.
+					const first = Math.min(
+						...turns.find((turn) => turn[0] === claimer)!.map((id) => byId.get(id)!.arrived),
+					);
+					expect(at - first).toBeLessThanOrEqual(maxWaitMs + QUIET + 800 + 200);
+				}
+			}),
+			{ seed: 7, numRuns: 1_000 },
+		);
+	});
+
+	it('a person texting every 2 s for a minute gets a turn by Max Wait, and every text is answered once', () => {
+		const texts = Array.from({ length: 30 }, (_, i): Text => ({
+			id: `in:${String(i).padStart(2, '0')}`,
+			arrived: i * 2_000,
+			logged: i * 2_000 + 300,
+			readAt: i * 2_000 + 300 + QUIET,
+		}));
+		const { turns, turnAt } = play(texts, { ...UNBOUNDED, maxWaitMs: 20_000 });
+		expect(turns.map((turn) => turn.length)).toEqual([10, 10, 10]);
+		// The first turn goes out when the last text before Max Wait is read, not after the minute.
+		expect(turnAt.get(turns[0][0])).toBe(18_000 + 300 + QUIET);
+		// Without Max Wait they wait for the whole minute.
+		expect(play(texts).turns.map((turn) => turn.length)).toEqual([30]);
 	});
 
 	it('answers a text sent alone, in time, on its own', () => {

@@ -34,13 +34,14 @@ describe('Collect Burst: the texts a person sends in a row become one turn, once
 
 	let executions = 0;
 	/** One trigger execution for one text, as n8n runs the inbox's branch per relay. */
-	const collect = async (item: IDataObject, quietSeconds = 1, node = {}) =>
+	const collect = async (item: IDataObject, quietSeconds = 1, node = {}, options = {}) =>
 		await fixture().run(
 			{
 				resource: 'conversation',
 				operation: 'collectBurst',
 				questionLog: QUESTION_LOG,
 				quietSeconds,
+				options,
 			},
 			[{ json: item }],
 			node,
@@ -130,6 +131,70 @@ describe('Collect Burst: the texts a person sends in a row become one turn, once
 		expect(first.outputs[TURN].map((t) => t.json.text)).toEqual(['Hi']);
 		expect(second.outputs[TURN].map((t) => t.json.text)).toEqual(['Are you there?']);
 		expect(first.outputs[TURN][0].json.turn).not.toBe(second.outputs[TURN][0].json.turn);
+	});
+
+	describe('a burst has an end', () => {
+		/** Texts sent `everyMs` apart, each in its own execution; what each run put out, in order. */
+		const texting = async (
+			texts: string[],
+			everyMs: number,
+			quiet: number,
+			options: IDataObject,
+		) => {
+			const runs = [];
+			for (const text of texts) {
+				runs.push(collect(inbound(ANNA, text), quiet, {}, options));
+				await sleep(everyMs);
+			}
+			return await Promise.all(runs);
+		};
+		const turnTexts = (results: Array<{ outputs: Array<Array<{ json: IDataObject }>> }>) =>
+			results.flatMap((r) => r.outputs[TURN]).map((turn) => turn.json.text);
+
+		it("a flush word puts the turn out at once, before the burst's earlier texts have waited their quiet time", async () => {
+			const finished: string[] = [];
+			const runs = ['Hi', 'move me to Friday', 'Send!'].map(async (text, i) => {
+				await sleep(i * 150);
+				const result = await collect(inbound(ANNA, text), 4, {}, { flushWords: 'go, send' });
+				finished.push(text);
+				return result;
+			});
+			const results = await Promise.all(runs);
+			expect(turnTexts(results)).toEqual(['Hi\nmove me to Friday\nSend!']);
+			// The flush word's run ended first: it did not wait the 4 s the others waited.
+			expect(finished[0]).toBe('Send!');
+			expect(results.slice(0, 2).map((r) => r.outputs[NO_TURN][0].json.merged)).toEqual([
+				true,
+				true,
+			]);
+		});
+
+		it('Max Texts ends a turn at the text that reaches it; the next text starts another', async () => {
+			const results = await texting(['one', 'two', 'three'], 100, 1, { maxTexts: 2 });
+			expect(turnTexts(results)).toEqual(['one\ntwo', 'three']);
+		});
+
+		it('a person who keeps texting gets a turn by Max Wait, and each text is in exactly one turn', async () => {
+			const texts = Array.from({ length: 10 }, (_, i) => `text ${i}`);
+			const results = await texting(texts, 400, 1, { maxWaitSeconds: 1.5 });
+			const turns = turnTexts(results).map((text) => String(text).split('\n'));
+			// Without Max Wait the 4 s of texting would be one turn; with it, one per 1.5 s at most.
+			expect(turns.length).toBeGreaterThanOrEqual(3);
+			expect(turns.flat()).toEqual(texts);
+			for (const turn of turns) expect(turn.length).toBeLessThanOrEqual(4);
+		});
+
+		it('an opt-out never waits for the burst', async () => {
+			const optOut = collect(
+				{ ...inbound(ANNA, 'STOP'), event: 'optOut' },
+				10,
+				{},
+				{ flushWords: '' },
+			);
+			const first = await Promise.race([optOut, sleep(5_000).then(() => 'waited')]);
+			expect(first).not.toBe('waited');
+			expect((await optOut).outputs[NO_TURN][0].json.reason).toMatch(/opt-out/);
+		});
 	});
 
 	it('a replayed relay makes no second turn, even after the first turn is done', async () => {
