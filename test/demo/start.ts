@@ -56,6 +56,13 @@ const DEMO_LONGCODE = DEFAULT_CONFIG.senders.find((sender) => sender.type === 2)
 const INBOX = { name: 'inbox', trigger: 'On Reply or Opt-Out' };
 /** The example the inbox hands inbound texts to; its chat model is the simulator's. */
 const ASSISTANT = { name: 'sms-assistant', model: 'OpenAI Chat Model' };
+/** Where staff reply to a person handed over to them (the assistant's form); set once it is created. */
+let staffForm = '';
+const staffFormPath = (workflow: WorkflowJson) =>
+	(
+		workflow.nodes.find((node) => node.name === 'Staff Reply Form')?.parameters as
+			{ options?: { path?: string } } | undefined
+	)?.options?.path;
 const OPENAI_CREDENTIAL_NAME = 'OpenAI (local simulator)';
 
 /** The examples that ask a question and wait for the reply. */
@@ -121,6 +128,10 @@ function instructions(
  Send a fake reply from a phone (in another terminal):
    npm run simulator:reply -- "Hi" "move me to Friday"${replyFlag}
      (two texts in a row: the assistant answers them as one turn, once)
+ Ask the assistant for a person: it stays quiet and e-mails staff (printed here as [mail]):
+   npm run simulator:reply -- "can I talk to a person"${replyFlag}
+   then reply as staff at ${staffForm} (logged in to n8n as above;
+   "Hand Back" gives the person back to the assistant)
  Answer the appointment question (after "Execute workflow", the run waits for it):
    npm run simulator:reply -- YES${replyFlag}
  or an opt-out, then run the campaign workflow and see that number skipped:
@@ -321,6 +332,7 @@ async function main(): Promise<void> {
 			);
 			if (name === INBOX.name) questionLog = String(workflow.id);
 			if (name === ASSISTANT.name) {
+				staffForm = `${n8nUrl}/form/${String(staffFormPath(workflow))}`;
 				await client.publishWorkflow(String(workflow.id));
 				// The inbox hands the texts no question takes to the assistant, then goes live.
 				const inbox = await client.getWorkflow(questionLog);

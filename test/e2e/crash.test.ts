@@ -7,12 +7,19 @@ import {
 	type CredentialRef,
 	credentialCreator,
 	logExcerpt,
+	productionWebhookUrl,
 	SIMULATOR_CREDENTIAL_NAME,
 	useSharedEnvironment,
 	withCredential,
 } from './support/environment';
 import { ensureN8nInstalled } from './support/install';
-import { type Execution, N8nClient, nodeOutput } from './support/n8n-client';
+import {
+	createSimulatorOpenAi,
+	loadExample,
+	publishQuestionLog,
+	withOpenAi,
+} from './support/examples';
+import { type Execution, N8nClient, nodeOutput, type WorkflowJson } from './support/n8n-client';
 import { packPackage } from './support/pack';
 import { pollUntil } from './support/poll';
 import { type RestartableN8n, startRestartableN8n } from './support/restartable-n8n';
@@ -214,6 +221,55 @@ describe('a single-process n8n killed while the Phonovation node posts a campaig
 	suite.it(
 		'kill -9 with three campaigns in flight, restart on the same user folder: the execution is crashed and its Retry posts nothing again',
 		async (env) => await crashThenRetry(env, 'Crashed mid-campaign'),
+		240_000,
+	);
+
+	suite.it(
+		"the SMS assistant remembers across a restart: after n8n restarts, the agent's request carries the person's earlier turn and our reply",
+		async (env) => {
+			const importWorkflow = async (workflow: WorkflowJson) => {
+				const created = await env.client.createWorkflow(withCredential(workflow, env.credential));
+				return { ...created, id: String(created.id) };
+			};
+			const questionLog = await publishQuestionLog({ importWorkflow, client: env.client });
+			const openAi = await createSimulatorOpenAi(env.client, env.sim.url);
+			const assistant = await importWorkflow(
+				withOpenAi(loadExample('sms-assistant', { questionLog }), openAi),
+			);
+			await env.client.publishWorkflow(assistant.id);
+			const inbox = await importWorkflow(
+				loadExample('inbox', {
+					questionLog,
+					assistantWorkflow: assistant.id,
+					webhookId: randomUUID(),
+				}),
+			);
+			await env.client.publishWorkflow(inbox.id);
+			const url = productionWebhookUrl(env.n8n.url, inbox, 'On Reply or Opt-Out');
+			await env.client.waitForWebhook(url);
+			const phone = '353871117777';
+			const text = async (content: string) =>
+				expect(
+					(await env.sim.sendInbound({ url, from: phone, to: '353851234567', content })).status,
+				).toBe(200);
+			await text('Hi, is Friday free?');
+			await env.client.waitForExecutions(assistant.id, 1, 120_000);
+			const [first] = env.sim.campaigns.filter((c) => c.body.recipientInfo[0].msisdn === phone);
+			expect(first).toBeDefined();
+
+			await env.n8n.shutdown();
+			await env.n8n.start();
+			env.client = await N8nClient.forOwner(env.n8n.url);
+			await env.client.waitForWebhook(url);
+			const asked = env.sim.chatRequests.length;
+			await text('And Saturday?');
+			await env.client.waitForExecutions(assistant.id, 2, 120_000);
+			const prompt = env.sim.chatRequests.slice(asked).find((r) => r.at(-1)?.role === 'user');
+			const replied = String(first.body.text).split('\n').slice(1).join('\n');
+			expect(prompt?.at(-1)?.content).toBe(
+				`What we said before, oldest first:\nThem: "Hi, is Friday free?"\nUs: ${JSON.stringify(replied)}\n\nTheir new message:\nAnd Saturday?`,
+			);
+		},
 		240_000,
 	);
 

@@ -487,8 +487,22 @@ describe('Phonovation nodes in n8n queue mode (Postgres, main + 2 workers + webh
 				.slice(before)
 				.filter((c) => c.body.recipientInfo.some((r: { msisdn: string }) => r.msisdn === phone));
 			expect(replies).toHaveLength(1);
+
+			// The next turn, on whichever worker: the agent's request carries the first from the log.
+			await new Promise((resolve) => setTimeout(resolve, 6_000));
+			const later = sim.chatRequests.length;
+			expect(
+				(await sim.sendInbound({ url, from: phone, to: '353851234567', content: 'And Saturday?' }))
+					.status,
+			).toBe(200);
+			await client.waitForExecutions(assistant.id, 4, 180_000);
+			const [next] = sim.chatRequests.slice(later).filter((r) => r.at(-1)?.role === 'user');
+			expect(next.at(-1)?.content).toContain(
+				'What we said before, oldest first:\nThem: "Hi"\nThem: "I need to move my appointment"\nThem: "to Friday"\nUs: ',
+			);
+			expect(next.at(-1)?.content).toMatch(/\n\nTheir new message:\nAnd Saturday\?$/);
 			process.stderr.write(
-				`[queue-mode] assistant: 3 texts, ${runs.length} runs, 1 turn, 1 reply\n`,
+				`[queue-mode] assistant: 3 texts, ${runs.length} runs, 1 turn, 1 reply; the next turn remembers it\n`,
 			);
 		},
 		300_000,

@@ -11,6 +11,13 @@ import {
 	withOpenAi,
 } from './support/examples';
 import type { WorkflowJson } from './support/n8n-client';
+import {
+	type SmtpSink,
+	smtpCredentialData,
+	startSmtpSink,
+	subjectOf,
+	withSmtpCredential,
+} from './support/smtp-sink';
 import { chain, code, manualTrigger, phonovation } from './support/workflow-builder';
 
 /** The account's numeric longcode: the number people text, and the one replies go from. */
@@ -30,6 +37,9 @@ describe('the sms-assistant example: one answer per burst, a memory from the log
 	let relayUrl = '';
 	let assistantId = '';
 	let questionLog = '';
+	let mail: SmtpSink;
+	/** The staff's mail (Tell Staff), as a user sets it up. */
+	let smtp: { id: string; name: string };
 
 	/** The example as imported and published, with the simulator's chat model and a shorter quiet time. */
 	async function publishAssistant(
@@ -37,14 +47,17 @@ describe('the sms-assistant example: one answer per burst, a memory from the log
 		edit: (example: WorkflowJson) => WorkflowJson = (example) => example,
 	): Promise<string> {
 		const openAi = await createSimulatorOpenAi(env.client, env.sim.url);
-		const example = withOpenAi(edit(loadExample('sms-assistant', { questionLog })), openAi);
+		const example = withSmtpCredential(
+			withOpenAi(edit(loadExample('sms-assistant', { questionLog })), openAi),
+			smtp,
+		);
 		const assistant = await env.importWorkflow({
 			...example,
-			nodes: example.nodes.map((node) =>
-				node.name === 'Collect Burst'
+			nodes: example.nodes.map((node) => {
+				return node.name === 'Collect Burst'
 					? { ...node, parameters: { ...(node.parameters as object), quietSeconds: QUIET_SECONDS } }
-					: node,
-			),
+					: node;
+			}),
 		});
 		await env.client.publishWorkflow(assistant.id);
 		return assistant.id;
@@ -61,10 +74,18 @@ describe('the sms-assistant example: one answer per burst, a memory from the log
 
 	beforeAll(async () => {
 		const env = suite.env();
+		mail = await startSmtpSink();
+		const created = await env.client.createCredential(
+			'Mail catcher',
+			'smtp',
+			smtpCredentialData(mail),
+		);
+		smtp = { id: String(created.id), name: created.name };
 		questionLog = await publishQuestionLog(env);
 		assistantId = await publishAssistant(env);
 		relayUrl = await publishInbox(env, assistantId);
 	}, 120_000);
+	afterAll(async () => await mail?.stop());
 
 	let finished = 0;
 	/** Waits until the assistant has run for `texts` more texts, and returns the replies posted to `phone`. */
@@ -218,6 +239,85 @@ describe('the sms-assistant example: one answer per burst, a memory from the log
 		},
 		120_000,
 	);
+	/** Staff send the example's Staff Reply Form, as its page does (multipart, logged in to n8n). */
+	async function staffReply(env: E2eEnvironment, phone: string, reply: string, handBack: boolean) {
+		const body = new FormData();
+		body.set('field-0', `+${phone}`);
+		body.set('field-1', reply);
+		body.set('field-2', handBack ? 'Yes' : 'No');
+		const url = `${env.client.baseUrl}/form/staff-reply`;
+		// Nobody outside n8n texts from the longcode through it.
+		const stranger = await fetch(url, { method: 'POST', body });
+		expect(stranger.status).not.toBe(200);
+		const sent = await fetch(url, {
+			method: 'POST',
+			body,
+			headers: { cookie: env.client.sessionCookie },
+		});
+		expect(sent.status).toBe(200);
+	}
+
+	suite.it(
+		'"can I talk to a person": staff are e-mailed, the AI stays quiet, staff reply from the longcode by the form, and after the hand-back the AI answers with their reply in its memory',
+		async (env) => {
+			env.sim.reset();
+			mail.mails.length = 0;
+			const phone = '353871110009';
+			await text(env, phone, 'can I talk to a person');
+			expect(await settled(env, 1, phone)).toEqual([]);
+			const [told] = await mail.waitFor(1);
+			expect(subjectOf(told)).toBe(`SMS from +${phone} needs a person`);
+			expect(told.data).toContain('asked for a person');
+
+			// While it is with staff, a text of theirs goes to staff too, and the AI is not asked.
+			await sleep(QUIET_SECONDS * 1000 + 500);
+			await text(env, phone, 'hello??');
+			expect(await settled(env, 1, phone)).toEqual([]);
+			await mail.waitFor(2);
+			expect(mail.mails[1].data).toContain('hello??');
+			expect(turnsAsked(env.sim.chatRequests)).toEqual([]);
+
+			await staffReply(env, phone, 'Hi, Mary from reception here. Friday at 10:00 works.', true);
+			const [staff] = await settled(env, 1, phone);
+			expect(staff.body).toMatchObject({
+				from: LONGCODE,
+				text: 'Hi, Mary from reception here. Friday at 10:00 works.',
+			});
+
+			// Handed back: the AI answers again, says it is an AI again, and remembers what staff wrote.
+			await text(env, phone, 'great, can I pay online?');
+			const replies = await settled(env, 1, phone);
+			expect(replies).toHaveLength(2);
+			expect(String(replies[1].body.text)).toMatch(/^Acme Dental's AI assistant\./);
+			const [asked] = env.sim.chatRequests;
+			expect(asked.at(-1)?.content).toContain(
+				'Us: "Hi, Mary from reception here. Friday at 10:00 works."',
+			);
+			expect(asked.at(-1)?.content).toContain('Them: "can I talk to a person"');
+			expect(mail.mails).toHaveLength(2);
+		},
+		240_000,
+	);
+
+	suite.it(
+		'the agent hands over by its tool: its reply to that turn goes, staff are e-mailed, and its next turn is not answered by the AI',
+		async (env) => {
+			env.sim.reset();
+			mail.mails.length = 0;
+			const phone = '353871110010';
+			await text(env, phone, 'this is an emergency, my tooth broke');
+			const [farewell] = await settled(env, 1, phone);
+			expect(String(farewell.body.text)).toContain('The tool said:');
+			const [told] = await mail.waitFor(1);
+			expect(told.data).toContain('was handed to you by the assistant');
+			await sleep(QUIET_SECONDS * 1000 + 500);
+			await text(env, phone, 'hello?');
+			expect(await settled(env, 1, phone)).toHaveLength(1);
+			await mail.waitFor(2);
+		},
+		240_000,
+	);
+
 	suite.it(
 		"Reply as the AI Agent's tool: the agent texts the person back once, from the longcode they texted",
 		async (env) => {
@@ -276,7 +376,19 @@ function asAgentTool(example: WorkflowJson): WorkflowJson {
 		},
 	};
 	const connections = Object.fromEntries(
-		Object.entries(example.connections).filter(([from]) => kept.has(from) && from !== 'AI Agent'),
+		Object.entries(example.connections)
+			.filter(([from]) => kept.has(from) && from !== 'AI Agent')
+			.map(([from, outputs]) => [
+				from,
+				Object.fromEntries(
+					Object.entries(outputs as Record<string, Array<Array<{ node: string }> | null>>).map(
+						([type, branches]) => [
+							type,
+							branches.map((branch) => (branch ?? []).filter((to) => kept.has(to.node))),
+						],
+					),
+				),
+			]),
 	);
 	return {
 		...example,

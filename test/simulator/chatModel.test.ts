@@ -39,4 +39,23 @@ describe('simulator: the stand-in chat model', () => {
 		const body = response.json() as { choices: Array<{ message: { content: string } }> };
 		expect(body.choices[0].message.content).toEqual(expect.any(String));
 	});
+
+	it('calls the first tool, a hand-over tool only when the person says "emergency"', async () => {
+		const tools = ['Hand_Over_to_Staff', 'List_Sender_IDs'].map((name) => ({
+			type: 'function',
+			function: { name, parameters: { type: 'object', properties: {} } },
+		}));
+		const called = async (content: string) => {
+			const response = await call(`${sim.url}${CHAT_COMPLETIONS}`, {
+				method: 'POST',
+				json: { model: 'gpt-4o-mini', messages: [{ role: 'user', content }], tools },
+			});
+			const body = response.json() as {
+				choices: Array<{ message: { tool_calls: Array<{ function: { name: string } }> } }>;
+			};
+			return body.choices[0].message.tool_calls[0].function.name;
+		};
+		expect(await called('What are your opening hours?')).toBe('List_Sender_IDs');
+		expect(await called('This is an EMERGENCY, my tooth broke')).toBe('Hand_Over_to_Staff');
+	});
 });

@@ -8,7 +8,8 @@ export const CHAT_MODEL_TEXT = 'sample';
 /**
  * An OpenAI-compatible chat model for n8n's AI Agent in tests (its OpenAI chat model node pointed
  * here; no internet). It plays an agent that wants one thing done: asked first, it calls the first
- * tool it is offered, each argument filled in; once a tool has answered, it says what the tool said.
+ * tool it is offered (a hand-over tool only on "emergency", toolFor), each argument filled in; once
+ * a tool has answered, it says what the tool said.
  */
 export const CHAT_COMPLETIONS = '/v1/chat/completions';
 
@@ -74,18 +75,35 @@ function argument(name: string, schema: ArgumentSchema): unknown {
 		: CHAT_MODEL_TEXT;
 }
 
+type Tool = { function?: { name?: string; parameters?: ArgumentSchema } };
+
+/** A tool that hands the conversation to a person (the sms-assistant's Hand Over to Staff). */
+const HAND_OVER_TOOL = /hand[\s_-]?over/i;
+
+/**
+ * The tool it calls: the first it is offered, but never one that hands the conversation to a
+ * person, unless the person's last message says "emergency": then that one (how a test plays the
+ * agent's own decision to hand over).
+ */
+function toolFor(tools: Tool[], messages: ChatMessage[]): Tool | undefined {
+	const said = [...messages].reverse().find((m) => m.role === 'user')?.content;
+	const handOver = tools.find((tool) => HAND_OVER_TOOL.test(tool.function?.name ?? ''));
+	if (handOver && /emergency/i.test(typeof said === 'string' ? said : JSON.stringify(said ?? '')))
+		return handOver;
+	return tools.find((tool) => tool !== handOver);
+}
+
 function chatCompletion(exchange: Exchange): Reply {
 	const request = JSON.parse(exchange.body.toString('utf8') || '{}') as {
 		model?: string;
 		messages?: ChatMessage[];
-		tools?: Array<{
-			function?: { name?: string; parameters?: ArgumentSchema };
-		}>;
+		tools?: Tool[];
 	};
 	const messages = request.messages ?? [];
 	const toolAnswer = [...messages].reverse().find((m) => m.role === 'tool');
-	const tool = request.tools?.[0]?.function?.name;
-	const args = filledIn(request.tools?.[0]?.function?.parameters?.properties ?? {});
+	const chosen = toolFor(request.tools ?? [], messages);
+	const tool = chosen?.function?.name;
+	const args = filledIn(chosen?.function?.parameters?.properties ?? {});
 	const message =
 		toolAnswer || !tool
 			? { role: 'assistant', content: `The tool said: ${String(toolAnswer?.content ?? 'nothing')}` }

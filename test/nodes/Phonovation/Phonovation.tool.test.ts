@@ -4,6 +4,7 @@ import { PhonovationApi } from '../../../credentials/PhonovationApi.credentials'
 import { Phonovation } from '../../../nodes/Phonovation/Phonovation.node';
 import { AgentProbe, asAiTool, type ToolCall } from '../../harness/ai-tool';
 import { Engine } from '../../harness/engine';
+import { QuestionLog } from '../../harness/question-log';
 import { simulatorCredentialData, type Simulator, startSimulator } from '../../simulator';
 
 const TOOL_TYPE = 'n8n-nodes-phonovation.phonovationTool';
@@ -119,6 +120,28 @@ describe('the Phonovation node as an AI tool', () => {
 		const call = await callTool('Ask', parameters, {});
 		expect(call.answer).toBeUndefined();
 		expect(call.error).toMatch(/^Send and Wait for Reply cannot be an AI Agent's tool/);
+		expect(sim.count('POST', '/api/v2/Campaign')).toBe(0);
+	});
+
+	it("hands the conversation to a person when the agent decides to, marked as the agent's, keeping its reply to the turn", async () => {
+		const log = new QuestionLog(engine);
+		const parameters = {
+			resource: 'conversation',
+			operation: 'handOver',
+			questionLog: { __rl: true, mode: 'id', value: 'question-log' },
+			handOverAction: 'handOver',
+			recipients: '353871234567',
+			textedNumber: '353851234567',
+			answers: 'turn:in:1',
+		};
+		const call = await callTool('Hand Over to Staff', parameters, {});
+		expect(call.error).toBeUndefined();
+		expect(JSON.parse(call.answer!)).toEqual([
+			expect.objectContaining({ handedOver: true, phone: '353871234567', by: 'agent' }),
+		]);
+		expect(log.messages).toEqual([
+			expect.objectContaining({ kind: 'handover', phone: '353871234567', turn: 'turn:in:1' }),
+		]);
 		expect(sim.count('POST', '/api/v2/Campaign')).toBe(0);
 	});
 });

@@ -29,8 +29,8 @@ const shownDocs = (parameters: INodeParameters): INodeProperties[] =>
 	);
 
 describe("each operation's panel links to its own docs", () => {
-	it('there are the eleven operations the README lists', () => {
-		expect(operations).toHaveLength(11);
+	it('there are the twelve operations the README lists', () => {
+		expect(operations).toHaveLength(12);
 	});
 
 	it.each(operations)(

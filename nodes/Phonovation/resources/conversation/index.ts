@@ -1,8 +1,9 @@
-// Conversation: its six operations, the Operation picker, and what the node takes from it besides.
+// Conversation: its seven operations, the Operation picker, and what the node takes from it besides.
 import { resourceFields } from '../../resourceFields';
 import * as sendAndWait from './ask/sendAndWait';
 import * as sendAndWaitForDelivery from './ask/sendAndWaitForDelivery';
 import * as collectBurst from './assistant/collectBurst';
+import * as handOver from './assistant/handOver';
 import * as reply from './assistant/reply';
 import * as deliverReceipt from './deliverReceipt';
 import * as deliverReply from './deliverReply';
@@ -19,6 +20,7 @@ export const operations = {
 	deliverReceipt,
 	collectBurst,
 	reply,
+	handOver,
 };
 
 export const conversationDescription = resourceFields('conversation', operations, 'sendAndWait', {
@@ -33,6 +35,12 @@ export const conversationDescription = resourceFields('conversation', operations
 		'Text a person back from the longcode they texted, with limits against loops and drains',
 		'Reply to a text',
 		'docs/conversations.md#sms-assistant-before-going-live',
+	],
+	handOver: [
+		'Hand Over',
+		'Hand a conversation to a person (the assistant stays quiet) or back to the assistant',
+		'Hand a conversation over or back',
+		'docs/conversations.md#hand-over-to-a-person',
 	],
 	deliverReceipt: [
 		'Deliver Receipt',

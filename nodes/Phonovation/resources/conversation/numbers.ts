@@ -10,3 +10,13 @@ export function savedNumber(msisdn: string, countryCode = DEFAULT_COUNTRY_CODE):
 	const read = normaliseMsisdn(asInternational(msisdn), countryCode);
 	return read.ok ? read.msisdn : null;
 }
+
+/**
+ * A number as a person or staff write it, in international digits; null when it is none: the
+ * provider's international digits without "+" (353871234567), "+353…", "00353…" or national (087…).
+ */
+export function writtenNumber(written: string, countryCode = DEFAULT_COUNTRY_CODE): string | null {
+	const value = written.trim();
+	const read = normaliseMsisdn(/^[1-9]\d{7,}$/.test(value) ? `+${value}` : value, countryCode);
+	return read.ok ? read.msisdn : null;
+}

@@ -15,6 +15,13 @@ import { operationFields } from '../fields';
 import { savedNumber } from '../numbers';
 import { questionLogField } from '../questionLog';
 import { type BurstBounds, flushWords } from './burstBounds';
+import {
+	asksForPerson,
+	DEFAULT_HANDOVER_WORDS,
+	HANDOVER_HOURS,
+	handedOverAt,
+	handoverRow,
+} from './handoverState';
 import { HISTORY_SIZE, historyOf, historyText } from './history';
 import { claimTurn, logOnce, messagesOfPerson, runOf } from './messageLog';
 import {
@@ -28,8 +35,12 @@ import {
 	turnMessages,
 } from './messages';
 
-/** Turn: one item per burst. No Turn: each other text's item, with why (and errors, under Continue On Fail). */
-export const outputNames = ['Turn', 'No Turn'] as const;
+/**
+ * Turn: one item per burst. Handed Over: the turn of a person who asked for a person, or whose
+ * conversation is handed over (for staff, not the AI). No Turn: each other text's item, with why
+ * (and errors, under Continue On Fail: the last output).
+ */
+export const outputNames = ['Turn', 'Handed Over', 'No Turn'] as const;
 
 export const QUIET_SECONDS = { min: 1, max: 60, fallback: 5 } as const;
 export const MAX_WAIT_SECONDS = { min: 1, max: 600, fallback: 60 } as const;
@@ -77,6 +88,23 @@ export const description = operationFields('collectBurst', [
 			placeholder: 'e.g. send, go, done',
 			description:
 				'Comma-separated words or phrases that put the turn out at once, without waiting for Quiet Time: the whole text must be one of them (any case; punctuation and emoji around it ignored, as for STOP)',
+		},
+		{
+			displayName: 'Hand Over For (Hours)',
+			name: 'handOverHours',
+			type: 'number',
+			typeOptions: { minValue: HANDOVER_HOURS.min, maxValue: HANDOVER_HOURS.max },
+			default: 24,
+			description:
+				'How long a conversation stays with a person after they ask for one (1–24 hours), unless staff hand it back first (Hand Over → Hand Back)',
+		},
+		{
+			displayName: 'Hand-Over Words',
+			name: 'handOverWords',
+			type: 'string',
+			default: DEFAULT_HANDOVER_WORDS,
+			description:
+				"Comma-separated words or phrases: a turn that holds one (as whole words, any case) goes out on Handed Over instead of Turn, and the person's next turns too until the hand-over ends. Empty: never.",
 		},
 		{
 			displayName: 'Max Texts',
@@ -142,7 +170,7 @@ interface Pending {
 /** When a text reached n8n, or was logged when that is unknown. */
 const sentAt = (row: LoggedMessage) => row.arrivedAt || row.at;
 
-type Outcome = { turn: IDataObject } | { noTurn: IDataObject };
+type Outcome = { turn: IDataObject } | { handedOver: IDataObject } | { noTurn: IDataObject };
 
 const replayReason = (copy: LoggedMessage, mine: LoggedMessage) =>
 	copy.phone !== mine.phone
@@ -194,16 +222,24 @@ async function logged(
 /** After the quiet time: the turn, when this text was the burst's last; else why not. */
 async function settled(
 	ctx: IExecuteFunctions,
-	{ itemIndex, item, mine, rows: whenLogged }: Pending,
-	{ quiet, bounds, waited }: { quiet: number; bounds: BurstBounds; waited: boolean },
+	{ itemIndex, item, mine }: Pending,
+	{ quiet, bounds }: { quiet: number; bounds: BurstBounds },
 ): Promise<Outcome> {
-	const rows = waited ? await messagesOfPerson(ctx, itemIndex, mine) : whenLogged;
+	// Read again even when the text ends its burst at once: a copy of its relay logged beside it
+	// is seen only once both are in.
+	const rows = await messagesOfPerson(ctx, itemIndex, mine);
 	const turn = `turn:${mine.id}`;
 	const next = settling(rows, mine, quiet, bounds);
 	if ('replayOf' in next)
 		return { noTurn: { ...item, replayed: true, reason: replayReason(next.replayOf, mine) } };
 	const size = historySize(ctx);
-	if ('owed' in next) return turnOf(item, turnMessages(rows, turn), turn, { rows, size });
+	if ('owed' in next)
+		return await toPerson(
+			ctx,
+			itemIndex,
+			turnOf(item, turnMessages(rows, turn), turn, { rows, size }),
+			rows,
+		);
 	if ('merged' in next)
 		return {
 			noTurn: {
@@ -221,7 +257,41 @@ async function settled(
 		return {
 			noTurn: { ...item, merged: true, reason: 'another run took this text into its turn' },
 		};
-	return turnOf(item, taken, turn, { rows: mergedRows(claimed, rows), size });
+	const all = mergedRows(claimed, rows);
+	return await toPerson(ctx, itemIndex, turnOf(item, taken, turn, { rows: all, size }), all);
+}
+
+/**
+ * The turn for a person instead of the AI when the conversation is handed over, or when the turn
+ * asks for a person (Hand-Over Words): then it is handed over, logged once whatever the retries.
+ */
+async function toPerson(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	outcome: { turn: IDataObject },
+	rows: LoggedMessage[],
+): Promise<Outcome> {
+	const { turn } = outcome;
+	const phone = savedNumber(asText(turn.from))!;
+	const now = new Date().toISOString();
+	const current = handedOverAt(rows, { phone, at: now });
+	if (current) return { handedOver: { ...turn, handedOver: { ...current, asked: false } } };
+	const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
+	const words = asText(options.handOverWords ?? DEFAULT_HANDOVER_WORDS);
+	if (!asksForPerson(words)(asText(turn.text))) return outcome;
+	const hours = within(options.handOverHours, HANDOVER_HOURS);
+	const row = handoverRow(
+		{ phone, at: now, id: messageId('handover', runOf(ctx), itemIndex) },
+		{
+			until: new Date(Date.parse(now) + hours * 3_600_000).toISOString(),
+			longcode: asText((turn.unverified as IDataObject | undefined)?.to).replace(/^\+/, ''),
+			by: 'person',
+			answers: '',
+		},
+	);
+	const { logged } = await logOnce(ctx, itemIndex, row, 'phonovationHandoverLogged');
+	const handover = handedOverAt([logged], { phone, at: now })!;
+	return { handedOver: { ...turn, handedOver: { ...handover, asked: true } } };
 }
 
 /**
@@ -233,7 +303,7 @@ function turnOf(
 	taken: LoggedMessage[],
 	turn: string,
 	{ rows, size }: { rows: LoggedMessage[]; size: number },
-): Outcome {
+): { turn: IDataObject } {
 	const history = historyOf(rows, taken, size);
 	return {
 		turn: {
@@ -266,18 +336,20 @@ export async function execute(
 			this.getNode(),
 			'Collect Burst cannot be used as an AI tool: it reads what people texted, from the trigger',
 		);
-	const turns: INodeExecutionData[] = [];
-	const noTurns: INodeExecutionData[] = [];
-	const put = (itemIndex: number, outcome: Outcome) =>
-		'turn' in outcome
-			? turns.push({ json: outcome.turn, pairedItem: { item: itemIndex } })
-			: noTurns.push({ json: outcome.noTurn, pairedItem: { item: itemIndex } });
+	const [turns, toStaff, noTurns]: INodeExecutionData[][] = [[], [], []];
+	const put = (itemIndex: number, outcome: Outcome) => {
+		const [output, json] =
+			'turn' in outcome
+				? [turns, outcome.turn]
+				: 'handedOver' in outcome
+					? [toStaff, outcome.handedOver]
+					: [noTurns, outcome.noTurn];
+		output.push({ json, pairedItem: { item: itemIndex } });
+	};
 	const failed = (itemIndex: number, error: unknown) => {
 		if (!this.continueOnFail()) throw asNodeError(this, error, itemIndex);
-		noTurns.push({
-			json: { error: error instanceof Error ? error.message : String(error) },
-			pairedItem: { item: itemIndex },
-		});
+		const json = { error: error instanceof Error ? error.message : String(error) };
+		noTurns.push({ json, pairedItem: { item: itemIndex } });
 	};
 
 	const pending: Pending[] = [];
@@ -299,10 +371,10 @@ export async function execute(
 	if (waited) await sleep(quiet);
 	for (const one of pending) {
 		try {
-			put(one.itemIndex, await settled(this, one, { quiet, bounds, waited }));
+			put(one.itemIndex, await settled(this, one, { quiet, bounds }));
 		} catch (error) {
 			failed(one.itemIndex, error);
 		}
 	}
-	return [turns, noTurns];
+	return [turns, toStaff, noTurns];
 }

@@ -1,6 +1,7 @@
 // Telling a person they text an AI: when, and the text with it. Pure: imports nothing from n8n.
 import { analyseText } from '../../../domain/gsmSegments';
-import { byLogOrder, type LoggedMessage, wentFirst } from './messages';
+import { lastHandoverAt, sentReplies, STAFF } from './handoverState';
+import { byLogOrder, type LoggedMessage } from './messages';
 import { cutToParts } from './replyText';
 
 /**
@@ -17,23 +18,29 @@ export const DEFAULT_DISCLOSURE =
 /**
  * Whether this reply is the person's first, or the first after `afterMs` without one. A reply that
  * lost a race (a replayed relay answered again, a second Reply node) never went out and does not
- * count, so replaying a relay cannot keep the disclosure from being said again.
+ * count, so replaying a relay cannot keep the disclosure from being said again. Neither do staff's
+ * replies, and after a hand-over (or back) the assistant's next reply says it again: the person
+ * may think a person is still writing.
  */
 export function disclosureDue(
 	rows: LoggedMessage[],
 	mine: LoggedMessage,
 	afterMs: number,
 ): boolean {
-	const since = Date.parse(mine.at) - afterMs;
-	const first = wentFirst(rows);
+	const since = Math.max(
+		Date.parse(mine.at) - afterMs,
+		Date.parse(lastHandoverAt(rows, mine.phone)) || 0,
+	);
+	const sent = sentReplies(rows);
 	return !rows.some(
 		(row) =>
 			row.kind === 'out' &&
+			row.turn !== STAFF &&
 			row.phone === mine.phone &&
 			row.id !== mine.id &&
 			byLogOrder(row, mine) < 0 &&
 			Date.parse(row.at) > since &&
-			first(row),
+			sent(row),
 	);
 }
 

@@ -1,5 +1,6 @@
 // What a person and we said before this turn, from the log: the assistant's memory. Pure.
-import { byArrival, byLogOrder, type LoggedMessage, replaysOf, wentFirst } from './messages';
+import { sentReplies } from './handoverState';
+import { byArrival, byLogOrder, type LoggedMessage, replaysOf } from './messages';
 
 /** How many earlier texts and replies a turn carries (the log gives back a day of them). */
 export const HISTORY_SIZE = { min: 0, max: 50, fallback: 10 } as const;
@@ -14,9 +15,9 @@ export interface Exchange {
 /**
  * The person's texts and our replies logged before this turn's first text, in the order they
  * reached n8n (a reply: when it was logged), the last
- * `size` of them: replays left out, and of replies only the first for what it answered (a reply that
- * lost a race was never sent). Read from the inbox's log, so it is the same on any worker and after
- * a restart, and needs no memory store.
+ * `size` of them: replays left out, and of replies only those that went (the first for what it
+ * answered, not refused for a hand-over); staff's replies are among them. Read from the inbox's
+ * log, so it is the same on any worker and after a restart, and needs no memory store.
  */
 export function historyOf(rows: LoggedMessage[], turn: LoggedMessage[], size: number): Exchange[] {
 	if (size <= 0 || turn.length === 0) return [];
@@ -24,7 +25,7 @@ export function historyOf(rows: LoggedMessage[], turn: LoggedMessage[], size: nu
 	const inTurn = new Set(turn.map((row) => row.id));
 	const first = [...turn].sort(byLogOrder)[0];
 	const replays = replaysOf(rows);
-	const sent = wentFirst(rows);
+	const sent = sentReplies(rows);
 	return (
 		rows
 			.filter(

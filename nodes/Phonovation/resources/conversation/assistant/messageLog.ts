@@ -59,7 +59,11 @@ export async function logOnce(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	message: LoggedMessage,
-	contextKey: 'phonovationBurstLogged' | 'phonovationReplyLogged' | 'phonovationOptInLogged',
+	contextKey:
+		| 'phonovationBurstLogged'
+		| 'phonovationReplyLogged'
+		| 'phonovationOptInLogged'
+		| 'phonovationHandoverLogged',
 ): Promise<{ rows: LoggedMessage[]; logged: LoggedMessage }> {
 	const all = (ctx.getContext('node')[contextKey] ??= {}) as LoggedIds;
 	const run = (all[runOf(ctx).runIndex] ??= {});
@@ -73,7 +77,7 @@ export async function logOnce(
 	if (!logged)
 		throw new NodeOperationError(
 			ctx.getNode(),
-			`Question Log: the workflow did not give the ${mine.kind === 'out' ? 'reply' : 'text'} back as logged (is it the inbox, with its messages table?); nothing was sent`,
+			`Question Log: the workflow did not give the ${mine.kind === 'out' ? 'reply' : mine.kind === 'handover' ? 'hand-over' : 'text'} back as logged (is it the inbox, with its messages table?); nothing was sent`,
 			{ itemIndex },
 		);
 	return { rows, logged };

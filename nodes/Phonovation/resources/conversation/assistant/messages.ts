@@ -7,7 +7,8 @@ import { type BurstBounds, type BurstPlace, burstPlaces, UNBOUNDED } from './bur
  * came from first, never a turn, a repeat or a reply).
  */
 export interface LoggedMessage {
-	kind: 'in' | 'out' | 'seen';
+	/** Also `handover`: the conversation handed to a person or back (handover.ts). */
+	kind: 'in' | 'out' | 'seen' | 'handover';
 	/** The person's number, in international digits. */
 	phone: string;
 	/**
@@ -81,6 +82,7 @@ const HOUR_MS = 60 * 60 * 1000;
 const isMessage = (row: Record<string, unknown>): boolean =>
 	(row.kind === 'in' ||
 		row.kind === 'seen' ||
+		row.kind === 'handover' ||
 		(row.kind === 'out' && typeof row.key === 'string')) &&
 	['phone', 'at', 'id', ...(row.kind === 'out' ? [] : ['key'])].every(
 		(key) => typeof row[key] === 'string' && row[key] !== '',
@@ -179,6 +181,7 @@ export function replaysOf(rows: LoggedMessage[]): Map<string, LoggedMessage> {
 			lastReply.set(row.phone, place);
 			return;
 		}
+		if (row.kind === 'handover') return;
 		const first = firstOfKey.get(row.key);
 		if (!first) firstOfKey.set(row.key, row);
 		if (row.kind === 'seen') return;
@@ -205,7 +208,7 @@ export function replaysOf(rows: LoggedMessage[]): Map<string, LoggedMessage> {
  * the order the log wrote them; undefined when the log has none.
  */
 export function firstOfKey(rows: LoggedMessage[], key: string): LoggedMessage | undefined {
-	const ofKey = rows.filter((row) => row.kind !== 'out' && row.key === key);
+	const ofKey = rows.filter((row) => (row.kind === 'in' || row.kind === 'seen') && row.key === key);
 	return ofKey.length ? [...ofKey].sort(byLogOrder)[0] : undefined;
 }
 
@@ -288,8 +291,13 @@ export function burstAnswered(
 	quietMs: number,
 	{
 		replays = replaysOf(rows),
-		places = placesOf(rows, mine, { quietMs, bounds: UNBOUNDED }, replays),
-	}: { replays?: Map<string, LoggedMessage>; places?: Map<string, BurstPlace> } = {},
+		bounds = UNBOUNDED,
+		places = placesOf(rows, mine, { quietMs, bounds }, replays),
+	}: {
+		replays?: Map<string, LoggedMessage>;
+		bounds?: BurstBounds;
+		places?: Map<string, BurstPlace>;
+	} = {},
 ): LoggedMessage | undefined {
 	const texts = rows.filter(
 		(row) =>
@@ -302,26 +310,34 @@ export function burstAnswered(
 	if (answered.length === 0 || claimable.some((row) => row.arrivedAt === '')) return undefined;
 	// When an answered turn's run read the log, at the earliest: its claiming text logged, plus the
 	// quiet time. Once per turn: a person may have thousands of rows.
-	const reads = new Map<string, number>();
-	const readOf = (turn: string) => {
-		let read = reads.get(turn);
-		if (read === undefined) {
+	// Per answered turn, once (a person may have thousands of rows): its claiming text, whether that
+	// text ended its burst at once (a flush word, or the turn holds Max Texts: it claimed when logged,
+	// not a quiet time later), and when its run read the log, at the earliest.
+	const claims = new Map<string, { claimer?: LoggedMessage; atOnce: boolean; read: number }>();
+	const claimOf = (turn: string) => {
+		let claim = claims.get(turn);
+		if (claim === undefined) {
 			const claimer = texts.find((row) => `turn:${row.id}` === turn);
-			const logged = (claimer ? [claimer] : answered.filter((row) => row.turn === turn)).map(
-				(row) => Date.parse(row.at),
-			);
-			read = Math.max(...logged) + quietMs;
-			reads.set(turn, read);
+			const taken = answered.filter((row) => row.turn === turn);
+			const atOnce =
+				claimer !== undefined && (bounds.flushes(claimer.text) || taken.length >= bounds.maxTexts);
+			const logged = (claimer ? [claimer] : taken).map((row) => Date.parse(row.at));
+			claim = { claimer, atOnce, read: Math.max(...logged) + (atOnce ? 0 : quietMs) };
+			claims.set(turn, claim);
 		}
-		return read;
+		return claim;
 	};
 	/** Whether `text` joins the burst of `member`, a text of the burst answered by `root`'s turn. */
 	const joins: Joins = (text, member, root) => {
 		// A bound (Max Wait, Max Texts, a flush word) ended the member's burst before this text.
 		if (places.get(text.id)?.burst !== places.get(member.id)?.burst) return false;
+		const claim = claimOf(root.turn);
+		// Sent after a text that put its turn out at once: the next burst, however a late text
+		// shifts the count.
+		if (claim.atOnce && claim.claimer && sentAt(text) > sentAt(claim.claimer)) return false;
 		const after = sentAt(text) - sentAt(member);
 		if (after < 0) return -after <= quietMs;
-		const heldBack = sentAt(text) <= readOf(root.turn) - HELD_BACK_MS;
+		const heldBack = sentAt(text) <= claim.read - HELD_BACK_MS;
 		return after <= (heldBack ? quietMs : quietMs / 2);
 	};
 	const burstOf = burstsJoined(claimable, answered, joins);
@@ -372,7 +388,8 @@ export function settling(
 		return { owed: true };
 	const places = placesOf(rows, mine, { quietMs, bounds }, replays);
 	if (!places.get(mine.id)?.ends && laterMessage(rows, mine, replays)) return { merged: 'later' };
-	if (burstAnswered(rows, mine, quietMs, { replays, places })) return { merged: 'answered' };
+	if (burstAnswered(rows, mine, quietMs, { replays, bounds, places }))
+		return { merged: 'answered' };
 	return { claim: true };
 }
 
@@ -430,8 +447,11 @@ export function wentFirst(rows: LoggedMessage[]): (reply: LoggedMessage) => bool
  * The replies that count against this person's hourly limit, up to and including this one: each
  * the first for what it answers (a reply that lost a race was never sent) and logged before it.
  */
-export function repliesUpTo(rows: LoggedMessage[], mine: LoggedMessage): LoggedMessage[] {
-	const first = wentFirst(rows);
+export function repliesUpTo(
+	rows: LoggedMessage[],
+	mine: LoggedMessage,
+	first = wentFirst(rows),
+): LoggedMessage[] {
 	return rows.filter(
 		(row) =>
 			row.kind === 'out' &&

@@ -10,13 +10,13 @@ import { NodeOperationError } from 'n8n-workflow';
 import { optionsCollection } from '../../../../shared/optionsCollection';
 import { asText } from '../../../../shared/values';
 import { describeUnreadable, readExclusions } from '../../../domain/exclusions';
-import { normaliseMsisdn } from '../../../domain/phoneNumbers';
 import { DEFAULT_COUNTRY_CODE, parseCountryCode } from '../../../domain/rules';
 import { asNodeError } from '../../../eachItem';
 import { TRANSACTIONAL } from '../../campaign/options';
 import { beginOneTextRun, sendWorkedOutTexts } from '../../campaign/pipeline/sendOneText';
 import { fetchSenders } from '../../sender/senders';
 import { operationFields } from '../fields';
+import { writtenNumber } from '../numbers';
 import { questionLogField } from '../questionLog';
 import {
 	DEFAULT_DISCLOSURE,
@@ -25,7 +25,8 @@ import {
 	disclosureFits,
 	withDisclosure,
 } from './disclosure';
-import { logOnce, runOf } from './messageLog';
+import { handoverLongcode, STAFF } from './handoverState';
+import { logOnce, messagesOfPerson, runOf } from './messageLog';
 import { type LoggedMessage, messageId } from './messages';
 import { type AccountSenders, addressRefusal, logRefusal } from './replyGuards';
 import { cutToParts } from './replyText';
@@ -64,10 +65,9 @@ export const description = operationFields('reply', [
 		displayName: 'From Longcode',
 		name: 'textedNumber',
 		type: 'string',
-		required: true,
 		default: '={{ $json.unverified?.to }}',
 		description:
-			"The account's longcode the person texted (the trigger gives it as unverified.to). The reply goes from it only when it is a numeric sender of this account; otherwise nothing is sent.",
+			"The account's longcode the person texted (the trigger gives it as unverified.to). The reply goes from it only when it is a numeric sender of this account; otherwise nothing is sent. Empty in a Staff Reply: the longcode of the person's last hand-over.",
 	},
 	{
 		displayName: 'Message',
@@ -141,6 +141,14 @@ export const description = operationFields('reply', [
 			description:
 				'The most replies to one number in an hour: stops a loop with another bot or an auto-responder, and a drain from a leaked relay',
 		},
+		{
+			displayName: 'Staff Reply',
+			name: 'staffReply',
+			type: 'boolean',
+			default: false,
+			description:
+				"Whether a person of yours wrote this reply: it goes while the conversation is handed over to a person (where the assistant's replies do not), without the AI Disclosure, and the assistant sees it in the history after the hand-back. Every other guard holds.",
+		},
 	]),
 ] satisfies INodeProperties[]);
 
@@ -155,14 +163,6 @@ async function accountSenders(ctx: IExecuteFunctions): Promise<AccountSenders> {
 	};
 }
 
-/** A number as a person or the provider writes it, in international digits; null when it is none. */
-function numberOf(written: string, countryCode: string): string | null {
-	const value = written.trim();
-	// The provider writes international digits without "+" (353871234567).
-	const read = normaliseMsisdn(/^[1-9]\d{7,}$/.test(value) ? `+${value}` : value, countryCode);
-	return read.ok ? read.msisdn : null;
-}
-
 interface Sendable {
 	itemIndex: number;
 	from: string;
@@ -173,6 +173,34 @@ interface Sendable {
 }
 
 type Checked = Sendable | { itemIndex: number; notSent: IDataObject };
+
+/** Exclude Numbers, read; a list that cannot be read may hide the very number (as a campaign's default). */
+function excluded(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	options: IDataObject,
+	countryCode: string,
+): ReadonlySet<string> {
+	const exclusions = readExclusions(options.excludeNumbers ?? '', countryCode);
+	if (exclusions.unreadable.length > 0)
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Exclude Numbers: item ${itemIndex} has ${exclusions.unreadable.length} entries that are no phone number (${exclusions.unreadable.map(describeUnreadable).slice(0, 3).join('; ')}); nothing was sent`,
+			{ itemIndex },
+		);
+	return exclusions.numbers;
+}
+
+/** From Longcode; in a Staff Reply left empty, the longcode of the person's last hand-over. */
+async function fromLongcode(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	{ to, staff }: { to: string | null; staff: boolean },
+): Promise<string> {
+	const from = asText(ctx.getNodeParameter('textedNumber', itemIndex, '')).trim();
+	if (!staff || from !== '' || to === null) return from;
+	return handoverLongcode(await messagesOfPerson(ctx, itemIndex, { phone: to, key: '' }), to);
+}
 
 /** One item's reply checked and logged, before anything is paid for; or why it is not sent. */
 async function checked(
@@ -187,28 +215,25 @@ async function checked(
 			itemIndex,
 		});
 	const writtenTo = asText(ctx.getNodeParameter('recipients', itemIndex, '')).trim();
-	const from = asText(ctx.getNodeParameter('textedNumber', itemIndex, '')).trim();
+	const staff = options.staffReply === true;
 	const message = asText(ctx.getNodeParameter('message', itemIndex, ''));
 	if (message.trim() === '')
 		throw new NodeOperationError(ctx.getNode(), `Message: item ${itemIndex} has no text to send`, {
 			itemIndex,
 		});
-	const to = numberOf(writtenTo, country.code);
+	const to = writtenNumber(writtenTo, country.code);
+	const from = await fromLongcode(ctx, itemIndex, { to, staff });
 	const notSent = (reason: string) => ({
 		itemIndex,
 		notSent: { sent: false, to: to ?? writtenTo, reason },
 	});
+	if (staff && from === '' && to !== null)
+		return notSent(
+			'no longcode to reply from: this person was not handed over in the last day; set From Longcode',
+		);
 	const refused = addressRefusal({ writtenTo, to, from }, account);
 	if (refused) return notSent(refused);
-	const exclusions = readExclusions(options.excludeNumbers ?? '', country.code);
-	// As a campaign's default: a list that cannot be read may hide the very number.
-	if (exclusions.unreadable.length > 0)
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`Exclude Numbers: item ${itemIndex} has ${exclusions.unreadable.length} entries that are no phone number (${exclusions.unreadable.map(describeUnreadable).slice(0, 3).join('; ')}); nothing was sent`,
-			{ itemIndex },
-		);
-	if (exclusions.numbers.has(to!))
+	if (excluded(ctx, itemIndex, options, country.code).has(to!))
 		return notSent(`${to} is on Exclude Numbers (opted out): no reply goes to it`);
 
 	const maxParts = bounded(options.maxParts, REPLY_LIMITS.parts);
@@ -221,9 +246,11 @@ async function checked(
 			{ itemIndex },
 		);
 	const plain = cutToParts(message, maxParts);
-	const { refusal, due } = await loggedReply(ctx, itemIndex, { to: to!, text: plain, options });
+	const logged = { to: to!, text: plain, staff, options };
+	const { refusal, due } = await loggedReply(ctx, itemIndex, logged);
 	if (refusal) return notSent(refusal);
-	const led = disclosure !== '' && due ? withDisclosure(disclosure, message, maxParts) : null;
+	const led =
+		disclosure !== '' && due && !staff ? withDisclosure(disclosure, message, maxParts) : null;
 	const disclosed = led !== null;
 	const text = led ?? plain;
 	return { itemIndex, from: from.replace(/^\+/, ''), to: to!, text, disclosed };
@@ -236,7 +263,7 @@ async function checked(
 async function loggedReply(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
-	{ to, text, options }: { to: string; text: string; options: IDataObject },
+	{ to, text, staff, options }: { to: string; text: string; staff: boolean; options: IDataObject },
 ): Promise<{ refusal: string | null; due: boolean }> {
 	const answers = asText(ctx.getNodeParameter('answers', itemIndex, '')).trim();
 	const mine: LoggedMessage = {
@@ -249,7 +276,8 @@ async function loggedReply(
 		// Per node: a second Reply node answering the same turn is a second reply, refused. Retries
 		// find this row again (logOnce).
 		id: messageId('out', { ...runOf(ctx), nodeId: ctx.getNode().id }, itemIndex),
-		turn: answers,
+		// Staff's replies are marked so a hand-over never refuses them.
+		turn: staff ? STAFF : answers,
 		seq: null,
 	};
 	const { rows, logged } = await logOnce(ctx, itemIndex, mine, 'phonovationReplyLogged');

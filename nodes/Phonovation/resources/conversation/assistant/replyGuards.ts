@@ -1,4 +1,5 @@
 // What may stop an assistant's reply before it is paid for: pure, imports nothing from n8n.
+import { handoverRefusal, sentReplies } from './handoverState';
 import { earlierAnswer, type LoggedMessage, repliesUpTo } from './messages';
 
 /** A number of six digits or fewer is a shortcode (50123, a keyword service): nobody reads a reply there. */
@@ -50,7 +51,9 @@ export function logRefusal(
 ): string | null {
 	if (earlierAnswer(rows, mine))
 		return 'this message was already answered (a replayed relay, or the same turn again)';
-	const count = repliesUpTo(rows, mine).length;
+	const handedOver = handoverRefusal(rows, mine);
+	if (handedOver) return handedOver;
+	const count = repliesUpTo(rows, mine, sentReplies(rows)).length;
 	if (count > perHour)
 		return `the limit of ${perHour} replies per hour to this number is reached (a loop with another bot or an auto-responder, or a drain)`;
 	return null;

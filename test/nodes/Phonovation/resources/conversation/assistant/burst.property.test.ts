@@ -313,6 +313,25 @@ describe('Collect Burst over generated timelines of one person', () => {
 		expect(play(texts).turns.map((turn) => turn.length)).toEqual([30]);
 	});
 
+	it('a text logged late that shifts the Max Texts count leaves no later text unanswered', () => {
+		// c is the second text logged, so it ends its burst at once and claims a and c; b, sent
+		// before it, is logged after d: d, sent after c, still gets a turn.
+		const { turns, rows } = play(
+			[
+				{ id: 'a', arrived: 0, logged: 100, readAt: 100 + QUIET },
+				{ id: 'b', arrived: 1_000, logged: 3_500, readAt: 3_500 + QUIET },
+				{ id: 'c', arrived: 2_000, logged: 2_100, readAt: 2_100 + QUIET },
+				{ id: 'd', arrived: 3_000, logged: 3_100, readAt: 3_100 + QUIET },
+			],
+			{ ...UNBOUNDED, maxTexts: 2 },
+		);
+		expect(rows.filter((row) => row.turn === '')).toEqual([]);
+		expect(turns.map((turn) => [...turn].sort())).toEqual([
+			['a', 'c'],
+			['b', 'd'],
+		]);
+	});
+
 	it('answers a text sent alone, in time, on its own', () => {
 		const { turns } = play([{ id: 'in:0', arrived: 0, logged: 300, readAt: 5_400 }]);
 		expect(turns).toEqual([['in:0']]);

@@ -6,7 +6,7 @@ import { sharedFixture } from '../../../fixture';
 const ANNA = '353871234567';
 const BRIAN = '353861234599';
 const TURN = 0;
-const NO_TURN = 1;
+const NO_TURN = 2;
 
 let relays = 0;
 /** A verified Inbound Message item as the trigger puts it out. */
