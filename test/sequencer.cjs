@@ -12,6 +12,7 @@ const SLOWEST_FIRST = [
 	'examples.test.ts',
 	'demo-stop.test.ts',
 	'crash.test.ts',
+	'sms-assistant.test.ts',
 	'delivery.test.ts',
 	'browser.test.ts',
 	'refusals.test.ts',

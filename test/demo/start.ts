@@ -31,6 +31,7 @@ import {
 	exampleNames,
 	loadExample,
 	withOpenAi,
+	withStaffLogin,
 	withSettings,
 } from '../e2e/support/examples';
 import { ensureN8nInstalled } from '../e2e/support/install';
@@ -56,6 +57,9 @@ const DEMO_LONGCODE = DEFAULT_CONFIG.senders.find((sender) => sender.type === 2)
 const INBOX = { name: 'inbox', trigger: 'On Reply or Opt-Out' };
 /** The example the inbox hands inbound texts to; its chat model is the simulator's. */
 const ASSISTANT = { name: 'sms-assistant', model: 'OpenAI Chat Model' };
+/** The demo's login to the assistant's Staff Reply Form: this user and the owner's password. */
+const STAFF_USER = 'staff';
+const STAFF_FORM_CREDENTIAL_NAME = 'Staff form login (demo)';
 /** Where staff reply to a person handed over to them (the assistant's form); set once it is created. */
 let staffForm = '';
 const staffFormPath = (workflow: WorkflowJson) =>
@@ -113,6 +117,7 @@ function instructions(
  Ready for you:
    • Credential "${SIMULATOR_CREDENTIAL_NAME}" (every URL points at the simulator)
    • Credential "${MAIL_CREDENTIAL_NAME}" (SMTP to a local mail catcher: nothing is delivered)
+   • Credential "${STAFF_FORM_CREDENTIAL_NAME}" (the SMS assistant's Staff Reply Form login)
    • Workflows (Overview):
        - Phonovation: inbox and question log                       (published: the relay URL;
          it creates the Data Tables "opt-outs", "questions" and "messages" on first use, and
@@ -130,8 +135,8 @@ function instructions(
      (two texts in a row: the assistant answers them as one turn, once)
  Ask the assistant for a person: it stays quiet and e-mails staff (printed here as [mail]):
    npm run simulator:reply -- "can I talk to a person"${replyFlag}
-   then reply as staff at ${staffForm} (logged in to n8n as above;
-   "Hand Back" gives the person back to the assistant)
+   then reply as staff at ${staffForm}
+     (log in as ${STAFF_USER} / ${OWNER.password}; "Hand Back" gives the person back to the assistant)
  Answer the appointment question (after "Execute workflow", the run waits for it):
    npm run simulator:reply -- YES${replyFlag}
  or an opt-out, then run the campaign workflow and see that number skipped:
@@ -311,6 +316,11 @@ async function main(): Promise<void> {
 		);
 		// The simulator's stand-in chat model, for the assistant's agent (any key works).
 		const openAi = await createSimulatorOpenAi(client, sim.url, OPENAI_CREDENTIAL_NAME);
+		// The assistant's Staff Reply Form is behind Basic Auth, as its README asks.
+		const staffLogin = await client.createCredential(STAFF_FORM_CREDENTIAL_NAME, 'httpBasicAuth', {
+			user: STAFF_USER,
+			password: OWNER.password,
+		});
 		// The inbox first: it is the Question Log the asking examples choose.
 		let questionLog = '';
 		for (const name of [
@@ -328,7 +338,12 @@ async function main(): Promise<void> {
 			);
 			const ready = withSmtpCredential(withCredential(example, credential), smtp);
 			const workflow = await client.createWorkflow(
-				name === ASSISTANT.name ? withOpenAi(ready, openAi, ASSISTANT.model) : ready,
+				name === ASSISTANT.name
+					? withStaffLogin(withOpenAi(ready, openAi, ASSISTANT.model), {
+							id: String(staffLogin.id),
+							name: staffLogin.name,
+						})
+					: ready,
 			);
 			if (name === INBOX.name) questionLog = String(workflow.id);
 			if (name === ASSISTANT.name) {

@@ -13,12 +13,7 @@ import {
 	withCredential,
 } from './support/environment';
 import { ensureN8nInstalled } from './support/install';
-import {
-	createSimulatorOpenAi,
-	loadExample,
-	publishQuestionLog,
-	withOpenAi,
-} from './support/examples';
+import { assistantExample, loadExample, publishQuestionLog } from './support/examples';
 import { type Execution, N8nClient, nodeOutput, type WorkflowJson } from './support/n8n-client';
 import { packPackage } from './support/pack';
 import { pollUntil } from './support/poll';
@@ -232,9 +227,8 @@ describe('a single-process n8n killed while the Phonovation node posts a campaig
 				return { ...created, id: String(created.id) };
 			};
 			const questionLog = await publishQuestionLog({ importWorkflow, client: env.client });
-			const openAi = await createSimulatorOpenAi(env.client, env.sim.url);
 			const assistant = await importWorkflow(
-				withOpenAi(loadExample('sms-assistant', { questionLog }), openAi),
+				await assistantExample(env.client, env.sim.url, questionLog),
 			);
 			await env.client.publishWorkflow(assistant.id);
 			const inbox = await importWorkflow(

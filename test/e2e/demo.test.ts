@@ -46,6 +46,7 @@ describe('the npm start demo', () => {
 			[MAIL_CREDENTIAL_NAME, 'smtp'],
 			['OpenAI (local simulator)', 'openAiApi'],
 			[SIMULATOR_CREDENTIAL_NAME, TYPES.credential],
+			['Staff form login (demo)', 'httpBasicAuth'],
 		]);
 		const workflows = await client.workflows();
 		expect(workflows.map((w) => [w.name, w.active]).sort()).toEqual([

@@ -6,11 +6,10 @@ import { inboundRelay } from '../simulator/relays';
 import { TYPES } from './support/environment';
 import {
 	createExampleDataTables,
-	createSimulatorOpenAi,
+	assistantExample,
 	exampleWebhookId,
 	loadExample,
 	publishQuestionLog,
-	withOpenAi,
 } from './support/examples';
 import { executionsUpToMarker, fetchExecutions, newestExecution } from './support/load-executions';
 import { type OutgoingRequest, sendConcurrently, statusHistogram } from './support/load-http';
@@ -449,10 +448,7 @@ describe('Phonovation nodes in n8n queue mode (Postgres, main + 2 workers + webh
 	suite.it(
 		'an SMS assistant behind the inbox: a burst of three texts through the webhook process is one turn and one reply, whichever workers run it',
 		async ({ client, importWorkflow, publish, sim }) => {
-			const openAi = await createSimulatorOpenAi(client, sim.url);
-			const assistant = await importWorkflow(
-				withOpenAi(loadExample('sms-assistant', { questionLog }), openAi),
-			);
+			const assistant = await importWorkflow(await assistantExample(client, sim.url, questionLog));
 			await client.publishWorkflow(assistant.id);
 			const inbox = await importWorkflow(
 				loadExample('inbox', {

@@ -4,20 +4,14 @@ import { DEFAULT_DISCLOSURE } from '../../nodes/Phonovation/resources/conversati
 import { CHAT_MODEL_TEXT, type ChatRequestMessages } from '../simulator/chatModel';
 import { type E2eEnvironment, useE2eEnvironment } from './support/environment';
 import {
-	createSimulatorOpenAi,
+	assistantExample,
 	exampleWebhookId,
 	loadExample,
 	publishQuestionLog,
-	withOpenAi,
+	STAFF_LOGIN,
 } from './support/examples';
-import type { WorkflowJson } from './support/n8n-client';
-import {
-	type SmtpSink,
-	smtpCredentialData,
-	startSmtpSink,
-	subjectOf,
-	withSmtpCredential,
-} from './support/smtp-sink';
+import { nodeOutput, type WorkflowJson } from './support/n8n-client';
+import { type SmtpSink, smtpCredentialData, startSmtpSink, subjectOf } from './support/smtp-sink';
 import { chain, code, manualTrigger, phonovation } from './support/workflow-builder';
 
 /** The account's numeric longcode: the number people text, and the one replies go from. */
@@ -45,17 +39,14 @@ describe('the sms-assistant example: one answer per burst, a memory from the log
 	async function publishAssistant(
 		env: E2eEnvironment,
 		edit: (example: WorkflowJson) => WorkflowJson = (example) => example,
+		quietSeconds = QUIET_SECONDS,
 	): Promise<string> {
-		const openAi = await createSimulatorOpenAi(env.client, env.sim.url);
-		const example = withSmtpCredential(
-			withOpenAi(edit(loadExample('sms-assistant', { questionLog })), openAi),
-			smtp,
-		);
+		const example = edit(await assistantExample(env.client, env.sim.url, questionLog, smtp));
 		const assistant = await env.importWorkflow({
 			...example,
 			nodes: example.nodes.map((node) => {
 				return node.name === 'Collect Burst'
-					? { ...node, parameters: { ...(node.parameters as object), quietSeconds: QUIET_SECONDS } }
+					? { ...node, parameters: { ...(node.parameters as object), quietSeconds } }
 					: node;
 			}),
 		});
@@ -239,20 +230,21 @@ describe('the sms-assistant example: one answer per burst, a memory from the log
 		},
 		120_000,
 	);
-	/** Staff send the example's Staff Reply Form, as its page does (multipart, logged in to n8n). */
+	/** Staff send the example's Staff Reply Form, as its page does (multipart, with their login). */
 	async function staffReply(env: E2eEnvironment, phone: string, reply: string, handBack: boolean) {
 		const body = new FormData();
 		body.set('field-0', `+${phone}`);
 		body.set('field-1', reply);
 		body.set('field-2', handBack ? 'Yes' : 'No');
 		const url = `${env.client.baseUrl}/form/staff-reply`;
-		// Nobody outside n8n texts from the longcode through it.
+		// Nobody without the staff's login texts from the longcode through it.
 		const stranger = await fetch(url, { method: 'POST', body });
-		expect(stranger.status).not.toBe(200);
+		expect(stranger.status).toBe(401);
+		const login = Buffer.from(`${STAFF_LOGIN.user}:${STAFF_LOGIN.password}`).toString('base64');
 		const sent = await fetch(url, {
 			method: 'POST',
 			body,
-			headers: { cookie: env.client.sessionCookie },
+			headers: { authorization: `Basic ${login}` },
 		});
 		expect(sent.status).toBe(200);
 	}
@@ -314,6 +306,82 @@ describe('the sms-assistant example: one answer per burst, a memory from the log
 			await text(env, phone, 'hello?');
 			expect(await settled(env, 1, phone)).toHaveLength(1);
 			await mail.waitFor(2);
+		},
+		240_000,
+	);
+
+	suite.it(
+		'a person who keeps texting every 2 s gets answers by Max Wait, and a flush word puts the turn out at once',
+		async (env) => {
+			env.sim.reset();
+			// The example with Max Wait 15 s and the flush word "send", at its own Quiet Time (5 s),
+			// behind an inbox of its own; its staff form on a path of its own.
+			const boundsId = await publishAssistant(
+				env,
+				(example) => ({
+					...example,
+					name: `${example.name} (bounds)`,
+					nodes: example.nodes.map((node) => {
+						const parameters = node.parameters as Record<string, unknown>;
+						if (node.name === 'Collect Burst')
+							return {
+								...node,
+								parameters: { ...parameters, options: { maxWaitSeconds: 15, flushWords: 'send' } },
+							};
+						if (node.name === 'Staff Reply Form')
+							return {
+								...node,
+								parameters: { ...parameters, options: { path: 'staff-reply-bounds' } },
+							};
+						return node;
+					}),
+				}),
+				5,
+			);
+			const url = await publishInbox(env, boundsId, exampleWebhookId('inbox', 'bounds'));
+			const send = (from: string, content: string) =>
+				env.sim.sendInbound({ url, from, to: LONGCODE, content, linked: false });
+			const repliesTo = (phone: string) =>
+				env.sim.campaigns.filter((c) =>
+					(c.body.recipientInfo as Array<{ msisdn: string }>).some((r) => r.msisdn === phone),
+				);
+
+			const typist = '353871110011';
+			for (let n = 1; n <= 20; n++) {
+				expect((await send(typist, `part ${n}`)).status).toBe(200);
+				await sleep(2_000);
+			}
+			// Answered while still texting: without Max Wait the 40 s would be one turn, answered after.
+			const whileTexting = repliesTo(typist).length;
+			expect(whileTexting).toBeGreaterThanOrEqual(1);
+			await env.client.waitForExecutions(boundsId, 20, 120_000);
+			// Each prompt's new message (the later ones carry the earlier turns as history first).
+			const turns = turnsAsked(env.sim.chatRequests).map((prompt) =>
+				prompt.split('Their new message:\n').at(-1)!,
+			);
+			expect(turns.length).toBeGreaterThanOrEqual(2);
+			// Every part in exactly one turn, in order.
+			expect(turns.join('\n').split('\n')).toEqual(
+				Array.from({ length: 20 }, (_, i) => `part ${i + 1}`),
+			);
+			expect(repliesTo(typist)).toHaveLength(turns.length);
+
+			env.sim.reset();
+			const flusher = '353871110012';
+			for (const content of ['Hi', 'move me to Friday', 'Send'])
+				expect((await send(flusher, content)).status).toBe(200);
+			const runs = await env.client.waitForExecutions(boundsId, 23, 120_000);
+			expect(turnsAsked(env.sim.chatRequests)).toEqual(['Hi\nmove me to Friday\nSend']);
+			expect(repliesTo(flusher)).toHaveLength(1);
+			// The flush word's run put the turn out before the others had waited their Quiet Time.
+			const ours = runs.slice(-3).map((run) => ({
+				stoppedAt: Date.parse(String((run as { stoppedAt?: string }).stoppedAt)),
+				turn: nodeOutput(run, 'Collect Burst').length,
+			}));
+			const flushed = ours.find((run) => run.turn === 1)!;
+			expect(
+				ours.filter((run) => run.turn === 0).every((run) => run.stoppedAt > flushed.stoppedAt),
+			).toBe(true);
 		},
 		240_000,
 	);

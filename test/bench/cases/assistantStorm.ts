@@ -2,12 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 
 import { startE2eEnvironment } from '../../e2e/support/environment';
-import {
-	createSimulatorOpenAi,
-	loadExample,
-	publishQuestionLog,
-	withOpenAi,
-} from '../../e2e/support/examples';
+import { assistantExample, loadExample, publishQuestionLog } from '../../e2e/support/examples';
 import type { N8nClient, WorkflowJson } from '../../e2e/support/n8n-client';
 import { startQueueModeEnvironment } from '../../e2e/support/queue-environment';
 import { ensureRedisServer, startRedis } from '../../e2e/support/queue-redis';
@@ -116,12 +111,11 @@ export async function publishOurs(
 	quietSeconds: number,
 ) {
 	const questionLog = await publishQuestionLog(host);
-	const openAi = await createSimulatorOpenAi(host.client, host.sim.url);
-	const example = withOpenAi(loadExample('sms-assistant', { questionLog }), openAi);
+	const example = await assistantExample(host.client, host.sim.url, questionLog);
 	const assistant = await host.importWorkflow({
 		...example,
 		nodes: example.nodes
-			.filter((node) => node.name !== 'List Sender IDs')
+			.filter((node) => node.name !== 'List Sender IDs' && node.name !== 'Hand Over to Staff')
 			.map((node) =>
 				node.name === 'Collect Burst'
 					? { ...node, parameters: { ...(node.parameters as object), quietSeconds } }

@@ -9,9 +9,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { DEFAULT_CONFIG } from '../../simulator';
-import type { N8nClient, WorkflowJson } from './n8n-client';
+import { type N8nClient, withNodeCredential, type WorkflowJson } from './n8n-client';
 import { TYPES } from './package-types';
 import { EXAMPLES_DIR } from './paths';
+import { withSmtpCredential } from './smtp-sink';
 
 /** The Sender every Phonovation node of an example carries until the user picks an approved one. */
 export const SENDER_PLACEHOLDER = 'YOUR_SENDER_ID';
@@ -205,3 +206,49 @@ export function withOpenAi(
 		),
 	};
 }
+
+/** The login the tests give staff for the sms-assistant's Staff Reply Form (Basic Auth). */
+export const STAFF_LOGIN = { user: 'reception', password: 'a-long-staff-password' };
+
+/**
+ * The sms-assistant as its README sets it up: the simulator's chat model in OpenAI Chat Model, an
+ * SMTP credential in Tell Staff and a Basic Auth credential (STAFF_LOGIN) in Staff Reply Form: n8n
+ * publishes no workflow with a node missing its credential. Without `smtp`, one pointing at no
+ * server: for tests where nobody asks for a person.
+ */
+export async function assistantExample(
+	client: N8nClient,
+	simUrl: string,
+	questionLog: string,
+	smtp?: { id: string; name: string },
+): Promise<WorkflowJson> {
+	const openAi = await createSimulatorOpenAi(client, simUrl);
+	const mail =
+		smtp ??
+		(await client.createCredential('Staff mail (no server)', 'smtp', {
+			user: '',
+			password: '',
+			host: '127.0.0.1',
+			port: 9,
+			secure: false,
+			disableStartTls: true,
+		}));
+	const login = await client.createCredential('Staff form login', 'httpBasicAuth', STAFF_LOGIN);
+	const example = withSmtpCredential(
+		withOpenAi(loadExample('sms-assistant', { questionLog }), openAi),
+		{ id: String(mail.id), name: mail.name },
+	);
+	return withStaffLogin(example, { id: String(login.id), name: login.name });
+}
+
+/** The workflow with its Staff Reply Form behind the Basic Auth credential. */
+export const withStaffLogin = (
+	workflow: WorkflowJson,
+	credential: { id: string; name: string },
+): WorkflowJson =>
+	withNodeCredential(
+		workflow,
+		(node) => node.name === 'Staff Reply Form',
+		'httpBasicAuth',
+		credential,
+	);

@@ -41,6 +41,22 @@ export interface WorkflowJson {
 	[key: string]: unknown;
 }
 
+/** The workflow with every node `matches` picks bound to a credential of type `type`. */
+export function withNodeCredential(
+	workflow: WorkflowJson,
+	matches: (node: WorkflowJson['nodes'][number]) => boolean,
+	type: string,
+	credential: { id: string; name: string },
+): WorkflowJson {
+	const bound = { id: String(credential.id), name: credential.name };
+	return {
+		...workflow,
+		nodes: workflow.nodes.map((node) =>
+			matches(node) ? { ...node, credentials: { [type]: bound } } : node,
+		),
+	};
+}
+
 export interface StoredWorkflow extends WorkflowJson {
 	id: string;
 	versionId: string;

@@ -1,7 +1,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 
-import type { WorkflowJson } from './n8n-client';
+import { withNodeCredential, type WorkflowJson } from './n8n-client';
 
 /** One message n8n's Send Email node handed over. */
 export interface CaughtMail {
@@ -118,16 +118,13 @@ export const subjectOf = (mail: CaughtMail) =>
 	/^Subject: (.*(?:\n[ \t].*)*)$/m.exec(mail.data)?.[1].replace(/\n[ \t]/g, ' ') ?? '(no subject)';
 
 /** Binds every Send Email node of a workflow to an SMTP credential. */
-export function withSmtpCredential(
+export const withSmtpCredential = (
 	workflow: WorkflowJson,
 	credential: { id: string; name: string },
-): WorkflowJson {
-	return {
-		...workflow,
-		nodes: workflow.nodes.map((node) =>
-			node.type === 'n8n-nodes-base.emailSend'
-				? { ...node, credentials: { smtp: { id: String(credential.id), name: credential.name } } }
-				: node,
-		),
-	};
-}
+): WorkflowJson =>
+	withNodeCredential(
+		workflow,
+		(node) => node.type === 'n8n-nodes-base.emailSend',
+		'smtp',
+		credential,
+	);
