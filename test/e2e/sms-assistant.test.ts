@@ -311,6 +311,43 @@ describe('the sms-assistant example: one answer per burst, a memory from the log
 	);
 
 	suite.it(
+		'the AI Disclosure again after a silence: a person last answered over a day ago is told again that they text an AI',
+		async (env) => {
+			env.sim.reset();
+			const phone = '353871110013';
+			// Their last exchange, 25 hours ago, as the inbox logged it.
+			const messages = (await env.client.dataTables()).find((table) => table.name === 'messages')!;
+			const dayAgo = new Date(Date.now() - 25 * 3_600_000).toISOString();
+			await env.client.insertDataTableRows(messages.id, [
+				{
+					kind: 'in',
+					phone,
+					key: 'old-key',
+					text: 'Hi',
+					at: dayAgo,
+					arrivedAt: dayAgo,
+					messageId: 'in:old',
+					turn: 'turn:in:old',
+				},
+				{
+					kind: 'out',
+					phone,
+					key: 'turn:in:old',
+					text: 'Hello!',
+					at: dayAgo,
+					arrivedAt: '',
+					messageId: 'out:old',
+					turn: 'turn:in:old',
+				},
+			]);
+			await text(env, phone, 'Hi again, are you open today?');
+			const [reply] = await settled(env, 1, phone);
+			expect(String(reply.body.text)).toMatch(/^Acme Dental's AI assistant\./);
+		},
+		120_000,
+	);
+
+	suite.it(
 		'a person who keeps texting every 2 s gets answers by Max Wait, and a flush word puts the turn out at once',
 		async (env) => {
 			env.sim.reset();

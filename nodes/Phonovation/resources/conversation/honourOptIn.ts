@@ -1,6 +1,7 @@
 // An opt-in honoured once: a signed START re-subscribes its number the first time only.
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import { START_WORDS_TEXT } from '../../../shared/optInWords';
 import { asText } from '../../../shared/values';
 import { logOnce, runOf } from './assistant/messageLog';
 import { firstOfKey, messageId, seenRow } from './assistant/messages';
@@ -39,6 +40,6 @@ export async function honourOptIn(
 			"the same signed text was logged first for another number: a relay with its From/Content boundary moved changes nobody's opt-out",
 		);
 	return refused(
-		`this signed text came from this number before (${first.at}): a copy of a START posted again cannot be told from a new one, so it changes nothing. To be texted again, the person texts another start word (START, UNSTOP, SUBSCRIBE, in other capitals)`,
+		`this signed text came from this number before (${first.at}): a copy of a START posted again cannot be told from a new one, so it changes nothing. To be texted again, the person texts another start word (${START_WORDS_TEXT}, in other capitals)`,
 	);
 }

@@ -14,6 +14,7 @@ import { itemOfParameter } from '../deliverEach';
 import { operationFields } from '../fields';
 import { savedNumber } from '../numbers';
 import { questionLogField } from '../questionLog';
+import { accountSenders } from './accountSenders';
 import { type BurstBounds, flushWords } from './burstBounds';
 import {
 	asksForPerson,
@@ -24,6 +25,7 @@ import {
 } from './handoverState';
 import { HISTORY_SIZE, historyOf, historyText } from './history';
 import { claimTurn, logOnce, messagesOfPerson, runOf } from './messageLog';
+import { type AccountSenders, addressRefusal } from './replyGuards';
 import {
 	arrivalOf,
 	type LoggedMessage,
@@ -159,6 +161,19 @@ function quietMs(ctx: IExecuteFunctions): number {
 	return Math.min(QUIET_SECONDS.max, Math.max(QUIET_SECONDS.min, seconds)) * 1000;
 }
 
+/** The value of `read`, asked for once whoever asks. */
+const once = <T>(read: () => Promise<T>): (() => Promise<T>) => {
+	let value: Promise<T> | undefined;
+	return async () => await (value ??= read());
+};
+
+/** What every item's settling shares: quiet time, bounds, the account's senders (read once, when needed). */
+interface Settings {
+	quiet: number;
+	bounds: BurstBounds;
+	account: () => Promise<AccountSenders>;
+}
+
 interface Pending {
 	itemIndex: number;
 	item: IDataObject;
@@ -223,7 +238,7 @@ async function logged(
 async function settled(
 	ctx: IExecuteFunctions,
 	{ itemIndex, item, mine }: Pending,
-	{ quiet, bounds }: { quiet: number; bounds: BurstBounds },
+	{ quiet, bounds, account }: Settings,
 ): Promise<Outcome> {
 	// Read again even when the text ends its burst at once: a copy of its relay logged beside it
 	// is seen only once both are in.
@@ -238,7 +253,7 @@ async function settled(
 			ctx,
 			itemIndex,
 			turnOf(item, turnMessages(rows, turn), turn, { rows, size }),
-			rows,
+			{ rows, account },
 		);
 	if ('merged' in next)
 		return {
@@ -258,21 +273,33 @@ async function settled(
 			noTurn: { ...item, merged: true, reason: 'another run took this text into its turn' },
 		};
 	const all = mergedRows(claimed, rows);
-	return await toPerson(ctx, itemIndex, turnOf(item, taken, turn, { rows: all, size }), all);
+	return await toPerson(ctx, itemIndex, turnOf(item, taken, turn, { rows: all, size }), {
+		rows: all,
+		account,
+	});
 }
 
 /**
  * The turn for a person instead of the AI when the conversation is handed over, or when the turn
  * asks for a person (Hand-Over Words): then it is handed over, logged once whatever the retries.
+ * No turn at all when Reply could not answer from or to these numbers (not our longcode, one of our
+ * own senders, a shortcode).
  */
 async function toPerson(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	outcome: { turn: IDataObject },
-	rows: LoggedMessage[],
+	{ rows, account }: { rows: LoggedMessage[]; account: () => Promise<AccountSenders> },
 ): Promise<Outcome> {
 	const { turn } = outcome;
 	const phone = savedNumber(asText(turn.from))!;
+	// What Reply would refuse, refused before the model is asked: nobody would read its answer.
+	const from = asText((turn.unverified as IDataObject | undefined)?.to);
+	const refused = addressRefusal(
+		{ writtenTo: asText(turn.from), to: phone, from },
+		await account(),
+	);
+	if (refused) return { noTurn: { ...turn, reason: `${refused}: no turn, no model call` } };
 	const now = new Date().toISOString();
 	const current = handedOverAt(rows, { phone, at: now });
 	if (current) return { handedOver: { ...turn, handedOver: { ...current, asked: false } } };
@@ -369,9 +396,10 @@ export async function execute(
 		({ rows, mine }) => !placesOf(rows, mine, { quietMs: quiet, bounds }).get(mine.id)?.endsAtOnce,
 	);
 	if (waited) await sleep(quiet);
+	const account = once(async () => await accountSenders(this));
 	for (const one of pending) {
 		try {
-			put(one.itemIndex, await settled(this, one, { quiet, bounds }));
+			put(one.itemIndex, await settled(this, one, { quiet, bounds, account }));
 		} catch (error) {
 			failed(one.itemIndex, error);
 		}

@@ -14,7 +14,6 @@ import { DEFAULT_COUNTRY_CODE, parseCountryCode } from '../../../domain/rules';
 import { asNodeError } from '../../../eachItem';
 import { TRANSACTIONAL } from '../../campaign/options';
 import { beginOneTextRun, sendWorkedOutTexts } from '../../campaign/pipeline/sendOneText';
-import { fetchSenders } from '../../sender/senders';
 import { operationFields } from '../fields';
 import { writtenNumber } from '../numbers';
 import { questionLogField } from '../questionLog';
@@ -28,11 +27,9 @@ import {
 import { handoverLongcode, STAFF } from './handoverState';
 import { logOnce, messagesOfPerson, runOf } from './messageLog';
 import { type LoggedMessage, messageId } from './messages';
+import { accountSenders } from './accountSenders';
 import { type AccountSenders, addressRefusal, logRefusal } from './replyGuards';
 import { cutToParts } from './replyText';
-
-/** Numeric senders are type 2 in the provider's sender list. */
-const NUMERIC_SENDER = 2;
 
 export const REPLY_LIMITS = {
 	perHour: { min: 1, max: 100, fallback: 10 },
@@ -151,17 +148,6 @@ export const description = operationFields('reply', [
 		},
 	]),
 ] satisfies INodeProperties[]);
-
-/** The account's senders, names and numeric ones, read once per run. */
-async function accountSenders(ctx: IExecuteFunctions): Promise<AccountSenders> {
-	const senders = await fetchSenders(ctx);
-	return {
-		names: new Set(senders.map((s) => s.name.replace(/^\+/, ''))),
-		longcodes: new Set(
-			senders.filter((s) => s.type === NUMERIC_SENDER).map((s) => s.name.replace(/^\+/, '')),
-		),
-	};
-}
 
 interface Sendable {
 	itemIndex: number;

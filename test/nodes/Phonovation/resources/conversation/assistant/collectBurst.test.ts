@@ -133,6 +133,19 @@ describe('Collect Burst: the texts a person sends in a row become one turn, once
 		expect(first.outputs[TURN][0].json.turn).not.toBe(second.outputs[TURN][0].json.turn);
 	});
 
+	it('a turn Reply could not answer (to a number that is not our longcode, from one of our own senders) makes no turn: no model is asked', async () => {
+		const stranger = await collect(inbound(ANNA, 'Hi', { unverified: { to: '353899999999' } }));
+		expect(stranger.outputs[TURN]).toEqual([]);
+		expect(stranger.outputs[NO_TURN][0].json.reason).toMatch(
+			/not a numeric sender \(longcode\) of this account: no turn, no model call/,
+		);
+		const loop = await collect(inbound('353851234567', 'Auto-reply: thanks'));
+		expect(loop.outputs[TURN]).toEqual([]);
+		expect(loop.outputs[NO_TURN][0].json.reason).toMatch(/own senders.*no model call/);
+		// The account's senders are read once per run, and only for a turn that would go out.
+		expect(fixture().sim.count('GET', '/api/v2/senderlist')).toBe(2);
+	});
+
 	describe('a burst has an end', () => {
 		/** Texts sent `everyMs` apart, each in its own execution; what each run put out, in order. */
 		const texting = async (
