@@ -112,9 +112,9 @@ describe('the editor in a real browser, against the npm start demo', () => {
 		const panel = await waitForText(page, testId('node-creator'), 'Triggers (5)');
 		const shown = await shownText(panel);
 		expect(shown).toMatch(
-			/Triggers \(5\).*On delivery receipt.*On inbound message.*On opt in.*On opt out.*On processing result.*Actions \(11\)/,
+			/Triggers \(5\).*On delivery receipt.*On inbound message.*On opt in.*On opt out.*On processing result.*Actions \(12\)/,
 		);
-		await page.locator(`${testId('node-creator')} ::-p-text(Actions (11))`).click();
+		await page.locator(`${testId('node-creator')} ::-p-text(Actions (12))`).click();
 		const actions = await shownText(
 			await waitForText(page, testId('node-creator'), 'Send a campaign'),
 		);
@@ -129,6 +129,7 @@ describe('the editor in a real browser, against the npm start demo', () => {
 			'Deliver a receipt to a waiting run',
 			'Collect a burst of texts into one turn',
 			'Reply to a text',
+			'Hand a conversation over or back',
 		]) {
 			expect(actions).toContain(action);
 		}
@@ -248,7 +249,7 @@ describe('the editor in a real browser, against the npm start demo', () => {
 				)
 			).click();
 			// In an empty workflow n8n offers the triggers first; the actions are one click further.
-			await page.locator(`${testId('node-creator')} ::-p-text(Actions (11))`).click();
+			await page.locator(`${testId('node-creator')} ::-p-text(Actions (12))`).click();
 			await page.locator(`${testId('node-creator')} ::-p-text(Send a campaign)`).click();
 			const panel = await page.waitForSelector(testId('ndv'), { visible: true });
 			// n8n chooses the account's one credential for the new node while the panel opens.

@@ -166,6 +166,12 @@ describe('the sms-assistant example: one answer per burst, a memory from the log
 			expect((await env.client.dataTableRows(optOuts.id)).map((row) => row.phone)).toContain(
 				stopping,
 			);
+			// Texting again after the STOP: no model is asked, nothing is sent.
+			const asked = env.sim.chatRequests.length;
+			await sleep(QUIET_SECONDS * 1000 + 500);
+			await text(env, stopping, 'Hello?');
+			expect(await settled(env, 1, stopping)).toHaveLength(0);
+			expect(env.sim.chatRequests.length).toBe(asked);
 		},
 		240_000,
 	);
@@ -466,7 +472,13 @@ describe('the sms-assistant example: one answer per burst, a memory from the log
 function asAgentTool(example: WorkflowJson): WorkflowJson {
 	const reply = example.nodes.find((node) => node.name === 'Reply')!;
 	const { executeOnce: _once, ...node } = reply;
-	const kept = new Set(['When the Inbox Hands a Text', 'Collect Burst', 'AI Agent']);
+	const kept = new Set([
+		'When the Inbox Hands a Text',
+		'Collect Burst',
+		'Opted Out Already?',
+		'Not Opted Out?',
+		'AI Agent',
+	]);
 	kept.add('OpenAI Chat Model');
 	const tool = {
 		...node,

@@ -112,17 +112,18 @@ export async function publishOurs(
 ) {
 	const questionLog = await publishQuestionLog(host);
 	const example = await assistantExample(host.client, host.sim.url, questionLog);
+	const tools = new Set(['List Sender IDs', 'Hand Over to Staff']);
 	const assistant = await host.importWorkflow({
 		...example,
 		nodes: example.nodes
-			.filter((node) => node.name !== 'List Sender IDs' && node.name !== 'Hand Over to Staff')
+			.filter((node) => !tools.has(node.name))
 			.map((node) =>
 				node.name === 'Collect Burst'
 					? { ...node, parameters: { ...(node.parameters as object), quietSeconds } }
 					: node,
 			),
 		connections: Object.fromEntries(
-			Object.entries(example.connections).filter(([from]) => from !== 'List Sender IDs'),
+			Object.entries(example.connections).filter(([from]) => !tools.has(from)),
 		),
 	});
 	await host.client.publishWorkflow(assistant.id);
