@@ -475,6 +475,7 @@ function asAgentTool(example: WorkflowJson): WorkflowJson {
 	const kept = new Set([
 		'When the Inbox Hands a Text',
 		'Collect Burst',
+		'Find Opt-Outs Table First',
 		'Opted Out Already?',
 		'Not Opted Out?',
 		'AI Agent',
