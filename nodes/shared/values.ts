@@ -22,3 +22,12 @@ export const textOrNull = (value: unknown): string | null =>
 /** A count (a whole number from 0, exactly representable), or null for anything else. */
 export const countOrNull = (value: unknown): number | null =>
 	typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : null;
+
+/** A number parameter within its bounds whatever the parameter holds; the fallback when it is none. */
+export function withinBounds(
+	value: unknown,
+	{ min, max, fallback }: { min: number; max: number; fallback: number },
+): number {
+	const number = Number(value ?? fallback);
+	return Number.isFinite(number) ? Math.min(max, Math.max(min, number)) : fallback;
+}

@@ -9,7 +9,7 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { asNodeError } from '../../../eachItem';
 import { optionsCollection } from '../../../../shared/optionsCollection';
-import { asText } from '../../../../shared/values';
+import { asText, withinBounds } from '../../../../shared/values';
 import { itemOfParameter } from '../deliverEach';
 import { operationFields } from '../fields';
 import { savedNumber } from '../numbers';
@@ -129,20 +129,12 @@ export const description = operationFields('collectBurst', [
 	]),
 ] satisfies INodeProperties[]);
 
-const within = (
-	value: unknown,
-	{ min, max, fallback }: { min: number; max: number; fallback: number },
-) => {
-	const number = Number(value ?? fallback);
-	return Number.isFinite(number) ? Math.min(max, Math.max(min, number)) : fallback;
-};
-
 /** Max Wait, Max Texts and Flush Words, within their bounds whatever the options say. */
 function burstBounds(ctx: IExecuteFunctions): BurstBounds {
 	const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
 	return {
-		maxWaitMs: within(options.maxWaitSeconds, MAX_WAIT_SECONDS) * 1000,
-		maxTexts: Math.floor(within(options.maxTexts, MAX_TEXTS)),
+		maxWaitMs: withinBounds(options.maxWaitSeconds, MAX_WAIT_SECONDS) * 1000,
+		maxTexts: Math.floor(withinBounds(options.maxTexts, MAX_TEXTS)),
 		flushes: flushWords(asText(options.flushWords ?? '')),
 	};
 }
@@ -306,7 +298,7 @@ async function toPerson(
 	const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
 	const words = asText(options.handOverWords ?? DEFAULT_HANDOVER_WORDS);
 	if (!asksForPerson(words)(asText(turn.text))) return outcome;
-	const hours = within(options.handOverHours, HANDOVER_HOURS);
+	const hours = withinBounds(options.handOverHours, HANDOVER_HOURS);
 	const row = handoverRow(
 		{ phone, at: now, id: messageId('handover', runOf(ctx), itemIndex) },
 		{

@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { asText } from '../../../../shared/values';
+import { asText, withinBounds } from '../../../../shared/values';
 import { asNodeError } from '../../../eachItem';
 import { operationFields } from '../fields';
 import { writtenNumber } from '../numbers';
@@ -78,13 +78,6 @@ export const description = operationFields('handOver', [
 	},
 ] satisfies INodeProperties[]);
 
-const hours = (value: unknown) => {
-	const number = Number(value ?? HANDOVER_HOURS.fallback);
-	return Number.isFinite(number)
-		? Math.min(HANDOVER_HOURS.max, Math.max(HANDOVER_HOURS.min, number))
-		: HANDOVER_HOURS.fallback;
-};
-
 /** One item's hand-over (or back), logged once whatever the retries. */
 async function handedOver(
 	ctx: IExecuteFunctions,
@@ -102,7 +95,9 @@ async function handedOver(
 	const until = back
 		? at
 		: new Date(
-				Date.parse(at) + hours(ctx.getNodeParameter('handOverHours', itemIndex, 24)) * 3_600_000,
+				Date.parse(at) +
+					withinBounds(ctx.getNodeParameter('handOverHours', itemIndex, 24), HANDOVER_HOURS) *
+						3_600_000,
 			).toISOString();
 	const row = handoverRow(
 		{

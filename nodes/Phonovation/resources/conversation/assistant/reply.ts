@@ -8,7 +8,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { optionsCollection } from '../../../../shared/optionsCollection';
-import { asText } from '../../../../shared/values';
+import { asText, withinBounds } from '../../../../shared/values';
 import { describeUnreadable, readExclusions } from '../../../domain/exclusions';
 import { DEFAULT_COUNTRY_CODE, parseCountryCode } from '../../../domain/rules';
 import { asNodeError } from '../../../eachItem';
@@ -36,13 +36,9 @@ export const REPLY_LIMITS = {
 	parts: { min: 1, max: 10, fallback: 2 },
 } as const;
 
-const bounded = (
-	value: unknown,
-	{ min, max, fallback }: { min: number; max: number; fallback: number },
-) => {
-	const number = Number(value ?? fallback);
-	return Number.isFinite(number) ? Math.min(max, Math.max(min, Math.floor(number))) : fallback;
-};
+/** A whole-number option within its bounds. */
+const bounded = (value: unknown, bounds: { min: number; max: number; fallback: number }) =>
+	Math.floor(withinBounds(value, bounds));
 
 export const description = operationFields('reply', [
 	{
