@@ -7,7 +7,7 @@
  */
 import './support/env';
 
-import { assistantStorm } from './cases/assistantStorm';
+import { assistantStorm, assistantStormHistory } from './cases/assistantStorm';
 import { bigCampaign } from './cases/bigCampaign';
 import { bulk100k } from './cases/bulk100k';
 import { hostileBody } from './cases/hostileBody';
@@ -38,6 +38,8 @@ const CASES: Record<string, (engine: ExpressionEngine) => Promise<CaseResult>> =
 	// A light storm (nobody waits on a backlog): what each text costs n8n, in CPU ms.
 	'assistant-storm-light': () =>
 		assistantStorm({ log, modes: ['default'], people: 12, seconds: 40 }),
+	// The light storm with 10 and with 2,000 logged messages per person: is a text's cost flat?
+	'assistant-storm-history': () => assistantStormHistory({ log }),
 };
 
 function selectedCases(argv: string[]): string[] {

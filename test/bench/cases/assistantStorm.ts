@@ -34,6 +34,9 @@ export interface AssistantStormOptions {
 	log?: (line: string) => void;
 }
 
+/** How many texts and replies each person has logged before the storm, spread over 30 days. */
+export const HISTORY_DAYS = 30;
+
 type Mode = 'default' | 'queue';
 type Contender = 'ours' | 'handBuilt';
 
@@ -182,9 +185,15 @@ export async function stormOnce(
 	mode: Mode,
 	contender: Contender,
 	plan: StormPerson[],
-	settings: { quietSeconds: number; modelMs: number; log: (line: string) => void },
+	settings: {
+		quietSeconds: number;
+		modelMs: number;
+		log: (line: string) => void;
+		/** Texts and replies each person has in the log before the storm (ours only). */
+		history?: number;
+	},
 ): Promise<StormRun> {
-	const { quietSeconds, modelMs, log } = settings;
+	const { quietSeconds, modelMs, log, history = 0 } = settings;
 	const host = await startHost(mode, log);
 	try {
 		const send =
@@ -196,6 +205,7 @@ export async function stormOnce(
 		const warmUp = stormPlan(1, 1, 99, 99);
 		await untilServed(() => send(warmUp[0].phone, 'warming up'));
 		await untilAnswered(host.sim, warmUp, { deadlineMs: 60_000, settleMs: 0 });
+		if (contender === 'ours' && history > 0) await seedHistory(host.client, plan, history);
 		host.sim.reset();
 		host.sim.injectFault(CHAT_COMPLETIONS, { kind: 'delay', ms: modelMs }, 1_000_000);
 		const before = await executionCount(host.client);
@@ -227,6 +237,47 @@ export async function stormOnce(
 	} finally {
 		await host.stop();
 	}
+}
+
+/**
+ * Gives every person `count` logged messages (a text and our reply in turn, each text's turn
+ * answered), evenly over the last 30 days up to an hour ago: what the nightly clean-up keeps of
+ * a regular. The table holds every person's rows, so each read of the log meets all of them.
+ */
+async function seedHistory(client: N8nClient, plan: StormPerson[], count: number) {
+	const table = (await client.dataTables()).find((t) => t.name === 'messages');
+	if (!table) throw new Error('the inbox has no messages table after the warm-up');
+	const span = HISTORY_DAYS * 86_400_000 - 3_600_000;
+	const now = Date.now();
+	const rows = plan.flatMap((person, p) =>
+		Array.from({ length: count }, (_, i) => {
+			const at = new Date(now - 3_600_000 - span + (span * i) / count).toISOString();
+			const turn = `turn:in:h${p}-${i - (i % 2)}`;
+			return i % 2 === 0
+				? {
+						kind: 'in',
+						phone: person.phone,
+						key: `h${p}-${i}`,
+						text: `Earlier question ${i}`,
+						at,
+						arrivedAt: at,
+						messageId: `in:h${p}-${i}`,
+						turn,
+					}
+				: {
+						kind: 'out',
+						phone: person.phone,
+						key: turn,
+						text: `Earlier answer ${i}`,
+						at,
+						arrivedAt: '',
+						messageId: `out:h${p}-${i}`,
+						turn,
+					};
+		}),
+	);
+	for (let i = 0; i < rows.length; i += 1000)
+		await client.insertDataTableRows(table.id, rows.slice(i, i + 1000));
 }
 
 /**
@@ -322,6 +373,55 @@ export async function assistantStorm(options: AssistantStormOptions = {}): Promi
 		notes: runs.map(
 			(r) =>
 				`${r.mode}/${r.contender}: ${r.exactlyOne} one, ${r.none} none, ${r.twoOrMore} two+; p50 ${r.p50Ms} p95 ${r.p95Ms} max ${r.maxMs} ms; relay p50 ${r.relayP50Ms} p95 ${r.relayP95Ms} ms (${r.relayFailures} failed); ${r.executionsPerText} exec/text; CPU ${r.cpuMsPerText} ms/text; left open ${r.leftOpen}`,
+		),
+	};
+}
+
+/**
+ * What a text costs as people's logs grow: the light storm (12 people in 40 s, nobody waits on a
+ * backlog) through ours, each person with 10 and then 2,000 logged messages before it, in fresh
+ * n8ns, alternating (10, 2,000, 2,000, 10) so a machine's drift falls on both. The target: n8n's
+ * CPU per text with 2,000 within 1.2× of it with 10.
+ */
+export async function assistantStormHistory(
+	options: {
+		people?: number;
+		seconds?: number;
+		short?: number;
+		long?: number;
+		log?: (line: string) => void;
+	} = {},
+): Promise<CaseResult> {
+	const { people = 12, seconds = 40, short = 10, long = 2_000, log = () => {} } = options;
+	const settings = { quietSeconds: 5, modelMs: 800, log };
+	const runs: Array<{ history: number; run: StormRun }> = [];
+	for (const history of [short, long, long, short])
+		runs.push({
+			history,
+			run: await stormOnce('default', 'ours', stormPlan(people, seconds, 1, 0), {
+				...settings,
+				history,
+			}),
+		});
+	const cpu = (history: number) =>
+		runs.filter((r) => r.history === history).reduce((sum, r) => sum + r.run.cpuMsPerText, 0) / 2;
+	const ratio = round(cpu(long) / cpu(short), 2);
+	const allOne = runs.every((r) => r.run.exactlyOne === people);
+	return {
+		line: {
+			name: 'assistant-storm-history',
+			people,
+			seconds,
+			cpuMsPerTextShort: round(cpu(short)),
+			cpuMsPerTextLong: round(cpu(long)),
+			ratio,
+		},
+		summary: `${people} people in ${seconds} s, each with ${short} or ${long} logged messages over ${HISTORY_DAYS} days: n8n CPU ${round(cpu(short))} vs ${round(cpu(long))} ms/text, ratio ${ratio}`,
+		target: `CPU per text with ${long} logged messages ≤ 1.2× that with ${short}; every person one reply`,
+		met: ratio <= 1.2 && allOne,
+		notes: runs.map(
+			(r) =>
+				`history ${r.history}: ${r.run.exactlyOne}/${people} one reply; p95 ${r.run.p95Ms} ms; ${r.run.executionsPerText} exec/text; CPU ${r.run.cpuMsPerText} ms/text`,
 		),
 	};
 }
