@@ -8,7 +8,8 @@ import { N8nClient, nodeOutput } from '../e2e/support/n8n-client';
 
 const INBOX = 'Phonovation: inbox';
 const ASSISTANT = 'Phonovation: SMS assistant';
-const WAIT_MS = 30_000;
+// Long enough for a loaded 2-core machine; only a run that never comes waits it out.
+const WAIT_MS = 90_000;
 
 const pause = () => new Promise((resolve) => setTimeout(resolve, 250));
 

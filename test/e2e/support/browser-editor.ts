@@ -54,16 +54,28 @@ export async function closeNode(page: Page): Promise<void> {
 	await page.waitForSelector(testId('ndv'), { ...WAIT, hidden: true });
 }
 
-/** The labels of the open dropdown's options (n8n keeps closed dropdowns' options in the page, hidden). */
-export async function dropdownOptions(page: Page): Promise<string[]> {
+/**
+ * Opens a dropdown with `open` and gives the labels of its options (n8n keeps closed dropdowns'
+ * options in the page, hidden). On a loaded machine a click can land before the field is ready
+ * and open nothing: then it is clicked once more.
+ */
+export async function dropdownOptions(page: Page, open: () => Promise<void>): Promise<string[]> {
 	// A list field's options, or a resource locator's items.
 	const option = `[role="option"], ${testId('rlc-item')}`;
-	await page.waitForFunction(
-		(sel: string) =>
-			Array.from(document.querySelectorAll<HTMLElement>(sel)).some((o) => o.offsetParent !== null),
-		WAIT,
-		option,
-	);
+	const shown = (timeout: number) =>
+		page.waitForFunction(
+			(sel: string) =>
+				Array.from(document.querySelectorAll<HTMLElement>(sel)).some(
+					(o) => o.offsetParent !== null,
+				),
+			{ timeout },
+			option,
+		);
+	await open();
+	await shown(20_000).catch(async () => {
+		await open();
+		await shown(WAIT.timeout);
+	});
 	return page.$$eval(option, (options) =>
 		options
 			.filter((o) => (o as HTMLElement).offsetParent !== null)
