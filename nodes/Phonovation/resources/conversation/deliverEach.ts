@@ -11,6 +11,7 @@ import { eachItem } from '../../eachItem';
 import { asText } from '../../../shared/values';
 import { relaySecretOf } from './proof/relaySecret';
 import { waitingBaseOf } from './waitingRuns';
+import { runsAsAiTool } from '../../toolUse';
 
 /** A trigger item handed over in a JSON parameter (n8n may hand it over as text). */
 export function itemOfParameter(value: unknown): IDataObject {
@@ -107,7 +108,7 @@ export function deliverOperation(
 		this: IExecuteFunctions,
 		items: INodeExecutionData[],
 	): Promise<INodeExecutionData[]> {
-		if (this.getNode().type.endsWith('Tool'))
+		if (runsAsAiTool(this))
 			throw new NodeOperationError(
 				this.getNode(),
 				`${operation} cannot be used as an AI tool: ${handing.notATool}`,

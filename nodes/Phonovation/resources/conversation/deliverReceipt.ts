@@ -4,7 +4,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { asText, countOrNull, textOrNull } from '../../../shared/values';
 import { deliverOperation, type Handed, triggerItemField } from './deliverEach';
 import { operationFields } from './fields';
-import { savedNumber } from './numbers';
+import { readNumber } from './numbers';
 import type { ProofTarget } from './proof/proof';
 import { isQuestionRefShaped } from './proof/questionRef';
 import { type DeliveredReceipt, receiptProof } from './proof/receiptProof';
@@ -114,7 +114,7 @@ async function deliverReceipt(
 	// Receipts of every campaign come to the inbox: only one of this node's texts has a waiting run.
 	if (!isQuestionRefShaped(receipt.notifyId))
 		return out({ resumed: false, reason: 'no run is waiting for this text' });
-	const to = read.to === null ? '' : (savedNumber(read.to) ?? '');
+	const to = read.to === null ? '' : (readNumber(read.to) ?? '');
 	const rows = await findQuestions(ctx, itemIndex, to, { reference: receipt.notifyId });
 	// Every row for this text, in case a log kept more than one (the live one answers for itself).
 	const forText = rows.filter(

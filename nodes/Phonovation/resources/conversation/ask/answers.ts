@@ -4,6 +4,7 @@ import { createHmac } from 'crypto';
 import { stopWordOf } from '../../../../shared/optOutWords';
 import type { AskOptions } from './ask';
 import { type ApprovalWords, DEFAULT_NO_WORDS, DEFAULT_YES_WORDS, wordsOf } from './approvalWords';
+import { isHumanReviewType } from '../../../toolUse';
 
 /** The options of Send and Wait for Reply that decide what an answer is (and where it goes). */
 export interface ConversationOptions extends AskOptions {
@@ -36,7 +37,7 @@ export function approvalWordsOf(options: ConversationOptions): ApprovalWords {
  * default for the AI Agent's human review, where a captured "YES" must never approve a later action.
  */
 export function wantsAnswerCode(options: ConversationOptions, nodeType: string): boolean {
-	if (options.answerCode === undefined) return nodeType.endsWith('HitlTool');
+	if (options.answerCode === undefined) return isHumanReviewType(nodeType);
 	return options.answerCode === true || options.answerCode === 'true';
 }
 

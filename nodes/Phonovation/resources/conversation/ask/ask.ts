@@ -17,6 +17,7 @@ import { relaySecretOf } from '../proof/relaySecret';
 import { recordedResumeUrl } from '../proof/retryBinding';
 import { recordQuestion } from '../questionLog';
 import type { PausedState, WaitsFor } from './paused';
+import { runsAsAiTool, runsAsHumanReview } from '../../../toolUse';
 
 /**
  * What Send and Wait for Reply and Send and Wait for Delivery share: one text to one number,
@@ -88,8 +89,7 @@ function refuseMisuse(
 	count: number,
 	wait: Pick<Wait, 'operation' | 'notATool' | 'review' | 'once'>,
 ): void {
-	const type = ctx.getNode().type;
-	if (type.endsWith('Tool') && !(wait.review === true && type.endsWith('HitlTool')))
+	if (runsAsAiTool(ctx) && !(wait.review === true && runsAsHumanReview(ctx)))
 		throw notSent(ctx, `${wait.operation} cannot be an AI Agent's tool: ${wait.notATool}`);
 	if (count !== 1)
 		throw notSent(

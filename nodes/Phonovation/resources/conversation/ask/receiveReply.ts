@@ -5,7 +5,7 @@ import { normaliseMsisdn } from '../../../domain/phoneNumbers';
 import { DEFAULT_COUNTRY_CODE, parseCountryCode } from '../../../domain/rules';
 import { asText } from '../../../../shared/values';
 import { QUESTION_PARAMETERS } from '../fields';
-import { savedNumber } from '../numbers';
+import { readNumber } from '../numbers';
 import { questionOf } from '../proof/questionRef';
 import { type DeliveredReply, provenReply } from '../proof/replyProof';
 import {
@@ -38,7 +38,7 @@ function typedNumber(ctx: IWebhookFunctions, countryCode: string): string | null
 function askedQuestion(ctx: IWebhookFunctions, countryCode: string) {
 	const { state } = readPaused(ctx, 'reply');
 	return {
-		msisdn: state.to ? savedNumber(state.to, countryCode) : typedNumber(ctx, countryCode),
+		msisdn: state.to ? readNumber(state.to, countryCode) : typedNumber(ctx, countryCode),
 		askedAt: Date.parse(state.at),
 		notifyId: state.notifyId,
 	};
@@ -51,7 +51,7 @@ function mismatch(
 	asked: AskedQuestion,
 	{ secret, countryCode }: { secret: string; countryCode: string },
 ): string | null {
-	if (!asked.msisdn || savedNumber(reply.from, countryCode) !== asked.msisdn)
+	if (!asked.msisdn || readNumber(reply.from, countryCode) !== asked.msisdn)
 		return 'the reply is from another number';
 	const executionId = ctx.getExecutionId();
 	if (reply.notifyId && reply.notifyId !== asked.notifyId) {

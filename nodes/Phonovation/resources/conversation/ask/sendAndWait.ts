@@ -22,6 +22,7 @@ import {
 import { ApprovalReader, DEFAULT_NO_WORDS, DEFAULT_YES_WORDS } from './approvalWords';
 import { ask, notSent, notSentReason, type Wait, type WaitLimits } from './ask';
 import { pause } from './paused';
+import { isHumanReviewType } from '../../../toolUse';
 
 /** A day: long enough for an appointment's confirmation, short enough that no run waits for ever. */
 const DEFAULT_WAIT_MINUTES = 1440;
@@ -167,7 +168,7 @@ const REPLY: Wait<ConversationOptions> = {
 		return {
 			textEnding: code === null ? undefined : codeLine(code, responseType),
 			// n8n's review message holds the tool's whole input: a reviewer reads the start, in 2 parts.
-			textLimit: type.endsWith('HitlTool') ? REVIEW_TEXT_LIMIT : undefined,
+			textLimit: isHumanReviewType(type) ? REVIEW_TEXT_LIMIT : undefined,
 		};
 	},
 };

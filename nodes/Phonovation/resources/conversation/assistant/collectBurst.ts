@@ -12,7 +12,7 @@ import { optionsCollection } from '../../../../shared/optionsCollection';
 import { asText, withinBounds } from '../../../../shared/values';
 import { itemOfParameter } from '../deliverEach';
 import { operationFields } from '../fields';
-import { savedNumber } from '../numbers';
+import { readNumber } from '../numbers';
 import { questionLogField } from '../questionLog';
 import { accountSenders } from './accountSenders';
 import { type BurstBounds, flushWords } from './burstBounds';
@@ -36,6 +36,7 @@ import {
 	settling,
 	turnMessages,
 } from './messages';
+import { runsAsAiTool } from '../../../toolUse';
 
 /**
  * Turn: one item per burst. Handed Over: the turn of a person who asked for a person, or whose
@@ -206,7 +207,7 @@ async function logged(
 		return {
 			noTurn: { ...item, reason: 'the message was not verified by the Phonovation Trigger' },
 		};
-	const phone = savedNumber(asText(item.from));
+	const phone = readNumber(asText(item.from));
 	if (phone === null) return { noTurn: { ...item, reason: 'the message has no phone number' } };
 	const text = asText(item.text);
 	const message: LoggedMessage = {
@@ -284,7 +285,7 @@ async function toPerson(
 	{ rows, account }: { rows: LoggedMessage[]; account: () => Promise<AccountSenders> },
 ): Promise<Outcome> {
 	const { turn } = outcome;
-	const phone = savedNumber(asText(turn.from))!;
+	const phone = readNumber(asText(turn.from))!;
 	// What Reply would refuse, refused before the model is asked: nobody would read its answer.
 	const from = asText((turn.unverified as IDataObject | undefined)?.to);
 	const refused = addressRefusal(
@@ -350,7 +351,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[][]> {
-	if (this.getNode().type.endsWith('Tool'))
+	if (runsAsAiTool(this))
 		throw new NodeOperationError(
 			this.getNode(),
 			'Collect Burst cannot be used as an AI tool: it reads what people texted, from the trigger',

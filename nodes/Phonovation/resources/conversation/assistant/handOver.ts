@@ -10,11 +10,12 @@ import { NodeOperationError } from 'n8n-workflow';
 import { asText, withinBounds } from '../../../../shared/values';
 import { asNodeError } from '../../../eachItem';
 import { operationFields } from '../fields';
-import { writtenNumber } from '../numbers';
+import { readNumber } from '../numbers';
 import { questionLogField } from '../questionLog';
 import { type HandedBy, HANDOVER_HOURS, handoverRow } from './handoverState';
 import { logOnce, runOf } from './messageLog';
 import { messageId } from './messages';
+import { runsAsAiTool } from '../../../toolUse';
 
 export const description = operationFields('handOver', [
 	{
@@ -86,7 +87,7 @@ async function handedOver(
 ): Promise<IDataObject> {
 	const back = ctx.getNodeParameter('handOverAction', itemIndex, 'handOver') === 'handBack';
 	const written = asText(ctx.getNodeParameter('recipients', itemIndex, '')).trim();
-	const phone = writtenNumber(written);
+	const phone = readNumber(written);
 	if (phone === null)
 		throw new NodeOperationError(ctx.getNode(), `Person: item ${itemIndex} is no phone number`, {
 			itemIndex,
@@ -130,7 +131,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const by: HandedBy = this.getNode().type.endsWith('Tool') ? 'agent' : 'staff';
+	const by: HandedBy = runsAsAiTool(this) ? 'agent' : 'staff';
 	const out: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {

@@ -15,7 +15,7 @@ import { asNodeError } from '../../../eachItem';
 import { TRANSACTIONAL } from '../../campaign/options';
 import { beginOneTextRun, sendWorkedOutTexts } from '../../campaign/pipeline/sendOneText';
 import { operationFields } from '../fields';
-import { writtenNumber } from '../numbers';
+import { readNumber } from '../numbers';
 import { questionLogField } from '../questionLog';
 import {
 	DEFAULT_DISCLOSURE,
@@ -203,7 +203,7 @@ async function checked(
 		throw new NodeOperationError(ctx.getNode(), `Message: item ${itemIndex} has no text to send`, {
 			itemIndex,
 		});
-	const to = writtenNumber(writtenTo, country.code);
+	const to = readNumber(writtenTo, country.code);
 	const from = await fromLongcode(ctx, itemIndex, { to, staff });
 	const notSent = (reason: string) => ({
 		itemIndex,
