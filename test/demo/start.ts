@@ -32,7 +32,7 @@ import {
 	loadExample,
 	withOpenAi,
 	withStaffLogin,
-	withSettings,
+	withAssistant,
 } from '../e2e/support/examples';
 import { ensureN8nInstalled } from '../e2e/support/install';
 import { N8nClient, OWNER, type WorkflowJson } from '../e2e/support/n8n-client';
@@ -351,10 +351,7 @@ async function main(): Promise<void> {
 				await client.publishWorkflow(String(workflow.id));
 				// The inbox hands the texts no question takes to the assistant, then goes live.
 				const inbox = await client.getWorkflow(questionLog);
-				await client.updateWorkflow(
-					questionLog,
-					withSettings(inbox, { assistantWorkflow: String(workflow.id) }).nodes,
-				);
+				await client.updateWorkflow(questionLog, withAssistant(inbox, String(workflow.id)).nodes);
 			}
 		}
 		await client.publishWorkflow(questionLog);

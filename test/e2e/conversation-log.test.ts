@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 
 import { INBOX_PROTOCOL } from '../../nodes/Phonovation/resources/conversation/inboxWorkflow';
 import { useE2eEnvironment } from './support/environment';
-import { loadExample } from './support/examples';
+import { loadExample, withAssistant } from './support/examples';
 import { nodeOutput, type WorkflowJson } from './support/n8n-client';
 import { chain, manualTrigger } from './support/workflow-builder';
 
@@ -38,22 +38,6 @@ const message = (fields: {
 	// The Data Table's own row number: the order the rows were written in.
 	seq: expect.any(Number) as number,
 });
-
-/** The inbox's Settings with the assistant workflow chosen. */
-function withAssistant(workflow: WorkflowJson, assistantId: string): WorkflowJson {
-	return {
-		...workflow,
-		nodes: workflow.nodes.map((node) => {
-			if (node.name !== 'Settings') return node;
-			const parameters = JSON.parse(JSON.stringify(node.parameters)) as {
-				assignments: { assignments: Array<{ name: string; value: unknown }> };
-			};
-			parameters.assignments.assignments.find((a) => a.name === 'assistantWorkflow')!.value =
-				assistantId;
-			return { ...node, parameters };
-		}),
-	};
-}
 
 /** A workflow started by another that does nothing with what it is given ("Accept all data"). */
 const assistantWorkflow = () =>
@@ -278,7 +262,7 @@ describe("the inbox's messages log and its hand-off to an assistant, in n8n", ()
 	);
 
 	suite.it(
-		'with assistantWorkflow in Settings, a text no question waits for starts the assistant with the trigger item, and gets no keyword reply',
+		'with an Assistant chosen in Deliver to Waiting Question, a text no question waits for starts the assistant with the trigger item, and gets no keyword reply',
 		async () => {
 			const { client, sim } = suite.env();
 			sim.reset();
@@ -301,7 +285,9 @@ describe("the inbox's messages log and its hand-off to an assistant, in n8n", ()
 			]);
 			const [relay] = await client.waitForExecutions(inbox.id, 1, 60_000, { mode: 'webhook' });
 			expect(relay.status).toBe('success');
-			expect(nodeOutput(relay, 'Hand to Assistant')).toHaveLength(1);
+			expect(nodeOutput(relay, 'Deliver to Waiting Question')).toEqual([
+				expect.objectContaining({ handedToAssistant: true }),
+			]);
 			// Keyword replies are on in this copy: the assistant answers instead of them.
 			expect(relay.data.resultData.runData['Once per Text']).toBeUndefined();
 			expect(sim.campaigns).toEqual([]);

@@ -71,6 +71,9 @@ export interface ExampleOptions {
 	assistantWorkflow?: string;
 }
 
+/** The inbox's Deliver Reply node, whose Assistant field names the assistant workflow. */
+const INBOX_DELIVER_REPLY = 'Deliver to Waiting Question';
+
 export function loadExample(name: string, options: ExampleOptions = {}): WorkflowJson {
 	return asImported(readExample(name), name, options);
 }
@@ -97,6 +100,9 @@ export function asImported(
 				};
 			if (node.name === INBOX_SETTINGS)
 				return settingsNodeWith(node, { keywordReplies, assistantWorkflow });
+			// An inbox before protocol 3 chose it in Settings (above): then its node has no Assistant.
+			if (node.name === INBOX_DELIVER_REPLY && assistantWorkflow && !choosesInSettings(workflow))
+				return assistantNodeWith(node, assistantWorkflow);
 			let parameters = node.parameters as Record<string, unknown> | undefined;
 			if (!ACTIONS.has(node.type) || !parameters) return node;
 			if (parameters.from === SENDER_PLACEHOLDER) parameters = { ...parameters, from: sender };
@@ -114,20 +120,36 @@ export function asImported(
 /** Our action node types: the node itself and n8n's AI tool and human review made from it. */
 const ACTIONS = new Set<string>([TYPES.action, TYPES.tool, TYPES.review]);
 
-/** The inbox's Set node: `keywordReplies` turns its paid keyword answers on, `assistantWorkflow` its assistant. */
+/**
+ * The inbox's Set node: `keywordReplies` turns its paid keyword answers on (before protocol 3,
+ * `assistantWorkflow` chose the assistant).
+ */
 const INBOX_SETTINGS = 'Settings';
 
-/** The inbox with these values in its Settings node (`keywordReplies`, `assistantWorkflow`). */
-export function withSettings(
-	workflow: WorkflowJson,
-	values: Record<string, unknown>,
-): WorkflowJson {
+/** The inbox with `assistantId` chosen as its Assistant, as a user picks it from the list. */
+export function withAssistant(workflow: WorkflowJson, assistantId: string): WorkflowJson {
 	return {
 		...workflow,
 		nodes: workflow.nodes.map((node) =>
-			node.name === INBOX_SETTINGS ? settingsNodeWith(node, values) : node,
+			node.name === INBOX_DELIVER_REPLY ? assistantNodeWith(node, assistantId) : node,
 		),
 	};
+}
+
+function assistantNodeWith(node: WorkflowJson['nodes'][number], assistantId: string) {
+	const parameters = node.parameters as Record<string, unknown>;
+	return {
+		...node,
+		parameters: { ...parameters, assistant: { __rl: true, mode: 'list', value: assistantId } },
+	};
+}
+
+/** An inbox of protocol 2 or before, whose Settings node holds `assistantWorkflow`. */
+function choosesInSettings(workflow: WorkflowJson): boolean {
+	const settings = workflow.nodes.find((node) => node.name === INBOX_SETTINGS);
+	const set = settings?.parameters as
+		{ assignments?: { assignments?: Array<{ name: string }> } } | undefined;
+	return Boolean(set?.assignments?.assignments?.some((a) => a.name === 'assistantWorkflow'));
 }
 
 function settingsNodeWith(node: WorkflowJson['nodes'][number], values: Record<string, unknown>) {

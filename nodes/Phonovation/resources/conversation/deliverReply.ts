@@ -4,12 +4,13 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { asText, textOrNull } from '../../../shared/values';
 import { deliverOperation, type Handed, triggerItemField } from './deliverEach';
 import { operationFields } from './fields';
-import { savedNumber } from './numbers';
+import { readNumber } from './numbers';
 import type { ProofTarget } from './proof/proof';
 import { firstNumberOf, messageId, REPEAT } from './assistant/messages';
 import { logSeen, runOf } from './assistant/messageLog';
 import { type DeliveredReply, relayMark, replyProof, signedTextMark } from './proof/replyProof';
 import { answeredByText, earlierDeliveries, markSettled, TEXT_MARK } from './proof/settledRelays';
+import { assistantField, handToAssistant } from './handToAssistant';
 import { honourOptIn } from './honourOptIn';
 import { findQuestions, type LoggedQuestion, questionLogField } from './questionLog';
 import { type Offer, offerInTurn, sortRows, type UnusableRow, unusableRowsOf } from './waitingRuns';
@@ -20,6 +21,7 @@ export const description = operationFields('deliverReply', [
 		'Reply',
 		"The Phonovation Trigger's item for the reply (Inbound Message, Opt-Out or Opt-In): its from, text, event and verified, and unverified.receivedAt and unverified.notifyId. An unverified reply is never delivered; an opt-in answers no question and says optIn.honoured.",
 	),
+	assistantField,
 ]);
 
 /** Pauses between tries when n8n cannot take the reply yet (still running) or fails (5xx, no answer). */
@@ -201,7 +203,7 @@ async function deliverReply(
 	if (item.verified !== true)
 		return out({ resumed: false, reason: 'the reply was not verified by the Phonovation Trigger' });
 	const reply = replyOf(item);
-	const from = savedNumber(reply.from);
+	const from = readNumber(reply.from);
 	if (from === null) return out({ resumed: false, reason: 'the reply has no number to match' });
 	// An opt-in answers no question: it only asks to be texted again, once per signed text.
 	if (item.event === 'optIn')
@@ -275,7 +277,7 @@ async function seenFromAnotherNumber(
  * `alreadyAnswered: true` when this very relay settled a question before (the log marks each);
  * `replay: true` when its signed text was logged first for another number (seenFromAnotherNumber).
  */
-export const execute = deliverOperation(
+const deliverEach = deliverOperation(
 	{
 		label: 'Reply',
 		notATool: 'only a verified reply may answer a question',
@@ -283,3 +285,11 @@ export const execute = deliverOperation(
 	},
 	deliverReply,
 );
+
+/** Then each text no question took goes to the chosen Assistant, if any (handToAssistant.ts). */
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return await handToAssistant(this, await deliverEach.call(this, items));
+}

@@ -15,7 +15,7 @@ export const INBOX_WORKFLOW_URL =
  * on every item it hands back (`inboxProtocol`); every inbox before the handshake was protocol 1
  * and says nothing. Raise it whenever the inbox and our nodes must change together.
  */
-export const INBOX_PROTOCOL = 2;
+export const INBOX_PROTOCOL = 3;
 
 /** How to put the inbox of this package in place of the user's copy, keeping its id and rows. */
 export const REIMPORT_STEPS = `open that workflow, select all its nodes and delete them, choose ⋯ ▸ Import ▸ From File with ${INBOX_WORKFLOW_FILE} (or Import ▸ From URL with ${INBOX_WORKFLOW_URL}) and publish it. Its Data Tables and their rows, waiting questions included, are kept, and the workflows that chose it keep it`;

@@ -2,6 +2,7 @@ import type { INodeExecutionData } from 'n8n-workflow';
 
 import { PhonovationApi } from '../../../../../../credentials/PhonovationApi.credentials';
 import { Phonovation } from '../../../../../../nodes/Phonovation/Phonovation.node';
+import { INBOX_PROTOCOL } from '../../../../../../nodes/Phonovation/resources/conversation/inboxWorkflow';
 import { Engine } from '../../../../../harness/engine';
 import { QUESTION_LOG, QuestionLog } from '../../../../../harness/question-log';
 import { type Simulator, simulatorCredentialData, startSimulator } from '../../../../../simulator';
@@ -117,13 +118,17 @@ describe('Send and Wait for Reply: nothing is sent when the question cannot be a
 			'an inbox of an earlier version (it answers without the protocol it speaks)',
 			(l) => (l.speaks = null),
 			{},
-			/^Question Log: the workflow is an inbox of an earlier n8n-nodes-phonovation, or not the inbox \(it does not answer in inbox protocol 2\): this node stopped there, before texting or resuming anything more/,
+			new RegExp(
+				`^Question Log: the workflow is an inbox of an earlier n8n-nodes-phonovation, or not the inbox \\(it does not answer in inbox protocol ${INBOX_PROTOCOL}\\): this node stopped there, before texting or resuming anything more`,
+			),
 		],
 		[
 			'an inbox of a newer version',
-			(l) => (l.speaks = 3),
+			(l) => (l.speaks = INBOX_PROTOCOL + 1),
 			{},
-			/^Question Log: the workflow is an inbox of a newer n8n-nodes-phonovation \(protocol 3; this package speaks 2\): update the package/,
+			new RegExp(
+				`^Question Log: the workflow is an inbox of a newer n8n-nodes-phonovation \\(protocol ${INBOX_PROTOCOL + 1}; this package speaks ${INBOX_PROTOCOL}\\): update the package`,
+			),
 		],
 	])('%s: the question is not texted', async (_case, arrange, change, message) => {
 		const f = fixture();
