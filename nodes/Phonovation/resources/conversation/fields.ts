@@ -2,7 +2,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { DEFAULT_COUNTRY_CODE } from '../../domain/rules';
+import { defaultCountryCodeField, excludeNumbersField } from '../../numberFields';
 import { SENDER_PARAMETER } from '../sender/senderField';
 import { waitingItemField } from './ask/paused';
 import { questionLogField } from './questionLog';
@@ -39,21 +39,8 @@ const messageField = (placeholder: string): INodeProperties => ({
 	placeholder,
 });
 
-const countryCodeOption: INodeProperties = {
-	displayName: 'Default Country Code',
-	name: 'defaultCountryCode',
-	type: 'string',
-	default: DEFAULT_COUNTRY_CODE,
-	description: 'Country calling code for a number written nationally (087…)',
-};
-
-const excludeNumbersOption = (verb: 'ask' | 'text'): INodeProperties => ({
-	displayName: 'Exclude Numbers',
-	name: 'excludeNumbers',
-	type: 'string',
-	default: '',
-	description: `Numbers never to ${verb}, such as your opt-out list (the same forms as a campaign's Exclude Numbers); an excluded number is an error, nothing is sent`,
-});
+/** Default Country Code's description where one number is read. */
+export const NATIONAL_NUMBER = 'Country calling code for a number written nationally (087…)';
 
 /**
  * What both waits' fields begin with: the Question Log, the sender, the one number (`verb`: to ask
@@ -73,8 +60,10 @@ export const waitFields = (
 
 /** The options both waits have, among their others (sorted by name). */
 export const waitOptions = (verb: 'ask' | 'text'): INodeProperties[] => [
-	countryCodeOption,
-	excludeNumbersOption(verb),
+	defaultCountryCodeField(NATIONAL_NUMBER),
+	excludeNumbersField(
+		`The number to ${verb} must not be one of them: that is an error, and nothing is sent.`,
+	),
 ];
 
 /** An operation's fields, shown only when Conversation and that operation are selected. */

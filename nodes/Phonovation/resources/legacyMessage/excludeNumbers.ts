@@ -1,21 +1,17 @@
 // Legacy Send's Exclude Numbers: its field, read per item as campaign Send reads it, and its error.
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { listedUnreadable } from '../campaign/pipeline/plan';
 import { sameForEveryItem } from '../campaign/pipeline/readParameters';
 import { type Suppression, SuppressionCache } from '../campaign/pipeline/suppression';
+import { excludeNumbersField } from '../../numberFields';
 
 const PATH = 'options.excludeNumbers';
 
 /** The option's field: the same name and forms as campaign Send's, read by the same code. */
-export const excludeNumbersOption: INodeProperties = {
-	displayName: 'Exclude Numbers',
-	name: 'excludeNumbers',
-	type: 'string',
-	default: '',
-	description:
-		"Suppression list: numbers never to send to, e.g. all items of an Opted-Out node. Takes what a campaign's Exclude Numbers takes: text (comma, semicolon, line or space separated), numbers, arrays, n8n items and objects (every field named phone, mobile, cell, tel, msisdn or number). Compared after normalisation; a number that lost its leading 0 (7911123456 with Default Country Code 44) excludes every number it may be. An excluded number is not sent and its item says so; an entry it cannot read stops the run before anything is sent.",
-};
+export const excludeNumbersOption = excludeNumbersField(
+	'An excluded number is not sent and its item says so; an entry it cannot read stops the run before anything is sent.',
+);
 
 /**
  * Each item's Exclude Numbers as campaign Send reads it: an expression that reads nothing of the

@@ -3,13 +3,14 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
 import { secureEndpoint, shown } from '../../../shared/endpoints';
-import { DEFAULT_COUNTRY_CODE, LIMITS } from '../../domain/rules';
+import { LIMITS } from '../../domain/rules';
 import { providerError } from '../../transport/failures';
 import { mayHaveBeenProcessed, provesRefusal } from '../../transport/processed';
 import { CREDENTIAL, isFailure, plainRequest, type PlainResponse } from '../../transport/request';
 import { eachItem } from '../../eachItem';
 import { refuseBlindRetry } from '../../retriedBlind';
 import { WriteAhead } from '../campaign/pipeline/writeAhead';
+import { defaultCountryCodeField } from '../../numberFields';
 import { ExcludeNumbers, excludeNumbersOption } from './excludeNumbers';
 import { fail, type LegacyMessage, readMessage } from './message';
 import { skippedItem, skipsOf } from './oncePerRun';
@@ -51,14 +52,9 @@ export const description = updateDisplayOptions(
 			placeholder: 'Add Option',
 			default: {},
 			options: [
-				{
-					displayName: 'Default Country Code',
-					name: 'defaultCountryCode',
-					type: 'string',
-					default: DEFAULT_COUNTRY_CODE,
-					description:
-						"A country's calling code (353 = Ireland, 44 = UK) given to a number written in national form with a leading 0",
-				},
+				defaultCountryCodeField(
+					"A country's calling code (353 = Ireland, 44 = UK) given to a number written in national form with a leading 0",
+				),
 				excludeNumbersOption,
 				{
 					displayName: 'Notify ID',

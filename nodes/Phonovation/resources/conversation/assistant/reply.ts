@@ -14,7 +14,8 @@ import { DEFAULT_COUNTRY_CODE, parseCountryCode } from '../../../domain/rules';
 import { asNodeError } from '../../../eachItem';
 import { TRANSACTIONAL } from '../../campaign/options';
 import { beginOneTextRun, sendWorkedOutTexts } from '../../campaign/pipeline/sendOneText';
-import { operationFields } from '../fields';
+import { defaultCountryCodeField, excludeNumbersField } from '../../../numberFields';
+import { NATIONAL_NUMBER, operationFields } from '../fields';
 import { readNumber } from '../numbers';
 import { questionLogField } from '../questionLog';
 import {
@@ -89,13 +90,7 @@ export const description = operationFields('reply', [
 			description:
 				'Put on a line of its own before the first reply to a person, and again after Disclose Again After (Hours) without a reply: the EU AI Act (Art. 50) asks that people are told they interact with an AI. Name your business and how to reach a person. Counted within Max Parts (the message is cut, never this). Empty: never said, and telling them is then yours to do.',
 		},
-		{
-			displayName: 'Default Country Code',
-			name: 'defaultCountryCode',
-			type: 'string',
-			default: DEFAULT_COUNTRY_CODE,
-			description: 'Country calling code for a number written nationally (087…)',
-		},
+		defaultCountryCodeField(NATIONAL_NUMBER),
 		{
 			displayName: 'Disclose Again After (Hours)',
 			name: 'aiDisclosureAfterHours',
@@ -108,14 +103,7 @@ export const description = operationFields('reply', [
 			description:
 				'After this long without a reply to the person (1–24 hours), the next reply says it again',
 		},
-		{
-			displayName: 'Exclude Numbers',
-			name: 'excludeNumbers',
-			type: 'string',
-			default: '',
-			description:
-				"Numbers never to text, such as your opt-out list (the same forms as a campaign's Exclude Numbers): a reply to one is not sent, and says so",
-		},
+		excludeNumbersField('A reply to one is not sent, and its item says so.'),
 		{
 			displayName: 'Max Parts',
 			name: 'maxParts',
