@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
+import { INBOX_PROTOCOL } from '../../nodes/Phonovation/resources/conversation/inboxWorkflow';
 import { DEFAULT_CONFIG } from '../simulator';
 import { useE2eEnvironment, withCredential } from './support/environment';
 import { asImported, loadExample } from './support/examples';
@@ -81,7 +82,9 @@ describe('an inbox of an earlier version, and the inbox re-imported over it, in 
 			const refused = await nextRelayRun();
 			expect(refused.status).toBe('error');
 			expect(nodeError(refused, 'Deliver to Waiting Question')?.message).toMatch(
-				/^Question Log: the workflow is an inbox of an earlier n8n-nodes-phonovation, or not the inbox \(it does not answer in inbox protocol 2\): this node stopped there, before texting or resuming anything more/,
+				new RegExp(
+					`^Question Log: the workflow is an inbox of an earlier n8n-nodes-phonovation, or not the inbox \\(it does not answer in inbox protocol ${INBOX_PROTOCOL}\\): this node stopped there, before texting or resuming anything more`,
+				),
 			);
 			expect(nodeError(refused, 'Deliver to Waiting Question')?.description).toMatch(
 				new RegExp(

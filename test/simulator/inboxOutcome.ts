@@ -72,9 +72,9 @@ async function outcome(
 	const handled = await client.execution(runId);
 	if (handled.status !== 'success')
 		return `The inbox run (execution ${runId}) ended: ${handled.status}`;
-	if (handled.data.resultData.runData['Hand to Assistant'])
-		return `The inbox (execution ${runId}) handed it to the assistant. ${await assistantOutcome(client, since)}`;
 	const [delivered] = nodeOutput(handled, deliverNode);
+	if (delivered?.handedToAssistant === true)
+		return `The inbox (execution ${runId}) handed it to the assistant. ${await assistantOutcome(client, since)}`;
 	if (!delivered)
 		return `The inbox (execution ${runId}) handled it without ${deliverNode} (a keyword, an opt-out or a refusal)`;
 	const about = (delivered.question ?? delivered.text) as { executionId?: string } | undefined;

@@ -19,15 +19,17 @@ export const assistantField: INodeProperties = {
 		'Optional: the published workflow that answers texts (the SMS assistant example, starting with When Executed by Another Workflow). Every verified text that no question took and that asks for no Re-Prompt is handed to it, and its item says handedToAssistant. Empty: no assistant.',
 };
 
+const NOT_VERIFIED =
+	'the text was not verified by the Phonovation Trigger: the assistant answers verified texts only';
+
 /**
- * Whether a delivered item is a text for the assistant: a verified inbound message no question took
- * (nor may have: `unconfirmed`), not one this relay already answered, not a replayed copy, and not
- * one a waiting question asks to be sent again (the inbox re-prompts it).
+ * Whether a delivered item is a text for the assistant: an inbound message no question took (nor
+ * may have: `unconfirmed`), not one this relay already answered, not a replayed copy, and not one
+ * a waiting question asks to be sent again (the inbox re-prompts it).
  */
 export function forAssistant(json: IDataObject): boolean {
 	return (
 		json.event === 'inbound' &&
-		json.verified === true &&
 		json.resumed === false &&
 		json.unconfirmed !== true &&
 		json.alreadyAnswered !== true &&
@@ -44,10 +46,18 @@ function assistantId(ctx: IExecuteFunctions): string {
 	).trim();
 }
 
+const withOutcome = (item: INodeExecutionData, outcome: IDataObject): INodeExecutionData => ({
+	...item,
+	json: { ...item.json, ...outcome },
+});
+
 /**
- * Starts the assistant once with every delivered item it takes (as n8n's Execute Workflow node
- * does with Wait For Sub-Workflow Completion off) and marks them `handedToAssistant`. A workflow
- * that cannot be started fails the run: a text would otherwise go unanswered unseen.
+ * Starts the assistant once with every verified text for it (as n8n's Execute Workflow node does
+ * with Wait For Sub-Workflow Completion off) and marks them `handedToAssistant: true`. A text for
+ * the assistant that was not handed says `handedToAssistant: false` and `assistantError`, so the
+ * inbox gives it no keyword answer either. A workflow that cannot be found or started fails the
+ * run (under Continue On Fail, its texts say so instead); one that starts and then fails shows in
+ * its own executions.
  */
 export async function handToAssistant(
 	ctx: IExecuteFunctions,
@@ -55,15 +65,22 @@ export async function handToAssistant(
 ): Promise<INodeExecutionData[]> {
 	const id = assistantId(ctx);
 	if (id === '') return delivered;
-	const marked = delivered.map((item) =>
-		forAssistant(item.json) ? { ...item, json: { ...item.json, handedToAssistant: true } } : item,
-	);
-	const handed = marked.filter((item) => item.json.handedToAssistant === true);
-	if (handed.length === 0) return delivered;
+	const handing = (item: INodeExecutionData) =>
+		forAssistant(item.json) && item.json.verified === true;
+	const handed = delivered.filter(handing);
+	const marked = (started: IDataObject) =>
+		delivered.map((item) =>
+			handing(item)
+				? withOutcome(item, started)
+				: forAssistant(item.json)
+					? withOutcome(item, { handedToAssistant: false, assistantError: NOT_VERIFIED })
+					: item,
+		);
+	if (handed.length === 0) return marked({});
 	try {
 		await ctx.executeWorkflow(
 			{ id },
-			handed.map(({ json }) => ({ json })),
+			handed.map(({ json }) => ({ json: { ...json, handedToAssistant: true } })),
 			undefined,
 			{
 				doNotWaitToFinish: true,
@@ -76,14 +93,12 @@ export async function handToAssistant(
 			},
 		);
 	} catch (error) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`Assistant: the workflow ${id} could not be started${error instanceof Error ? `: ${error.message}` : ''}`,
-			{
-				description:
-					'Choose a published workflow that starts with When Executed by Another Workflow (the SMS assistant example), or empty Assistant to answer texts by keyword.',
-			},
-		);
+		const message = `Assistant: the workflow ${id} could not be started${error instanceof Error ? `: ${error.message}` : ''}`;
+		if (ctx.continueOnFail()) return marked({ handedToAssistant: false, assistantError: message });
+		throw new NodeOperationError(ctx.getNode(), message, {
+			description:
+				'Choose a published workflow that starts with When Executed by Another Workflow (the SMS assistant example), or empty Assistant to answer texts by keyword.',
+		});
 	}
-	return marked;
+	return marked({ handedToAssistant: true });
 }

@@ -18,7 +18,7 @@ export const INBOX_WORKFLOW_URL =
 export const INBOX_PROTOCOL = 3;
 
 /** How to put the inbox of this package in place of the user's copy, keeping its id and rows. */
-export const REIMPORT_STEPS = `open that workflow, select all its nodes and delete them, choose ⋯ ▸ Import ▸ From File with ${INBOX_WORKFLOW_FILE} (or Import ▸ From URL with ${INBOX_WORKFLOW_URL}) and publish it. Its Data Tables and their rows, waiting questions included, are kept, and the workflows that chose it keep it`;
+export const REIMPORT_STEPS = `open that workflow, select all its nodes and delete them, choose ⋯ ▸ Import ▸ From File with ${INBOX_WORKFLOW_FILE} (or Import ▸ From URL with ${INBOX_WORKFLOW_URL}), set your Sender, Settings and Assistant (in Deliver to Waiting Question) again, and publish it. Its Data Tables and their rows, waiting questions included, are kept, and the workflows that chose it keep it`;
 
 /**
  * Null when the inbox's answer speaks this package's protocol; else what is wrong, for a user.

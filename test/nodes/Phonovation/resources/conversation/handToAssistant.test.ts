@@ -1,4 +1,4 @@
-import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { QUESTION_LOG, QuestionLog } from '../../../../harness/question-log';
 import { type Answer, referenceOf, useWaitingRuns } from '../../../../harness/waiting-runs';
@@ -40,11 +40,15 @@ describe('Deliver Reply: the texts no question took go to the assistant chosen i
 	});
 
 	let executions = 0;
-	const deliver = async (items: IDataObject[], assistant: INodeParameters | string = ASSISTANT) =>
+	const deliver = async (
+		items: IDataObject[],
+		assistant: INodeParameters | string = ASSISTANT,
+		node: Partial<INode> = {},
+	) =>
 		await fixture().run(
 			{ resource: 'conversation', operation: 'deliverReply', questionLog: QUESTION_LOG, assistant },
 			items.map((json) => ({ json })),
-			{},
+			node,
 			{ executionId: `inbox-${++executions}` },
 		);
 
@@ -114,9 +118,13 @@ describe('Deliver Reply: the texts no question took go to the assistant chosen i
 		expect(handed).toEqual([]);
 	});
 
-	it('an unverified text is never handed', async () => {
-		await deliver([reply('Hello', { verified: false })]);
+	it('an unverified text is never handed, and its item says so: no keyword answer either', async () => {
+		const result = await deliver([reply('Hello', { verified: false })]);
 		expect(handed).toEqual([]);
+		expect(result.items[0].json).toMatchObject({
+			handedToAssistant: false,
+			assistantError: expect.stringMatching(/not verified/),
+		});
 	});
 
 	it('with no assistant chosen nothing is handed, and the items go on as before', async () => {
@@ -135,5 +143,36 @@ describe('Deliver Reply: the texts no question took go to the assistant chosen i
 			/^Assistant: the workflow deleted-workflow could not be started/,
 		);
 		expect(result.error?.description).toMatch(/SMS assistant example/);
+	});
+
+	it('under Continue On Fail, an assistant that cannot be started leaves every item its outcome, and its texts say why', async () => {
+		const reference = referenceOf('53', PHONE, fixture().sim.config.relaySecret);
+		log.rows.set(reference, {
+			reference,
+			phone: PHONE,
+			resumeUrl: runs.url('53'),
+			askedAt: new Date().toISOString(),
+			expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+		});
+		runs.scripts.set('53', [RESUMED]);
+		const result = await deliver(
+			[
+				reply('Yes', { unverified: { receivedAt: new Date().toISOString(), notifyId: reference } }),
+				reply('Are you open on Saturday?', { from: '353871230001' }),
+			],
+			{ __rl: true, mode: 'list', value: 'deleted-workflow' },
+			{ onError: 'continueRegularOutput' },
+		);
+		expect(result.error).toBeUndefined();
+		// The answer keeps what it did: the inbox must not give it a keyword reply.
+		expect(result.items[0].json).toMatchObject({ resumed: true });
+		expect(result.items[0].json.handedToAssistant).toBeUndefined();
+		expect(result.items[1].json).toMatchObject({
+			resumed: false,
+			handedToAssistant: false,
+			assistantError: expect.stringMatching(
+				/^Assistant: the workflow deleted-workflow could not be started/,
+			),
+		});
 	});
 });
