@@ -3,24 +3,10 @@ import type { IExecuteFunctions, ILoadOptionsFunctions, JsonObject } from 'n8n-w
 import { NodeApiError } from 'n8n-workflow';
 
 import { isLoginFailure } from '../../shared/loginFailure';
+import type { FailedExchange } from './failedExchange';
 import { mayHaveBeenProcessed } from './processed';
 
 type Context = IExecuteFunctions | ILoadOptionsFunctions;
-
-/** What a failed HTTP exchange tells us, without request options (they hold the token). */
-export interface FailedExchange {
-	status?: number;
-	body?: unknown;
-	retryAfter?: string;
-	code?: string;
-	/** The message of the error that carried `code` (n8n may reword the outer one); never shown. */
-	detail?: string;
-	/** The system call that failed (`connect`, `getaddrinfo`, `write`…), where the error says. */
-	syscall?: string;
-	message: string;
-	/** The credential's login failed: repeating the call would fail the same way. */
-	loginFailed?: boolean;
-}
 
 /**
  * A provider call that failed because the credential's login was refused (or the token server

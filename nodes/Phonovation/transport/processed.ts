@@ -1,5 +1,5 @@
 // Whether the provider may have processed a request: only a proven refusal lets it be repeated.
-import type { FailedExchange } from './failures';
+import type { FailedExchange } from './failedExchange';
 
 /**
  * The one rule for "may the provider have processed this request?", used by every paid send

@@ -9,7 +9,7 @@ import type {
 
 import { secureEndpoint } from '../../shared/endpoints';
 import { DEFAULT_TIMEOUT_MS } from '../domain/rules';
-import type { FailedExchange } from './failures';
+import type { FailedExchange } from './failedExchange';
 import { describeFailure, providerError } from './failures';
 
 export const CREDENTIAL = 'phonovationApi';

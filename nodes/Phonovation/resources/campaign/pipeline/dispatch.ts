@@ -1,5 +1,5 @@
 // Posts the campaigns side by side, as many as the pacer allows, each campaign's batches in order.
-import type { Posting, PostingContext } from './post';
+import type { Posting, PostingContext } from './posting';
 import { postCampaign } from './post';
 import { asNodeError } from '../../../eachItem';
 import type { CampaignPlan } from './plan';

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeOperationError } from 'n8n-workflow';
 
 import { FIELD_LABELS } from '../fields';
-import type { Posting } from './post';
+import type { Posting } from './posting';
 import { stoppedPosting } from './replay';
 import type { Ledger } from './ledger';
 import type { CampaignPlan, ItemViolation, RejectedItem, Skip } from './plan';

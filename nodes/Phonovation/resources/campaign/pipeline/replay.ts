@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { Ledger, type Recorded } from './ledger';
 import type { CampaignPlan } from './plan';
-import type { BatchOutcome, Posting, PostingContext } from './post';
+import type { BatchOutcome, Posting, PostingContext } from './posting';
 import type { CampaignRecipients } from './recipients';
 
 /**

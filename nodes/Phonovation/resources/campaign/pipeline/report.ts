@@ -1,7 +1,7 @@
 // Each item's output for a campaign: every recipient's status, the counts and estimated credits.
 import type { TextAnalysis } from '../../../domain/gsmSegments';
 import { analyseText } from '../../../domain/gsmSegments';
-import type { BatchOutcome, Posting } from './post';
+import type { BatchOutcome, Posting } from './posting';
 import { labelOf } from '../../../domain/compliance';
 import { numbersNamedIn } from '../../../domain/numbersInErrors';
 import { ITEM_FIELD_OPTIONS, REPORT_OPTIONS } from '../options';

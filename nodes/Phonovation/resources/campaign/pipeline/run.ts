@@ -7,7 +7,7 @@ import { asNodeError } from '../../../eachItem';
 import { refuseBlindRetry } from '../../../retriedBlind';
 
 import { applySenderCheck, checkSenders } from './checkSenders';
-import type { Posting, PostingContext } from './post';
+import type { Posting, PostingContext } from './posting';
 import { postAll } from './dispatch';
 import { Ledger } from './ledger';
 import {

@@ -1,6 +1,6 @@
 // The write-ahead record: a request is recorded as unconfirmed before it goes, then as its answer says.
 import { Ledger, type Recorded } from './ledger';
-import type { BatchOutcome } from './post';
+import type { BatchOutcome } from './posting';
 import type { CampaignRecipients } from './recipients';
 import { ByteWriter } from './requestBody';
 
