@@ -1,6 +1,7 @@
 // Refuses an execution Retry that finds no record of this node's earlier run: it could text twice.
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+import { nodeMemory, remembered } from './runMemory';
 
 /**
  * A Retry of an execution (Executions → Retry) that finds no record of this node's earlier run.
@@ -10,12 +11,12 @@ import { NodeOperationError } from 'n8n-workflow';
  * workflow started anew sends as usual. `started`: this node's record for this run existed.
  */
 export function refuseBlindRetry(ctx: IExecuteFunctions, started: boolean, runIndex: number): void {
-	const context = ctx.getContext('node');
+	const memory = nodeMemory(ctx);
 	// Once refused, refused on every later attempt too: Retry On Fail would otherwise find the
 	// record this attempt began and send.
-	const refused = (context.phonovationBlindRetry ??= {}) as Record<string, boolean>;
+	const refused = remembered<boolean>(memory, 'blindRetryRefused');
 	/** The execution each run of this node last ran in. */
-	const ranIn = (context.phonovationRuns ??= {}) as Record<string, string>;
+	const ranIn = remembered<string>(memory, 'executionOfRun');
 	const executionId = ctx.getExecutionId();
 	// A loop's next run inside this very execution continues what it recorded: not blind.
 	const continuing = runIndex > 0 && ranIn[runIndex - 1] === executionId;

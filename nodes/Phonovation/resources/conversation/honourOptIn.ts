@@ -31,7 +31,7 @@ export async function honourOptIn(
 		ctx,
 		itemIndex,
 		seenRow({ phone, key, at, id }),
-		'phonovationOptInLogged',
+		'optInLogged',
 	);
 	const first = firstOfKey(rows, key) ?? logged;
 	if (first.id === logged.id) return { optIn: { honoured: true, at: logged.at } };

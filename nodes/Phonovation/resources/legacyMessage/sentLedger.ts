@@ -1,5 +1,6 @@
 // The legacy sends this execution made, by item and number: a retry never posts a message again.
 import type { IContextObject, IDataObject } from 'n8n-workflow';
+import { remembered } from '../../runMemory';
 
 /**
  * Legacy sends made in this execution, by input item and number, kept in
@@ -15,10 +16,7 @@ export class SentLedger {
 	readonly started: boolean;
 
 	constructor(nodeContext: IContextObject, runIndex: number) {
-		const runs = (nodeContext.phonovationLegacySends ??= {}) as Record<
-			string,
-			Record<string, IDataObject>
-		>;
+		const runs = remembered<Record<string, IDataObject>>(nodeContext, 'legacySends');
 		this.started = runs[runIndex] !== undefined;
 		this.sends = runs[runIndex] ??= {};
 	}

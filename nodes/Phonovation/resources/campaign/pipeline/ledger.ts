@@ -1,6 +1,7 @@
 // The execution's record of the batches posted and who they texted: a retry never posts them again.
 import { createHash } from 'crypto';
 import type { IContextObject } from 'n8n-workflow';
+import { remembered, rememberedFor } from '../../../runMemory';
 
 /** What the provider said to a batch posted earlier in this execution, and the body it was said to. */
 export type Recorded = (
@@ -40,15 +41,10 @@ export class Ledger {
 	readonly started: boolean;
 
 	constructor(nodeContext: IContextObject, runIndex: number) {
-		this.started =
-			(nodeContext.phonovationFacts as Record<string, unknown> | undefined)?.[runIndex] !==
-			undefined;
-		const runs = (nodeContext.phonovationBatches ??= {}) as Record<
-			string,
-			Record<string, Recorded>
-		>;
+		this.started = rememberedFor(nodeContext, 'campaignFacts', runIndex);
+		const runs = remembered<Record<string, Recorded>>(nodeContext, 'campaignBatches');
 		this.batches = runs[runIndex] ??= {};
-		const facts = (nodeContext.phonovationFacts ??= {}) as Record<string, IContextObject>;
+		const facts = remembered<IContextObject>(nodeContext, 'campaignFacts');
 		this.facts = facts[runIndex] ??= {};
 		this.retrying = !this.isEmpty;
 	}

@@ -31,6 +31,7 @@ import {
 } from './readParameters';
 import { reportCampaign } from './report';
 import { CAMPAIGN_PATH } from './requestBody';
+import { nodeMemory } from '../../../runMemory';
 
 export type { CampaignOperation } from './output';
 
@@ -95,7 +96,7 @@ async function preparedCampaigns(
 ) {
 	const scheduled = operation === 'schedule';
 	const runIndex = ctx.getWorkflowDataProxy(0).$runIndex;
-	const ledger = new Ledger(ctx.getContext('node'), runIndex);
+	const ledger = new Ledger(nodeMemory(ctx), runIndex);
 	refuseBlindRetry(ctx, ledger.started, runIndex);
 	// Retry On Fail calls the node again after a Stop or a Timeout: nothing more may go.
 	if (ctx.getExecutionCancelSignal()?.aborted)

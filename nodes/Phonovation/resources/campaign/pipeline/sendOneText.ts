@@ -7,6 +7,7 @@ import { TRANSACTIONAL } from '../options';
 import { Ledger } from './ledger';
 import type { CampaignOptions } from '../options';
 import { runCampaigns } from './run';
+import { nodeMemory } from '../../../runMemory';
 
 /**
  * One text, sent by the campaign pipeline (sender check, Exclude Numbers, retry record, unknown
@@ -45,18 +46,18 @@ export type OneTextOutcome =
  */
 export function beginOneTextRun(ctx: IExecuteFunctions): number {
 	const run = ctx.getWorkflowDataProxy(0).$runIndex;
-	refuseBlindRetry(ctx, new Ledger(ctx.getContext('node'), run).started, run);
+	refuseBlindRetry(ctx, new Ledger(nodeMemory(ctx), run).started, run);
 	return run;
 }
 
 /** Whether this run's retry record holds a request (from before it is posted until it is proven refused). */
 export function oneTextMayHaveGone(ctx: IExecuteFunctions, run: number): boolean {
-	return !new Ledger(ctx.getContext('node'), run).isEmpty;
+	return !new Ledger(nodeMemory(ctx), run).isEmpty;
 }
 
 /** The record of a text whose outcome is unknown, as the pipeline's item for it; null otherwise. */
 function unconfirmed(ctx: IExecuteFunctions, text: OneText): INodeExecutionData | null {
-	const record = new Ledger(ctx.getContext('node'), text.run).recipient(
+	const record = new Ledger(nodeMemory(ctx), text.run).recipient(
 		Ledger.recipientKey(0, text.msisdn),
 	);
 	return record?.state === 'unconfirmed'

@@ -18,6 +18,7 @@ import { recordedResumeUrl } from '../proof/retryBinding';
 import { recordQuestion } from '../questionLog';
 import type { PausedState, WaitsFor } from './paused';
 import { runsAsAiTool, runsAsHumanReview } from '../../../toolUse';
+import { nodeMemory, remembered } from '../../../runMemory';
 
 /**
  * What Send and Wait for Reply and Send and Wait for Delivery share: one text to one number,
@@ -149,7 +150,7 @@ function textOfThisRun(
 	secret: string,
 ): SentBefore {
 	const { run, msisdn } = question;
-	const runs = (ctx.getContext('node').phonovationQuestions ??= {}) as Record<string, SentBefore>;
+	const runs = remembered<SentBefore>(nodeMemory(ctx), 'questions');
 	const earlier = runs[run];
 	const nodeId = ctx.getNode().id;
 	if (earlier && oneTextMayHaveGone(ctx, run)) {

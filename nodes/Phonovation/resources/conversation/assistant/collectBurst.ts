@@ -221,7 +221,7 @@ async function logged(
 		turn: '',
 		seq: null,
 	};
-	const { rows, logged: mine } = await logOnce(ctx, itemIndex, message, 'phonovationBurstLogged');
+	const { rows, logged: mine } = await logOnce(ctx, itemIndex, message, 'burstLogged');
 	const copy = replayOf(rows, mine);
 	if (copy) return { noTurn: { ...item, replayed: true, reason: replayReason(copy, mine) } };
 	return { itemIndex, item, mine, rows };
@@ -309,7 +309,7 @@ async function toPerson(
 			answers: '',
 		},
 	);
-	const { logged } = await logOnce(ctx, itemIndex, row, 'phonovationHandoverLogged');
+	const { logged } = await logOnce(ctx, itemIndex, row, 'handoverLogged');
 	const handover = handedOverAt([logged], { phone, at: now })!;
 	return { handedOver: { ...turn, handedOver: { ...handover, asked: true } } };
 }

@@ -117,7 +117,7 @@ async function handedOver(
 			answers: back ? '' : asText(ctx.getNodeParameter('answers', itemIndex, '')).trim(),
 		},
 	);
-	const { logged } = await logOnce(ctx, itemIndex, row, 'phonovationHandoverLogged');
+	const { logged } = await logOnce(ctx, itemIndex, row, 'handoverLogged');
 	// The time a retry logged first: the same answer under every retry.
 	const loggedUntil = back ? logged.at : (JSON.parse(logged.text) as { until: string }).until;
 	return { handedOver: !back, phone, until: loggedUntil, by };

@@ -4,6 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { callLog } from '../questionLog';
 import { type LoggedMessage, messagesOf, seenRow } from './messages';
+import { nodeMemory, remembered, type RunMemoryKey } from '../../../runMemory';
 
 /** This run of the node in its execution (a loop runs it again), for the ids of its rows. */
 export const runOf = (ctx: IExecuteFunctions) => ({
@@ -59,13 +60,12 @@ export async function logOnce(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	message: LoggedMessage,
-	contextKey:
-		| 'phonovationBurstLogged'
-		| 'phonovationReplyLogged'
-		| 'phonovationOptInLogged'
-		| 'phonovationHandoverLogged',
+	memoryKey: Extract<
+		RunMemoryKey,
+		'burstLogged' | 'replyLogged' | 'optInLogged' | 'handoverLogged'
+	>,
 ): Promise<{ rows: LoggedMessage[]; logged: LoggedMessage }> {
-	const all = (ctx.getContext('node')[contextKey] ??= {}) as LoggedIds;
+	const all = remembered<LoggedIds[number]>(nodeMemory(ctx), memoryKey);
 	const run = (all[runOf(ctx).runIndex] ??= {});
 	const before = run[itemIndex];
 	run[itemIndex] ??= { id: message.id, at: message.at };

@@ -31,6 +31,7 @@ import { type LoggedMessage, messageId } from './messages';
 import { accountSenders } from './accountSenders';
 import { type AccountSenders, addressRefusal, logRefusal } from './replyGuards';
 import { cutToParts } from './replyText';
+import { nodeMemory, remembered } from '../../../runMemory';
 
 export const REPLY_LIMITS = {
 	perHour: { min: 1, max: 100, fallback: 10 },
@@ -250,7 +251,7 @@ async function loggedReply(
 		turn: staff ? STAFF : answers,
 		seq: null,
 	};
-	const { rows, logged } = await logOnce(ctx, itemIndex, mine, 'phonovationReplyLogged');
+	const { rows, logged } = await logOnce(ctx, itemIndex, mine, 'replyLogged');
 	const afterMs = bounded(options.aiDisclosureAfterHours, DISCLOSURE_AFTER_HOURS) * 60 * 60 * 1000;
 	return {
 		refusal: logRefusal(rows, logged, bounded(options.repliesPerHour, REPLY_LIMITS.perHour)),
@@ -271,7 +272,7 @@ interface ReplyPlan {
  */
 async function replyPlan(ctx: IExecuteFunctions, items: INodeExecutionData[]): Promise<ReplyPlan> {
 	const runIndex = beginOneTextRun(ctx);
-	const plans = (ctx.getContext('node').phonovationReplyPlans ??= {}) as Record<number, ReplyPlan>;
+	const plans = remembered<ReplyPlan>(nodeMemory(ctx), 'replyPlans');
 	if (plans[runIndex]) return plans[runIndex];
 	const account = await accountSenders(ctx);
 	const plan: ReplyPlan = { sendable: [], notSent: {} };
