@@ -101,6 +101,24 @@ export default tseslint.config(
 		},
 	},
 	{
+		// Legacy Message Send shares Exclude Numbers and the write-ahead record with campaigns, through one file.
+		files: ['nodes/Phonovation/resources/legacyMessage/**/*.ts'],
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{
+					patterns: [
+						{
+							group: ['**/campaign/pipeline/**', '!**/campaign/pipeline/sharedWithLegacySend'],
+							message:
+								'legacyMessage/ imports nothing of the campaign pipeline but pipeline/sharedWithLegacySend.',
+						},
+					],
+				},
+			],
+		},
+	},
+	{
 		files: ['package.json'],
 		extends: [community],
 		plugins: { 'n8n-nodes-base': n8nNodesBase },

@@ -1,9 +1,12 @@
 // Legacy Send's Exclude Numbers: its field, read per item as campaign Send reads it, and its error.
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { listedUnreadable } from '../campaign/pipeline/plan';
-import { sameForEveryItem } from '../campaign/pipeline/readParameters';
-import { type Suppression, SuppressionCache } from '../campaign/pipeline/suppression';
+import {
+	listedUnreadable,
+	sameForEveryItem,
+	type Suppression,
+	SuppressionCache,
+} from '../campaign/pipeline/sharedWithLegacySend';
 import { excludeNumbersField } from '../../numberFields';
 
 const PATH = 'options.excludeNumbers';

@@ -1,8 +1,7 @@
 // One text per number in a legacy run: which items are not posted (duplicate, excluded) and why.
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { EXCLUDED } from '../campaign/pipeline/plan';
-import type { Skip } from '../campaign/pipeline/recipients';
+import { EXCLUDED, type Skip } from '../campaign/pipeline/sharedWithLegacySend';
 import type { LegacyMessage } from './message';
 
 /**

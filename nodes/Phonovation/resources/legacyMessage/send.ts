@@ -9,12 +9,13 @@ import { mayHaveBeenProcessed, provesRefusal } from '../../transport/processed';
 import { CREDENTIAL, isFailure, plainRequest, type PlainResponse } from '../../transport/request';
 import { eachItem } from '../../eachItem';
 import { refuseBlindRetry } from '../../retriedBlind';
-import { WriteAhead } from '../campaign/pipeline/writeAhead';
+import { WriteAhead } from '../campaign/pipeline/sharedWithLegacySend';
 import { defaultCountryCodeField } from '../../numberFields';
 import { ExcludeNumbers, excludeNumbersOption } from './excludeNumbers';
 import { fail, type LegacyMessage, readMessage } from './message';
 import { skippedItem, skipsOf } from './oncePerRun';
 import { SentLedger } from './sentLedger';
+import { nodeMemory } from '../../runMemory';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['legacyMessage'], operation: ['send'] } },
@@ -261,7 +262,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	// First, so a run that stops on an invalid item still leaves its record: a Retry then sends.
 	const runIndex = this.getWorkflowDataProxy(0).$runIndex;
-	const ledger = new SentLedger(this.getContext('node'), runIndex);
+	const ledger = new SentLedger(nodeMemory(this), runIndex);
 	refuseBlindRetry(this, ledger.started, runIndex);
 	const excludeNumbers = new ExcludeNumbers(this);
 	const messages = items.map((_, itemIndex) => checked(this, itemIndex, excludeNumbers));
