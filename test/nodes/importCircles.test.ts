@@ -1,15 +1,9 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 
-const ROOT = join(__dirname, '../..');
+import { sourcesUnder } from '../harness/sources';
 
-function sourcesUnder(folder: string): string[] {
-	return readdirSync(folder).flatMap((name) => {
-		const path = join(folder, name);
-		if (statSync(path).isDirectory()) return sourcesUnder(path);
-		return name.endsWith('.ts') ? [path] : [];
-	});
-}
+const ROOT = join(__dirname, '../..');
 
 /** The files of nodes/ and credentials/ each file imports (type-only imports and re-exports too). */
 function importGraph(): Map<string, string[]> {

@@ -1,19 +1,12 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 import type { IContextObject } from 'n8n-workflow';
 
 import { RUN_MEMORY, remembered, rememberedFor } from '../../../nodes/Phonovation/runMemory';
+import { sourcesUnder } from '../../harness/sources';
 
 const ROOT = join(__dirname, '../../..');
-
-function sourcesUnder(folder: string): string[] {
-	return readdirSync(folder).flatMap((name) => {
-		const path = join(folder, name);
-		if (statSync(path).isDirectory()) return sourcesUnder(path);
-		return name.endsWith('.ts') ? [path] : [];
-	});
-}
 
 describe('runMemory: the one module that keeps what a run did for its retries', () => {
 	it('keeps every record under the key earlier versions saved it under, so a Retry of their executions still finds it', () => {

@@ -39,6 +39,20 @@ describe('Deliver Reply: the texts no question took go to the assistant chosen i
 		handed.length = 0;
 	});
 
+	/** A question to PHONE waiting in execution `executionId`, which answers with `answer`: its reference. */
+	function asked(executionId: string, answer: Answer): string {
+		const reference = referenceOf(executionId, PHONE, fixture().sim.config.relaySecret);
+		log.rows.set(reference, {
+			reference,
+			phone: PHONE,
+			resumeUrl: runs.url(executionId),
+			askedAt: new Date().toISOString(),
+			expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+		});
+		runs.scripts.set(executionId, [answer]);
+		return reference;
+	}
+
 	let executions = 0;
 	const deliver = async (
 		items: IDataObject[],
@@ -61,15 +75,7 @@ describe('Deliver Reply: the texts no question took go to the assistant chosen i
 	});
 
 	it('an answer to a waiting question and an opt-out are not handed', async () => {
-		const reference = referenceOf('51', PHONE, fixture().sim.config.relaySecret);
-		log.rows.set(reference, {
-			reference,
-			phone: PHONE,
-			resumeUrl: runs.url('51'),
-			askedAt: new Date().toISOString(),
-			expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
-		});
-		runs.scripts.set('51', [RESUMED]);
+		const reference = asked('51', RESUMED);
 		const result = await deliver([
 			reply('Yes', { unverified: { receivedAt: new Date().toISOString(), notifyId: reference } }),
 			reply('STOP', { event: 'optOut', from: '353871230000' }),
@@ -80,24 +86,14 @@ describe('Deliver Reply: the texts no question took go to the assistant chosen i
 	});
 
 	it('a text a waiting question refused with its Re-Prompt Text is not handed: the inbox asks again', async () => {
-		const reference = referenceOf('52', PHONE, fixture().sim.config.relaySecret);
-		log.rows.set(reference, {
-			reference,
-			phone: PHONE,
-			resumeUrl: runs.url('52'),
-			askedAt: new Date().toISOString(),
-			expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
-		});
-		runs.scripts.set('52', [
-			{
-				status: 202,
-				body: {
-					resumed: false,
-					reason: 'not an answer: still waiting',
-					reprompt: 'Reply YES or NO',
-				},
+		asked('52', {
+			status: 202,
+			body: {
+				resumed: false,
+				reason: 'not an answer: still waiting',
+				reprompt: 'Reply YES or NO',
 			},
-		]);
+		});
 		const result = await deliver([reply('What time?')]);
 		expect(result.items[0].json).toMatchObject({ resumed: false, reprompt: 'Reply YES or NO' });
 		expect(handed).toEqual([]);
@@ -146,15 +142,7 @@ describe('Deliver Reply: the texts no question took go to the assistant chosen i
 	});
 
 	it('under Continue On Fail, an assistant that cannot be started leaves every item its outcome, and its texts say why', async () => {
-		const reference = referenceOf('53', PHONE, fixture().sim.config.relaySecret);
-		log.rows.set(reference, {
-			reference,
-			phone: PHONE,
-			resumeUrl: runs.url('53'),
-			askedAt: new Date().toISOString(),
-			expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
-		});
-		runs.scripts.set('53', [RESUMED]);
+		const reference = asked('53', RESUMED);
 		const result = await deliver(
 			[
 				reply('Yes', { unverified: { receivedAt: new Date().toISOString(), notifyId: reference } }),
