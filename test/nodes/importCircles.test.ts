@@ -53,4 +53,13 @@ describe('the imports of nodes/ and credentials/', () => {
 			['a.ts', 'b.ts', 'c.ts'],
 		]);
 	});
+
+	it('the graph holds the imports as written: `export … from` and `import type` are edges too', () => {
+		const graph = importGraph();
+		const edges = (file: string) =>
+			(graph.get(join(ROOT, file)) ?? []).map((target) => relative(ROOT, target));
+		const pipeline = 'nodes/Phonovation/resources/campaign/pipeline';
+		expect(edges(`${pipeline}/sharedWithLegacySend.ts`)).toContain(`${pipeline}/plan.ts`);
+		expect(edges(`${pipeline}/posting.ts`)).toContain(`${pipeline}/ledger.ts`);
+	});
 });

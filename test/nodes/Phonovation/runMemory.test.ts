@@ -49,4 +49,36 @@ describe('runMemory: the one module that keeps what a run did for its retries', 
 		expect(rememberedFor(memory, 'replyPlans', 1)).toBe(false);
 		expect(memory).toEqual({ phonovationReplyPlans: { 0: 'the plan' } });
 	});
+
+	it('lets each key be written by its one module: the key is named only there', () => {
+		const writers: Record<string, string[]> = {
+			blindRetryRefused: ['nodes/Phonovation/retriedBlind.ts'],
+			executionOfRun: ['nodes/Phonovation/retriedBlind.ts'],
+			campaignBatches: ['nodes/Phonovation/resources/campaign/pipeline/ledger.ts'],
+			campaignFacts: ['nodes/Phonovation/resources/campaign/pipeline/ledger.ts'],
+			legacySends: ['nodes/Phonovation/resources/legacyMessage/sentLedger.ts'],
+			questions: ['nodes/Phonovation/resources/conversation/ask/ask.ts'],
+			replyPlans: ['nodes/Phonovation/resources/conversation/assistant/reply.ts'],
+			// The log's rows, written by messageLog.ts's logOnce for the operation that names the kind.
+			burstLogged: ['nodes/Phonovation/resources/conversation/assistant/collectBurst.ts'],
+			replyLogged: ['nodes/Phonovation/resources/conversation/assistant/reply.ts'],
+			optInLogged: ['nodes/Phonovation/resources/conversation/honourOptIn.ts'],
+			handoverLogged: [
+				'nodes/Phonovation/resources/conversation/assistant/collectBurst.ts',
+				'nodes/Phonovation/resources/conversation/assistant/handOver.ts',
+			],
+		};
+		expect(Object.keys(writers).sort()).toEqual(Object.keys(RUN_MEMORY).sort());
+		const named: Record<string, string[]> = {};
+		for (const file of sourcesUnder(join(ROOT, 'nodes'))) {
+			const source = readFileSync(file, 'utf8');
+			for (const [, key] of source.matchAll(
+				/(?<!function )(?:remembered(?:<[^(]*?>)?|rememberedFor|logOnce)\([^;]*?'([A-Za-z]+)'/g,
+			))
+				(named[key] ??= []).push(relative(ROOT, file));
+		}
+		expect(
+			Object.fromEntries(Object.entries(named).map(([k, f]) => [k, [...new Set(f)].sort()])),
+		).toEqual(writers);
+	});
 });
