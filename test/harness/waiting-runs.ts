@@ -71,3 +71,33 @@ export function useWaitingRuns(engine: () => { instanceBaseUrl: string }) {
 	});
 	return runs;
 }
+
+/**
+ * A question (or, with `row.waitsFor`, a text) waiting in execution `executionId` as the Question
+ * Log holds it, its run played to answer with `answers`: its reference. Asked now and open for an
+ * hour unless `row` says otherwise.
+ */
+export function waitingQuestion(
+	log: { rows: Map<string, Record<string, unknown>> },
+	runs: Pick<ReturnType<typeof waitingRuns>, 'scripts' | 'url'>,
+	question: {
+		executionId: string;
+		phone: string;
+		secret: string;
+		answers: Answer[];
+		row?: Record<string, unknown>;
+	},
+): string {
+	const { executionId, phone, secret, answers, row = {} } = question;
+	const reference = referenceOf(executionId, phone, secret);
+	log.rows.set(reference, {
+		reference,
+		phone,
+		resumeUrl: runs.url(executionId),
+		askedAt: new Date().toISOString(),
+		expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+		...row,
+	});
+	runs.scripts.set(executionId, answers);
+	return reference;
+}

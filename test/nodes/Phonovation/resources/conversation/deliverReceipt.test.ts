@@ -2,7 +2,12 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { provenReceipt } from '../../../../../nodes/Phonovation/resources/conversation/proof/receiptProof';
 import { QUESTION_LOG, QuestionLog } from '../../../../harness/question-log';
-import { type Answer, referenceOf, useWaitingRuns } from '../../../../harness/waiting-runs';
+import {
+	type Answer,
+	referenceOf,
+	useWaitingRuns,
+	waitingQuestion,
+} from '../../../../harness/waiting-runs';
 import { sharedFixture } from '../../fixture';
 
 const PHONE = '353871234567';
@@ -48,18 +53,13 @@ describe('Deliver Receipt: a verified receipt reaches the run waiting for that t
 
 	/** A text in the log waiting for its receipt (or, `waitsFor: undefined`, a question waiting for a reply). */
 	function waiting(executionId: string, answer: Answer[], row: IDataObject = {}) {
-		const reference = referenceOf(executionId, PHONE, fixture().sim.config.relaySecret);
-		log.rows.set(reference, {
-			reference,
+		return waitingQuestion(log, runs, {
+			executionId,
 			phone: PHONE,
-			resumeUrl: runs.url(executionId),
-			askedAt: new Date().toISOString(),
-			expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
-			waitsFor: 'receipt',
-			...row,
+			secret: fixture().sim.config.relaySecret,
+			answers: answer,
+			row: { waitsFor: 'receipt', ...row },
 		});
-		runs.scripts.set(executionId, answer);
-		return reference;
 	}
 
 	const deliver = async (item: IDataObject) =>

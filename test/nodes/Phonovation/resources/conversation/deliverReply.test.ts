@@ -2,7 +2,12 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { signedTextMark } from '../../../../../nodes/Phonovation/resources/conversation/proof/replyProof';
 import { QUESTION_LOG, QuestionLog } from '../../../../harness/question-log';
-import { type Answer, referenceOf, useWaitingRuns } from '../../../../harness/waiting-runs';
+import {
+	type Answer,
+	referenceOf,
+	useWaitingRuns,
+	waitingQuestion,
+} from '../../../../harness/waiting-runs';
 import { sharedFixture } from '../../fixture';
 
 const PHONE = '353871234567';
@@ -41,16 +46,16 @@ describe('Deliver Reply: the answer reaches the question it answers, and only wi
 
 	/** A question in the log: asked `minutesAgo`, open until `expiresIn` minutes from now. */
 	function asked(executionId: string, minutesAgo: number, answer: Answer[], expiresIn = 60) {
-		const reference = referenceOf(executionId, PHONE, fixture().sim.config.relaySecret);
-		log.rows.set(reference, {
-			reference,
+		return waitingQuestion(log, runs, {
+			executionId,
 			phone: PHONE,
-			resumeUrl: runs.url(executionId),
-			askedAt: new Date(Date.now() - minutesAgo * 60_000).toISOString(),
-			expiresAt: new Date(Date.now() + expiresIn * 60_000).toISOString(),
+			secret: fixture().sim.config.relaySecret,
+			answers: answer,
+			row: {
+				askedAt: new Date(Date.now() - minutesAgo * 60_000).toISOString(),
+				expiresAt: new Date(Date.now() + expiresIn * 60_000).toISOString(),
+			},
 		});
-		runs.scripts.set(executionId, answer);
-		return reference;
 	}
 
 	let executions = 0;

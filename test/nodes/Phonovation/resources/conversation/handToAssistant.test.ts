@@ -1,7 +1,7 @@
 import type { IDataObject, INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { QUESTION_LOG, QuestionLog } from '../../../../harness/question-log';
-import { type Answer, referenceOf, useWaitingRuns } from '../../../../harness/waiting-runs';
+import { type Answer, useWaitingRuns, waitingQuestion } from '../../../../harness/waiting-runs';
 import { sharedFixture } from '../../fixture';
 
 const PHONE = '353871234567';
@@ -41,16 +41,8 @@ describe('Deliver Reply: the texts no question took go to the assistant chosen i
 
 	/** A question to PHONE waiting in execution `executionId`, which answers with `answer`: its reference. */
 	function asked(executionId: string, answer: Answer): string {
-		const reference = referenceOf(executionId, PHONE, fixture().sim.config.relaySecret);
-		log.rows.set(reference, {
-			reference,
-			phone: PHONE,
-			resumeUrl: runs.url(executionId),
-			askedAt: new Date().toISOString(),
-			expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
-		});
-		runs.scripts.set(executionId, [answer]);
-		return reference;
+		const { relaySecret: secret } = fixture().sim.config;
+		return waitingQuestion(log, runs, { executionId, phone: PHONE, secret, answers: [answer] });
 	}
 
 	let executions = 0;
