@@ -2,6 +2,8 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { campaignProperties } from './fields';
+import { beginCampaignRun } from './pipeline/campaignRun';
+import { readParameters } from './pipeline/readParameters';
 import { type CampaignOperation, runCampaigns } from './pipeline/run';
 
 export function campaignOperation(operation: CampaignOperation) {
@@ -11,7 +13,9 @@ export function campaignOperation(operation: CampaignOperation) {
 			this: IExecuteFunctions,
 			items: INodeExecutionData[],
 		): Promise<INodeExecutionData[]> {
-			return await runCampaigns(this, items, operation);
+			const run = beginCampaignRun(this);
+			const requests = readParameters(this, items, operation === 'schedule');
+			return await runCampaigns(this, requests, operation, run);
 		},
 	};
 }

@@ -86,21 +86,24 @@ function violationsForAll(
 
 /**
  * Checks each campaign's sender against the account's approved sender IDs, with one request per
- * execution, before any credit is spent (dry runs too). It fails closed: a list that cannot be
- * read stops the campaigns (an unapproved or international-only sender would otherwise go out),
- * and so does a refused login (their own requests would be refused the same way).
+ * execution (none when the operation read the list), before any credit is spent (dry runs too).
+ * It fails closed: a list that cannot be read stops the campaigns (an unapproved or
+ * international-only sender would otherwise go out), and so does a refused login (their own
+ * requests would be refused the same way).
  */
 export async function checkSenders(
 	ctx: IExecuteFunctions,
 	plans: CampaignPlan[],
 	ledger: Ledger,
+	/** The list as the operation read it in this attempt, if it did. */
+	known?: SenderRecord[],
 ): Promise<Map<CampaignPlan, SenderCheck>> {
 	const checks = new Map<CampaignPlan, SenderCheck>();
 	const live = plans.filter((p) => p.violations.length === 0 && p.items.length > 0);
 	if (live.length === 0) return checks;
 	// A retry uses the list the first attempt read, so it leaves out the same numbers. Nothing is
 	// sent without a list, so a failure to read one is not remembered: a retry asks again.
-	const fresh = await senderList(ctx);
+	const fresh: SenderList = known ? { list: known } : await senderList(ctx);
 	if ('refused' in fresh) return violationsForAll(live, 'credential', () => fresh.refused);
 	const seen =
 		'list' in fresh

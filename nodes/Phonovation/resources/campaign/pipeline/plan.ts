@@ -27,7 +27,7 @@ import {
 	readItemOptions,
 	readOptions,
 } from '../options';
-import type { ItemParameters } from './readParameters';
+import type { TextRequest } from './textRequest';
 import type { EntryOwner, Skip } from './recipients';
 import { CampaignRecipients, NumberColumns, NumberSet } from './recipients';
 import type { Suppression } from './suppression';
@@ -158,7 +158,7 @@ interface ItemRequest {
 
 /** Send At checked (Schedule), then moved out of Quiet Hours; a Send's moment is now. */
 function checkedSendAt(
-	item: ItemParameters,
+	item: TextRequest,
 	quiet: QuietHours | null,
 	context: PlanContext,
 	found: Findings,
@@ -280,7 +280,7 @@ interface RowSettings extends CampaignSettings {
 }
 
 function rowSettings(
-	item: ItemParameters,
+	item: TextRequest,
 	context: PlanContext,
 	suppressions: SuppressionCache,
 ): RowSettings {
@@ -331,7 +331,7 @@ function optionsOfXInY(x: CampaignOptions, y: CampaignOptions): boolean {
 }
 
 /** Whether two rows' parameters other than numbers and Notify ID are the same values. */
-function sameRowParameters(a: ItemParameters, b: ItemParameters): boolean {
+function sameRowParameters(a: TextRequest, b: TextRequest): boolean {
 	if (a.from !== b.from || a.text !== b.text || a.sendAt !== b.sendAt) return false;
 	return optionsOfXInY(a.options, b.options) && optionsOfXInY(b.options, a.options);
 }
@@ -342,14 +342,14 @@ function sameRowParameters(a: ItemParameters, b: ItemParameters): boolean {
  * once instead of 100,000 times.
  */
 class RowSettingsCache {
-	private previous?: { item: ItemParameters; settings: RowSettings };
+	private previous?: { item: TextRequest; settings: RowSettings };
 
 	constructor(
 		private readonly context: PlanContext,
 		private readonly suppressions: SuppressionCache,
 	) {}
 
-	get(item: ItemParameters): RowSettings {
+	get(item: TextRequest): RowSettings {
 		const previous = this.previous;
 		if (previous && sameRowParameters(previous.item, item)) return previous.settings;
 		const settings = rowSettings(item, this.context, this.suppressions);
@@ -358,7 +358,7 @@ class RowSettingsCache {
 	}
 }
 
-function readItem(item: ItemParameters, rows: RowSettingsCache): ItemRequest {
+function readItem(item: TextRequest, rows: RowSettingsCache): ItemRequest {
 	const settings = rows.get(item);
 	const violations: RuleViolation[] = [...item.unreadable, ...settings.violationsBefore];
 	// Each item's own: read here, not with the row's shared options.
@@ -591,7 +591,7 @@ const campaignKeyOf = (settings: CampaignSettings): unknown[] => [
  * Reads and checks every item, then groups items whose sender, text, send time and campaign-key
  * options (CAMPAIGN_KEY_WORDING) agree into one campaign, in order of first appearance.
  */
-export function planCampaigns(items: ItemParameters[], context: PlanContext): CampaignPlan[] {
+export function planCampaigns(items: TextRequest[], context: PlanContext): CampaignPlan[] {
 	const groups = new Map<string, ItemRequest[]>();
 	const rows = new RowSettingsCache(context, new SuppressionCache());
 	let previous: { item: ItemRequest; group: ItemRequest[] } | undefined;

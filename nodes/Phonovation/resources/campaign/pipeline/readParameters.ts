@@ -4,49 +4,26 @@ import type { IExecuteFunctions, INodeExecutionData, INodeParameters } from 'n8n
 import type { RuleViolation } from '../../../domain/rules';
 import { hasExpression } from '../../../../shared/values';
 import { type CampaignOptions, ITEM_LIST_OPTIONS, OPTION_NAMES } from '../options';
+import type { TextRequest } from './textRequest';
 import { storedSender } from '../../sender/senderField';
 import { plainFieldPath, readField } from './plainField';
 
 /**
- * Which node parameters hold a campaign's sender, text and numbers (Send and Wait's are its
- * own fields), and the options the operation sets itself whatever the node says (a question's
- * Notify ID).
+ * Which node fields hold a campaign's sender, text and numbers: Send's and Schedule's, or Send and
+ * Wait's own.
  */
-export interface CampaignParameters {
+export interface CampaignFields {
 	from: string;
 	text: string;
 	recipients: string;
-	fixed?: CampaignOptions;
-	/** Added to the end of the text (a question's answer code). */
-	textEnding?: string;
-	/** The most characters kept of the text before its ending (the AI Agent's review message). */
-	textLimit?: number;
-	/**
-	 * Each item's sender, text and number as the operation worked them out (a reply): the node's
-	 * parameters are then not read, and the options are the fixed ones alone.
-	 */
-	values?: ReadonlyArray<{ from: string; text: string; recipients: string }>;
 }
 
 /** Send's and Schedule's fields (fields.ts). */
-export const CAMPAIGN_PARAMETERS: CampaignParameters = {
+export const CAMPAIGN_FIELDS: CampaignFields = {
 	from: 'from',
 	text: 'text',
 	recipients: 'recipients',
 };
-
-/** One input item's campaign parameters as n8n resolved them, before any checking. */
-export interface ItemParameters {
-	itemIndex: number;
-	from: unknown;
-	text: unknown;
-	recipients: unknown;
-	/** Only for Schedule. */
-	sendAt: unknown;
-	options: CampaignOptions;
-	/** Parameters whose expressions failed. */
-	unreadable: RuleViolation[];
-}
 
 /**
  * An expression is taken as the same for every item only when it reads no n8n variable at all, or
@@ -80,11 +57,11 @@ class ParameterReader {
 	constructor(
 		private readonly ctx: IExecuteFunctions,
 		private readonly items: INodeExecutionData[],
-		source: CampaignParameters,
+		fields: CampaignFields,
 	) {
 		this.raw = ctx.getNode().parameters;
-		this.fastPath = new Set([source.recipients, source.text, 'options.notifyId']);
-		this.sender = source.from;
+		this.fastPath = new Set([fields.recipients, fields.text, 'options.notifyId']);
+		this.sender = fields.from;
 	}
 
 	/** The Sender: in node version 2 a resource locator, whose value is the sender ID. */
@@ -163,45 +140,24 @@ function readOptions(reader: ParameterReader): CampaignOptions {
 	return options;
 }
 
-/** A text cut to the operation's limit, with its ending; anything but a text is left for the rules to name. */
-function shapedText(text: unknown, { textEnding = '', textLimit }: CampaignParameters): unknown {
-	if (typeof text !== 'string' || text.trim() === '') return text;
-	const kept = text.trimEnd();
-	if (textLimit === undefined || kept.length <= textLimit) return `${kept}${textEnding}`;
-	// The reader must know there is more than they see.
-	const more = (shown: number) => `… (+${kept.length - shown} characters not shown)`;
-	const shown = textLimit - more(textLimit).length;
-	return `${kept.slice(0, shown)}${more(shown)}${textEnding}`;
-}
-
-/** Every input item's campaign parameters; the only code that reads n8n's node parameters. */
+/** Every input item's text as its fields say; the only code that reads n8n's node parameters. */
 export function readParameters(
 	ctx: IExecuteFunctions,
 	input: INodeExecutionData[],
 	scheduled: boolean,
-	source: CampaignParameters = CAMPAIGN_PARAMETERS,
-): ItemParameters[] {
-	const fixed = source.fixed ?? {};
-	if (source.values)
-		return source.values.map((value, itemIndex) => ({
-			itemIndex,
-			...value,
-			sendAt: undefined,
-			options: { ...fixed },
-			unreadable: [],
-		}));
-	const reader = new ParameterReader(ctx, input, source);
-	const items: ItemParameters[] = new Array(input.length);
+	fields: CampaignFields = CAMPAIGN_FIELDS,
+): TextRequest[] {
+	const reader = new ParameterReader(ctx, input, fields);
+	const items: TextRequest[] = new Array(input.length);
 	for (let itemIndex = 0; itemIndex < input.length; itemIndex++) {
 		const unreadable = reader.forItem(itemIndex);
 		items[itemIndex] = {
 			itemIndex,
-			from: reader.read(source.from, ''),
-			text: shapedText(reader.read(source.text, ''), source),
-			recipients: reader.read(source.recipients, ''),
+			from: reader.read(fields.from, ''),
+			text: reader.read(fields.text, ''),
+			recipients: reader.read(fields.recipients, ''),
 			sendAt: scheduled ? reader.read('sendAt', '') : undefined,
-			// Made for this item alone, so the fixed options are set on it rather than on a copy.
-			options: Object.assign(readOptions(reader), fixed),
+			options: readOptions(reader),
 			unreadable,
 		};
 	}

@@ -1,15 +1,14 @@
-// A Send or Schedule run: read, plan, check senders, post side by side, report each item.
+// The campaign pipeline's core: plan the texts, check senders, post side by side, report each item.
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { apiUrl } from '../../../transport/request';
 import { asNodeError } from '../../../eachItem';
-import { refuseBlindRetry } from '../../../retriedBlind';
 
 import { applySenderCheck, checkSenders } from './checkSenders';
 import type { Posting, PostingContext } from './posting';
 import { postAll } from './dispatch';
-import { Ledger } from './ledger';
+import type { Ledger } from './ledger';
 import {
 	type CampaignOperation,
 	ruleStopError,
@@ -23,26 +22,22 @@ import { Pacer } from './pacer';
 import { loadPace, savePace } from './rememberedPace';
 import { planCampaigns } from './plan';
 import { runSettings } from '../options';
-import {
-	CAMPAIGN_PARAMETERS,
-	type CampaignParameters,
-	type ItemParameters,
-	readParameters,
-} from './readParameters';
+import type { CampaignRun } from './campaignRun';
+import type { TextRequest } from './textRequest';
+import type { SenderRecord } from '../../sender/senders';
 import { reportCampaign } from './report';
 import { CAMPAIGN_PATH } from './requestBody';
-import { nodeMemory } from '../../../runMemory';
 
 export type { CampaignOperation } from './output';
 
 /** What every posting of this run shares: the ledger, the pacer, the stop signal, the endpoint. */
 async function postingContext(
 	ctx: IExecuteFunctions,
-	parameters: ItemParameters[],
+	requests: TextRequest[],
 	ledger: Ledger,
 ): Promise<PostingContext & { workers: number; adaptive: boolean }> {
 	// Read from the first item: one pace for the whole run.
-	const { settings, violations } = runSettings(parameters[0]?.options ?? {});
+	const { settings, violations } = runSettings(requests[0]?.options ?? {});
 	const { mostInFlight: ceiling, adaptivePace: adaptive } = settings;
 	if (violations.length > 0) throw violationError(ctx, [{ ...violations[0], itemIndex: 0 }], 'run');
 	const campaignUrl = await apiUrl(ctx, CAMPAIGN_PATH);
@@ -85,32 +80,35 @@ async function afterAcceptance<T>(
 }
 
 /**
- * The run read, planned and its senders checked: nothing posted yet. Resolved first: a
- * credential URL that may not be used stops the run before any request.
+ * The run as its operation began it, with what the operation knows already and the pipeline need
+ * not ask again (Reply has read the sender list).
+ */
+export interface RunStart extends CampaignRun {
+	senders?: SenderRecord[];
+}
+
+/**
+ * The texts planned and their senders checked: nothing posted yet. The endpoint is resolved
+ * first: a credential URL that may not be used stops the run before any request.
  */
 async function preparedCampaigns(
 	ctx: IExecuteFunctions,
-	items: INodeExecutionData[],
+	requests: TextRequest[],
 	operation: CampaignOperation,
-	source: CampaignParameters,
+	{ ledger, senders }: RunStart,
 ) {
-	const scheduled = operation === 'schedule';
-	const runIndex = ctx.getWorkflowDataProxy(0).$runIndex;
-	const ledger = new Ledger(nodeMemory(ctx), runIndex);
-	refuseBlindRetry(ctx, ledger.started, runIndex);
 	// Retry On Fail calls the node again after a Stop or a Timeout: nothing more may go.
 	if (ctx.getExecutionCancelSignal()?.aborted)
 		throw new NodeOperationError(ctx.getNode(), 'The execution was stopped; nothing more was sent');
-	const parameters = readParameters(ctx, items, scheduled, source);
 	// Planned as at the first attempt, so what it posted is reported rather than refused; each
 	// request is judged against the clock again as it is posted (post.ts).
-	const planned = planCampaigns(parameters, {
-		scheduled,
+	const planned = planCampaigns(requests, {
+		scheduled: operation === 'schedule',
 		now: ledger.firstPlanned(new Date()),
 		zone: ctx.getTimezone(),
 	});
-	const run = await postingContext(ctx, parameters, ledger);
-	const senderChecks = await checkSenders(ctx, planned, ledger);
+	const run = await postingContext(ctx, requests, ledger);
+	const senderChecks = await checkSenders(ctx, planned, ledger, senders);
 	const plans = planned.map((plan) => applySenderCheck(plan, senderChecks.get(plan)));
 	const warnings = (index: number) => senderChecks.get(planned[index])?.warnings ?? [];
 	return { ledger, run, plans, warnings };
@@ -147,22 +145,22 @@ async function postedReports(
 }
 
 /**
- * Send or schedule, over all input items: read parameters → plan (normalise, group, dedupe,
- * validate) → check senders → post the campaigns side by side → report per item.
+ * The texts of a run, one request per input item: plan (normalise, group, dedupe, validate) →
+ * check senders → post the campaigns side by side → report per item. `run` is begun by the
+ * operation (campaignRun.ts) before it reads anything.
  */
 export async function runCampaigns(
 	ctx: IExecuteFunctions,
-	items: INodeExecutionData[],
+	requests: TextRequest[],
 	operation: CampaignOperation,
-	/** Which node parameters hold the sender, text and numbers, and options the operation sets itself. */
-	source: CampaignParameters = CAMPAIGN_PARAMETERS,
+	run: RunStart,
 ): Promise<INodeExecutionData[]> {
-	const prepared = await preparedCampaigns(ctx, items, operation, source);
+	const prepared = await preparedCampaigns(ctx, requests, operation, run);
 	const { ledger, plans } = prepared;
 	const problem = plans.find((plan) => plan.violations.length > 0 || plan.rejected.length > 0);
 	if (problem && !ctx.continueOnFail())
 		throw ruleStopError({ ctx, ledger, operation }, plans, problem);
-	const out: INodeExecutionData[] = new Array(items.length);
+	const out: INodeExecutionData[] = new Array(requests.length);
 	if (problem) writeStopped(stoppedReports({ ctx, ledger, operation }, plans), out);
 
 	const reports = await postedReports(ctx, prepared, operation);

@@ -6,7 +6,8 @@ import { normaliseMsisdn } from '../../../domain/phoneNumbers';
 import { parseCountryCode } from '../../../domain/rules';
 import { asText } from '../../../../shared/values';
 import {
-	beginOneTextRun,
+	beginCampaignRun,
+	type CampaignRun,
 	oneTextMayHaveGone,
 	type OneTextOutcome,
 	sendOneText,
@@ -146,14 +147,15 @@ interface SentBefore {
  */
 function textOfThisRun(
 	ctx: IExecuteFunctions,
-	question: { run: number; msisdn: string; at: Date },
+	question: { run: CampaignRun; msisdn: string; at: Date },
 	secret: string,
 ): SentBefore {
-	const { run, msisdn } = question;
+	const { msisdn } = question;
+	const run = question.run.index;
 	const runs = remembered<SentBefore>(nodeMemory(ctx), 'questions');
 	const earlier = runs[run];
 	const nodeId = ctx.getNode().id;
-	if (earlier && oneTextMayHaveGone(ctx, run)) {
+	if (earlier && oneTextMayHaveGone(question.run)) {
 		if (questionOf(earlier.notifyId, { nodeId, msisdn }, secret) === null)
 			throw notSent(
 				ctx,
@@ -208,7 +210,7 @@ export async function ask<Options extends AskOptions>(
 	wait: Wait<Options>,
 ): Promise<Asked> {
 	// First, so a run that stops on a mistake leaves its record: a Retry after the fix sends.
-	const run = beginOneTextRun(ctx);
+	const run = beginCampaignRun(ctx);
 	refuseMisuse(ctx, items.length, wait);
 	const options = ctx.getNodeParameter('options', 0, {}) as unknown as Options;
 	wait.checkSender?.(ctx);
@@ -224,7 +226,7 @@ export async function ask<Options extends AskOptions>(
 		run,
 		msisdn,
 		notifyId,
-		parameters: QUESTION_PARAMETERS,
+		fields: QUESTION_PARAMETERS,
 		...wait.shapeText?.(ctx, { notifyId, secret, options }),
 	});
 	return { state, now, waitTill, outcome };

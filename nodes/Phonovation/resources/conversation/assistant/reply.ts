@@ -13,7 +13,12 @@ import { describeUnreadable, readExclusions } from '../../../domain/exclusions';
 import { DEFAULT_COUNTRY_CODE, parseCountryCode } from '../../../domain/rules';
 import { asNodeError } from '../../../eachItem';
 import { TRANSACTIONAL } from '../../campaign/options';
-import { beginOneTextRun, sendWorkedOutTexts } from '../../campaign/pipeline/sendOneText';
+import {
+	beginCampaignRun,
+	type CampaignRun,
+	sendWorkedOutTexts,
+} from '../../campaign/pipeline/sendOneText';
+import { fetchSenders, type SenderRecord } from '../../sender/senders';
 import { defaultCountryCodeField, excludeNumbersField } from '../../../numberFields';
 import { NATIONAL_NUMBER, operationFields } from '../fields';
 import { readNumber } from '../numbers';
@@ -28,7 +33,7 @@ import {
 import { handoverLongcode, STAFF } from './handoverState';
 import { logOnce, messagesOfPerson, runOf } from './messageLog';
 import { type LoggedMessage, messageId } from './messages';
-import { accountSenders } from './accountSenders';
+import { accountSendersOf } from './accountSenders';
 import { type AccountSenders, addressRefusal, logRefusal } from './replyGuards';
 import { cutToParts } from './replyText';
 import { nodeMemory, remembered } from '../../../runMemory';
@@ -268,13 +273,18 @@ interface ReplyPlan {
 /**
  * The run's plan, decided once: a retry (Retry On Fail, or a Retry of the failed execution, which
  * n8n gives the node's context) neither checks nor logs again, so the same items go in the same
- * order and the campaign pipeline's record finds what it posted.
+ * order and the campaign pipeline's record finds what it posted. `senders`: the account's list,
+ * when this attempt read it to decide (the pipeline's sender check then reads it from here).
  */
-async function replyPlan(ctx: IExecuteFunctions, items: INodeExecutionData[]): Promise<ReplyPlan> {
-	const runIndex = beginOneTextRun(ctx);
+async function replyPlan(
+	ctx: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<{ plan: ReplyPlan; run: CampaignRun; senders?: SenderRecord[] }> {
+	const run = beginCampaignRun(ctx);
 	const plans = remembered<ReplyPlan>(nodeMemory(ctx), 'replyPlans');
-	if (plans[runIndex]) return plans[runIndex];
-	const account = await accountSenders(ctx);
+	if (plans[run.index]) return { plan: plans[run.index], run };
+	const senders = await fetchSenders(ctx);
+	const account = accountSendersOf(senders);
 	const plan: ReplyPlan = { sendable: [], notSent: {} };
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
@@ -286,8 +296,8 @@ async function replyPlan(ctx: IExecuteFunctions, items: INodeExecutionData[]): P
 			plan.notSent[itemIndex] = { error: error instanceof Error ? error.message : String(error) };
 		}
 	}
-	plans[runIndex] = plan;
-	return plan;
+	plans[run.index] = plan;
+	return { plan, run, senders };
 }
 
 /**
@@ -302,7 +312,8 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const { sendable, notSent } = await replyPlan(this, items);
+	const { plan, run, senders } = await replyPlan(this, items);
+	const { sendable, notSent } = plan;
 	const out: INodeExecutionData[] = items.map((_, itemIndex) => ({
 		json: notSent[itemIndex] ?? {},
 		pairedItem: { item: itemIndex },
@@ -310,8 +321,9 @@ export async function execute(
 	if (sendable.length > 0) {
 		const reports = await sendWorkedOutTexts(
 			this,
+			run,
 			sendable.map(({ from, to, text }) => ({ from, text, recipients: `+${to}` })),
-			{ ...TRANSACTIONAL, campaignName: 'Reply' },
+			{ fixed: { ...TRANSACTIONAL, campaignName: 'Reply' }, senders },
 		);
 		sendable.forEach(({ itemIndex, disclosed }, i) => {
 			out[itemIndex] = { json: { ...reports[i].json, disclosed }, pairedItem: { item: itemIndex } };

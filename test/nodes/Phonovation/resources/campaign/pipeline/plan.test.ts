@@ -7,7 +7,7 @@ import {
 	withSkipped,
 } from '../../../../../../nodes/Phonovation/resources/campaign/pipeline/plan';
 
-import { context, item } from './itemParameters';
+import { context, item } from './textRequests';
 import { type RecipientRecord, recordOf } from './records';
 
 /** An item's numbers as records, read from its plan's columns. */

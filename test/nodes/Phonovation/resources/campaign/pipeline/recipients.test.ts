@@ -16,7 +16,7 @@ import {
 	readOptions,
 } from '../../../../../../nodes/Phonovation/resources/campaign/options';
 
-import { context, item } from './itemParameters';
+import { context, item } from './textRequests';
 import { batchOf, recordOf } from './records';
 
 /** Two items: item 3 lists two numbers, item 5 three (one invalid). */

@@ -72,6 +72,13 @@ describe('Reply: a text back from the longcode the person texted, with the guard
 		expect(log.messages).toMatchObject([{ kind: 'out', phone: ANNA, key: 'turn:1' }]);
 	});
 
+	it("reads the account's sender list once per run: its guards and the campaign's sender check share it", async () => {
+		const before = fixture().sim.count('GET', '/api/v2/senderlist');
+		const result = await reply([turn(1), turn(2, { from: '353871234568' })]);
+		expect(result.items.map((i) => i.json.status)).toEqual(['accepted', 'accepted']);
+		expect(fixture().sim.count('GET', '/api/v2/senderlist') - before).toBe(1);
+	});
+
 	it.each([
 		[
 			'an unsigned SMS-To that is no sender of the account',
