@@ -14,7 +14,13 @@ import { sendAtWhenPosted } from '../../../domain/compliance';
 import { Ledger } from './ledger';
 import type { Slot } from './pacer';
 import type { CampaignPlan, CampaignSettings } from './plan';
-import type { BatchOutcome, Posting, PostingContext } from './posting';
+import {
+	type BatchOutcome,
+	type BatchResult,
+	foldPosting,
+	type Posting,
+	type PostingContext,
+} from './posting';
 import { earlierOf, RecordReport, replayUnposted } from './replay';
 import { batchLabel, CAMPAIGN_PATH, requestBody } from './requestBody';
 import { TOO_MANY_REQUESTS, waitAfterTooMany } from './tooManyRequests';
@@ -27,21 +33,19 @@ export interface CampaignResponse {
 	errors?: string[] | null;
 }
 
-/** What would be posted, at the endpoint the run already resolved. */
-function rehearse(url: string, plan: CampaignPlan): Posting {
+/** What would be posted, at the endpoint the run already resolved: a result per batch. */
+function rehearse(url: string, plan: CampaignPlan): BatchResult[] {
 	const columns = plan.recipients;
-	return {
-		batches: Array.from({ length: plan.batchCount }, () => ({ state: 'dry run' })),
-		requests: 0,
-		retriedAfter429: 0,
-		dryRunRequests: Array.from({ length: plan.batchCount }, (_, index) => ({
+	return Array.from({ length: plan.batchCount }, (_, index) => ({
+		batch: { index, outcome: { state: 'dry run' } },
+		dryRunRequest: {
 			method: 'POST',
 			url,
 			body: JSON.parse(
 				requestBody(plan.settings, { columns, entries: plan.batch(index) }).toString('utf8'),
 			) as IDataObject,
-		})),
-	};
+		},
+	}));
 }
 
 const messageOf = (message: unknown): string | null =>
@@ -89,18 +93,22 @@ function answerOutcome(
 	};
 }
 
-/** A batch as posted: its outcome, the fingerprint of the body that went (if any) and the settings it went with. */
+/**
+ * A batch as posted: its outcome, the fingerprint of the body that went (if any), the settings it
+ * went with, the requests made and how many repeated a 429.
+ */
 interface Posted {
 	outcome: BatchOutcome;
 	posted?: string;
 	settings?: CampaignSettings;
+	requests: number;
+	retriedAfter429: number;
 }
 
-/** The campaign being posted: where it goes, what it is and what became of it so far. */
+/** The campaign being posted: where it goes and what it is. */
 interface CampaignPost {
 	run: PostingContext;
 	plan: CampaignPlan;
-	posting: Posting;
 }
 
 /** A request with its slot taken: the body that goes, and its record written ahead. */
@@ -175,26 +183,27 @@ function failedOutcome(
  * pause: a request that waited is never posted on what an earlier moment allowed.
  */
 async function postBatch(
-	{ run, plan, posting }: CampaignPost,
+	{ run, plan }: CampaignPost,
 	index: number,
 	bodyFor: (settings: CampaignSettings) => { body: Buffer; fingerprint: string },
 	written: BatchWriteAhead,
 ): Promise<Posted> {
+	const counts = { requests: 0, retriedAfter429: 0 };
 	for (let attempt = 0; ; attempt++) {
 		const slot = await run.pacer.acquire(attempt > 0);
 		const ready = readyToPost(run, plan, index);
 		if (!ready.ok) {
 			run.pacer.release(slot, false);
-			return { outcome: ready.outcome };
+			return { outcome: ready.outcome, ...counts };
 		}
 		const { settings } = ready;
 		const { body, fingerprint } = bodyFor(settings);
-		posting.requests++;
+		counts.requests++;
 		const exchange = await exchangeInSlot(run, plan, { slot, body, fingerprint, written });
 		if (exchange.ok) {
 			const where = batchLabel(index, plan.batchCount);
 			const outcome = answerOutcome(run.ctx, exchange.body, where, plan.items[0].itemIndex);
-			return { outcome, posted: fingerprint, settings };
+			return { outcome, posted: fingerprint, settings, ...counts };
 		}
 		const { failure } = exchange;
 		const wait =
@@ -204,11 +213,12 @@ async function postBatch(
 		if (wait !== null && attempt < TOO_MANY_REQUESTS.maxRetries) {
 			// Refused before processing: safe to repeat once everyone has waited.
 			written.refused();
-			posting.retriedAfter429++;
+			counts.retriedAfter429++;
 			run.pacer.tooMany(wait);
 			continue;
 		}
-		return { outcome: failedOutcome(run, plan, index, failure), posted: fingerprint, settings };
+		const outcome = failedOutcome(run, plan, index, failure);
+		return { outcome, posted: fingerprint, settings, ...counts };
 	}
 }
 
@@ -247,67 +257,98 @@ function settingsAt(
 }
 
 /** A Send planned inside Quiet Hours already says so; one that entered them while going out is counted here. */
-function noteMovedIntoQuietHours(
+function movedIntoQuietHours(
 	plan: CampaignPlan,
 	posted: CampaignSettings,
-	posting: Posting,
-): void {
+): BatchResult['movedIntoQuietHours'] {
 	const { quiet, sendAt } = plan.settings;
-	if (plan.settings.scheduled || !quiet || !posted.sendAt || posted.sendAt === sendAt) return;
-	const moved = (posting.movedIntoQuietHours ??= {
-		window: quiet,
-		requests: 0,
-		sendAt: posted.sendAt,
-	});
-	moved.requests++;
+	if (plan.settings.scheduled || !quiet || !posted.sendAt || posted.sendAt === sendAt)
+		return undefined;
+	return { window: quiet, sendAt: posted.sendAt };
 }
 
-/**
- * One batch of a campaign: its recipients looked up in the record (those an earlier attempt
- * posted are reported from it), the rest posted. Whether the campaign goes on to its next batch.
- */
-async function sendBatch(
+/** The failure a batch's outcome makes the campaign, at that batch. */
+function failureOf(outcome: BatchOutcome, index: number): Posting['failure'] {
+	const error =
+		outcome.state === 'failed' || outcome.state === 'unconfirmed' ? outcome.failure : undefined;
+	return error && { error, batch: index };
+}
+
+/** A batch's recipients no earlier attempt posted, and the body the clock allowed when looked up. */
+interface FreshBatch {
+	/** The whole batch, and those of it to post now (the same array when nothing was posted before). */
+	batch: Int32Array;
+	fresh: Int32Array;
+	/** The settings the record was looked up with, and the whole batch's body and fingerprint then. */
+	looked: { settings: CampaignSettings; body: Buffer; fingerprint: string };
+}
+
+/** Posts a batch's fresh recipients, its record written ahead and settled: what it found. */
+async function postFresh(
 	target: CampaignPost,
 	index: number,
-	{ duplicates, lookedUp }: { duplicates: ReturnType<typeof duplicatesOf>; lookedUp: boolean[] },
-): Promise<boolean> {
-	const { run, plan, posting } = target;
+	{ batch, fresh, looked }: FreshBatch,
+	duplicates: ReturnType<typeof duplicatesOf>,
+): Promise<BatchResult> {
+	const { plan } = target;
 	const columns = plan.recipients;
-	const batch = plan.batch(index);
-	// The record is looked up with the body as the clock leaves it now; what goes is built when its slot is taken.
-	const now = settingsAt(run, plan, index);
-	if (!now.ok) {
-		posting.batches[index] = { state: 'failed', failure: now.error };
-		posting.failure = { error: now.error, batch: index };
-		return false;
-	}
-	const whole = requestBody(now.settings, { columns, entries: batch });
-	const fingerprint = Ledger.fingerprint(whole);
-	const { known, fresh, textedForOthers } = earlierOf(run, columns, batch, fingerprint);
-	lookedUp[index] = true;
-	const report = new RecordReport(run.ctx, plan, posting);
-	for (const [entry, record] of known) report.add(entry, record, { fingerprint, batch: index });
-	for (const entry of textedForOthers ?? []) (posting.textedForOthers ??= new Set()).add(entry);
-	if (fresh.length === 0) {
-		posting.batches[index] = report.outcomes.values().next().value ?? { state: 'not attempted' };
-		return true;
-	}
 	const bodyFor = (settings: CampaignSettings) => {
-		if (settings === now.settings && fresh === batch) return { body: whole, fingerprint };
+		if (settings === looked.settings && fresh === batch) return looked;
 		const body = requestBody(settings, { columns, entries: fresh });
 		return { body, fingerprint: Ledger.fingerprint(body) };
 	};
 	let who: string | undefined;
 	const whoOfFresh = () => (who ??= whoOf(columns, fresh, duplicates));
-	const written = new BatchWriteAhead(run.ledger, whoOfFresh);
-	const { outcome, posted, settings } = await postBatch(target, index, bodyFor, written);
-	written.settle(posted === undefined ? undefined : recorded(outcome, posted, whoOfFresh));
-	if (settings && posted) noteMovedIntoQuietHours(plan, settings, posting);
-	posting.batches[index] = outcome;
-	const failure =
-		outcome.state === 'failed' || outcome.state === 'unconfirmed' ? outcome.failure : undefined;
-	if (failure) posting.failure = { error: failure, batch: index };
-	return !failure;
+	const written = new BatchWriteAhead(target.run.ledger, whoOfFresh);
+	const posted = await postBatch(target, index, bodyFor, written);
+	const { outcome, settings, requests, retriedAfter429 } = posted;
+	written.settle(
+		posted.posted === undefined ? undefined : recorded(outcome, posted.posted, whoOfFresh),
+	);
+	return {
+		batch: { index, outcome },
+		failure: failureOf(outcome, index),
+		requests,
+		retriedAfter429,
+		movedIntoQuietHours:
+			settings && posted.posted ? movedIntoQuietHours(plan, settings) : undefined,
+	};
+}
+
+/**
+ * One batch of a campaign: its recipients looked up in the record (those an earlier attempt
+ * posted are reported from it), the rest posted. What it found, and whether the campaign goes on
+ * to its next batch.
+ */
+async function sendBatch(
+	target: CampaignPost,
+	index: number,
+	{ duplicates, lookedUp }: { duplicates: ReturnType<typeof duplicatesOf>; lookedUp: boolean[] },
+): Promise<{ results: BatchResult[]; goOn: boolean }> {
+	const { run, plan } = target;
+	const columns = plan.recipients;
+	const batch = plan.batch(index);
+	// The record is looked up with the body as the clock leaves it now; what goes is built when its slot is taken.
+	const now = settingsAt(run, plan, index);
+	if (!now.ok) {
+		const outcome: BatchOutcome = { state: 'failed', failure: now.error };
+		const failure = failureOf(outcome, index);
+		return { results: [{ batch: { index, outcome }, failure }], goOn: false };
+	}
+	const body = requestBody(now.settings, { columns, entries: batch });
+	const fingerprint = Ledger.fingerprint(body);
+	const { known, fresh, textedForOthers } = earlierOf(run, columns, batch, fingerprint);
+	lookedUp[index] = true;
+	const report = new RecordReport(run.ctx, plan);
+	for (const [entry, record] of known) report.add(entry, record, { fingerprint, batch: index });
+	const fromRecord = report.result(textedForOthers);
+	if (fresh.length === 0) {
+		const outcome = report.outcomes.values().next().value ?? { state: 'not attempted' };
+		return { results: [fromRecord, { batch: { index, outcome } }], goOn: true };
+	}
+	const looked = { settings: now.settings, body, fingerprint };
+	const sent = await postFresh(target, index, { batch, fresh, looked }, duplicates);
+	return { results: [fromRecord, sent], goOn: !sent.failure };
 }
 
 /**
@@ -319,24 +360,23 @@ async function sendBatch(
 export async function postCampaign(run: PostingContext, plan: CampaignPlan): Promise<Posting> {
 	if (plan.settings.rehearsal) {
 		// A retry switched to Dry Run still reports what an earlier attempt texted, from the record.
-		const rehearsal = rehearse(run.campaignUrl, plan);
-		replayUnposted(run, plan, rehearsal);
-		return rehearsal;
+		return foldPosting(plan.batchCount, [
+			...rehearse(run.campaignUrl, plan),
+			replayUnposted(run, plan),
+		]);
 	}
-	const posting: Posting = {
-		batches: Array.from({ length: plan.batchCount }, () => ({ state: 'not attempted' })),
-		requests: 0,
-		retriedAfter429: 0,
-	};
 	const shared = {
 		duplicates: duplicatesOf(plan.recipients),
 		/** Batches whose recipients were looked up in the record as they were about to be posted. */
 		lookedUp: [] as boolean[],
 	};
+	const results: BatchResult[] = [];
 	for (let index = 0; index < plan.batchCount; index++) {
 		if (run.stop.requested) break;
-		if (!(await sendBatch({ run, plan, posting }, index, shared))) break;
+		const batch = await sendBatch({ run, plan }, index, shared);
+		results.push(...batch.results);
+		if (!batch.goOn) break;
 	}
-	replayUnposted(run, plan, posting, shared.lookedUp);
-	return posting;
+	results.push(replayUnposted(run, plan, shared.lookedUp));
+	return foldPosting(plan.batchCount, results);
 }

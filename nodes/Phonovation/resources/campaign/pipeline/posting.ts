@@ -1,4 +1,4 @@
-// What posting a campaign gives back (one outcome per batch, folded into a Posting) and what it
+// What posting a campaign gives back (what each batch returns, folded into a Posting) and what it
 // needs: the types the pipeline's posting, replay, write-ahead and report share, in one place.
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
@@ -53,6 +53,61 @@ export interface Posting {
 	movedIntoQuietHours?: { window: QuietHours; requests: number; sendAt: string };
 	/** A dry run's requests, exactly as they would have been posted. */
 	dryRunRequests?: IDataObject[];
+}
+
+/**
+ * What one step of posting a campaign found: a batch posted (or not), the record's recipients a
+ * batch or the final pass reports, a dry run's request. Folded in order into the Posting.
+ */
+export interface BatchResult {
+	/** A batch's outcome, at its index in the plan. */
+	batch?: { index: number; outcome: BatchOutcome };
+	/** The failure this step makes the campaign; a `replayed` one never replaces an earlier failure. */
+	failure?: Posting['failure'];
+	/** Recipients an earlier attempt posted, with what became of them. */
+	earlier?: ReadonlyMap<number, BatchOutcome>;
+	/** Recipients an earlier attempt texted for another item. */
+	textedForOthers?: ReadonlySet<number>;
+	requests?: number;
+	retriedAfter429?: number;
+	/** A Send's request that went into Quiet Hours that began while it went out, with its sendAt. */
+	movedIntoQuietHours?: { window: QuietHours; sendAt: string };
+	dryRunRequest?: IDataObject;
+}
+
+/**
+ * The one place a Posting is built: the results of a campaign's steps in the order they happened,
+ * over its `batchCount` batches (each `not attempted` until a result says otherwise). `stopped`: a
+ * rule that stops the campaign on this attempt, which is its failure whatever the record says.
+ */
+export function foldPosting(
+	batchCount: number,
+	results: readonly BatchResult[],
+	stopped?: Error,
+): Posting {
+	const posting: Posting = {
+		batches: Array.from({ length: batchCount }, () => ({ state: 'not attempted' })),
+		requests: 0,
+		retriedAfter429: 0,
+	};
+	for (const result of results) {
+		if (result.batch) posting.batches[result.batch.index] = result.batch.outcome;
+		if (result.failure && (!result.failure.replayed || !posting.failure))
+			posting.failure = result.failure;
+		for (const [entry, outcome] of result.earlier ?? [])
+			(posting.earlier ??= new Map()).set(entry, outcome);
+		for (const entry of result.textedForOthers ?? [])
+			(posting.textedForOthers ??= new Set()).add(entry);
+		posting.requests += result.requests ?? 0;
+		posting.retriedAfter429 += result.retriedAfter429 ?? 0;
+		if (result.movedIntoQuietHours) {
+			const { window, sendAt } = result.movedIntoQuietHours;
+			(posting.movedIntoQuietHours ??= { window, sendAt, requests: 0 }).requests++;
+		}
+		if (result.dryRunRequest) (posting.dryRunRequests ??= []).push(result.dryRunRequest);
+	}
+	if (stopped) posting.failure = { error: stopped };
+	return posting;
 }
 
 export interface PostingContext {

@@ -4,7 +4,13 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { Ledger, type Recorded } from './ledger';
 import type { CampaignPlan } from './plan';
-import type { BatchOutcome, Posting, PostingContext } from './posting';
+import {
+	type BatchOutcome,
+	type BatchResult,
+	foldPosting,
+	type Posting,
+	type PostingContext,
+} from './posting';
 import type { CampaignRecipients } from './recipients';
 
 /**
@@ -78,24 +84,29 @@ export type Replaying = Pick<PostingContext, 'ctx' | 'ledger'>;
  */
 export class RecordReport {
 	readonly outcomes = new Map<Recorded, BatchOutcome>();
+	private readonly earlier = new Map<number, BatchOutcome>();
+	private failure?: Posting['failure'];
 
 	constructor(
 		private readonly ctx: IExecuteFunctions,
 		private readonly plan: CampaignPlan,
-		private readonly posting: Posting,
 	) {}
 
 	/** `fingerprint`: the body this attempt would post for it (its own record's when none is posted now). */
 	add(entry: number, record: Recorded, at: { fingerprint?: string; batch?: number } = {}): void {
-		const { posting } = this;
 		let outcome = this.outcomes.get(record);
 		if (!outcome) {
 			outcome = replayed(this.ctx, this.plan, record, at.fingerprint ?? record.body ?? '');
 			this.outcomes.set(record, outcome);
 			if (outcome.state === 'unconfirmed')
-				posting.failure ??= { error: outcome.failure!, batch: at.batch ?? 0, replayed: true };
+				this.failure ??= { error: outcome.failure!, batch: at.batch ?? 0, replayed: true };
 		}
-		(posting.earlier ??= new Map()).set(entry, outcome);
+		this.earlier.set(entry, outcome);
+	}
+
+	/** What the records reported add to the campaign's Posting. */
+	result(textedForOthers?: ReadonlySet<number>): BatchResult {
+		return { earlier: this.earlier, failure: this.failure, textedForOthers };
 	}
 }
 
@@ -108,11 +119,11 @@ export class RecordReport {
 export function replayUnposted(
 	run: Replaying,
 	plan: CampaignPlan,
-	posting: Posting,
 	lookedUp: readonly boolean[] = [],
-): void {
-	if (!run.ledger.retrying) return;
-	const report = new RecordReport(run.ctx, plan, posting);
+): BatchResult {
+	if (!run.ledger.retrying) return {};
+	const report = new RecordReport(run.ctx, plan);
+	const textedForOthers = new Set<number>();
 	const columns = plan.recipients;
 	const { perRequest } = plan.settings;
 	const posted = (entry: number) => {
@@ -134,10 +145,11 @@ export function replayUnposted(
 				!columns.skip(entry) &&
 				run.ledger.recipient(Ledger.duplicateKey(item.itemIndex, msisdn))
 			) {
-				(posting.textedForOthers ??= new Set()).add(entry);
+				textedForOthers.add(entry);
 			}
 		}
 	}
+	return report.result(textedForOthers);
 }
 
 /**
@@ -150,10 +162,7 @@ export function stoppedPosting(
 	plan: CampaignPlan,
 	error: Error,
 ): Posting | undefined {
-	if (!run.ledger.retrying) return undefined;
-	const posting: Posting = { batches: [], requests: 0, retriedAfter429: 0 };
-	replayUnposted(run, plan, posting);
-	if (!posting.earlier && !posting.textedForOthers) return undefined;
-	posting.failure = { error };
-	return posting;
+	const found = replayUnposted(run, plan);
+	if (!found.earlier?.size && !found.textedForOthers?.size) return undefined;
+	return foldPosting(0, [found], error);
 }
