@@ -1,44 +1,15 @@
-// The rules a text and its send time keep: opt-out wording for marketing, and Quiet Hours.
+// The rules a send time keeps (Quiet Hours), and what an item's checks found.
 import { DateTime } from 'luxon';
 
-import { offersOptOut, withOptOutText } from '../../shared/optOutWords';
 import type { QuietHours } from './quietHours';
 import { quietHoursEndIn, windowIn } from './quietHours';
 import type { RuleViolation } from './rules';
 import { wireSendAt } from './sendAt';
 
-/** What the campaign options say about opt-out wording (options/ reads them). */
-interface OptOutRules {
-	/** The Opt-Out Text added at the end, '' for none. */
-	footer: string;
-	/** Marketing must offer a way to opt out. */
-	marketing: boolean;
-	/** A marketing text without opt-out wording stops (else it warns). */
-	optOutWordingRequired: boolean;
-	/** That rule broken, under its option's field. */
-	optOutWordingRefusal: (message: string) => RuleViolation;
-}
-
 /** What one item's checks found: rules it breaks stop it, warnings go to the output. */
 export interface Findings {
 	violations: RuleViolation[];
 	warnings: string[];
-}
-
-const MISSING_OPT_OUT =
-	'Message Type is Marketing but the text offers no way to opt out (no STOP, OPTOUT or 50123 wording): Irish and EU rules ask for one in every marketing text. Add the Opt-Out Text option, or set Message Type to Transactional if this text is not marketing';
-
-/**
- * The text as it will be sent: with the Opt-Out Text, then checked for opt-out wording when it is
- * marketing. Done before texts are compared, so the footer is part of the merge key, the limit and the parts.
- */
-export function textToSend(text: string, rules: OptOutRules, found: Findings): string {
-	const full = withOptOutText(text, rules.footer);
-	if (!rules.marketing || full.trim() === '' || offersOptOut(full)) return full;
-	if (rules.optOutWordingRequired)
-		found.violations.push(rules.optOutWordingRefusal(MISSING_OPT_OUT));
-	else found.warnings.push(MISSING_OPT_OUT);
-	return full;
 }
 
 interface Moment {

@@ -1,6 +1,7 @@
 // The campaign options, one line each, and everything made from them: fields, types, key, body, report, settings.
 import type { INodeProperties } from 'n8n-workflow';
 
+import type { Findings } from '../../../domain/compliance';
 import type { RuleViolation } from '../../../domain/rules';
 import { adaptiveParallelRequests } from './adaptiveParallelRequests';
 import { batchSize } from './batchSize';
@@ -65,6 +66,9 @@ type SettingsOf<K extends OptionName> = (typeof CAMPAIGN_OPTIONS)[K] extends {
 export type OptionSettings = Joined<{ [K in OptionName]: SettingsOf<K> }[OptionName]>;
 
 const entries = Object.entries(CAMPAIGN_OPTIONS) as Array<[OptionName, CampaignOption<unknown>]>;
+
+/** The options, by name, in the index's order: what every phase goes over. */
+export const OPTION_TABLE: ReadonlyArray<[OptionName, CampaignOption<unknown>]> = entries;
 
 export const OPTION_NAMES: readonly OptionName[] = entries.map(([name]) => name);
 
@@ -176,4 +180,36 @@ export function runSettings(raw: CampaignOptions): {
 		if (option.perRun && option.settings)
 			Object.assign(settings, option.settings(readOption(name, raw[name], violations)));
 	return { settings: settings as OptionSettings, violations };
+}
+
+/**
+ * The plan phase on a row's text, over a table of options: each one's `shapeText` in order, then
+ * each one's `checkText`, what they find added to `found`. The text as it will be sent.
+ */
+export function textPhase(
+	options: ReadonlyArray<[string, CampaignOption<unknown>]>,
+	row: { text: string; values: Readonly<Record<string, unknown>>; settings: Contribution },
+	found: Findings,
+): string {
+	let text = row.text;
+	for (const [name, option] of options)
+		if (option.shapeText) text = option.shapeText(text, row.values[name]);
+	const checked = { text, added: text !== row.text };
+	for (const [name, option] of options) {
+		const finding = option.checkText?.(checked, row.values[name], row.settings);
+		if (!finding) continue;
+		if ('violation' in finding) found.violations.push(finding.violation);
+		else found.warnings.push(finding.warning);
+	}
+	return text;
+}
+
+/** A row's text as it will be sent, with what the campaign options' text rules found. */
+export function textAsSent(
+	text: string,
+	values: OptionValues,
+	settings: OptionSettings,
+	found: Findings,
+): string {
+	return textPhase(entries, { text, values, settings: settings as Contribution }, found);
 }

@@ -1,4 +1,5 @@
 // Max Parts per Text: the most billed parts a text may be sent as.
+import { analyseText } from '../../../domain/gsmSegments';
 import { type CampaignOption, refusal, wholeNumberOption } from './option';
 
 /** 2,000 characters (the provider's limit) in UCS-2 make 30 parts: no text needs more. */
@@ -13,5 +14,12 @@ export const maxParts = {
 		},
 		{ min: 0, max: MAX_PARTS, fallback: 0 },
 	),
-	settings: (most: number) => ({ partsLimit: most, partsRefusal: refusal('maxParts') }),
+	checkText: ({ text, added }, most: number) => {
+		if (most === 0) return undefined;
+		const parts = analyseText(text).segments;
+		if (parts <= most) return undefined;
+		const footer = added ? ' with the Opt-Out Text' : '';
+		const message = `Max Parts per Text is ${most}, and the text${footer} is ${parts} parts long`;
+		return { violation: refusal('maxParts')(message) };
+	},
 } satisfies CampaignOption<number>;

@@ -13,6 +13,16 @@ export interface Read<T> {
 /** What the options of one item give the pipeline, by the pipeline's own names (none is an option's). */
 export type Contribution = Readonly<Record<string, unknown>>;
 
+/** A row's text as the plan checks it: as it will be sent, and whether the options added to it. */
+export interface TextToCheck {
+	text: string;
+	/** The options added to the user's text (the Opt-Out Text): a refusal should say so. */
+	added: boolean;
+}
+
+/** What a text rule found: a violation stops the item before any credit is spent; a warning goes to the output. */
+export type TextFinding = { violation: RuleViolation } | { warning: string };
+
 /**
  * One campaign option. The options type, names and labels, the campaign key and its wording, the
  * request body's optional fields, the report's echo and the settings the pipeline reads are all made
@@ -47,6 +57,13 @@ export interface CampaignOption<T> {
 	perRun?: true;
 	/** Its value may be n8n items or objects, read as the same for every item when it is (a list). */
 	takesItems?: true;
+	/**
+	 * The plan phase on each row's text, before texts are compared (so the merge key, the limit and
+	 * the parts see the text as sent): every option's `shapeText` in the index's order, then every
+	 * `checkText`, which may read every option's settings.
+	 */
+	shapeText?(text: string, value: T): string;
+	checkText?(text: TextToCheck, value: T, settings: Contribution): TextFinding | undefined;
 }
 
 /** A rule of an option broken: the message, filed under the option's field so the error names it. */

@@ -3,7 +3,6 @@ import { describeUnreadable } from '../../../domain/exclusions';
 import { normaliseMsisdn, recipientEntries, toMsisdn } from '../../../domain/phoneNumbers';
 import type { RuleViolation } from '../../../domain/rules';
 import { campaignSettingsSchema, violationsOf } from '../../../domain/rules';
-import { analyseText } from '../../../domain/gsmSegments';
 import { zoneOfNumber } from '../../../domain/countryZones';
 import { hasOpenWindow, type QuietHours } from '../../../domain/quietHours';
 import { toSendAt } from '../../../domain/sendAt';
@@ -14,7 +13,6 @@ import {
 	movedOutOfQuietHours,
 	quietHoursOf,
 	sendAtOutsideQuietHours,
-	textToSend,
 } from '../../../domain/compliance';
 import {
 	CAMPAIGN_KEY_OPTIONS,
@@ -26,6 +24,7 @@ import {
 	optionSettings,
 	readItemOptions,
 	readOptions,
+	textAsSent,
 } from '../options';
 import type { TextRequest } from './textRequest';
 import type { EntryOwner, Skip } from './recipients';
@@ -172,25 +171,6 @@ function checkedSendAt(
 	return null;
 }
 
-/** Max Parts per Text: a text billed as more parts than the user allows is not sent. */
-function partsWithin(
-	text: string,
-	given: OptionSettings,
-	withFooter: boolean,
-	violations: RuleViolation[],
-): void {
-	const most = given.partsLimit;
-	if (most === 0) return;
-	const parts = analyseText(text).segments;
-	if (parts <= most) return;
-	const footer = withFooter ? ' with the Opt-Out Text' : '';
-	violations.push(
-		given.partsRefusal(
-			`Max Parts per Text is ${most}, and the text${footer} is ${parts} parts long`,
-		),
-	);
-}
-
 /** The first few unreadable entries, each with where it sits and why: `"unsubscribed": contains letters; …`. */
 export function listedUnreadable(suppression: Suppression): string {
 	const { unreadable } = suppression;
@@ -288,8 +268,7 @@ function rowSettings(
 	const given = optionSettings(options);
 	const found: Findings = { violations: before, warnings: [] };
 	const userText = asText(item.text);
-	const text = textToSend(userText, given, found);
-	partsWithin(text, given, text !== userText, before);
+	const text = textAsSent(userText, options, given, found);
 	const { countryCode } = given;
 	const suppression = countryCode ? suppressions.get(given.exclusions, countryCode) : undefined;
 	if (suppression && suppression.unreadable.length > 0 && given.failOnUnreadable)
