@@ -145,7 +145,7 @@ async function postedReports(
 }
 
 /**
- * The texts of a run, one request per input item: plan (normalise, group, dedupe, validate) →
+ * The texts of a run, one request per input item (in item order): plan (normalise, group, dedupe, validate) →
  * check senders → post the campaigns side by side → report per item. `run` is begun by the
  * operation (campaignRun.ts) before it reads anything.
  */
@@ -160,7 +160,8 @@ export async function runCampaigns(
 	const problem = plans.find((plan) => plan.violations.length > 0 || plan.rejected.length > 0);
 	if (problem && !ctx.continueOnFail())
 		throw ruleStopError({ ctx, ledger, operation }, plans, problem);
-	const out: INodeExecutionData[] = new Array(requests.length);
+	// At each request's input item: a reply's request is the item it answers, not its place.
+	const out: INodeExecutionData[] = new Array(requests.at(-1) ? requests.at(-1)!.itemIndex + 1 : 0);
 	if (problem) writeStopped(stoppedReports({ ctx, ledger, operation }, plans), out);
 
 	const reports = await postedReports(ctx, prepared, operation);

@@ -77,14 +77,14 @@ export async function sendOneText(
 	items: INodeExecutionData[],
 	text: OneText,
 ): Promise<OneTextOutcome> {
-	const requests = readParameters(ctx, items, false, text.fields).map((request) => ({
-		...request,
-		text: shapedText(request.text, text),
-		// The question's own Notify ID, whatever the node's options say.
-		options: { ...request.options, notifyId: text.notifyId, ...TRANSACTIONAL },
-	}));
 	let sent: INodeExecutionData;
 	try {
+		const requests = readParameters(ctx, items, false, text.fields).map((request) => ({
+			...request,
+			text: shapedText(request.text, text),
+			// The question's own Notify ID, whatever the node's options say.
+			options: { ...request.options, notifyId: text.notifyId, ...TRANSACTIONAL },
+		}));
 		[sent] = await runCampaigns(ctx, requests, 'send', text.run);
 	} catch (error) {
 		const mayHaveGone = unconfirmed(ctx, text);
@@ -98,8 +98,9 @@ export async function sendOneText(
 	return { kind: 'sent', report: sent.json };
 }
 
-/** A text an operation worked out itself: its sender, text and number. */
+/** A text an operation worked out itself for an input item: its sender, text and number. */
 export interface WorkedOutText {
+	itemIndex: number;
 	from: string;
 	text: string;
 	recipients: string;
@@ -107,8 +108,8 @@ export interface WorkedOutText {
 
 /**
  * Texts an operation worked out itself (a reply each), sent as one campaign run with the fixed
- * options: each posted once under every retry, an item reported each, in the texts' order.
- * `senders`: the account's list when the operation read it in this attempt.
+ * options: each posted once under every retry, and reported at its input item's index (an error
+ * names that item). `senders`: the account's list when the operation read it in this attempt.
  */
 export async function sendWorkedOutTexts(
 	ctx: IExecuteFunctions,
@@ -116,8 +117,7 @@ export async function sendWorkedOutTexts(
 	texts: readonly WorkedOutText[],
 	{ fixed, senders }: { fixed: CampaignOptions; senders?: SenderRecord[] },
 ): Promise<INodeExecutionData[]> {
-	const requests = texts.map((text, itemIndex): TextRequest => ({
-		itemIndex,
+	const requests = texts.map((text): TextRequest => ({
 		...text,
 		sendAt: undefined,
 		options: { ...fixed },

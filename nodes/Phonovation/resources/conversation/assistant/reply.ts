@@ -322,11 +322,22 @@ export async function execute(
 		const reports = await sendWorkedOutTexts(
 			this,
 			run,
-			sendable.map(({ from, to, text }) => ({ from, text, recipients: `+${to}` })),
+			sendable.map(({ itemIndex, from, to, text }) => ({
+				itemIndex,
+				from,
+				text,
+				recipients: `+${to}`,
+			})),
 			{ fixed: { ...TRANSACTIONAL, campaignName: 'Reply' }, senders },
 		);
-		sendable.forEach(({ itemIndex, disclosed }, i) => {
-			out[itemIndex] = { json: { ...reports[i].json, disclosed }, pairedItem: { item: itemIndex } };
+		sendable.forEach(({ itemIndex, disclosed }) => {
+			const report = reports[itemIndex];
+			// An error item (Continue On Fail) keeps its error.
+			out[itemIndex] = {
+				...report,
+				json: { ...report.json, disclosed },
+				pairedItem: { item: itemIndex },
+			};
 		});
 	}
 	return out;

@@ -197,6 +197,14 @@ describe('Reply: a text back from the longcode the person texted, with the guard
 		expect(fixture().sim.requests.filter((r) => r.path === CAMPAIGN)).toHaveLength(1);
 	});
 
+	it('a reply the provider refuses is an error naming its own input item, not its place among the replies sent', async () => {
+		fixture().sim.injectFault(CAMPAIGN, { kind: 'answer', status: 400, body: 'Bad Request' });
+		const result = await reply([turn(40, { from: '50123' }), turn(41)], { message: 'Done.' });
+		expect(fixture().sim.requests.filter((r) => r.path === CAMPAIGN)).toHaveLength(1);
+		// n8n shows the error on the item it names: the second input item, whose reply it was.
+		expect(result.error?.context).toEqual({ itemIndex: 1 });
+	});
+
 	it('with Answers empty (after an AI Agent, say) it sends, and only the limit applies', async () => {
 		const result = await reply(turn(32), { answers: '' });
 		expect(result.error).toBeUndefined();
