@@ -2,22 +2,20 @@ import { randomUUID } from 'node:crypto';
 
 import { fetch } from 'undici';
 
-import { type Simulator, startSimulator } from '../simulator';
+import type { Simulator } from '../simulator';
 import {
-	type CredentialRef,
-	credentialCreator,
 	logExcerpt,
 	productionWebhookUrl,
-	SIMULATOR_CREDENTIAL_NAME,
 	useSharedEnvironment,
 	withCredential,
 } from './support/environment';
-import { ensureN8nInstalled } from './support/install';
 import { assistantExample, loadExample, publishQuestionLog } from './support/examples';
-import { type Execution, N8nClient, nodeOutput, type WorkflowJson } from './support/n8n-client';
-import { packPackage } from './support/pack';
+import { type Execution, nodeOutput, type WorkflowJson } from './support/n8n-client';
 import { pollUntil } from './support/poll';
-import { type RestartableN8n, startRestartableN8n } from './support/restartable-n8n';
+import {
+	type RestartableEnvironment,
+	startRestartableEnvironment,
+} from './support/restartable-environment';
 import { chain, code, phonovation, webhook } from './support/workflow-builder';
 
 const CAMPAIGN = '/api/v2/Campaign';
@@ -25,50 +23,22 @@ const CAMPAIGN = '/api/v2/Campaign';
 const HOLD_MS = 15_000;
 type Json = Record<string, any>;
 
-interface CrashEnvironment {
-	n8n: RestartableN8n;
-	/** Logged in as the owner; a new session after each restart. */
-	client: N8nClient;
-	sim: Simulator;
-	credential: CredentialRef;
+type CrashEnvironment = RestartableEnvironment & {
 	/** kill -9 of n8n and its task runner, then `n8n start` on the same user folder, port and key. */
 	crashAndRestart(env?: Record<string, string>): Promise<{ killedAt: number; readyAt: number }>;
-	stop(): Promise<void>;
-}
+};
 
 async function startCrashEnvironment(log: (line: string) => void): Promise<CrashEnvironment> {
-	const install = await ensureN8nInstalled({ log });
-	const packageTarball = await packPackage({ log });
-	const sim = await startSimulator({});
-	let n8n: RestartableN8n | undefined;
-	try {
-		n8n = await startRestartableN8n({ install, packageTarball });
-		const running = n8n;
-		const client = await N8nClient.forOwner(n8n.url);
-		const credential = await credentialCreator(client, sim)(SIMULATOR_CREDENTIAL_NAME);
-		const env: CrashEnvironment = {
-			n8n: running,
-			client,
-			sim,
-			credential,
-			crashAndRestart: async (extraEnv) => {
-				await running.kill();
-				const killedAt = Date.now();
-				await running.start(extraEnv);
-				env.client = await N8nClient.forOwner(running.url);
-				return { killedAt, readyAt: Date.now() };
-			},
-			stop: async () => {
-				await running.stop();
-				await sim.stop();
-			},
-		};
-		return env;
-	} catch (error) {
-		await n8n?.stop();
-		await sim.stop();
-		throw error;
-	}
+	const env = await startRestartableEnvironment(log);
+	return Object.assign(env, {
+		crashAndRestart: async (extraEnv?: Record<string, string>) => {
+			await env.n8n.kill();
+			const killedAt = Date.now();
+			await env.n8n.start(extraEnv);
+			await env.loggedInAgain();
+			return { killedAt, readyAt: Date.now() };
+		},
+	});
 }
 
 const personalised = (n: number) =>
@@ -253,7 +223,7 @@ describe('a single-process n8n killed while the Phonovation node posts a campaig
 
 			await env.n8n.shutdown();
 			await env.n8n.start();
-			env.client = await N8nClient.forOwner(env.n8n.url);
+			await env.loggedInAgain();
 			await env.client.waitForWebhook(url);
 			const asked = env.sim.chatRequests.length;
 			await text('And Saturday?');
@@ -273,7 +243,7 @@ describe('a single-process n8n killed while the Phonovation node posts a campaig
 			const saveOnProgress = { EXECUTIONS_DATA_SAVE_ON_PROGRESS: 'true' };
 			await env.n8n.shutdown();
 			await env.n8n.start(saveOnProgress);
-			env.client = await N8nClient.forOwner(env.n8n.url);
+			await env.loggedInAgain();
 			await crashThenRetry(env, 'Crashed mid-campaign, progress saved', {
 				n8nEnv: saveOnProgress,
 				progressSaved: true,

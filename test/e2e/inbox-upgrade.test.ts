@@ -11,6 +11,7 @@ import { useE2eEnvironment, withCredential } from './support/environment';
 import { asImported, loadExample } from './support/examples';
 import { nodeError, nodeOutput, type WorkflowJson } from './support/n8n-client';
 import { pollUntil } from './support/poll';
+import { rowIdsByTable, rowsLost } from './support/data-table-rows';
 
 const LONGCODE = '353870000123';
 const PERSON = '353871234567';
@@ -54,18 +55,7 @@ describe('an inbox of an earlier version, and the inbox re-imported over it, in 
 				'the question waiting',
 				60_000,
 			);
-			const rowsOfEveryTable = async () => {
-				const tables = await client.dataTables();
-				return Object.fromEntries(
-					await Promise.all(
-						tables.map(
-							async (table) =>
-								[table.name, (await client.dataTableRows(table.id)).map((row) => row.id)] as const,
-						),
-					),
-				);
-			};
-			const before = await rowsOfEveryTable();
+			const before = await rowIdsByTable(client);
 			expect(Object.keys(before).sort()).toEqual(['messages', 'opt-outs', 'questions']);
 			expect(sim.campaigns).toHaveLength(1);
 
@@ -111,12 +101,7 @@ describe('an inbox of an earlier version, and the inbox re-imported over it, in 
 				expect.objectContaining({ approved: true, from: PERSON }),
 			]);
 			// No row lost: every row of every table is still there, and the opt-out the earlier copy stored.
-			const after = await rowsOfEveryTable();
-			for (const [table, ids] of Object.entries(before))
-				expect({ table, kept: ids.filter((id) => after[table].includes(id)) }).toEqual({
-					table,
-					kept: ids,
-				});
+			expect(rowsLost(before, await rowIdsByTable(client))).toEqual({});
 			const optOuts = (await client.dataTables()).find((table) => table.name === 'opt-outs')!;
 			expect((await client.dataTableRows(optOuts.id)).map((row) => row.phone).sort()).toEqual([
 				'353870000002',

@@ -8,23 +8,22 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { DEFAULT_CONFIG, type Simulator, startSimulator } from '../simulator';
+import { DEFAULT_CONFIG } from '../simulator';
+import { rowIdsByTable, rowsLost } from './support/data-table-rows';
 import {
-	type CredentialRef,
-	credentialCreator,
 	logExcerpt,
 	productionWebhookUrl,
-	SIMULATOR_CREDENTIAL_NAME,
 	useSharedEnvironment,
 	withCredential,
 } from './support/environment';
 import { asImported, loadExample } from './support/examples';
-import { ensureN8nInstalled } from './support/install';
-import { N8nClient, nodeError, nodeOutput, type WorkflowJson } from './support/n8n-client';
+import { nodeError, nodeOutput, type WorkflowJson } from './support/n8n-client';
 import { installCommunityPackage } from './support/n8n-process';
-import { packPackage } from './support/pack';
 import { pollUntil } from './support/poll';
-import { type RestartableN8n, startRestartableN8n } from './support/restartable-n8n';
+import {
+	type RestartableEnvironment,
+	startRestartableEnvironment,
+} from './support/restartable-environment';
 
 const LONGCODE = '353870000123';
 const PERSON = '353871234567';
@@ -44,51 +43,24 @@ const shippedExample = (tarball: string, name: string): WorkflowJson =>
 		}),
 	) as WorkflowJson;
 
-interface UpgradeEnvironment {
-	n8n: RestartableN8n;
-	/** Logged in as the owner; a new session after the restart. */
-	client: N8nClient;
-	sim: Simulator;
-	credential: CredentialRef;
+type UpgradeEnvironment = RestartableEnvironment & {
 	/** Installs today's package over the earlier one and restarts n8n, as a user updates. */
 	upgrade(): Promise<void>;
-	stop(): Promise<void>;
-}
+};
 
 async function startUpgradeEnvironment(log: (line: string) => void): Promise<UpgradeEnvironment> {
-	const install = await ensureN8nInstalled({ log });
-	const today = await packPackage({ log });
-	const sim = await startSimulator({
-		senders: [...DEFAULT_CONFIG.senders, { name: LONGCODE, type: 0 }],
+	const env = await startRestartableEnvironment(log, {
+		packageTarball: EARLIER_PACKAGE,
+		simulator: { senders: [...DEFAULT_CONFIG.senders, { name: LONGCODE, type: 0 }] },
 	});
-	let n8n: RestartableN8n | undefined;
-	try {
-		n8n = await startRestartableN8n({ install, packageTarball: EARLIER_PACKAGE });
-		const running = n8n;
-		const client = await N8nClient.forOwner(n8n.url);
-		const credential = await credentialCreator(client, sim)(SIMULATOR_CREDENTIAL_NAME);
-		const env: UpgradeEnvironment = {
-			n8n: running,
-			client,
-			sim,
-			credential,
-			upgrade: async () => {
-				await running.shutdown();
-				await installCommunityPackage(running.userFolder, today);
-				await running.start();
-				env.client = await N8nClient.forOwner(running.url);
-			},
-			stop: async () => {
-				await running.stop();
-				await sim.stop();
-			},
-		};
-		return env;
-	} catch (error) {
-		await n8n?.stop();
-		await sim.stop();
-		throw error;
-	}
+	return Object.assign(env, {
+		upgrade: async () => {
+			await env.n8n.shutdown();
+			await installCommunityPackage(env.n8n.userFolder, env.tarball);
+			await env.n8n.start();
+			await env.loggedInAgain();
+		},
+	});
 }
 
 /** The inbox protocol the installed package speaks, read from its installed code. */
@@ -149,21 +121,7 @@ describe('the package updated under a live inbox, in n8n', () => {
 				'the question waiting',
 				60_000,
 			);
-			const rowsOfEveryTable = async () => {
-				const tables = await env.client.dataTables();
-				return Object.fromEntries(
-					await Promise.all(
-						tables.map(
-							async (table) =>
-								[
-									table.name,
-									(await env.client.dataTableRows(table.id)).map((row) => row.id),
-								] as const,
-						),
-					),
-				);
-			};
-			const before = await rowsOfEveryTable();
+			const before = await rowIdsByTable(env.client);
 			expect(Object.keys(before).sort()).toEqual(['messages', 'opt-outs', 'questions']);
 			expect(sim.campaigns).toHaveLength(1);
 
@@ -199,12 +157,7 @@ describe('the package updated under a live inbox, in n8n', () => {
 			expect(nodeOutput(answered, 'Ask to Confirm')).toEqual([
 				expect.objectContaining({ approved: true, from: PERSON }),
 			]);
-			const after = await rowsOfEveryTable();
-			for (const [table, ids] of Object.entries(before))
-				expect({ table, kept: ids.filter((id) => after[table].includes(id)) }).toEqual({
-					table,
-					kept: ids,
-				});
+			expect(rowsLost(before, await rowIdsByTable(env.client))).toEqual({});
 			// Answered once: the one question, and nothing texted since.
 			expect(sim.campaigns).toHaveLength(1);
 		},
