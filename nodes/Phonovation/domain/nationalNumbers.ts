@@ -186,8 +186,12 @@ function numberingByNumber(number: number): Numbering | undefined {
 }
 
 /** The numbering of a country calling code (`353`, `1`); undefined for any other text. */
+/** A country calling code as written: 1 to 3 digits, not starting with 0. */
+const CALLING_CODE = /^[1-9]\d{0,2}$/;
+
 export function numberingOf(code: string): Numbering | undefined {
-	return /^[1-9]\d{0,2}$/.test(code) ? numberingByNumber(Number(code)) : undefined;
+	// Made once: a regular expression literal here would be a new object for every number read.
+	return CALLING_CODE.test(code) ? numberingByNumber(Number(code)) : undefined;
 }
 
 /** The numbering of the code that takes the first `length` (1 to 3) digits, read in place. */

@@ -49,6 +49,13 @@ const FORMATTING = /[\s().\-\u2010-\u2015]/g;
 
 const ONLY_DIGITS = /^\d+$/;
 
+// Made once, not per number read: a regular expression literal in a function is a new object on
+// every call, garbage 400,000 times over in a large campaign.
+const ONLY_ZEROS = /^0+$/;
+const LETTER = /\p{L}/u;
+const STRAY = /[^\d+]/u;
+const NOT_DIGITS = /\D/g;
+
 /**
  * A number as a spreadsheet or JSON float writes it: digits, one point, a decimal part
  * (`353871111111.0`). Its zeros are no digits of the number. The point counts as a decimal point
@@ -93,18 +100,18 @@ function readWritten(input: unknown): Step<Written> {
 	if (ONLY_DIGITS.test(text)) return withInternationalPrefix(text, false);
 	const decimal = DECIMAL.exec(text);
 	if (decimal && (decimal[2].length >= MIN_WHOLE_BEFORE_POINT || decimal[3].length <= 2)) {
-		if (/^0+$/.test(decimal[3])) return withInternationalPrefix(decimal[2], decimal[1] === '+');
+		if (ONLY_ZEROS.test(decimal[3])) return withInternationalPrefix(decimal[2], decimal[1] === '+');
 		return { reason: 'not a whole number (it has a decimal part)' };
 	}
 	if (SCIENTIFIC.test(text))
 		return {
 			reason: 'scientific notation: digits are lost (format the spreadsheet column as text)',
 		};
-	if (/\p{L}/u.test(text)) return { reason: 'contains letters' };
-	const stray = text.replace(FORMATTING, '').match(/[^\d+]/u);
+	if (LETTER.test(text)) return { reason: 'contains letters' };
+	const stray = text.replace(FORMATTING, '').match(STRAY);
 	if (stray) return { reason: `contains ${shown(stray[0])}` };
 	if (text.lastIndexOf('+') > 0) return { reason: '+ is only allowed at the start' };
-	const digits = text.replace(/\D/g, '');
+	const digits = text.replace(NOT_DIGITS, '');
 	if (digits === '') return { reason: 'no digits' };
 	return withInternationalPrefix(digits, text.startsWith('+'), zeroMarkAt(text));
 }
@@ -115,7 +122,7 @@ const ZERO_MARK = /\(\s*0\s*\)/;
 /** How many digits come before the `(0)` of the text; -1 without one. */
 function zeroMarkAt(text: string): number {
 	const mark = ZERO_MARK.exec(text);
-	return mark === null ? -1 : text.slice(0, mark.index).replace(/\D/g, '').length;
+	return mark === null ? -1 : text.slice(0, mark.index).replace(NOT_DIGITS, '').length;
 }
 
 function withInternationalPrefix(digits: string, plus: boolean, zeroAt = -1): Written {
