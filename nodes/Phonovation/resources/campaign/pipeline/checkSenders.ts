@@ -107,7 +107,7 @@ export async function checkSenders(
 	if ('refused' in fresh) return violationsForAll(live, 'credential', () => fresh.refused);
 	const seen =
 		'list' in fresh
-			? await ledger.once('senders', async () => fresh)
+			? ledger.firstLearned('senders', fresh)
 			: (ledger.recall<SenderList>('senders') ?? fresh);
 	if (!('list' in seen)) {
 		const why = 'unreadable' in seen ? seen.unreadable : '';

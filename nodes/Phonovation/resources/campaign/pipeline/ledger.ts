@@ -81,14 +81,12 @@ export class Ledger {
 	}
 
 	/**
-	 * What the first attempt of this run learned once (e.g. the account's sender list), so a retry
-	 * plans the same campaigns and batches. `learn` runs only when nothing is recorded yet; a
-	 * failure it throws is not recorded.
+	 * What the first attempt of this run learned as `name` (e.g. the account's sender list), so a
+	 * retry plans the same campaigns and batches; on the first attempt, `value`, recorded.
 	 */
-	async once<T>(name: string, learn: () => Promise<T>): Promise<T> {
+	firstLearned<T>(name: string, value: T): T {
 		const known = this.recall<T>(name);
 		if (known !== undefined) return known;
-		const value = await learn();
 		this.facts[name] = value as unknown as IContextObject[string];
 		return value;
 	}

@@ -1,4 +1,6 @@
 // The pacer: how many campaign requests may be in flight at once, finding the provider's pace.
+import { sleep } from 'n8n-workflow';
+
 /**
  * How many campaign requests may be in flight at once, shared by every campaign of a run.
  *
@@ -58,6 +60,9 @@ interface PacerClock {
 	now(): number;
 	sleep(ms: number): Promise<void>;
 }
+
+/** The wall clock and n8n's sleep: a run's pacer keeps its own, so it calls back into no caller. */
+export const SYSTEM_CLOCK: PacerClock = { now: () => Date.now(), sleep };
 
 /** What `acquire` hands out and `release` takes back. */
 export interface Slot {

@@ -24,7 +24,7 @@ import {
 import { earlierOf, RecordReport, replayUnposted } from './replay';
 import { batchLabel, CAMPAIGN_PATH, requestBody } from './requestBody';
 import { TOO_MANY_REQUESTS, waitAfterTooMany } from './tooManyRequests';
-import { BatchWriteAhead, duplicatesOf, recorded, UNCONFIRMED_ADVICE, whoOf } from './writeAhead';
+import { BatchWriteAhead, duplicatesOf, UNCONFIRMED_ADVICE } from './writeAhead';
 
 /** The provider's CampaignResponse (docs/provider-api.md#campaign-response). */
 export interface CampaignResponse {
@@ -297,13 +297,11 @@ async function postFresh(
 		const body = requestBody(settings, { columns, entries: fresh });
 		return { body, fingerprint: Ledger.fingerprint(body) };
 	};
-	let who: string | undefined;
-	const whoOfFresh = () => (who ??= whoOf(columns, fresh, duplicates));
-	const written = new BatchWriteAhead(target.run.ledger, whoOfFresh);
+	const written = new BatchWriteAhead(target.run.ledger, { columns, entries: fresh, duplicates });
 	const posted = await postBatch(target, index, bodyFor, written);
 	const { outcome, settings, requests, retriedAfter429 } = posted;
 	written.settle(
-		posted.posted === undefined ? undefined : recorded(outcome, posted.posted, whoOfFresh),
+		posted.posted === undefined ? undefined : written.recordOf(outcome, posted.posted),
 	);
 	return {
 		batch: { index, outcome },

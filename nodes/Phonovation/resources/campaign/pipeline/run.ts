@@ -1,6 +1,6 @@
 // The campaign pipeline's core: plan the texts, check senders, post side by side, report each item.
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { apiUrl } from '../../../transport/request';
 import { asNodeError } from '../../../eachItem';
@@ -18,7 +18,7 @@ import {
 	writeStopped,
 	writeReports,
 } from './output';
-import { Pacer } from './pacer';
+import { Pacer, SYSTEM_CLOCK } from './pacer';
 import { loadPace, savePace } from './rememberedPace';
 import { planCampaigns } from './plan';
 import { runSettings } from '../options';
@@ -41,12 +41,11 @@ async function postingContext(
 	const { mostInFlight: ceiling, adaptivePace: adaptive } = settings;
 	if (violations.length > 0) throw violationError(ctx, [{ ...violations[0], itemIndex: 0 }], 'run');
 	const campaignUrl = await apiUrl(ctx, CAMPAIGN_PATH);
-	const clock = { now: () => Date.now(), sleep };
-	const start = adaptive ? loadPace(ctx, campaignUrl, clock.now()) : undefined;
+	const start = adaptive ? loadPace(ctx, campaignUrl, SYSTEM_CLOCK.now()) : undefined;
 	return {
 		ctx,
 		ledger,
-		pacer: new Pacer({ ceiling, adaptive }, clock, start),
+		pacer: new Pacer({ ceiling, adaptive }, SYSTEM_CLOCK, start),
 		stop: { requested: false },
 		campaignUrl,
 		workers: ceiling,

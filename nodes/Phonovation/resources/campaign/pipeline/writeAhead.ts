@@ -42,13 +42,28 @@ export class WriteAhead<T> {
 
 type BatchRecord = Recorded & { body: string; who: string };
 
+/** The recipients a batch posts: who the record says it texted is written from them when needed. */
+export interface BatchRecipients {
+	columns: CampaignRecipients;
+	entries: Int32Array;
+	duplicates: Map<string, number[]> | undefined;
+}
+
 /** A campaign batch's record in the Ledger, written ahead with the body it posts and who it texts. */
 export class BatchWriteAhead extends WriteAhead<BatchRecord> {
+	/** Written once, when first needed: for a batch a rule stops before it goes, never. */
+	private whoText?: string;
+
 	constructor(
 		ledger: Ledger,
-		private readonly who: () => string,
+		private readonly recipients: BatchRecipients,
 	) {
 		super(ledger);
+	}
+
+	private get who(): string {
+		const { columns, entries, duplicates } = this.recipients;
+		return (this.whoText ??= whoOf(columns, entries, duplicates));
 	}
 
 	aheadOf(fingerprint: string): void {
@@ -58,27 +73,24 @@ export class BatchWriteAhead extends WriteAhead<BatchRecord> {
 			state: 'unconfirmed',
 			reason: `${reason}; ${UNCONFIRMED_ADVICE}`,
 			body: fingerprint,
-			who: this.who(),
+			who: this.who,
 		});
 	}
-}
 
-export function recorded(
-	outcome: BatchOutcome,
-	body: string,
-	who: () => string,
-): BatchRecord | undefined {
-	if (outcome.state === 'accepted')
-		return {
-			state: 'accepted',
-			message: outcome.message,
-			errors: outcome.errors,
-			body,
-			who: who(),
-		};
-	if (outcome.state === 'unconfirmed')
-		return { state: 'unconfirmed', reason: outcome.reason, body, who: who() };
-	return undefined;
+	/** What the provider's answer to the body posted makes the record: none for a proven refusal. */
+	recordOf(outcome: BatchOutcome, body: string): BatchRecord | undefined {
+		if (outcome.state === 'accepted')
+			return {
+				state: 'accepted',
+				message: outcome.message,
+				errors: outcome.errors,
+				body,
+				who: this.who,
+			};
+		if (outcome.state === 'unconfirmed')
+			return { state: 'unconfirmed', reason: outcome.reason, body, who: this.who };
+		return undefined;
+	}
 }
 
 /**
