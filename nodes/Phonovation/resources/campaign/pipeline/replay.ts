@@ -4,13 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { Ledger, type Recorded } from './ledger';
 import type { CampaignPlan } from './plan';
-import {
-	type BatchOutcome,
-	type BatchResult,
-	foldPosting,
-	type Posting,
-	type PostingContext,
-} from './posting';
+import { type BatchOutcome, type BatchResult, foldPosting, type Posting } from './posting';
 import type { CampaignRecipients } from './recipients';
 
 /**
@@ -49,7 +43,7 @@ function replayed(
  * those still to post. Only a retry looks anything up.
  */
 export function earlierOf(
-	run: PostingContext,
+	run: Replaying,
 	columns: CampaignRecipients,
 	batch: Int32Array,
 	fingerprint: string,
@@ -76,7 +70,10 @@ export function earlierOf(
 }
 
 /** What reporting from the record needs: no endpoint, no pacer. */
-export type Replaying = Pick<PostingContext, 'ctx' | 'ledger'>;
+export interface Replaying {
+	ctx: IExecuteFunctions;
+	ledger: Ledger;
+}
 
 /**
  * Reports recipients as their records say. One outcome (and one error) per record, however many
