@@ -185,10 +185,10 @@ function numberingByNumber(number: number): Numbering | undefined {
 	return numbering ?? undefined;
 }
 
-/** The numbering of a country calling code (`353`, `1`); undefined for any other text. */
 /** A country calling code as written: 1 to 3 digits, not starting with 0. */
 const CALLING_CODE = /^[1-9]\d{0,2}$/;
 
+/** The numbering of a country calling code (`353`, `1`); undefined for any other text. */
 export function numberingOf(code: string): Numbering | undefined {
 	// Made once: a regular expression literal here would be a new object for every number read.
 	return CALLING_CODE.test(code) ? numberingByNumber(Number(code)) : undefined;

@@ -268,6 +268,12 @@ async function loggedReply(
 interface ReplyPlan {
 	sendable: Sendable[];
 	notSent: Record<number, IDataObject>;
+	/**
+	 * Its texts go to the pipeline under their input item. A plan without it was made by an earlier
+	 * version, which numbered them by their place among the replies sent, and so does its retry
+	 * record: a Retry after an update must find what that attempt posted under the same numbers.
+	 */
+	byItem?: true;
 }
 
 /**
@@ -285,7 +291,7 @@ async function replyPlan(
 	if (plans[run.index]) return { plan: plans[run.index], run };
 	const senders = await fetchSenders(ctx);
 	const account = accountSendersOf(senders);
-	const plan: ReplyPlan = { sendable: [], notSent: {} };
+	const plan: ReplyPlan = { sendable: [], notSent: {}, byItem: true };
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			const result = await checked(ctx, itemIndex, account);
@@ -319,19 +325,20 @@ export async function execute(
 		pairedItem: { item: itemIndex },
 	}));
 	if (sendable.length > 0) {
+		const numberOf = (itemIndex: number, place: number) => (plan.byItem ? itemIndex : place);
 		const reports = await sendWorkedOutTexts(
 			this,
 			run,
-			sendable.map(({ itemIndex, from, to, text }) => ({
-				itemIndex,
+			sendable.map(({ itemIndex, from, to, text }, place) => ({
+				itemIndex: numberOf(itemIndex, place),
 				from,
 				text,
 				recipients: `+${to}`,
 			})),
 			{ fixed: { ...TRANSACTIONAL, campaignName: 'Reply' }, senders },
 		);
-		sendable.forEach(({ itemIndex, disclosed }) => {
-			const report = reports[itemIndex];
+		sendable.forEach(({ itemIndex, disclosed }, place) => {
+			const report = reports[numberOf(itemIndex, place)];
 			// An error item (Continue On Fail) keeps its error.
 			out[itemIndex] = {
 				...report,

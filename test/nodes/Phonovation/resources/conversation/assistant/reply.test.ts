@@ -205,6 +205,46 @@ describe('Reply: a text back from the longcode the person texted, with the guard
 		expect(result.error?.context).toEqual({ itemIndex: 1 });
 	});
 
+	it('a Retry after an update finds what the earlier version posted, which numbered replies by their place: none is posted again', async () => {
+		fixture().sim.injectFault(CAMPAIGN, {
+			kind: 'answer',
+			status: 500,
+			body: 'Internal Server Error',
+		});
+		const items = [turn(50, { from: '50123' }), turn(51), turn(52, { from: '353871234568' })];
+		const first = await reply(items, { message: 'Done.' }, {}, 'reply-updated');
+		expect(first.error).toBeDefined();
+		expect(fixture().sim.requests.filter((r) => r.path === CAMPAIGN)).toHaveLength(1);
+		// What the earlier version left: a plan without byItem, and its record numbered by place
+		// among the replies sent (input items 1 and 2 were replies 0 and 1).
+		const earlier = JSON.parse(
+			JSON.stringify(first.run.data.executionData!.contextData),
+			(key, value: unknown) => {
+				if (key === 'byItem') return undefined;
+				if (key === 'who' && typeof value === 'string')
+					return value.replace(
+						/^(d?)(\d+):/gm,
+						(_, d: string, n: string) => `${d}${Number(n) - 1}:`,
+					);
+				return value;
+			},
+		) as typeof first.run.data.executionData;
+		const retried = await reply(items, { message: 'Done.' }, {}, 'reply-updated-retry', {
+			...first,
+			run: {
+				...first.run,
+				data: {
+					...first.run.data,
+					executionData: { ...first.run.data.executionData!, contextData: earlier },
+				},
+			},
+		} as typeof first);
+		expect(fixture().sim.requests.filter((r) => r.path === CAMPAIGN)).toHaveLength(1);
+		expect(retried.error?.message).toMatch(
+			/^An earlier attempt of this execution could not confirm the campaign/,
+		);
+	});
+
 	it('with Answers empty (after an AI Agent, say) it sends, and only the limit applies', async () => {
 		const result = await reply(turn(32), { answers: '' });
 		expect(result.error).toBeUndefined();
