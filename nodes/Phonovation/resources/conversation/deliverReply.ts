@@ -10,6 +10,7 @@ import { firstNumberOf, messageId, REPEAT } from './assistant/messages';
 import { logSeen, runOf } from './assistant/messageLog';
 import { type DeliveredReply, relayMark, replyProof, signedTextMark } from './proof/replyProof';
 import { answeredByText, earlierDeliveries, markSettled, TEXT_MARK } from './proof/settledRelays';
+import { sharedCodeIn } from './ask/answerCodes';
 import { assistantField, handToAssistant } from './handToAssistant';
 import { honourOptIn } from './honourOptIn';
 import { findQuestions, type LoggedQuestion, questionLogField } from './questionLog';
@@ -71,7 +72,8 @@ type ReplyOffer = Offer<LoggedQuestion>;
 /**
  * Offers the reply to each usable candidate in turn; what became of it, for the item. The first
  * waiting question that reads it as its answer takes it; a refusal (not an answer, no code) is
- * reported when no other question takes it.
+ * reported when no other question takes it. An answer code two open questions share (asked at
+ * once, so neither could avoid the other's) goes to neither: it could decide the wrong one.
  */
 async function offerReply(
 	ctx: IExecuteFunctions,
@@ -80,6 +82,15 @@ async function offerReply(
 	signed: { reply: DeliveredReply; secret: string },
 ): Promise<IDataObject> {
 	const { reply, secret } = signed;
+	const open = candidates.filter(({ row }) => !row.settledBy).map(({ row }) => row.reference);
+	const shared = sharedCodeIn(reply.text, open, secret);
+	if (shared)
+		return {
+			resumed: false,
+			ambiguous: true,
+			reason: `${shared.references.length} questions waiting for this number carry the code ${shared.code}, so the answer could decide the wrong one: it answers neither (each waits until its Limit Wait Time ends)`,
+			question: { reference: shared.references[0] },
+		};
 	const prove = (about: ProofTarget) => replyProof(about, reply, secret);
 	const answers = await offerInTurn(ctx, itemIndex, candidates, {
 		fields: reply,

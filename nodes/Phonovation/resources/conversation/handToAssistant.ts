@@ -24,8 +24,9 @@ const NOT_VERIFIED =
 
 /**
  * Whether a delivered item is a text for the assistant: an inbound message no question took (nor
- * may have: `unconfirmed`), not one this relay already answered, not a replayed copy, and not one
- * a waiting question asks to be sent again (the inbox re-prompts it).
+ * may have: `unconfirmed`), not one this relay already answered, not a replayed copy, not an answer
+ * whose code two questions share (`ambiguous`: meant for a question), and not one a waiting question
+ * asks to be sent again (the inbox re-prompts it).
  */
 export function forAssistant(json: IDataObject): boolean {
 	return (
@@ -34,6 +35,7 @@ export function forAssistant(json: IDataObject): boolean {
 		json.unconfirmed !== true &&
 		json.alreadyAnswered !== true &&
 		json.replay !== true &&
+		json.ambiguous !== true &&
 		asText(json.reprompt) === ''
 	);
 }

@@ -1,6 +1,4 @@
 // What makes a reply an answer to a question: its options, its yes and no words, its answer code.
-import { createHmac } from 'crypto';
-
 import { stopWordOf } from '../../../../shared/optOutWords';
 import type { AskOptions } from './ask';
 import { type ApprovalWords, DEFAULT_NO_WORDS, DEFAULT_YES_WORDS, wordsOf } from './approvalWords';
@@ -41,24 +39,8 @@ export function wantsAnswerCode(options: ConversationOptions, nodeType: string):
 	return options.answerCode === true || options.answerCode === 'true';
 }
 
-/** The four digits an answer to this question carries: from its Notify ID, keyed by the Relay Secret. */
-export function answerCodeOf(notifyId: string, secret: string): string {
-	const mac = createHmac('sha256', secret).update(`answer-code|${notifyId}`).digest();
-	return String(mac.readUInt32BE(0) % 10_000).padStart(4, '0');
-}
-
 /** What the question's text ends with when its answer must carry the code. */
 export const codeLine = (code: string, responseType = 'approval') =>
 	responseType === 'approval'
 		? `\nReply YES ${code} or NO ${code}`
 		: `\nStart your reply with ${code}`;
-
-/**
- * The reply without the code, or null when it does not carry it: the code as a word of its own,
- * anywhere ("YES 4821", "4821 yes please").
- */
-export function withoutCode(text: string, code: string): string | null {
-	const pattern = new RegExp(`(^|[^0-9])${code}(?![0-9])`, 'u');
-	if (!pattern.test(text)) return null;
-	return text.replace(pattern, '$1').replace(/\s+/gu, ' ').trim();
-}

@@ -13,10 +13,11 @@ import {
 	sendOneText,
 } from '../../campaign/pipeline/sendOneText';
 import { QUESTION_PARAMETERS } from '../fields';
-import { questionOf, questionRef } from '../proof/questionRef';
+import { questionOf } from '../proof/questionRef';
 import { relaySecretOf } from '../proof/relaySecret';
 import { recordedResumeUrl } from '../proof/retryBinding';
-import { recordQuestion } from '../questionLog';
+import { findQuestions, recordQuestion } from '../questionLog';
+import { codesHeld, variantsOf, withFreeCode } from './answerCodes';
 import type { PausedState, WaitsFor } from './paused';
 import { runsAsAiTool, runsAsHumanReview } from '../../../toolUse';
 import { nodeMemory, remembered } from '../../../runMemory';
@@ -58,6 +59,8 @@ export interface Wait<Options extends AskOptions = AskOptions> {
 	/** Its own fields' checks: the sender before the number is read, the options after. */
 	checkSender?(ctx: IExecuteFunctions): void;
 	checkOptions?(ctx: IExecuteFunctions, options: Options): void;
+	/** Whether its text carries an answer code: one no other question waiting for the number holds. */
+	answerCode?(ctx: IExecuteFunctions, options: Options): boolean;
 	/** How its text ends and how much of it is kept (an answer code, a review message's length). */
 	shapeText?(
 		ctx: IExecuteFunctions,
@@ -145,11 +148,11 @@ interface SentBefore {
  * A text that may have gone to another number (or from another node, under another Relay Secret)
  * is not this question: nothing is sent, and the error says so.
  */
-function textOfThisRun(
+async function textOfThisRun(
 	ctx: IExecuteFunctions,
-	question: { run: CampaignRun; msisdn: string; at: Date },
+	question: { run: CampaignRun; msisdn: string; at: Date; answerCode: boolean },
 	secret: string,
-): SentBefore {
+): Promise<SentBefore> {
 	const { msisdn } = question;
 	const run = question.run.index;
 	const runs = remembered<SentBefore>(nodeMemory(ctx), 'questions');
@@ -164,13 +167,31 @@ function textOfThisRun(
 		return earlier;
 	}
 	const executionId = ctx.getExecutionId();
-	const notifyId = questionRef({ executionId, nodeId, msisdn, ask: run }, secret);
-	if (notifyId === undefined)
+	const variants = variantsOf({ executionId, nodeId, msisdn, ask: run }, secret);
+	if (variants.length === 0)
 		throw notSent(
 			ctx,
 			`This execution's id "${executionId}" is too long for a Notify ID the reply can carry`,
 		);
+	const notifyId = question.answerCode
+		? await withCodeOfItsOwn(ctx, { msisdn, variants, at: question.at }, secret)
+		: variants[0];
 	return (runs[run] = { notifyId, askedAt: question.at.toISOString() });
+}
+
+/**
+ * The Notify ID whose answer code no question to the number still waiting holds: a reviewer with
+ * two requests open answers each by its own code ("YES 4821" approves the one that asked it).
+ */
+async function withCodeOfItsOwn(
+	ctx: IExecuteFunctions,
+	{ msisdn, variants, at }: { msisdn: string; variants: string[]; at: Date },
+	secret: string,
+): Promise<string> {
+	const waiting = await findQuestions(ctx, 0, msisdn, { reference: null });
+	const mine = new Set(variants);
+	const held = codesHeld(waiting, { msisdn, now: at.getTime(), secret, mine });
+	return withFreeCode(variants, held, secret);
 }
 
 /**
@@ -219,7 +240,9 @@ export async function ask<Options extends AskOptions>(
 	const now = new Date();
 	const waitTill = waitTillOf(ctx, options.limitWaitTime, wait.limits, now);
 	const secret = await relaySecretFor(ctx, wait.proves);
-	const { notifyId, askedAt } = textOfThisRun(ctx, { run, msisdn, at: now }, secret);
+	const answerCode = wait.answerCode?.(ctx, options) ?? false;
+	const question = { run, msisdn, at: now, answerCode };
+	const { notifyId, askedAt } = await textOfThisRun(ctx, question, secret);
 	const state: PausedState = { to: msisdn, notifyId, at: askedAt };
 	await recordAsked(ctx, wait, { state, waitTill }, secret);
 	const outcome = await sendOneText(ctx, items, {

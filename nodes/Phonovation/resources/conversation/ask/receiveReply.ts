@@ -8,13 +8,8 @@ import { QUESTION_PARAMETERS } from '../fields';
 import { readNumber } from '../numbers';
 import { questionOf } from '../proof/questionRef';
 import { type DeliveredReply, provenReply } from '../proof/replyProof';
-import {
-	answerCodeOf,
-	approvalWordsOf,
-	type ConversationOptions,
-	wantsAnswerCode,
-	withoutCode,
-} from './answers';
+import { approvalWordsOf, type ConversationOptions, wantsAnswerCode } from './answers';
+import { answerCodeOf, withoutCode } from './answerCodes';
 import { ApprovalReader } from './approvalWords';
 import { readPaused, type Resumption, secondsSince, stillWaiting } from './paused';
 

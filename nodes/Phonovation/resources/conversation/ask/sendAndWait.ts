@@ -12,13 +12,8 @@ import { asText } from '../../../../shared/values';
 import { readSender, senderFields } from '../../sender/senderField';
 import { canReceiveReplies } from '../../sender/senders';
 import { operationFields, waitFields, waitOptions } from '../fields';
-import {
-	answerCodeOf,
-	approvalWordsOf,
-	codeLine,
-	type ConversationOptions,
-	wantsAnswerCode,
-} from './answers';
+import { approvalWordsOf, codeLine, type ConversationOptions, wantsAnswerCode } from './answers';
+import { answerCodeOf } from './answerCodes';
 import { ApprovalReader, DEFAULT_NO_WORDS, DEFAULT_YES_WORDS } from './approvalWords';
 import { ask, notSent, notSentReason, type Wait, type WaitLimits } from './ask';
 import { pause } from './paused';
@@ -161,6 +156,7 @@ const REPLY: Wait<ConversationOptions> = {
 			throw notSent(ctx, `Yes Words / No Words: ${(error as Error).message}`);
 		}
 	},
+	answerCode: (ctx, options) => wantsAnswerCode(options, ctx.getNode().type),
 	shapeText(ctx, { notifyId, secret, options }) {
 		const type = ctx.getNode().type;
 		const responseType = ctx.getNodeParameter('responseType', 0, 'approval') as string;

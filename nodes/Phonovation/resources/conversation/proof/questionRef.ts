@@ -8,12 +8,18 @@ import { createHmac, timingSafeEqual } from 'crypto';
  * with the Relay Secret over the execution, the run, the asking node and the number, cut to 12
  * characters (72 bits). The provider echoes it, unsigned, in a linked reply (at most 30
  * characters, docs/provider-api.md#notify-id).
+ *
+ * A question may take one of VARIANTS MACs (the first is the one made before variants existed):
+ * its answer code comes from its Notify ID (answers.ts), so a question whose code another waiting
+ * question to the same number holds is asked under another variant, with another code.
  */
 const MAC_LENGTH = 12;
 const NOTIFY_ID_LIMIT = 30;
 const EXECUTION_ID = /^[A-Za-z0-9_-]+$/;
 /** A run in base 36 as `toString(36)` writes it: no leading zeros, so one question has one reference. */
 const ASK = /^(0|[1-9a-z][0-9a-z]*)$/;
+/** How many MACs one question may take: each costs a verifier one HMAC, and 4 bits of the MAC's 72. */
+export const VARIANTS = 16;
 
 /** Which question: the execution, the node that asks (its id), its run and the number asked. */
 export interface Question {
@@ -24,10 +30,11 @@ export interface Question {
 	ask: number;
 }
 
-function macOf(question: Question, secret: string): string {
+function macOf(question: Question, secret: string, variant = 0): string {
 	const { executionId, nodeId, msisdn, ask } = question;
+	const which = variant === 0 ? '' : `|${variant}`;
 	return createHmac('sha256', secret)
-		.update(`question-v3|${executionId}|${ask}|${nodeId}|${msisdn}`)
+		.update(`question-v3|${executionId}|${ask}|${nodeId}|${msisdn}${which}`)
 		.digest('base64url')
 		.slice(0, MAC_LENGTH);
 }
@@ -48,10 +55,16 @@ export function isQuestionRefShaped(notifyId: string): boolean {
 	);
 }
 
-/** The Notify ID for this question; undefined when it cannot fit or there is no secret. */
-export function questionRef(question: Question, secret: string): string | undefined {
+/**
+ * The Notify ID for this question (under `variant`, 0 to VARIANTS - 1); undefined when it cannot
+ * fit or there is no secret.
+ */
+export function questionRef(question: Question, secret: string, variant = 0): string | undefined {
 	if (!fitsQuestionRef(question.executionId, question.ask) || secret === '') return undefined;
-	return `${question.executionId}.${question.ask.toString(36)}.${macOf(question, secret)}`;
+	if (!Number.isInteger(variant) || variant < 0 || variant >= VARIANTS)
+		throw new RangeError(`a question has ${VARIANTS} variants, not ${variant}`);
+	const mac = macOf(question, secret, variant);
+	return `${question.executionId}.${question.ask.toString(36)}.${mac}`;
 }
 
 /**
@@ -69,6 +82,9 @@ export function questionOf(
 	const given = Buffer.from(mac ?? '');
 	if (given.length !== MAC_LENGTH) return null;
 	const question = { executionId, ask: parseInt(ask, 36), ...asked };
-	const expected = Buffer.from(macOf(question, secret));
-	return timingSafeEqual(given, expected) ? { executionId, ask: question.ask } : null;
+	let matches = false;
+	// Every variant is compared, so the time taken says nothing of which one matched.
+	for (let variant = 0; variant < VARIANTS; variant++)
+		matches = timingSafeEqual(given, Buffer.from(macOf(question, secret, variant))) || matches;
+	return matches ? { executionId, ask: question.ask } : null;
 }

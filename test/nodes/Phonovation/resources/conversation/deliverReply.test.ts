@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { answerCodeOf } from '../../../../../nodes/Phonovation/resources/conversation/ask/answerCodes';
 import { signedTextMark } from '../../../../../nodes/Phonovation/resources/conversation/proof/replyProof';
 import { QUESTION_LOG, QuestionLog } from '../../../../harness/question-log';
 import {
@@ -365,6 +366,40 @@ describe('Deliver Reply: the answer reaches the question it answers, and only wi
 			question: { executionId: '42' },
 			reprompt: 'Please reply YES or NO',
 		});
+	});
+
+	/** Two executions whose questions to PHONE carry the same answer code, and that code. */
+	function twoSharingACode(): { executions: [string, string]; code: string } {
+		const secret = fixture().sim.config.relaySecret;
+		const seen = new Map<string, string>();
+		for (let execution = 100; ; execution++) {
+			const code = answerCodeOf(referenceOf(String(execution), PHONE, secret), secret);
+			const other = seen.get(code);
+			if (other) return { executions: [other, String(execution)], code };
+			seen.set(code, String(execution));
+		}
+	}
+
+	it('an answer whose code two waiting questions share (asked at once) answers neither, and gets no paid answer', async () => {
+		const { executions, code } = twoSharingACode();
+		const older = asked(executions[0], 30, [RESUMED]);
+		const newer = asked(executions[1], 10, [RESUMED]);
+		const result = await deliver(reply(`YES ${code}`, null), {
+			assistant: { __rl: true, mode: 'id', value: 'sms-assistant' },
+		});
+		expect(runs.posts).toEqual([]);
+		expect(result.items[0].json).toMatchObject({
+			resumed: false,
+			ambiguous: true,
+			reason: expect.stringContaining(`carry the code ${code}`),
+			question: { reference: newer },
+		});
+		expect(result.items[0].json.handedToAssistant).toBeUndefined();
+		// Once one of them is answered, the code is the other's alone.
+		log.rows.get(older)!.settledBy = 'an-earlier-relay';
+		const next = await deliver(reply(`YES ${code} please`, null));
+		expect(runs.posts.map((p) => p.executionId)).toEqual([executions[1]]);
+		expect(next.items[0].json).toMatchObject({ resumed: true, question: { reference: newer } });
 	});
 
 	it('a reply linked to a question that no longer waits goes on to the open ones', async () => {

@@ -87,9 +87,9 @@ import {
 } from '../../../../../nodes/Phonovation/domain/phoneNumbers';
 import {
 	answerCodeOf,
-	approvalWordsOf,
 	withoutCode,
-} from '../../../../../nodes/Phonovation/resources/conversation/ask/answers';
+} from '../../../../../nodes/Phonovation/resources/conversation/ask/answerCodes';
+import { approvalWordsOf } from '../../../../../nodes/Phonovation/resources/conversation/ask/answers';
 import { provenReceipt } from '../../../../../nodes/Phonovation/resources/conversation/proof/receiptProof';
 import { CLOCK_SKEW_MS } from '../../../../../nodes/Phonovation/resources/conversation/ask/receiveReply';
 import {

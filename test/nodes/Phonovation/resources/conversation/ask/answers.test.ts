@@ -1,8 +1,10 @@
 import {
 	answerCodeOf,
+	withoutCode,
+} from '../../../../../../nodes/Phonovation/resources/conversation/ask/answerCodes';
+import {
 	codeLine,
 	wantsAnswerCode,
-	withoutCode,
 } from '../../../../../../nodes/Phonovation/resources/conversation/ask/answers';
 
 const SECRET = 'a-long-random-relay-secret-0123456789';

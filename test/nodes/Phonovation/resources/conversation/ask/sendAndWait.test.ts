@@ -2,7 +2,9 @@ import type { INodeExecutionData } from 'n8n-workflow';
 
 import { PhonovationApi } from '../../../../../../credentials/PhonovationApi.credentials';
 import { Phonovation } from '../../../../../../nodes/Phonovation/Phonovation.node';
+import { answerCodeOf } from '../../../../../../nodes/Phonovation/resources/conversation/ask/answerCodes';
 import { INBOX_PROTOCOL } from '../../../../../../nodes/Phonovation/resources/conversation/inboxWorkflow';
+import { questionRef } from '../../../../../../nodes/Phonovation/resources/conversation/proof/questionRef';
 import { Engine } from '../../../../../harness/engine';
 import { QUESTION_LOG, QuestionLog } from '../../../../../harness/question-log';
 import { type Simulator, simulatorCredentialData, startSimulator } from '../../../../../simulator';
@@ -247,6 +249,46 @@ describe('Send and Wait for Reply: nothing is sent when the question cannot be a
 		expect(result.error).toBeUndefined();
 		const [text] = f.sim.campaigns.map((c) => c.body.text as string);
 		expect(text).toMatch(/^Reply YES to confirm\nReply YES (\d{4}) or NO \1$/);
+	});
+
+	it('with Answer Code, a code that a question still waiting for the number holds is never given again', async () => {
+		const f = fixture();
+		const secret = f.sim.config.relaySecret;
+		const phone = '353871234567';
+		const asked = { nodeId: 'phonovation-node', msisdn: phone, ask: 0 };
+		const codeOf = (executionId: string, nodeId = asked.nodeId) =>
+			answerCodeOf(questionRef({ ...asked, executionId, nodeId }, secret)!, secret);
+		const firstCode = codeOf('test-execution');
+		// Another review to the same reviewer, waiting, that happens to hold this question's first code.
+		let execution = 0;
+		while (codeOf(String(++execution), 'other-review') !== firstCode);
+		const reference = questionRef(
+			{ ...asked, executionId: String(execution), nodeId: 'other-review' },
+			secret,
+		)!;
+		const row = { reference, phone, resumeUrl: 'http://127.0.0.1:5678/webhook-waiting/x' };
+		log.rows.set(reference, { ...row, askedAt: new Date().toISOString(), expiresAt: '' });
+		const result = await f.run({ ...ASK, options: { answerCode: true } }, [{ json: {} }]);
+		expect(result.error).toBeUndefined();
+		const [campaign] = f.sim.campaigns;
+		const code = /\nReply YES (\d{4}) or NO \1$/.exec(campaign.body.text as string)?.[1];
+		expect(code).toBeDefined();
+		expect(code).not.toBe(firstCode);
+		const { notifyId } = campaign.body.recipientInfo[0];
+		expect(answerCodeOf(notifyId, secret)).toBe(code);
+		expect(log.rows.get(notifyId)).toMatchObject({ phone });
+		// The number's waiting questions are read before the question is recorded and texted.
+		expect(log.calls.map((call) => call.action)).toEqual(['find', 'record']);
+	});
+
+	it('with Answer Code and nothing waiting for the number, the first code is the one given', async () => {
+		const f = fixture();
+		const secret = f.sim.config.relaySecret;
+		const result = await f.run({ ...ASK, options: { answerCode: true } }, [{ json: {} }]);
+		expect(result.error).toBeUndefined();
+		const { notifyId } = f.sim.campaigns[0].body.recipientInfo[0];
+		const first = { executionId: 'test-execution', nodeId: 'phonovation-node', ask: 0 };
+		expect(notifyId).toBe(questionRef({ ...first, msisdn: '353871234567' }, secret));
 	});
 
 	it('with Answer Code, a Free Text question asks for its code at the start of the reply', async () => {

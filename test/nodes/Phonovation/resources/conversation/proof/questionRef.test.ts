@@ -4,6 +4,7 @@ import {
 	fitsQuestionRef,
 	questionOf,
 	questionRef,
+	VARIANTS,
 } from '../../../../../../nodes/Phonovation/resources/conversation/proof/questionRef';
 
 const SECRET = 'a-long-random-relay-secret-0123456789';
@@ -85,5 +86,18 @@ describe('the Notify ID that ties a reply to the question and the number it was 
 		expect(
 			questionOf(questionRef(asked('4211'), SECRET), { nodeId: NODE, msisdn: NUMBER }, ''),
 		).toBeNull();
+	});
+
+	it('a question may take one of 16 references (another answer code), each naming it, the first as before variants', () => {
+		const at = { nodeId: NODE, msisdn: NUMBER };
+		const refs = Array.from({ length: VARIANTS }, (_, v) => questionRef(asked('4211'), SECRET, v)!);
+		expect(new Set(refs).size).toBe(VARIANTS);
+		expect(refs[0]).toBe(questionRef(asked('4211'), SECRET));
+		for (const ref of refs) {
+			expect(ref.length).toBeLessThanOrEqual(30);
+			expect(questionOf(ref, at, SECRET)).toEqual({ executionId: '4211', ask: 0 });
+			expect(questionOf(ref, { ...at, msisdn: '353871234568' }, SECRET)).toBeNull();
+		}
+		expect(() => questionRef(asked('4211'), SECRET, VARIANTS)).toThrow(RangeError);
 	});
 });
