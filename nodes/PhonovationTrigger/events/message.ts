@@ -11,6 +11,7 @@ import { OPT_OUT_SHORTCODE } from '../../shared/optOutWords';
 import type { FormFields } from '../incoming/formBody';
 import { badRequest } from '../incoming/rejection';
 
+import type { ClassifySettings, RelayEventModule } from './event';
 import { orNull, required } from './fields/formValues';
 import { firstWord, NO_KEYWORD } from './fields/keywords';
 import { networkOf } from './fields/network';
@@ -67,5 +68,34 @@ export function signedMessageItem(
 			receivedAt: gatewayTimestamp(fields.get('SMS-TimeStamp')),
 			...unverified,
 		},
+	};
+}
+
+/** A keyword a whole message is (a stop or start word), and which way it came. */
+interface KeywordFound {
+	via: 'shortcode' | 'reply';
+	keyword: string;
+}
+
+/**
+ * The claim of an event that is a signed message whose whole text is one keyword (Opt-Out,
+ * Opt-In): `find` reads the fields without refusing anything, `own` is what its item adds.
+ */
+export function keywordClaim(
+	event: string,
+	find: (fields: FormFields, settings: ClassifySettings) => KeywordFound | null,
+	own: (keyword: string) => IDataObject,
+): RelayEventModule['claim'] {
+	return (relay, settings) => {
+		if (relay.authenticatedBy !== 'message') return null;
+		const { fields } = relay;
+		const found = find(fields, settings);
+		if (found === null) return null;
+		return () =>
+			signedMessageItem(fields, {
+				event,
+				own: own(found.keyword),
+				unverified: { via: found.via },
+			});
 	};
 }

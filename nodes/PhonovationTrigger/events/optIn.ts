@@ -11,7 +11,7 @@ import { START_WORDS_TEXT, startWordOf } from '../../shared/optInWords';
 import type { FormFields } from '../incoming/formBody';
 
 import type { ClassifySettings, RelayEventModule } from './event';
-import { sentToShortcode, signedMessageItem } from './message';
+import { keywordClaim, sentToShortcode } from './message';
 
 export interface OptIn {
 	/** Where the unsigned SMS-To says it was texted. */
@@ -37,16 +37,8 @@ export const optIn: RelayEventModule<'optIn'> = {
 	description: `A message whose whole text is a start word (${START_WORDS_TEXT}), texted to the shortcode 50123 or to your number: the person asks to be texted again`,
 	// Off for a new trigger: a trigger saved with the default Events keeps START as an Inbound Message.
 	selectedByDefault: false,
-	claim(relay, settings) {
-		if (relay.authenticatedBy !== 'message') return null;
-		const { fields } = relay;
-		const found = optInIn(fields, settings);
-		if (found === null) return null;
-		return () =>
-			signedMessageItem(fields, {
-				event: 'optIn',
-				own: { optInKeyword: found.keyword, hint: OPT_IN_HINT },
-				unverified: { via: found.via },
-			});
-	},
+	claim: keywordClaim('optIn', optInIn, (keyword) => ({
+		optInKeyword: keyword,
+		hint: OPT_IN_HINT,
+	})),
 };

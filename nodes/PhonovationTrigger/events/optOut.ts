@@ -8,7 +8,7 @@ import { stopWordOf } from '../../shared/optOutWords';
 import type { FormFields } from '../incoming/formBody';
 
 import type { ClassifySettings, RelayEventModule } from './event';
-import { sentToShortcode, signedMessageItem } from './message';
+import { keywordClaim, sentToShortcode } from './message';
 
 /** Where SMS-To (not covered by the signature) says an opt-out was texted: the shortcode 50123 or your own number. */
 type OptOutRoute = 'shortcode' | 'reply';
@@ -58,16 +58,8 @@ export const optOut: RelayEventModule<'optOut'> = {
 	description:
 		'A message whose whole text is a stop word (STOP, OPTOUT, …), texted to the shared shortcode 50123 or as a reply to your number',
 	selectedByDefault: true,
-	claim(relay, settings) {
-		if (relay.authenticatedBy !== 'message') return null;
-		const { fields } = relay;
-		const found = optOutIn(fields, settings);
-		if (found === null) return null;
-		return () =>
-			signedMessageItem(fields, {
-				event: 'optOut',
-				own: { optOutKeyword: found.keyword, hint: SUPPRESSION_HINT },
-				unverified: { via: found.via },
-			});
-	},
+	claim: keywordClaim('optOut', optOutIn, (keyword) => ({
+		optOutKeyword: keyword,
+		hint: SUPPRESSION_HINT,
+	})),
 };
