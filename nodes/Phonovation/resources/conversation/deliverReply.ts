@@ -6,10 +6,16 @@ import { deliverOperation, type Handed, triggerItemField } from './deliverEach';
 import { operationFields } from './fields';
 import { readNumber } from './numbers';
 import type { ProofTarget } from './proof/proof';
-import { firstNumberOf, messageId, REPEAT } from './assistant/messages';
-import { logSeen, runOf } from './assistant/messageLog';
+import { firstNumberOf, type LoggedMessage, REPEAT } from './assistant/messages';
+import { logMessage, seenRowOf } from './assistant/messageLog';
 import { type DeliveredReply, relayMark, replyProof, signedTextMark } from './proof/replyProof';
-import { answeredByText, earlierDeliveries, markSettled, TEXT_MARK } from './proof/settledRelays';
+import {
+	answeredByText,
+	earlierDeliveries,
+	isAnswered,
+	markSettled,
+	TEXT_MARK,
+} from './proof/settledRelays';
 import { sharedCodeIn } from './ask/answerCodes';
 import { assistantField, handToAssistant } from './handToAssistant';
 import { honourOptIn } from './honourOptIn';
@@ -82,7 +88,7 @@ async function offerReply(
 	signed: { reply: DeliveredReply; secret: string },
 ): Promise<IDataObject> {
 	const { reply, secret } = signed;
-	const open = candidates.filter(({ row }) => !row.settledBy).map(({ row }) => row.reference);
+	const open = candidates.filter(({ row }) => !isAnswered(row)).map(({ row }) => row.reference);
 	const shared = sharedCodeIn(reply.text, open, secret);
 	if (shared)
 		return {
@@ -216,16 +222,17 @@ async function deliverReply(
 	const reply = replyOf(item);
 	const from = readNumber(reply.from);
 	if (from === null) return out({ resumed: false, reason: 'the reply has no number to match' });
+	const relay = seenRowOf(ctx, itemIndex, item, from);
 	// An opt-in answers no question: it only asks to be texted again, once per signed text.
 	if (item.event === 'optIn')
 		return out({
 			resumed: false,
 			reason: 'an opt-in answers no question',
-			...(await honourOptIn(ctx, itemIndex, item, from)),
+			...(await honourOptIn(ctx, itemIndex, relay)),
 		});
 	// With no Relay Secret nothing was ever marked, and no question can be answered.
 	const textMark = secret === '' ? '' : signedTextMark(reply, secret);
-	const seen = await seenFromAnotherNumber(ctx, itemIndex, item, from);
+	const seen = await seenFromAnotherNumber(ctx, itemIndex, relay);
 	if (seen.replay === true) return out({ resumed: false, ...seen });
 	const settled = textMark && `${TEXT_MARK}${textMark}@`;
 	const questions = await findQuestions(ctx, itemIndex, from, {
@@ -253,24 +260,17 @@ async function deliverReply(
 async function seenFromAnotherNumber(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
-	item: IDataObject,
-	phone: string,
+	seen: LoggedMessage | null,
 ): Promise<IDataObject> {
-	const key = asText(item.relayKey);
-	if (key === '') return {};
-	const rows = await logSeen(ctx, itemIndex, {
-		phone,
-		key,
-		at: new Date().toISOString(),
-		id: messageId('seen', runOf(ctx), itemIndex),
-	});
-	const first = firstNumberOf(rows, key);
+	if (seen === null) return {};
+	const rows = await logMessage(ctx, itemIndex, seen, 'seen');
+	const first = firstNumberOf(rows, seen.key);
 	if (first === undefined)
 		return {
 			relayNotLogged:
 				'the Question Log gave back no row of the relay, so a copy of it under another number cannot be told',
 		};
-	return first === phone
+	return first === seen.phone
 		? {}
 		: {
 				replay: true,

@@ -2,9 +2,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { START_WORDS_TEXT } from '../../../shared/optInWords';
-import { asText } from '../../../shared/values';
-import { logOnce, runOf } from './assistant/messageLog';
-import { firstOfKey, messageId, seenRow } from './assistant/messages';
+import { logOnce } from './assistant/messageLog';
+import { firstOfKey, type LoggedMessage } from './assistant/messages';
 
 const refused = (reason: string): IDataObject => ({ optIn: { honoured: false, reason } });
 
@@ -16,26 +15,18 @@ const refused = (reason: string): IDataObject => ({ optIn: { honoured: false, re
  * call) and honoured only when it is the first row ever logged with its signed text: a person's
  * second START after a second STOP changes nothing either, and the item says to text another start
  * word. Logged once per node, run and item (logOnce), so a retry finds its own row and says the same.
+ * `seen`: the relay's seen row (seenRowOf); null without a relayKey.
  */
 export async function honourOptIn(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
-	item: IDataObject,
-	phone: string,
+	seen: LoggedMessage | null,
 ): Promise<IDataObject> {
-	const key = asText(item.relayKey);
-	if (key === '') return refused('the relay has no relayKey (a trigger of an earlier version)');
-	const at = new Date().toISOString();
-	const id = messageId('seen', runOf(ctx), itemIndex);
-	const { rows, logged } = await logOnce(
-		ctx,
-		itemIndex,
-		seenRow({ phone, key, at, id }),
-		'optInLogged',
-	);
-	const first = firstOfKey(rows, key) ?? logged;
+	if (seen === null) return refused('the relay has no relayKey (a trigger of an earlier version)');
+	const { rows, logged } = await logOnce(ctx, itemIndex, seen, 'optInLogged');
+	const first = firstOfKey(rows, seen.key) ?? logged;
 	if (first.id === logged.id) return { optIn: { honoured: true, at: logged.at } };
-	if (first.phone !== phone)
+	if (first.phone !== seen.phone)
 		return refused(
 			"the same signed text was logged first for another number: a relay with its From/Content boundary moved changes nobody's opt-out",
 		);

@@ -2,6 +2,7 @@
 import { createHmac } from 'crypto';
 
 import { questionRef, type Question, VARIANTS } from '../proof/questionRef';
+import { isAnswered } from '../proof/settledRelays';
 import type { LoggedQuestion } from '../questionLog';
 
 /** The four digits an answer to this question carries: from its Notify ID, keyed by the Relay Secret. */
@@ -20,23 +21,48 @@ export function withoutCode(text: string, code: string): string | null {
 	return text.replace(pattern, '$1').replace(/\s+/gu, ' ').trim();
 }
 
-/**
- * The codes that questions to `msisdn` still waiting hold (not expired, not settled, not waiting
- * for a receipt), leaving out `mine`: an earlier attempt of the question being asked.
- */
-export function codesHeld(
-	questions: LoggedQuestion[],
-	{ msisdn, now, secret, mine }: { msisdn: string; now: number; secret: string; mine: Set<string> },
-): Set<string> {
-	const waiting = questions.filter(
+/** Where the codes of a number's questions are judged: the number, now, the secret, this question's references. */
+export interface CodeContext {
+	msisdn: string;
+	now: number;
+	secret: string;
+	/** Every reference this question may take (variantsOf): its own rows hold no rival code. */
+	mine: Set<string>;
+}
+
+/** Questions to the number that may still wait for a reply: not expired, not answered, not a receipt, not this one. */
+function othersWaiting(questions: LoggedQuestion[], { msisdn, now, mine }: CodeContext) {
+	return questions.filter(
 		(q) =>
 			q.phone === msisdn &&
 			q.waitsFor !== 'receipt' &&
-			!q.settledBy &&
+			!isAnswered(q) &&
 			!mine.has(q.reference) &&
 			!(q.expiresAt && Date.parse(q.expiresAt) <= now),
 	);
-	return new Set(waiting.map((q) => answerCodeOf(q.reference, secret)));
+}
+
+/** The codes that questions to the number still waiting hold. */
+export function codesHeld(questions: LoggedQuestion[], context: CodeContext): Set<string> {
+	const held = othersWaiting(questions, context).map((q) => q.reference);
+	return new Set(held.map((reference) => answerCodeOf(reference, context.secret)));
+}
+
+/**
+ * A question still waiting, asked before this one (by time, then reference: both askers agree),
+ * whose code this one drew: two asked at once, each before the other was logged. The later yields.
+ */
+export function earlierWithCode(
+	questions: LoggedQuestion[],
+	asked: { reference: string; askedAt: string },
+	context: CodeContext,
+): LoggedQuestion | undefined {
+	const code = answerCodeOf(asked.reference, context.secret);
+	const before = (q: LoggedQuestion) =>
+		q.askedAt < asked.askedAt || (q.askedAt === asked.askedAt && q.reference < asked.reference);
+	return othersWaiting(questions, context).find(
+		(q) => before(q) && answerCodeOf(q.reference, context.secret) === code,
+	);
 }
 
 /** Every Notify ID this question may take, variant 0 first; empty when it cannot fit. */
@@ -51,11 +77,20 @@ export function variantsOf(question: Question, secret: string): string[] {
 }
 
 /**
- * The first of a question's Notify IDs whose code no waiting question holds. Were all 16 taken
- * (some hundreds waiting at once), the first: Deliver Reply then refuses an answer both could take.
+ * The question's Notify ID whose code no waiting question holds: `preferred` (an earlier attempt's)
+ * while its code is free, else the first free one. Were all 16 taken (some hundreds waiting at
+ * once), `preferred` or the first: Deliver Reply then refuses an answer both could take.
  */
-export function withFreeCode(variants: string[], held: Set<string>, secret: string): string {
-	return variants.find((ref) => !held.has(answerCodeOf(ref, secret))) ?? variants[0];
+export function withFreeCode(
+	variants: string[],
+	held: Set<string>,
+	secret: string,
+	preferred?: string,
+): string {
+	const free = (ref: string) => !held.has(answerCodeOf(ref, secret));
+	const earlier = preferred !== undefined && variants.includes(preferred) ? preferred : undefined;
+	if (earlier !== undefined && free(earlier)) return earlier;
+	return variants.find(free) ?? earlier ?? variants[0];
 }
 
 /**
@@ -69,7 +104,8 @@ export function sharedCodeIn(
 	secret: string,
 ): { code: string; references: string[] } | null {
 	const byCode = new Map<string, string[]>();
-	for (const reference of references) {
+	// A row copied whole is still one question.
+	for (const reference of new Set(references)) {
 		const code = answerCodeOf(reference, secret);
 		byCode.set(code, [...(byCode.get(code) ?? []), reference]);
 	}

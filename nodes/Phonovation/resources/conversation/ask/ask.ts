@@ -17,7 +17,13 @@ import { questionOf } from '../proof/questionRef';
 import { relaySecretOf } from '../proof/relaySecret';
 import { recordedResumeUrl } from '../proof/retryBinding';
 import { findQuestions, recordQuestion } from '../questionLog';
-import { codesHeld, variantsOf, withFreeCode } from './answerCodes';
+import {
+	type CodeContext,
+	codesHeld,
+	earlierWithCode,
+	variantsOf,
+	withFreeCode,
+} from './answerCodes';
 import type { PausedState, WaitsFor } from './paused';
 import { runsAsAiTool, runsAsHumanReview } from '../../../toolUse';
 import { nodeMemory, remembered } from '../../../runMemory';
@@ -166,32 +172,81 @@ async function textOfThisRun(
 			);
 		return earlier;
 	}
+	const variants = variantsOfThisRun(ctx, msisdn, run, secret);
+	const askedAt = question.at.toISOString();
+	if (!question.answerCode) return (runs[run] = { notifyId: variants[0], askedAt });
+	// Read before it is chosen: a reviewer with two requests open answers each by its own code.
+	const waiting = await findQuestions(ctx, 0, msisdn, { reference: null });
+	const codes = codeContext(msisdn, question.at, variants, secret);
+	const notifyId = withFreeCode(variants, codesHeld(waiting, codes), secret, earlier?.notifyId);
+	return (runs[run] = { notifyId, askedAt });
+}
+
+/** The Notify IDs this run's question may take (variantsOf); an execution id too long is an error. */
+function variantsOfThisRun(
+	ctx: IExecuteFunctions,
+	msisdn: string,
+	run: number,
+	secret: string,
+): string[] {
 	const executionId = ctx.getExecutionId();
-	const variants = variantsOf({ executionId, nodeId, msisdn, ask: run }, secret);
+	const variants = variantsOf({ executionId, nodeId: ctx.getNode().id, msisdn, ask: run }, secret);
 	if (variants.length === 0)
 		throw notSent(
 			ctx,
 			`This execution's id "${executionId}" is too long for a Notify ID the reply can carry`,
 		);
-	const notifyId = question.answerCode
-		? await withCodeOfItsOwn(ctx, { msisdn, variants, at: question.at }, secret)
-		: variants[0];
-	return (runs[run] = { notifyId, askedAt: question.at.toISOString() });
+	return variants;
 }
 
+const codeContext = (
+	msisdn: string,
+	at: Date,
+	variants: string[],
+	secret: string,
+): CodeContext => ({
+	msisdn,
+	now: at.getTime(),
+	secret,
+	mine: new Set(variants),
+});
+
+/** How many times a question asked at the same moment as others gives way before it is texted. */
+const YIELDS = 3;
+
 /**
- * The Notify ID whose answer code no question to the number still waiting holds: a reviewer with
- * two requests open answers each by its own code ("YES 4821" approves the one that asked it).
+ * The question as recorded once its code is its own. Two questions asked to one number at the
+ * same moment each chose a code before the other was logged, and may hold the same one: read
+ * again once recorded, the later of them withdraws its row (it expires at once), takes another
+ * code and is recorded again, all before anything is texted.
  */
 async function withCodeOfItsOwn(
 	ctx: IExecuteFunctions,
-	{ msisdn, variants, at }: { msisdn: string; variants: string[]; at: Date },
+	asked: {
+		run: CampaignRun;
+		state: PausedState;
+		record: (state: PausedState, until?: Date) => Promise<void>;
+	},
 	secret: string,
-): Promise<string> {
-	const waiting = await findQuestions(ctx, 0, msisdn, { reference: null });
-	const mine = new Set(variants);
-	const held = codesHeld(waiting, { msisdn, now: at.getTime(), secret, mine });
-	return withFreeCode(variants, held, secret);
+): Promise<PausedState> {
+	let { state } = asked;
+	const variants = variantsOfThisRun(ctx, state.to, asked.run.index, secret);
+	const codes = codeContext(state.to, new Date(state.at), variants, secret);
+	for (let yielded = 0; yielded < YIELDS; yielded++) {
+		const rows = await findQuestions(ctx, 0, state.to, { reference: null });
+		const mine = { reference: state.notifyId, askedAt: state.at };
+		if (earlierWithCode(rows, mine, codes) === undefined) break;
+		const notifyId = withFreeCode(variants, codesHeld(rows, codes), secret);
+		if (notifyId === state.notifyId) break;
+		await asked.record(state, new Date(state.at));
+		state = { ...state, notifyId };
+		remembered<SentBefore>(nodeMemory(ctx), 'questions')[asked.run.index] = {
+			notifyId,
+			askedAt: state.at,
+		};
+		await asked.record(state);
+	}
+	return state;
 }
 
 /**
@@ -242,9 +297,15 @@ export async function ask<Options extends AskOptions>(
 	const secret = await relaySecretFor(ctx, wait.proves);
 	const answerCode = wait.answerCode?.(ctx, options) ?? false;
 	const question = { run, msisdn, at: now, answerCode };
-	const { notifyId, askedAt } = await textOfThisRun(ctx, question, secret);
-	const state: PausedState = { to: msisdn, notifyId, at: askedAt };
-	await recordAsked(ctx, wait, { state, waitTill }, secret);
+	// Chosen anew unless an earlier attempt's text may have gone: that one is never changed.
+	const fresh = !oneTextMayHaveGone(run);
+	const { notifyId: first, askedAt } = await textOfThisRun(ctx, question, secret);
+	const record = async (asked: PausedState, until = waitTill) =>
+		await recordAsked(ctx, wait, { state: asked, waitTill: until }, secret);
+	let state: PausedState = { to: msisdn, notifyId: first, at: askedAt };
+	await record(state);
+	if (answerCode && fresh) state = await withCodeOfItsOwn(ctx, { run, state, record }, secret);
+	const { notifyId } = state;
 	const outcome = await sendOneText(ctx, items, {
 		run,
 		msisdn,

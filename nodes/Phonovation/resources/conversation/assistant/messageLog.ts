@@ -1,9 +1,10 @@
 // The calls that keep a person's messages in the inbox's `messages` table (through the Question Log).
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { asText } from '../../../../shared/values';
 import { callLog } from '../questionLog';
-import { type LoggedMessage, messagesOf, seenRow } from './messages';
+import { type LoggedMessage, messageId, messagesOf, seenRow } from './messages';
 import { nodeMemory, remembered, type RunMemoryKey } from '../../../runMemory';
 
 /** This run of the node in its execution (a loop runs it again), for the ids of its rows. */
@@ -12,13 +13,20 @@ export const runOf = (ctx: IExecuteFunctions) => ({
 	runIndex: ctx.getWorkflowDataProxy(0).$runIndex,
 });
 
-/** Logs one message and gives back every message of the person, it included. */
+/**
+ * Logs one message and gives back every message of the person, it included. As `seen` (a relay kept
+ * as seen: seenRowOf), one row per key and number (the log updates the number's row of the key, or
+ * adds it), so copies of a relay add no rows and the first number's row keeps its place; it then
+ * also gives back the first row ever logged with the key. An inbox imported before it kept relays
+ * seen gives back none.
+ */
 export async function logMessage(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	message: LoggedMessage,
+	action: 'converse' | 'seen' = 'converse',
 ): Promise<LoggedMessage[]> {
-	return messagesOf(await callLog(ctx, itemIndex, { action: 'converse', ...message }));
+	return messagesOf(await callLog(ctx, itemIndex, { action, ...message }));
 }
 
 /**
@@ -84,15 +92,17 @@ export async function logOnce(
 }
 
 /**
- * Keeps a relay as seen: one row per key and number (the log updates the number's row of the key,
- * or adds it), so copies of a relay add no rows and the first number's row keeps its place. Gives
- * back the person's rows and the first row ever logged with the key; none from an inbox imported
- * before it kept relays seen.
+ * The row that keeps a trigger item's relay as seen by this run of the node: its signed text's key,
+ * for this number, now. Null when the item has no relayKey (a trigger of an earlier version).
  */
-export async function logSeen(
+export function seenRowOf(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
-	relay: { phone: string; key: string; at: string; id: string },
-): Promise<LoggedMessage[]> {
-	return messagesOf(await callLog(ctx, itemIndex, { action: 'seen', ...seenRow(relay) }));
+	item: IDataObject,
+	phone: string,
+): LoggedMessage | null {
+	const key = asText(item.relayKey);
+	if (key === '') return null;
+	const id = messageId('seen', runOf(ctx), itemIndex);
+	return seenRow({ phone, key, at: new Date().toISOString(), id });
 }

@@ -32,9 +32,10 @@ export interface Question {
 
 function macOf(question: Question, secret: string, variant = 0): string {
 	const { executionId, nodeId, msisdn, ask } = question;
-	const which = variant === 0 ? '' : `|${variant}`;
+	// Variant 0 is the Notify ID made before variants; another names itself first, in its own domain.
+	const domain = variant === 0 ? 'question-v3' : `question-v3.${variant}`;
 	return createHmac('sha256', secret)
-		.update(`question-v3|${executionId}|${ask}|${nodeId}|${msisdn}${which}`)
+		.update(`${domain}|${executionId}|${ask}|${nodeId}|${msisdn}`)
 		.digest('base64url')
 		.slice(0, MAC_LENGTH);
 }
@@ -82,9 +83,9 @@ export function questionOf(
 	const given = Buffer.from(mac ?? '');
 	if (given.length !== MAC_LENGTH) return null;
 	const question = { executionId, ask: parseInt(ask, 36), ...asked };
-	let matches = false;
-	// Every variant is compared, so the time taken says nothing of which one matched.
+	// Which variant matched is no secret; variant 0 (every question asked without a code) first.
 	for (let variant = 0; variant < VARIANTS; variant++)
-		matches = timingSafeEqual(given, Buffer.from(macOf(question, secret, variant))) || matches;
-	return matches ? { executionId, ask: question.ask } : null;
+		if (timingSafeEqual(given, Buffer.from(macOf(question, secret, variant))))
+			return { executionId, ask: question.ask };
+	return null;
 }

@@ -19,6 +19,10 @@ export const TEXT_MARK = 't:';
 
 const marksOf = (settledBy: string | undefined) => (settledBy ? settledBy.split(' ') : []);
 
+/** Whether a relay answered the question: a mark without `u:` (an unknown outcome may have left it waiting). */
+export const isAnswered = (question: LoggedQuestion): boolean =>
+	marksOf(question.settledBy).some((mark) => !mark.startsWith(UNCONFIRMED));
+
 /**
  * The question a relay with this signed text last answered, or may have (`unconfirmed`), and when:
  * any copy of it, whatever its time stamp, Notify ID or From/Content boundary.

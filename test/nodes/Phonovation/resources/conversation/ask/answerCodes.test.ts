@@ -1,6 +1,7 @@
 import {
 	answerCodeOf,
 	codesHeld,
+	earlierWithCode,
 	sharedCodeIn,
 	variantsOf,
 	withFreeCode,
@@ -46,14 +47,18 @@ describe('answer codes: two questions waiting for one reviewer never share one',
 				waiting(open),
 				waiting(other, { phone: '353871234568' }),
 				waiting(expired, { expiresAt: new Date(NOW - 1).toISOString() }),
-				waiting(settled, { settledBy: 'mark' }),
+				waiting(settled, { settledBy: 'u:first-try mark' }),
+				// An answer whose delivery's outcome was unknown may have left it waiting.
+				waiting(refOf('8'), { settledBy: 'u:mark' }),
 				waiting(receipt, { waitsFor: 'receipt' }),
 				waiting(mine),
 				waiting(refOf('7'), { expiresAt: '' }),
 			],
 			{ msisdn: REVIEWER, now: NOW, secret: SECRET, mine: new Set([mine]) },
 		);
-		expect(held).toEqual(new Set([answerCodeOf(open, SECRET), answerCodeOf(refOf('7'), SECRET)]));
+		expect(held).toEqual(
+			new Set([open, refOf('7'), refOf('8')].map((ref) => answerCodeOf(ref, SECRET))),
+		);
 	});
 
 	it('a question whose first code is held is asked under the next variant whose code is free', () => {
@@ -69,6 +74,11 @@ describe('answer codes: two questions waiting for one reviewer never share one',
 		expect(variants.indexOf(chosen)).toBeGreaterThanOrEqual(2);
 		const all = new Set(variants.map((ref) => answerCodeOf(ref, SECRET)));
 		expect(withFreeCode(variants, all, SECRET)).toBe(variants[0]);
+		// An earlier attempt's choice (nothing was sent) is kept while its code is free.
+		expect(withFreeCode(variants, new Set(), SECRET, variants[5])).toBe(variants[5]);
+		const fifth = new Set([answerCodeOf(variants[5], SECRET)]);
+		expect(withFreeCode(variants, fifth, SECRET, variants[5])).toBe(variants[0]);
+		expect(withFreeCode(variants, new Set(), SECRET, refOf('1'))).toBe(variants[0]);
 	});
 
 	it('an answer carrying a code two waiting questions share is named as such; other texts are not', () => {
@@ -86,5 +96,35 @@ describe('answer codes: two questions waiting for one reviewer never share one',
 			sharedCodeIn(`YES ${answerCodeOf(third, SECRET)}`, [older, newer, third], SECRET),
 		).toBeNull();
 		expect(sharedCodeIn(`YES ${code}`, [older, third], SECRET)).toBeNull();
+		// A row copied whole is one question, not two sharing a code.
+		expect(sharedCodeIn(`YES ${code}`, [older, older, third], SECRET)).toBeNull();
+	});
+
+	it('of two questions asked at once that drew one code, only the later is told to take another', () => {
+		const [first, second] = twoSharingACode();
+		const at = new Date(NOW - 1_000).toISOString();
+		const rows = [waiting(first, { askedAt: at }), waiting(second, { askedAt: at })];
+		const context = (mine: string) => ({
+			msisdn: REVIEWER,
+			now: NOW,
+			secret: SECRET,
+			mine: new Set([mine]),
+		});
+		const [earlier, later] = [first, second].sort();
+		expect(earlierWithCode(rows, { reference: later, askedAt: at }, context(later))).toMatchObject({
+			reference: earlier,
+		});
+		expect(earlierWithCode(rows, { reference: earlier, askedAt: at }, context(earlier))).toBe(
+			undefined,
+		);
+		const sooner = new Date(NOW - 2_000).toISOString();
+		expect(earlierWithCode(rows, { reference: earlier, askedAt: sooner }, context(earlier))).toBe(
+			undefined,
+		);
+		// An answered rival holds its code no more.
+		const answered = [waiting(earlier, { askedAt: at, settledBy: 'mark' })];
+		expect(earlierWithCode(answered, { reference: later, askedAt: at }, context(later))).toBe(
+			undefined,
+		);
 	});
 });

@@ -278,8 +278,74 @@ describe('Send and Wait for Reply: nothing is sent when the question cannot be a
 		expect(answerCodeOf(notifyId, secret)).toBe(code);
 		expect(log.rows.get(notifyId)).toMatchObject({ phone });
 		// The number's waiting questions are read before the question is recorded and texted.
-		expect(log.calls.map((call) => call.action)).toEqual(['find', 'record']);
+		expect(log.calls.map((call) => call.action)).toEqual(['find', 'record', 'find']);
 	});
+
+	/** Another review to the same reviewer, whose code is this question's first code: its reference. */
+	function rivalHoldingFirstCode(secret: string): string {
+		const asked = { nodeId: 'phonovation-node', msisdn: '353871234567', ask: 0 };
+		const codeOf = (executionId: string, nodeId = asked.nodeId) =>
+			answerCodeOf(questionRef({ ...asked, executionId, nodeId }, secret)!, secret);
+		const firstCode = codeOf('test-execution');
+		let execution = 0;
+		while (codeOf(String(++execution), 'other-review') !== firstCode);
+		return questionRef(
+			{ ...asked, executionId: String(execution), nodeId: 'other-review' },
+			secret,
+		)!;
+	}
+
+	it.each([
+		['asked a moment before: this one withdraws its row and takes another code', -1_000, true],
+		['asked a moment after: the other gives way, this one keeps its code', 1_000, false],
+	])(
+		'with Answer Code, another question to the number logged with the same code while this one was recorded, %s',
+		async (_, offsetMs, yields) => {
+			const f = fixture();
+			const secret = f.sim.config.relaySecret;
+			const rival = rivalHoldingFirstCode(secret);
+			// The other asker records its question while this one records its own: the first read saw none.
+			log.storeAs = (row) => {
+				if (!log.rows.has(rival))
+					log.rows.set(rival, {
+						reference: rival,
+						phone: '353871234567',
+						resumeUrl: 'http://127.0.0.1:5678/webhook-waiting/x',
+						askedAt: new Date(Date.parse(String(row.askedAt)) + offsetMs).toISOString(),
+						expiresAt: '',
+					});
+				return row;
+			};
+			const result = await f.run({ ...ASK, options: { answerCode: true } }, [{ json: {} }]);
+			expect(result.error).toBeUndefined();
+			expect(f.sim.count('POST', CAMPAIGN)).toBe(1);
+			const { notifyId } = f.sim.campaigns[0].body.recipientInfo[0];
+			const code = /\nReply YES (\d{4}) or NO \1$/.exec(
+				f.sim.campaigns[0].body.text as string,
+			)?.[1];
+			expect(answerCodeOf(notifyId, secret)).toBe(code);
+			expect(code === answerCodeOf(rival, secret)).toBe(!yields);
+			const mine = [...log.rows.values()].filter((row) => row.reference !== rival);
+			if (yields) {
+				expect(log.calls.map((call) => call.action)).toEqual([
+					'find',
+					'record',
+					'find',
+					'record',
+					'record',
+					'find',
+				]);
+				// The row first recorded is withdrawn: it expired when it was asked, so no reply goes to it.
+				const [withdrawn, kept] = mine;
+				expect(withdrawn.expiresAt).toBe(withdrawn.askedAt);
+				expect(kept).toMatchObject({ reference: notifyId });
+				expect(Date.parse(String(kept.expiresAt))).toBeGreaterThan(Date.now());
+			} else {
+				expect(log.calls.map((call) => call.action)).toEqual(['find', 'record', 'find']);
+				expect(mine).toEqual([expect.objectContaining({ reference: notifyId })]);
+			}
+		},
+	);
 
 	it('with Answer Code and nothing waiting for the number, the first code is the one given', async () => {
 		const f = fixture();

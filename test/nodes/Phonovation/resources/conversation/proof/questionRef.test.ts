@@ -99,5 +99,7 @@ describe('the Notify ID that ties a reply to the question and the number it was 
 			expect(questionOf(ref, { ...at, msisdn: '353871234568' }, SECRET)).toBeNull();
 		}
 		expect(() => questionRef(asked('4211'), SECRET, VARIANTS)).toThrow(RangeError);
+		// A variant is no other number's first reference.
+		expect(questionOf(refs[3], { ...at, msisdn: `${NUMBER}|3` }, SECRET)).toBeNull();
 	});
 });
