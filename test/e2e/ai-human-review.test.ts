@@ -11,7 +11,7 @@ import {
 	publishQuestionLog,
 	withOpenAi,
 } from './support/examples';
-import { nodeOutput } from './support/n8n-client';
+import { nodeOutput, type WorkflowJson } from './support/n8n-client';
 import { pollUntil } from './support/poll';
 import { waitingAt } from './support/question-log';
 
@@ -27,6 +27,7 @@ describe('the ai-human-review example in n8n: the AI Agent texts only what a per
 	});
 	let workflowId: string;
 	let relayUrl: string;
+	let example: WorkflowJson;
 
 	beforeAll(async () => {
 		const env = suite.env();
@@ -38,8 +39,8 @@ describe('the ai-human-review example in n8n: the AI Agent texts only what a per
 		);
 		// The user's own OpenAI credential, here the simulator's OpenAI-compatible model.
 		const openAi = await createSimulatorOpenAi(env.client, env.sim.url);
-		const example = loadExample('ai-human-review', { sender: LONGCODE, questionLog });
-		workflowId = (await env.importWorkflow(withOpenAi(example, openAi))).id;
+		example = withOpenAi(loadExample('ai-human-review', { sender: LONGCODE, questionLog }), openAi);
+		workflowId = (await env.importWorkflow(example)).id;
 	}, 60_000);
 
 	/**
@@ -139,5 +140,88 @@ describe('the ai-human-review example in n8n: the AI Agent texts only what a per
 			expect(String(answer?.output)).toMatch(/rejected the tool call to Send SMS/);
 		},
 		120_000,
+	);
+
+	suite.it(
+		'30 reviews asked at once of one reviewer: each carries a code of its own, and each answer decides its own review only',
+		async (env) => {
+			env.sim.reset();
+			// The example started by a Webhook in place of the chat, 30 times at once.
+			const path = `reviews-${randomUUID()}`;
+			const workflow = await env.importWorkflow({
+				...example,
+				name: `${example.name} (30 at once) ${path}`,
+				nodes: example.nodes.map((node) => {
+					if (node.name === TRIGGER)
+						return {
+							...node,
+							type: 'n8n-nodes-base.webhook',
+							typeVersion: 2,
+							webhookId: randomUUID(),
+							parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
+						};
+					if (node.name !== 'AI Agent') return node;
+					const text = '={{ $json.body.chatInput }}';
+					const parameters = node.parameters as Record<string, unknown>;
+					return { ...node, parameters: { ...parameters, promptType: 'define', text } };
+				}),
+			});
+			const url = `${env.n8n.url}/webhook/${path}`;
+			await env.client.publishWorkflow(workflow.id);
+			await env.client.waitForWebhook(url);
+			const chatInput = `Text ${CHAT_MODEL_PHONE} that their order is ready`;
+			await Promise.all(
+				Array.from({ length: 30 }, async () => {
+					const response = await fetch(url, {
+						method: 'POST',
+						headers: { 'content-type': 'application/json' },
+						body: JSON.stringify({ chatInput }),
+					});
+					await response.arrayBuffer();
+					expect(response.status).toBe(200);
+				}),
+			);
+			await pollUntil(
+				async () => env.sim.campaigns.length === 30 || undefined,
+				'30 review texts',
+				120_000,
+			);
+			// Each review: the run it pauses (its Notify ID names it) and its code.
+			const reviews = env.sim.campaigns.map(({ body }) => ({
+				executionId: String((body.recipientInfo as Array<{ notifyId: string }>)[0].notifyId).split(
+					'.',
+				)[0],
+				code: /\nReply YES (\d{4}) or NO \1$/.exec(body.text as string)?.[1],
+			}));
+			expect(new Set(reviews.map((r) => r.executionId)).size).toBe(30);
+			expect(new Set(reviews.map((r) => r.code)).size).toBe(30);
+			for (const { executionId } of reviews) await waitingAt(env, executionId);
+			// Answered in random order, every other one approved. The provider links each answer to the
+			// last review texted; the code, not the link, names the review it answers.
+			const decisions = new Map(reviews.map((r, i) => [r.executionId, i % 2 === 0]));
+			for (const { executionId, code } of [...reviews].sort(() => Math.random() - 0.5)) {
+				const word = decisions.get(executionId) ? 'YES' : 'NO';
+				const relay = await env.sim.sendInbound({
+					url: relayUrl,
+					from: REVIEWER,
+					content: `${word} ${code}`,
+				});
+				expect(relay.status).toBe(200);
+				expect((await env.client.waitForExecution(executionId, 60_000)).status).toBe('success');
+			}
+			for (const [executionId, approved] of decisions) {
+				const done = await env.client.execution(executionId);
+				expect({
+					executionId,
+					sent: done.data.resultData.runData['Send SMS'] !== undefined,
+				}).toEqual({
+					executionId,
+					sent: approved,
+				});
+			}
+			// The 30 reviews, then one text for each of the 15 approved.
+			expect(env.sim.campaigns).toHaveLength(45);
+		},
+		300_000,
 	);
 });

@@ -44,12 +44,14 @@ function mismatch(
 	ctx: IWebhookFunctions,
 	reply: DeliveredReply,
 	asked: AskedQuestion,
-	{ secret, countryCode }: { secret: string; countryCode: string },
+	{ secret, countryCode, byCode }: { secret: string; countryCode: string; byCode: boolean },
 ): string | null {
 	if (!asked.msisdn || readNumber(reply.from, countryCode) !== asked.msisdn)
 		return 'the reply is from another number';
 	const executionId = ctx.getExecutionId();
-	if (reply.notifyId && reply.notifyId !== asked.notifyId) {
+	// A reply carrying this question's code names it, whatever it is linked to: the provider links
+	// a reply to the last text to the number, another question of the same reviewer, say.
+	if (reply.notifyId && reply.notifyId !== asked.notifyId && !byCode) {
 		// Linked to another question: of this run (another node), or of this node asked another
 		// time. A reply linked to anything else (a reminder sent after the question) still answers.
 		const otherOfThisRun = reply.notifyId.startsWith(`${executionId}.`);
@@ -131,7 +133,10 @@ export function receiveReply(ctx: IWebhookFunctions, secret: string): Resumption
 	const target = { executionId: ctx.getExecutionId(), reference: asked.notifyId };
 	const reply = provenReply(ctx.getBodyData(), target, secret);
 	if (!reply) return stillWaiting(401, 'no valid proof');
-	const why = mismatch(ctx, reply, asked, { secret, countryCode });
+	const code = answerCodeOf(asked.notifyId, secret);
+	const byCode =
+		wantsAnswerCode(options, ctx.getNode().type) && withoutCode(reply.text, code) !== null;
+	const why = mismatch(ctx, reply, asked, { secret, countryCode, byCode });
 	if (why) return stillWaiting(409, why);
 	const item: IDataObject = {
 		from: reply.from,
@@ -140,7 +145,6 @@ export function receiveReply(ctx: IWebhookFunctions, secret: string): Resumption
 		optedOut: reply.optedOut,
 		timedOut: false,
 	};
-	const code = answerCodeOf(asked.notifyId, secret);
 	const refusal = readAnswer(ctx, { reply, item, options }, code);
 	if (refusal) return refusal;
 	item.waitedSeconds = secondsSince(asked.askedAt);
