@@ -14,7 +14,7 @@ import { maxParts } from './maxParts';
 import { messageType } from './messageType';
 import { missingOptOut } from './missingOptOut';
 import { notifyId } from './notifyId';
-import type { CampaignOption, Contribution } from './option';
+import type { CampaignOption, Contribution, SendTimeRule } from './option';
 import { optOutText } from './optOutText';
 import { parallelRequests } from './parallelRequests';
 import { quietHours } from './quietHours';
@@ -71,6 +71,15 @@ const entries = Object.entries(CAMPAIGN_OPTIONS) as Array<[OptionName, CampaignO
 export const OPTION_TABLE: ReadonlyArray<[OptionName, CampaignOption<unknown>]> = entries;
 
 export const OPTION_NAMES: readonly OptionName[] = entries.map(([name]) => name);
+
+/**
+ * The rule on when a campaign may go out, at every phase (Quiet Hours): the option that defines
+ * `sendTime`. A campaign has one; a second would need its moments composed.
+ */
+export const SEND_TIME: SendTimeRule = ((rules: SendTimeRule[]) => {
+	if (rules.length !== 1) throw new Error(`a campaign has one send-time rule, not ${rules.length}`);
+	return rules[0];
+})(entries.flatMap(([, option]) => (option.sendTime ? [option.sendTime] : [])));
 
 /** The Options collection's fields, in the order n8n lists them. */
 export const OPTION_FIELDS: INodeProperties[] = entries.map(

@@ -1,6 +1,7 @@
 // What a campaign option is (its field, how it is read, what it gives the pipeline) and the readers options share.
 import type { INodeProperties } from 'n8n-workflow';
 
+import type { Findings } from '../../../domain/compliance';
 import { readYesNo, type RuleViolation } from '../../../domain/rules';
 import { asText } from '../../../../shared/values';
 
@@ -22,6 +23,46 @@ export interface TextToCheck {
 
 /** What a text rule found: a violation stops the item before any credit is spent; a warning goes to the output. */
 export type TextFinding = { violation: RuleViolation } | { warning: string };
+
+/** When a campaign is to go out: Send At (a Schedule's, or where a rule moved a Send), null for now. */
+export interface Moment {
+	sendAt: string | null;
+	now: Date;
+}
+
+/**
+ * A rule on when a campaign may go out (Quiet Hours), called at each phase. `judged` is the rule's
+ * own value (what it judges by), which the pipeline carries from plan to post and report unread.
+ */
+export interface SendTimeRule<Judged = unknown> {
+	/** Plan, each row: what the rule judges by from its settings (null: off), `zone` the workflow's. */
+	judgedBy(settings: Contribution, zone: string): Judged | null;
+	/** Plan, each row: its send time (a Schedule's checked Send At, null for a Send) as the rule allows it. */
+	ofRow(judged: Judged | null, moment: Moment, found: Pick<Findings, 'warnings'>): string | null;
+	/**
+	 * Plan, a campaign once its recipients are known (their numbers, in international digits):
+	 * its send time and what it is judged by, or why no time can be found.
+	 */
+	ofCampaign(
+		judged: Judged,
+		moment: Moment,
+		recipients: () => Iterable<string>,
+	): { judged: Judged; sendAt: string | null; warnings: string[]; violation?: RuleViolation };
+	/**
+	 * Post, each request at `now` (judged null: the rule is off): the send time it goes with (a
+	 * Send moved when the rule holds now), or why it must not go (a Schedule whose Send At passed
+	 * meanwhile).
+	 */
+	whenPosted(
+		judged: Judged | null,
+		planned: { scheduled: boolean; sendAt: string | null },
+		now: Date,
+	): { ok: true; sendAt: string | null } | { ok: false; message: string };
+	/** Report: the campaign output's fields for it. */
+	reported(judged: Judged): Record<string, string>;
+	/** Report: the warning for a Send's requests moved while it went out. */
+	movedWarning(judged: Judged, moved: { requests: number; sendAt: string }): string;
+}
 
 /**
  * One campaign option. The options type, names and labels, the campaign key and its wording, the
@@ -64,6 +105,8 @@ export interface CampaignOption<T> {
 	 */
 	shapeText?(text: string, value: T): string;
 	checkText?(text: TextToCheck, value: T, settings: Contribution): TextFinding | undefined;
+	/** Its rule on when the campaign may go out, at every phase (a campaign has one such rule). */
+	sendTime?: SendTimeRule;
 }
 
 /** A rule of an option broken: the message, filed under the option's field so the error names it. */

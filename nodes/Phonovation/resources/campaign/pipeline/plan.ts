@@ -3,17 +3,9 @@ import { describeUnreadable } from '../../../domain/exclusions';
 import { normaliseMsisdn, recipientEntries, toMsisdn } from '../../../domain/phoneNumbers';
 import type { RuleViolation } from '../../../domain/rules';
 import { campaignSettingsSchema, violationsOf } from '../../../domain/rules';
-import { zoneOfNumber } from '../../../domain/countryZones';
-import { hasOpenWindow, type QuietHours } from '../../../domain/quietHours';
 import { toSendAt } from '../../../domain/sendAt';
 import { asText } from '../../../../shared/values';
 import type { Findings } from '../../../domain/compliance';
-import {
-	labelOf,
-	movedOutOfQuietHours,
-	quietHoursOf,
-	sendAtOutsideQuietHours,
-} from '../../../domain/compliance';
 import {
 	CAMPAIGN_KEY_OPTIONS,
 	campaignKeyValue,
@@ -24,6 +16,7 @@ import {
 	optionSettings,
 	readItemOptions,
 	readOptions,
+	SEND_TIME,
 	textAsSent,
 } from '../options';
 import type { TextRequest } from './textRequest';
@@ -50,8 +43,8 @@ export interface CampaignSettings {
 	rehearsal: boolean;
 	/** A Schedule (Send At is the user's) rather than a Send; judged again when each request is posted. */
 	scheduled?: boolean;
-	/** Quiet Hours, judged again when each request is posted. */
-	quiet?: QuietHours | null;
+	/** What the send-time rule judges by (options SEND_TIME), from the plan to each request and the report. */
+	sendTime?: unknown;
 }
 
 /** An input item of a campaign, its numbers being entries of the campaign's columns (see recipients.ts). */
@@ -155,18 +148,18 @@ interface ItemRequest {
 	violations: RuleViolation[];
 }
 
-/** Send At checked (Schedule), then moved out of Quiet Hours; a Send's moment is now. */
+/** Send At checked (Schedule), then as the send-time rule allows it; a Send's moment is now. */
 function checkedSendAt(
 	item: TextRequest,
-	quiet: QuietHours | null,
+	sendTime: unknown,
 	context: PlanContext,
 	found: Findings,
 ): string | null {
 	if (!context.scheduled)
-		return sendAtOutsideQuietHours(quiet, { sendAt: null, now: context.now }, found);
+		return SEND_TIME.ofRow(sendTime, { sendAt: null, now: context.now }, found);
 	const result = toSendAt(item.sendAt, context.zone, context.now);
 	if (result.ok)
-		return sendAtOutsideQuietHours(quiet, { sendAt: result.sendAt, now: context.now }, found);
+		return SEND_TIME.ofRow(sendTime, { sendAt: result.sendAt, now: context.now }, found);
 	found.violations.push({ field: 'sendAt', message: result.message });
 	return null;
 }
@@ -274,8 +267,8 @@ function rowSettings(
 	if (suppression && suppression.unreadable.length > 0 && given.failOnUnreadable)
 		before.push(given.exclusionsRefusal(unreadableExclusionsError(suppression)));
 	const after: RuleViolation[] = [];
-	const quiet = quietHoursOf(given, context.zone);
-	const sendAt = checkedSendAt(item, quiet, context, {
+	const sendTime = SEND_TIME.judgedBy(given, context.zone);
+	const sendAt = checkedSendAt(item, sendTime, context, {
 		violations: after,
 		warnings: found.warnings,
 	});
@@ -289,7 +282,7 @@ function rowSettings(
 		timeoutMs: given.timeoutMs,
 		rehearsal: given.rehearsal,
 		scheduled: context.scheduled,
-		quiet,
+		sendTime,
 		countryCode,
 		suppression,
 		failOnInvalid: given.failOnInvalid,
@@ -421,7 +414,7 @@ function settle(items: ItemRequest[], context: PlanContext): CampaignPlan {
 	const { numbers, skips } = readNumbers(items);
 	const shared = sharedRequestSettings(items);
 	const [first] = items;
-	const { from, text, sendAt, options, given, rehearsal, scheduled, quiet } = first.settings;
+	const { from, text, sendAt, options, given, rehearsal, scheduled, sendTime } = first.settings;
 	const { perRequest, timeoutMs } = shared.source;
 	const violations: ItemViolation[] = violationsOf(campaignSettingsSchema, { from, text }).map(
 		(v) => ({ ...v, itemIndex: first.itemIndex, message: withFooterNoted(v, first) }),
@@ -442,12 +435,9 @@ function settle(items: ItemRequest[], context: PlanContext): CampaignPlan {
 			itemIndex: sendable[0].itemIndex,
 		});
 	}
-	const timing = inRecipientsZones({ sendAt, quiet }, numbers, order, context);
+	const timing = ofRecipients({ sendAt, sendTime }, numbers, order, context);
 	if (timing.violation && sendable.length > 0)
-		violations.push({
-			...given.quietRefusal(timing.violation),
-			itemIndex: sendable[0].itemIndex,
-		});
+		violations.push({ ...timing.violation, itemIndex: sendable[0].itemIndex });
 	const settings = {
 		...{ from, text, options, given, perRequest, timeoutMs, rehearsal, scheduled },
 		...timing.settings,
@@ -466,48 +456,26 @@ function settle(items: ItemRequest[], context: PlanContext): CampaignPlan {
 	});
 }
 
-/**
- * Quiet Hours with no time zone named are judged in the time zone of each recipient's country
- * (the workflow's for a country with several): the campaign waits until it is quiet in none.
- */
-function inRecipientsZones(
-	timing: { sendAt: string | null; quiet?: QuietHours | null },
+/** The campaign's send time once its recipients are known (they may be what the rule judges by). */
+function ofRecipients(
+	timing: { sendAt: string | null; sendTime?: unknown },
 	numbers: NumberColumns,
 	order: Int32Array,
 	context: PlanContext,
 ): {
-	settings: { sendAt: string | null; quiet?: QuietHours | null };
+	settings: { sendAt: string | null; sendTime?: unknown };
 	warnings: string[];
-	violation?: string;
+	violation?: RuleViolation;
 } {
-	const quiet = timing.quiet;
-	if (!quiet?.byRecipient || order.length === 0) return { settings: timing, warnings: [] };
-	const zones = new Set<string>();
-	let unplaced = 0;
-	for (let p = 0; p < order.length; p++) {
-		const zone = zoneOfNumber(numbers.msisdns[order[p]]!);
-		if (zone) zones.add(zone);
-		else unplaced++;
-	}
-	if (unplaced > 0) zones.add(quiet.zone);
-	const warnings: string[] = [];
-	if (unplaced > 0) {
-		warnings.push(
-			`Quiet Hours: ${unplaced} recipient(s) are in a country with no single time zone, so their Quiet Hours are judged in the workflow's (${quiet.zone}); set Quiet Hours Time Zone to choose one`,
-		);
-	}
-	const judged = { ...quiet, zones: [...zones] };
-	if (!hasOpenWindow(context.now, judged, judged.zones)) {
-		const violation = `${labelOf(judged)} leave no time of day outside Quiet Hours in all of them, so no send time can be found; nothing was sent. Split the recipients by region or set Quiet Hours Time Zone`;
-		return { settings: { sendAt: timing.sendAt, quiet: judged }, warnings, violation };
-	}
-	const sendAt = movedOutOfQuietHours(
-		{ sendAt: timing.sendAt, now: context.now },
-		judged,
-		judged.zones,
-		{ warnings },
-	);
-	return { settings: { sendAt, quiet: judged }, warnings };
+	if (timing.sendTime === null || timing.sendTime === undefined)
+		return { settings: timing, warnings: [] };
+	const recipients = function* () {
+		for (let p = 0; p < order.length; p++) yield numbers.msisdns[order[p]]!;
+	};
+	const moment = { sendAt: timing.sendAt, now: context.now };
+	const ruled = SEND_TIME.ofCampaign(timing.sendTime, moment, recipients);
+	const settings = { sendAt: ruled.sendAt, sendTime: ruled.judged };
+	return { settings, warnings: ruled.warnings, violation: ruled.violation };
 }
 
 /** A limit the text breaks only with its Opt-Out Text should say so. */

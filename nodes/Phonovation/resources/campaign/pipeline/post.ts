@@ -10,7 +10,7 @@ import {
 	mayHaveBeenProcessed,
 	provesRefusal,
 } from '../../../transport/processed';
-import { sendAtWhenPosted } from '../../../domain/compliance';
+import { SEND_TIME } from '../options';
 import { Ledger } from './ledger';
 import type { Slot } from './pacer';
 import type { CampaignPlan, CampaignSettings } from './plan';
@@ -232,12 +232,9 @@ function settingsAt(
 	index: number,
 ): { ok: true; settings: CampaignSettings } | { ok: false; error: Error } {
 	const { settings } = plan;
-	const timing = sendAtWhenPosted(
-		{
-			scheduled: settings.scheduled === true,
-			sendAt: settings.sendAt,
-			quiet: settings.quiet ?? null,
-		},
+	const timing = SEND_TIME.whenPosted(
+		settings.sendTime ?? null,
+		{ scheduled: settings.scheduled === true, sendAt: settings.sendAt },
 		new Date(),
 	);
 	if (!timing.ok) {
@@ -256,15 +253,14 @@ function settingsAt(
 	};
 }
 
-/** A Send planned inside Quiet Hours already says so; one that entered them while going out is counted here. */
-function movedIntoQuietHours(
+/** A Send the rule moved at plan already says so; one it moved while going out is counted here. */
+function movedBySendTime(
 	plan: CampaignPlan,
 	posted: CampaignSettings,
-): BatchResult['movedIntoQuietHours'] {
-	const { quiet, sendAt } = plan.settings;
-	if (plan.settings.scheduled || !quiet || !posted.sendAt || posted.sendAt === sendAt)
-		return undefined;
-	return { window: quiet, sendAt: posted.sendAt };
+): BatchResult['movedBySendTime'] {
+	const { sendTime, sendAt, scheduled } = plan.settings;
+	if (scheduled || sendTime == null || !posted.sendAt || posted.sendAt === sendAt) return undefined;
+	return { judged: sendTime, sendAt: posted.sendAt };
 }
 
 /** The failure a batch's outcome makes the campaign, at that batch. */
@@ -308,8 +304,7 @@ async function postFresh(
 		failure: failureOf(outcome, index),
 		requests,
 		retriedAfter429,
-		movedIntoQuietHours:
-			settings && posted.posted ? movedIntoQuietHours(plan, settings) : undefined,
+		movedBySendTime: settings && posted.posted ? movedBySendTime(plan, settings) : undefined,
 	};
 }
 

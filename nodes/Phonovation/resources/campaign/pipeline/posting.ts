@@ -2,7 +2,6 @@
 // needs: the types the pipeline's posting, replay, write-ahead and report share, in one place.
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { QuietHours } from '../../../domain/quietHours';
 import type { Ledger } from './ledger';
 import type { Pacer } from './pacer';
 
@@ -49,8 +48,8 @@ export interface Posting {
 	requests: number;
 	/** Requests repeated after the provider answered 429. */
 	retriedAfter429: number;
-	/** Requests of a Send posted inside Quiet Hours that began while it went out, and the sendAt they got. */
-	movedIntoQuietHours?: { window: QuietHours; requests: number; sendAt: string };
+	/** Requests of a Send the send-time rule moved while it went out (Quiet Hours began), and the sendAt they got. */
+	movedBySendTime?: { judged: unknown; requests: number; sendAt: string };
 	/** A dry run's requests, exactly as they would have been posted. */
 	dryRunRequests?: IDataObject[];
 }
@@ -70,8 +69,8 @@ export interface BatchResult {
 	textedForOthers?: ReadonlySet<number>;
 	requests?: number;
 	retriedAfter429?: number;
-	/** A Send's request that went into Quiet Hours that began while it went out, with its sendAt. */
-	movedIntoQuietHours?: { window: QuietHours; sendAt: string };
+	/** A Send's request the send-time rule moved while it went out, with its sendAt. */
+	movedBySendTime?: { judged: unknown; sendAt: string };
 	dryRunRequest?: IDataObject;
 }
 
@@ -100,9 +99,9 @@ export function foldPosting(
 			(posting.textedForOthers ??= new Set()).add(entry);
 		posting.requests += result.requests ?? 0;
 		posting.retriedAfter429 += result.retriedAfter429 ?? 0;
-		if (result.movedIntoQuietHours) {
-			const { window, sendAt } = result.movedIntoQuietHours;
-			(posting.movedIntoQuietHours ??= { window, sendAt, requests: 0 }).requests++;
+		if (result.movedBySendTime) {
+			const { judged, sendAt } = result.movedBySendTime;
+			(posting.movedBySendTime ??= { judged, sendAt, requests: 0 }).requests++;
 		}
 		if (result.dryRunRequest) (posting.dryRunRequests ??= []).push(result.dryRunRequest);
 	}

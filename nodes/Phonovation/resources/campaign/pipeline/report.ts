@@ -2,9 +2,8 @@
 import type { TextAnalysis } from '../../../domain/gsmSegments';
 import { analyseText } from '../../../domain/gsmSegments';
 import type { BatchOutcome, Posting } from './posting';
-import { labelOf } from '../../../domain/compliance';
 import { numbersNamedIn } from '../../../domain/numbersInErrors';
-import { ITEM_FIELD_OPTIONS, REPORT_OPTIONS } from '../options';
+import { ITEM_FIELD_OPTIONS, REPORT_OPTIONS, SEND_TIME } from '../options';
 import type { CampaignPlan, CampaignSettings, PlannedItem } from './plan';
 import { batchLabel } from './requestBody';
 
@@ -287,7 +286,7 @@ function campaignSummary(
 		from: settings.from,
 		...reportedOptions(settings),
 		sendAt: settings.sendAt,
-		...(settings.quiet ? { quietHours: labelOf(settings.quiet) } : {}),
+		...(settings.sendTime != null ? SEND_TIME.reported(settings.sendTime) : {}),
 		recipients: plan.recipients.sending,
 		requests: settings.rehearsal ? (posting.dryRunRequests?.length ?? 0) : posting.requests,
 		estimatedCredits: credits,
@@ -318,12 +317,8 @@ function postingWarnings(posting: Posting, unconfirmed: number): string[] {
 			`${unconfirmed} recipient(s) are unconfirmed: no answer proved that the provider refused them (a timeout, a dropped connection, a server error or an unreadable answer), so they may have been sent. Check the provider's report before sending them again`,
 		);
 	}
-	const moved = posting.movedIntoQuietHours;
-	if (moved) {
-		warnings.push(
-			`Quiet Hours ${labelOf(moved.window)}: ${moved.requests} request(s) were about to be posted inside them, so they were scheduled for their end (sendAt ${moved.sendAt})`,
-		);
-	}
+	const moved = posting.movedBySendTime;
+	if (moved) warnings.push(SEND_TIME.movedWarning(moved.judged, moved));
 	if (posting.retriedAfter429 > 0) {
 		warnings.push(
 			`The provider asked to slow down (HTTP 429): ${posting.retriedAfter429} request(s) were repeated after waiting`,

@@ -1,7 +1,11 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
-import { OPTION_NAMES } from '../../../../../../nodes/Phonovation/resources/campaign/options';
+import {
+	OPTION_NAMES,
+	SEND_TIME,
+} from '../../../../../../nodes/Phonovation/resources/campaign/options';
+import { quietHours } from '../../../../../../nodes/Phonovation/resources/campaign/options/quietHours';
 
 const ROOT = join(__dirname, '../../../../../..');
 const OPTIONS = 'nodes/Phonovation/resources/campaign/options';
@@ -76,6 +80,32 @@ describe('an option lives in its own file and the index', () => {
 			const others = OPTION_NAMES.filter((other) => other !== name && uses(other, own).length > 0);
 			expect({ name, others }).toEqual({ name, others: [] });
 		}
+	});
+
+	it('Quiet Hours behave from their option file: the pipeline calls the send-time rule at each phase and names nothing of theirs', () => {
+		const pipeline = files.filter((path) => path.includes('/campaign/pipeline/'));
+		const named = pipeline.flatMap((path) =>
+			code(join(ROOT, path))
+				.split('\n')
+				.flatMap((line, i) => (/quiet/i.test(line) ? [`${path}:${i + 1}`] : [])),
+		);
+		expect(named).toEqual([]);
+		const calls = (file: string) =>
+			[
+				...code(join(ROOT, 'nodes/Phonovation/resources/campaign/pipeline', file)).matchAll(
+					/SEND_TIME\.(\w+)\(/g,
+				),
+			].map((match) => match[1]);
+		expect({
+			plan: new Set(calls('plan.ts')),
+			post: calls('post.ts'),
+			report: calls('report.ts'),
+		}).toEqual({
+			plan: new Set(['judgedBy', 'ofRow', 'ofCampaign']),
+			post: ['whenPosted'],
+			report: ['reported', 'movedWarning'],
+		});
+		expect(SEND_TIME).toBe(quietHours.sendTime);
 	});
 
 	it('a use outside the option is found (the check can fail)', () => {

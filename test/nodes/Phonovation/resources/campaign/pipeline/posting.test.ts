@@ -48,13 +48,13 @@ describe('a Posting: what each batch of a campaign returned, folded in order', (
 	});
 
 	it('counts the requests that went into Quiet Hours that began while the campaign went out, at the first one’s send time', () => {
-		const window = { start: '21:00', end: '08:00' } as unknown as QuietHours;
+		const judged = { start: '21:00', end: '08:00' } as unknown as QuietHours;
 		const posting = foldPosting(2, [
-			{ movedIntoQuietHours: { window, sendAt: '2030-01-01T08:00:00Z' } },
-			{ movedIntoQuietHours: { window, sendAt: '2030-01-01T08:00:05Z' } },
+			{ movedBySendTime: { judged, sendAt: '2030-01-01T08:00:00Z' } },
+			{ movedBySendTime: { judged, sendAt: '2030-01-01T08:00:05Z' } },
 		]);
-		expect(posting.movedIntoQuietHours).toEqual({
-			window,
+		expect(posting.movedBySendTime).toEqual({
+			judged,
 			sendAt: '2030-01-01T08:00:00Z',
 			requests: 2,
 		});
