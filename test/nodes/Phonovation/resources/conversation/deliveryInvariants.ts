@@ -1238,6 +1238,8 @@ function rowsRead(seen: DeliverySeen): LoggedRow[] | null {
 		// Unverified, or with no number: it reads no question.
 		if (item.verified !== true) return null;
 		if (seen.output?.reason === NO_NUMBER) return null;
+		// A copy with its From/Content boundary moved is stopped before any question is read.
+		if (seen.output?.replay === true) return [];
 		const link = ((item.unverified as IDataObject).notifyId as string | null) ?? '';
 		return seen.rows.filter(
 			(r) =>
