@@ -14,6 +14,7 @@ import {
 import { nodeOutput, type WorkflowJson } from './support/n8n-client';
 import { pollUntil } from './support/poll';
 import { waitingAt } from './support/question-log';
+import { asWebhook } from './support/workflow-builder';
 
 /** A numeric longcode of the account: the reviewer's answer can come back to it. */
 const LONGCODE = '353870000123';
@@ -152,14 +153,7 @@ describe('the ai-human-review example in n8n: the AI Agent texts only what a per
 				...example,
 				name: `${example.name} (30 at once) ${path}`,
 				nodes: example.nodes.map((node) => {
-					if (node.name === TRIGGER)
-						return {
-							...node,
-							type: 'n8n-nodes-base.webhook',
-							typeVersion: 2,
-							webhookId: randomUUID(),
-							parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
-						};
+					if (node.name === TRIGGER) return asWebhook(node, path);
 					if (node.name !== 'AI Agent') return node;
 					const text = '={{ $json.body.chatInput }}';
 					const parameters = node.parameters as Record<string, unknown>;

@@ -9,6 +9,7 @@ import { MANY_EXECUTIONS_N8N_ENV } from './support/load-settings';
 import { type N8nClient, nodeOutput } from './support/n8n-client';
 import { askAtOnce, remindAtOnce } from './support/questions-at-once';
 import { type SmtpSink, smtpCredentialData, startSmtpSink } from './support/smtp-sink';
+import { asWebhook } from './support/workflow-builder';
 
 /** A numeric longcode, which replies can come back to. */
 const LONGCODE = '353870000123';
@@ -103,17 +104,7 @@ describe('example workflows, 200 runs at once', () => {
 		const workflow = await env.importWorkflow({
 			...template,
 			name: `${template.name} (at once) ${path}`,
-			nodes: template.nodes.map((node) =>
-				node.name === trigger
-					? {
-							...node,
-							type: 'n8n-nodes-base.webhook',
-							typeVersion: 2,
-							webhookId: randomUUID(),
-							parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
-						}
-					: node,
-			),
+			nodes: template.nodes.map((node) => (node.name === trigger ? asWebhook(node, path) : node)),
 		});
 		const url = `${env.n8n.url}/webhook/${path}`;
 		await env.client.publishWorkflow(workflow.id);

@@ -10,7 +10,7 @@ import { DEFAULT_CONFIG } from '../simulator';
 import { useE2eEnvironment, withCredential } from './support/environment';
 import { asImported, loadExample } from './support/examples';
 import { nodeError, nodeOutput, type WorkflowJson } from './support/n8n-client';
-import { pollUntil } from './support/poll';
+import { pollUntil, sentUntilTaken } from './support/poll';
 import { rowIdsByTable, rowsLost } from './support/data-table-rows';
 
 const LONGCODE = '353870000123';
@@ -68,7 +68,11 @@ describe('an inbox of an earlier version, and the inbox re-imported over it, in 
 				),
 			);
 			await env.publish(inbox, 'On Reply or Opt-Out');
-			await sim.sendInbound({ url, from: PERSON, content: 'YES', linked: true });
+			expect(
+				await sentUntilTaken(() =>
+					sim.sendInbound({ url, from: PERSON, content: 'YES', linked: true }),
+				),
+			).toBe(200);
 			const refused = await nextRelayRun();
 			expect(refused.status).toBe('error');
 			expect(nodeError(refused, 'Deliver to Waiting Question')?.message).toMatch(
@@ -82,7 +86,9 @@ describe('an inbox of an earlier version, and the inbox re-imported over it, in 
 				),
 			);
 			// An opt-out is still stored by the earlier copy: it is written before the log is asked.
-			await sim.sendOptOut({ url, from: '353870000003', content: 'STOP' });
+			expect(
+				await sentUntilTaken(() => sim.sendOptOut({ url, from: '353870000003', content: 'STOP' })),
+			).toBe(200);
 			await nextRelayRun();
 			expect((await client.execution(waiting)).status).toBe('waiting');
 			expect(sim.campaigns).toHaveLength(1);
@@ -93,7 +99,11 @@ describe('an inbox of an earlier version, and the inbox re-imported over it, in 
 				withCredential(loadExample('inbox', { webhookId, keywordReplies: false }), env.credential),
 			);
 			await env.publish(inbox, 'On Reply or Opt-Out');
-			await sim.sendInbound({ url, from: PERSON, content: 'YES', linked: true });
+			expect(
+				await sentUntilTaken(() =>
+					sim.sendInbound({ url, from: PERSON, content: 'YES', linked: true }),
+				),
+			).toBe(200);
 			expect((await nextRelayRun()).status).toBe('success');
 			const answered = await client.waitForExecution(waiting, 60_000);
 			expect(answered.status).toBe('success');

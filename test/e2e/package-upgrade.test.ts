@@ -19,7 +19,7 @@ import {
 import { asImported, loadExample } from './support/examples';
 import { nodeError, nodeOutput, type WorkflowJson } from './support/n8n-client';
 import { installCommunityPackage } from './support/n8n-process';
-import { pollUntil } from './support/poll';
+import { pollUntil, sentUntilTaken } from './support/poll';
 import {
 	type RestartableEnvironment,
 	startRestartableEnvironment,
@@ -150,7 +150,11 @@ describe('the package updated under a live inbox, in n8n', () => {
 				withCredential(loadExample('inbox', setUp), credential),
 			);
 			await publish();
-			await sim.sendInbound({ url, from: PERSON, content: 'YES', linked: true });
+			expect(
+				await sentUntilTaken(() =>
+					sim.sendInbound({ url, from: PERSON, content: 'YES', linked: true }),
+				),
+			).toBe(200);
 			expect((await nextRelayRun()).status).toBe('success');
 			const answered = await env.client.waitForExecution(waiting, 60_000);
 			expect(answered.status).toBe('success');

@@ -16,3 +16,22 @@ export async function pollUntil<T>(
 		await new Promise((resolve) => setTimeout(resolve, intervalMs));
 	}
 }
+
+/**
+ * Sends a relay until n8n takes it. A workflow saved over while published is registered again
+ * in the background: for a moment its webhook answers 404 ("not registered") although the
+ * preflight of waitForWebhook passed. A 404 ran nothing, so sending again cannot run it twice.
+ */
+export async function sentUntilTaken(
+	send: () => Promise<{ status: number }>,
+	timeoutMs = 30_000,
+): Promise<number> {
+	return await pollUntil(
+		async () => {
+			const { status } = await send();
+			return status === 404 ? undefined : status;
+		},
+		'the relay taken by the workflow published again',
+		timeoutMs,
+	);
+}

@@ -12,6 +12,7 @@ import type { Simulator } from '../../simulator';
 import { loadExample } from './examples';
 import { withSmtpCredential } from './smtp-sink';
 import { type Execution, type N8nClient, nodeOutput, type WorkflowJson } from './n8n-client';
+import { asWebhook } from './workflow-builder';
 
 export interface AskingEnvironment {
 	client: N8nClient;
@@ -66,13 +67,7 @@ async function waitingAtOnce(
 	const path = `wait-${randomUUID()}`;
 	const nodes = template.nodes.map((node) => {
 		if (node.name === 'Start') {
-			return {
-				...node,
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2,
-				webhookId: randomUUID(),
-				parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
-			};
+			return asWebhook(node, path);
 		}
 		if (node.name !== 'Appointment') return node;
 		const parameters = JSON.parse(JSON.stringify(node.parameters)) as {

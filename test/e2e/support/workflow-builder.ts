@@ -30,6 +30,13 @@ export function webhook(path: string, name = 'Webhook'): Node {
 	};
 }
 
+/** A workflow's trigger swapped for such a Webhook on `path`, its name, id and place kept: many runs at once. */
+export const asWebhook = (node: Node, path: string): Node => ({
+	...webhook(path, node.name),
+	id: node.id,
+	position: node.position,
+});
+
 /** n8n's Code node running JavaScript once for all items (in n8n's task runner). */
 export function code(name: string, jsCode: string): Node {
 	return {
