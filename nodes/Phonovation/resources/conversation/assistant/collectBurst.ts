@@ -175,6 +175,13 @@ interface Pending {
 	rows: LoggedMessage[];
 }
 
+/** The provider's time stamp of the trigger item's text (unverified.receivedAt), '' when none. */
+function providerStampOf(item: IDataObject): string {
+	const unverified = item.unverified;
+	if (typeof unverified !== 'object' || unverified === null) return '';
+	return asText((unverified as IDataObject).receivedAt);
+}
+
 /** When a text reached n8n, or was logged when that is unknown. */
 const sentAt = (row: LoggedMessage) => row.arrivedAt || row.at;
 
@@ -217,6 +224,7 @@ async function logged(
 		text,
 		at,
 		arrivedAt: arrivalOf(item.arrivedAt, at),
+		providerAt: providerStampOf(item),
 		id: messageId('in', runOf(ctx), itemIndex),
 		turn: '',
 		seq: null,

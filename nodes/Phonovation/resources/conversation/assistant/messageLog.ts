@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { asText } from '../../../../shared/values';
 import { callLog } from '../questionLog';
-import { type LoggedMessage, messageId, messagesOf, seenRow } from './messages';
+import { arrivalColumn, type LoggedMessage, messageId, messagesOf, seenRow } from './messages';
 import { nodeMemory, remembered, type RunMemoryKey } from '../../../runMemory';
 
 /** This run of the node in its execution (a loop runs it again), for the ids of its rows. */
@@ -26,7 +26,10 @@ export async function logMessage(
 	message: LoggedMessage,
 	action: 'converse' | 'seen' = 'converse',
 ): Promise<LoggedMessage[]> {
-	return messagesOf(await callLog(ctx, itemIndex, { action, ...message }));
+	// The stamp goes in the arrivedAt column (arrivalColumn): the inbox keeps no column of its own for it.
+	const row: IDataObject = { action, ...message, arrivedAt: arrivalColumn(message) };
+	delete row.providerAt;
+	return messagesOf(await callLog(ctx, itemIndex, row));
 }
 
 /**

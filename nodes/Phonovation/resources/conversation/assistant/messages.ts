@@ -1,5 +1,12 @@
 // The messages of one person as the inbox's `messages` table keeps them, and what they tell: pure.
-import { type BurstBounds, type BurstPlace, burstPlaces, UNBOUNDED } from './burstBounds';
+import {
+	type BurstBounds,
+	type BurstPlace,
+	burstPlaces,
+	type SentText,
+	sentWithin,
+	UNBOUNDED,
+} from './burstBounds';
 
 /**
  * One row: a text that came in (`in`), a reply that went out (`out`), or a relay the inbox saw
@@ -24,6 +31,13 @@ export interface LoggedMessage {
 	 * busy worker may log a text after a later one: a turn's texts are put in this order.
 	 */
 	arrivedAt: string;
+	/**
+	 * `in`: the provider's time stamp of the text (SMS-TimeStamp: ISO, whole seconds, the provider's
+	 * clock), '' or absent when unknown. A backlog delays a relay, never its stamp, so bursts are cut
+	 * by it too (sentWithin). Kept in the `arrivedAt` column after the arrival and a space: the column
+	 * every inbox already has (arrivalColumn).
+	 */
+	providerAt?: string;
 	/** Unique per kind, execution, node and item (messageId). */
 	id: string;
 	/** `in`: the turn that took it ('' until then); `out`: the turn it answers. */
@@ -97,13 +111,16 @@ export function messagesOf(rows: ReadonlyArray<Record<string, unknown>>): Logged
 	for (const row of rows) {
 		if (!isMessage(row) || seen.has(text(row.id))) continue;
 		seen.add(text(row.id));
+		const [arrival = '', stamp = ''] = text(row.arrivedAt).split(' ');
+		const arrivedAt = arrivalOf(arrival, text(row.at));
 		messages.push({
 			kind: row.kind as LoggedMessage['kind'],
 			phone: text(row.phone),
 			key: text(row.key),
 			text: text(row.text),
 			at: text(row.at),
-			arrivedAt: arrivalOf(row.arrivedAt, text(row.at)),
+			arrivedAt,
+			providerAt: arrivedAt !== '' && ISO_UTC.test(stamp) ? stamp : '',
 			id: text(row.id),
 			turn: text(row.turn),
 			seq: typeof row.seq === 'number' && Number.isSafeInteger(row.seq) ? row.seq : null,
@@ -149,6 +166,23 @@ export function arrivalOf(value: unknown, at: string): string {
 		arrived >= logged - ARRIVAL_BEFORE_LOG_MS && arrived <= logged + ARRIVAL_AFTER_LOG_MS;
 	return fits ? value : '';
 }
+
+/**
+ * What the `arrivedAt` column keeps of a text: when it reached n8n and, after a space, the
+ * provider's stamp of it when known (an inbox reading it before it kept stamps sees an unknown arrival).
+ */
+export const arrivalColumn = (message: LoggedMessage): string =>
+	message.arrivedAt !== '' && message.providerAt
+		? `${message.arrivedAt} ${message.providerAt}`
+		: message.arrivedAt;
+
+/** A text as the burst cut reads it: when it reached n8n (logged when unknown) and the provider's stamp. */
+const asSent = (row: LoggedMessage): SentText => ({
+	id: row.id,
+	text: row.text,
+	sentAt: sentAt(row),
+	...(row.providerAt ? { providerAt: Date.parse(row.providerAt) } : {}),
+});
 
 /** Arrival order (log order for a text without its arrival time): the order the person sent them. */
 export const byArrival = (a: LoggedMessage, b: LoggedMessage): number => {
@@ -281,9 +315,10 @@ const HELD_BACK_MS = 1_000;
  * n8n within the quiet time before one of its texts, or after one: within the quiet time when it
  * was held back (it reached n8n HELD_BACK_MS or more before that turn's run read the log), else
  * within half of it (a text handed over in time is seen by that run when sent within half the
- * quiet time; one that came later is the person's next message, theirs to be answered). Claimable
- * texts chain, one that joined counting as the burst's. Only texts whose arrival is known are
- * judged so.
+ * quiet time; one that came later is the person's next message, theirs to be answered), by when
+ * they reached n8n or by the provider's stamps (sentWithin: a backlog stretches arrivals, not
+ * stamps). Claimable texts chain, one that joined counting as the burst's. Only texts whose
+ * arrival is known are judged so.
  */
 export function burstAnswered(
 	rows: LoggedMessage[],
@@ -336,9 +371,9 @@ export function burstAnswered(
 		// shifts the count.
 		if (claim.atOnce && claim.claimer && sentAt(text) > sentAt(claim.claimer)) return false;
 		const after = sentAt(text) - sentAt(member);
-		if (after < 0) return -after <= quietMs;
 		const heldBack = sentAt(text) <= claim.read - HELD_BACK_MS;
-		return after <= (heldBack ? quietMs : quietMs / 2);
+		const limit = after < 0 || heldBack ? quietMs : quietMs / 2;
+		return sentWithin(asSent(member), asSent(text), limit);
 	};
 	const burstOf = burstsJoined(claimable, answered, joins);
 	return burstOf.size === claimable.length ? burstOf.get(mine.id) : undefined;
@@ -364,7 +399,7 @@ export function placesOf(
 	const texts = rows
 		.filter((row) => row.kind === 'in' && row.phone === mine.phone && !replays.has(row.id))
 		.sort(byArrival)
-		.map((row) => ({ id: row.id, text: row.text, sentAt: sentAt(row) }));
+		.map(asSent);
 	return burstPlaces(texts, quietMs, bounds);
 }
 

@@ -38,9 +38,25 @@ interface Text {
 	arrived: number;
 	logged: number;
 	readAt: number;
+	/** The provider's stamp (whole seconds, when it was sent); none from a relay without one. */
+	stamped?: number;
 	/** What it says (its id when not given). */
 	says?: string;
 }
+
+/** The provider's stamp of a text sent at `ms`: whole seconds of its own clock. */
+const stampOf = (ms: number) => Math.floor((START + ms) / 1000) * 1000 - START;
+
+/**
+ * Whether two texts came within `ms` of each other, as the person sent them: by when they reached
+ * n8n, or by the provider's whole-second stamps (sent within `ms`, they are at most `ms` rounded up
+ * to a second apart).
+ */
+const within = (a: Text, b: Text, ms: number) =>
+	Math.abs(b.arrived - a.arrived) <= ms ||
+	(a.stamped !== undefined &&
+		b.stamped !== undefined &&
+		Math.abs(b.stamped - a.stamped) <= Math.ceil(ms / 1000) * 1000);
 
 /** Bursts of texts sent within half a quiet time, bursts apart; relays stretched, hand-overs in time or late. */
 const timeline = fc
@@ -63,12 +79,19 @@ const timeline = fc
 			stretch: fc.integer({ min: 0, max: 3_000 }),
 			lag: fc.oneof(fc.integer({ min: 50, max: 800 }), fc.integer({ min: 1_000, max: 40_000 })),
 			read: fc.integer({ min: 0, max: 2_000 }),
+			stamped: fc.boolean(),
 		});
 		return fc.tuple(...sent.map(() => delays)).map((each) =>
 			sent.map((ms, i): Text => {
 				const arrived = ms + each[i].stretch;
 				const logged = arrived + each[i].lag;
-				return { id: `in:${i}`, arrived, logged, readAt: logged + QUIET + each[i].read };
+				return {
+					id: `in:${i}`,
+					arrived,
+					logged,
+					readAt: logged + QUIET + each[i].read,
+					...(each[i].stamped ? { stamped: stampOf(ms) } : {}),
+				};
 			}),
 		);
 	});
@@ -120,6 +143,7 @@ function play(
 			text: text.says ?? text.id,
 			at: iso(text.logged),
 			arrivedAt: iso(text.arrived),
+			providerAt: text.stamped === undefined ? '' : iso(text.stamped),
 			id: text.id,
 			turn: '',
 			seq: rows.length + 1,
@@ -130,12 +154,12 @@ function play(
 	return { turns, rows, turnAt };
 }
 
-/** Texts that reached n8n within `gap` of the one before, in arrival order: the chains. */
+/** Texts that came within `gap` of the one before (within), in arrival order: the chains. */
 function chains(texts: Text[], gap: number): string[][] {
 	const sorted = [...texts].sort((a, b) => a.arrived - b.arrived);
 	const out: string[][] = [];
 	sorted.forEach((text, i) => {
-		if (i > 0 && text.arrived - sorted[i - 1].arrived <= gap) out.at(-1)!.push(text.id);
+		if (i > 0 && within(sorted[i - 1], text, gap)) out.at(-1)!.push(text.id);
 		else out.push([text.id]);
 	});
 	return out;
@@ -155,8 +179,8 @@ describe('Collect Burst over generated timelines of one person', () => {
 					answered.some(({ text: other, readFrom }) => {
 						const text = byId.get(id)!;
 						const after = text.arrived - other.arrived;
-						if (after < 0) return -after <= QUIET;
-						return after <= (text.arrived <= readFrom - 1_000 ? QUIET : QUIET / 2);
+						const heldBack = text.arrived <= readFrom - 1_000;
+						return within(other, text, after < 0 || heldBack ? QUIET : QUIET / 2);
 					});
 				const answered: Array<{ text: Text; readFrom: number }> = [];
 				for (const turn of turns) {
@@ -192,6 +216,37 @@ describe('Collect Burst over generated timelines of one person', () => {
 				}));
 				// Collect Burst's default bounds leave such a burst whole.
 				expect(play(texts, DEFAULTS).turns).toHaveLength(1);
+			}),
+			{ seed: 7, numRuns: 2_000 },
+		);
+	});
+
+	it("a burst sent 1.2 s apart, its relays held up to 30 s each (queue mode under a storm), gets one turn by the provider's stamps", () => {
+		const storm = fc.record({
+			// The provider's clock against n8n's, within a second: where its whole seconds fall.
+			offset: fc.integer({ min: 0, max: 999 }),
+			texts: fc.tuple(
+				...[0, 1_200, 2_400].map((sent) =>
+					fc
+						.record({
+							stretch: fc.integer({ min: 0, max: 30_000 }),
+							lag: fc.integer({ min: 50, max: 40_000 }),
+							read: fc.integer({ min: 0, max: 2_000 }),
+						})
+						.map((delays) => ({ sent, ...delays })),
+				),
+			),
+		});
+		fc.assert(
+			fc.property(storm, ({ offset, texts }) => {
+				const played = texts.map(({ sent, stretch, lag, read }, i): Text => ({
+					id: `in:${i}`,
+					arrived: sent + stretch,
+					logged: sent + stretch + lag,
+					readAt: sent + stretch + lag + QUIET + read,
+					stamped: stampOf(sent + offset),
+				}));
+				expect(play(played, DEFAULTS).turns).toHaveLength(1);
 			}),
 			{ seed: 7, numRuns: 2_000 },
 		);

@@ -9,6 +9,12 @@ const TURN = 0;
 const NO_TURN = 2;
 
 let relays = 0;
+/** The provider's SMS-TimeStamp as the trigger gives it: whole seconds, here when the text reached n8n. */
+const stampOf = (at: unknown) =>
+	new Date(
+		Math.floor((typeof at === 'string' ? Date.parse(at) : Date.now()) / 1000) * 1000,
+	).toISOString();
+
 /** A verified Inbound Message item as the trigger puts it out. */
 const inbound = (from: string, text: string, extra: IDataObject = {}): IDataObject => ({
 	event: 'inbound',
@@ -18,7 +24,7 @@ const inbound = (from: string, text: string, extra: IDataObject = {}): IDataObje
 	sessionId: `sms:${from}`,
 	// As the trigger's: over From and Content as one string, the way the provider signs them.
 	relayKey: `key-${from}${text}`,
-	unverified: { to: '353851234567', receivedAt: new Date().toISOString(), n: ++relays },
+	unverified: { to: '353851234567', receivedAt: stampOf(extra.arrivedAt), n: ++relays },
 	...extra,
 });
 
@@ -274,10 +280,33 @@ describe('Collect Burst: the texts a person sends in a row become one turn, once
 		const late = await collect(inbound(ANNA, 'about my order', arrived(400)));
 		expect(late.outputs[TURN]).toEqual([]);
 		expect(late.outputs[NO_TURN][0].json).toMatchObject({ merged: true });
-		// Sent 1.5 s after "Hi" and 1.1 s after the late one (past the quiet time of 1 s): the
-		// person's own next turn, which carries the late text along.
-		const next = await collect(inbound(ANNA, 'and my bill', arrived(1_500)));
+		// Sent 2.5 s after "Hi" and 2.1 s after the late one (past the quiet time of 1 s, by n8n's
+		// clock and by the provider's whole-second stamps): the person's own next turn, which
+		// carries the late text along.
+		const next = await collect(inbound(ANNA, 'and my bill', arrived(2_500)));
 		expect(next.outputs[TURN].map((t) => t.json.text)).toEqual(['about my order\nand my bill']);
+	});
+
+	it("a storm stretches a burst past the quiet time on its way to n8n: the provider's stamps keep it one turn, one reply", async () => {
+		// Sent 1.2 s apart (the provider stamped them a second apart), but the second relay reached
+		// n8n 3 s after the first (a backlog), after the first text's turn went out.
+		const reached = Date.now() - 20_000;
+		const stamp = Math.floor(reached / 1000) * 1000;
+		const text = (words: string, arrivedMs: number, stampMs: number) =>
+			inbound(ANNA, words, {
+				arrivedAt: new Date(reached + arrivedMs).toISOString(),
+				unverified: { to: '353851234567', receivedAt: new Date(stamp + stampMs).toISOString() },
+			});
+		expect((await collect(text('Hi', 0, 0))).outputs[TURN]).toHaveLength(1);
+		const late = await collect(text('I need to move my appointment', 3_000, 1_000));
+		expect(late.outputs[TURN]).toEqual([]);
+		expect(late.outputs[NO_TURN][0].json).toMatchObject({ merged: true });
+		// Stamps that tell otherwise than the arrivals by minutes are not believed: the next text,
+		// 4 s after by n8n's clock, is the person's own turn whatever its stamp says.
+		const next = await collect(text('Thanks', 7_000, 1_000 - 10 * 60_000));
+		expect(next.outputs[TURN].map((t) => t.json.text)).toEqual([
+			'I need to move my appointment\nThanks',
+		]);
 	});
 
 	it('a Question Log that fails stops the run with its reason (Continue On Fail: on No Turn)', async () => {

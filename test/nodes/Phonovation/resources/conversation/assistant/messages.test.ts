@@ -1,4 +1,5 @@
 import {
+	arrivalColumn,
 	arrivalOf,
 	burstAnswered,
 	type LoggedMessage,
@@ -27,6 +28,51 @@ describe("a text's arrival time (the trigger's arrivedAt), as the turn order tru
 		['an impossible date', '2026-13-40T10:00:04.000Z'],
 	])('is ignored when %s: the text takes its place by when it was logged', (_, value) => {
 		expect(arrivalOf(value, LOGGED)).toBe('');
+	});
+});
+
+describe("the provider's stamp of a text, kept in the arrivedAt column after its arrival", () => {
+	const text = (arrivedAt: unknown) => ({
+		kind: 'in',
+		phone: '353871234567',
+		key: 'k',
+		text: 'Hi',
+		at: LOGGED,
+		arrivedAt,
+		id: 'in:1',
+		turn: '',
+	});
+
+	it('is written after the arrival and a space, and read back as both', () => {
+		const logged = {
+			...messagesOf([text('2026-11-29T10:00:04.250Z')])[0],
+			providerAt: '2026-11-29T10:00:03.000Z',
+		};
+		const column = arrivalColumn(logged);
+		expect(column).toBe('2026-11-29T10:00:04.250Z 2026-11-29T10:00:03.000Z');
+		expect(messagesOf([text(column)])[0]).toMatchObject({
+			arrivedAt: '2026-11-29T10:00:04.250Z',
+			providerAt: '2026-11-29T10:00:03.000Z',
+		});
+	});
+
+	it('is nothing in a row an inbox kept before stamps, or with no believable arrival', () => {
+		expect(messagesOf([text('2026-11-29T10:00:04.250Z')])[0].providerAt).toBe('');
+		expect(messagesOf([text(' 2026-11-29T10:00:03.000Z')])[0]).toMatchObject({
+			arrivedAt: '',
+			providerAt: '',
+		});
+		expect(messagesOf([text('2026-11-29T10:00:04.250Z 2026-11-29 10:00:03')])[0].providerAt).toBe(
+			'',
+		);
+	});
+
+	it('leaves the column as it was when there is no stamp', () => {
+		const [row] = messagesOf([text('2026-11-29T10:00:04.250Z')]);
+		expect(arrivalColumn(row)).toBe('2026-11-29T10:00:04.250Z');
+		expect(arrivalColumn({ ...row, arrivedAt: '', providerAt: '2026-11-29T10:00:03.000Z' })).toBe(
+			'',
+		);
 	});
 });
 
