@@ -26,18 +26,36 @@ const docsNotice = (
 	displayOptions: { show: { resource: [resource], operation: [operation] } },
 });
 
+/** An operation as its resource lists it: its fields, and how the Operation picker lists it. */
+interface ListedOperation {
+	description: INodeProperties[];
+	listing: Listing;
+}
+
 /**
- * The Operation picker (its options in the alphabetical order n8n lists them) and then each
- * operation's fields, in the order of `operations`.
+ * The Operation picker (its options in the alphabetical order n8n lists them, each as its
+ * operation's own `listing`) and then each operation's fields, in the order of `operations`.
  */
 export function resourceFields<Operation extends string>(
 	resource: string,
-	operations: Readonly<Record<Operation, { description: INodeProperties[] }>>,
+	operations: Readonly<Record<Operation, ListedOperation>>,
 	selected: NoInfer<Operation>,
-	listings: Readonly<Record<NoInfer<Operation>, Listing>>,
 ): INodeProperties[] {
-	const options = Object.entries<Listing>(listings)
-		.map(([value, [name, description, action]]) => ({ name, value, description, action }))
+	const listed = Object.entries<ListedOperation>(operations);
+	const options = listed
+		.map(
+			([
+				value,
+				{
+					listing: [name, description, action],
+				},
+			]) => ({
+				name,
+				value,
+				description,
+				action,
+			}),
+		)
 		.sort((a, b) => a.name.localeCompare(b.name));
 	return [
 		{
@@ -49,11 +67,7 @@ export function resourceFields<Operation extends string>(
 			options,
 			default: selected,
 		},
-		...Object.entries<Listing>(listings).map(([operation, listing]) =>
-			docsNotice(resource, operation, listing),
-		),
-		...Object.values<{ description: INodeProperties[] }>(operations).flatMap(
-			(operation) => operation.description,
-		),
+		...listed.map(([operation, { listing }]) => docsNotice(resource, operation, listing)),
+		...listed.flatMap(([, operation]) => operation.description),
 	];
 }

@@ -10,6 +10,7 @@ import { isQuestionRefShaped } from './proof/questionRef';
 import { type DeliveredReceipt, receiptProof } from './proof/receiptProof';
 import { findQuestions, type LoggedQuestion, questionLogField } from './questionLog';
 import { type Offer, offerInTurn, sortRows, unusableRowsOf } from './waitingRuns';
+import type { Listing } from '../../resourceFields';
 
 export const description = operationFields('deliverReceipt', [
 	questionLogField,
@@ -141,3 +142,11 @@ export const execute = deliverOperation(
 	},
 	deliverReceipt,
 );
+
+/** How the Operation picker lists it. */
+export const listing: Listing = [
+	'Deliver Receipt',
+	'Hand a verified delivery receipt to the run waiting for it',
+	'Deliver a receipt to a waiting run',
+	'docs/conversations.md#deliver-receipt',
+];

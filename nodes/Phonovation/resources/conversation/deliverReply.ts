@@ -21,6 +21,7 @@ import { assistantField, handToAssistant } from './handToAssistant';
 import { honourOptIn } from './honourOptIn';
 import { findQuestions, type LoggedQuestion, questionLogField } from './questionLog';
 import { type Offer, offerInTurn, sortRows, type UnusableRow, unusableRowsOf } from './waitingRuns';
+import type { Listing } from '../../resourceFields';
 
 export const description = operationFields('deliverReply', [
 	questionLogField,
@@ -304,3 +305,11 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	return await handToAssistant(this, await deliverEach.call(this, items));
 }
+
+/** How the Operation picker lists it. */
+export const listing: Listing = [
+	'Deliver Reply',
+	'Hand a verified reply to the run that asked the question',
+	'Deliver a reply to a waiting run',
+	'docs/conversations.md#send-and-wait-for-reply',
+];

@@ -4,11 +4,4 @@ import * as send from './send';
 
 export const operations = { send };
 
-export const legacyMessageDescription = resourceFields('legacyMessage', operations, 'send', {
-	send: [
-		'Send',
-		'Send one message through the legacy API (needs the API ID)',
-		'Send a legacy message',
-		'docs/campaigns.md#legacy-message-send',
-	],
-});
+export const legacyMessageDescription = resourceFields('legacyMessage', operations, 'send');

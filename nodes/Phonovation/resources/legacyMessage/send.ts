@@ -16,6 +16,7 @@ import { fail, type LegacyMessage, readMessage } from './message';
 import { skippedItem, skipsOf } from './oncePerRun';
 import { SentLedger } from './sentLedger';
 import { nodeMemory } from '../../runMemory';
+import type { Listing } from '../../resourceFields';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['legacyMessage'], operation: ['send'] } },
@@ -280,3 +281,11 @@ export async function execute(
 		return await sendOne(this, item.message, itemIndex, ledger);
 	});
 }
+
+/** How the Operation picker lists it. */
+export const listing: Listing = [
+	'Send',
+	'Send one message through the legacy API (needs the API ID)',
+	'Send a legacy message',
+	'docs/campaigns.md#legacy-message-send',
+];

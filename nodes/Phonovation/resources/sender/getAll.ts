@@ -3,6 +3,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import { eachItem } from '../../eachItem';
 import { fetchSenders, senderTypeLabel } from './senders';
+import type { Listing } from '../../resourceFields';
 
 const show = { show: { resource: ['sender'], operation: ['getAll'] } };
 
@@ -43,3 +44,11 @@ export async function execute(
 		}));
 	});
 }
+
+/** How the Operation picker lists it. */
+export const listing: Listing = [
+	'Get Many',
+	"List the account's approved sender IDs",
+	'Get many senders',
+	'docs/campaigns.md',
+];

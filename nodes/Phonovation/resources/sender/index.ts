@@ -4,11 +4,4 @@ import * as getAll from './getAll';
 
 export const operations = { getAll };
 
-export const senderDescription = resourceFields('sender', operations, 'getAll', {
-	getAll: [
-		'Get Many',
-		"List the account's approved sender IDs",
-		'Get many senders',
-		'docs/campaigns.md',
-	],
-});
+export const senderDescription = resourceFields('sender', operations, 'getAll');

@@ -4,6 +4,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { secureEndpoint } from '../../../shared/endpoints';
 import { CREDENTIAL, isFailure, plainRequest } from '../../transport/request';
 import { eachItem } from '../../eachItem';
+import type { Listing } from '../../resourceFields';
 
 /** Check Health has no parameters of its own. */
 export const description: INodeProperties[] = [];
@@ -45,3 +46,11 @@ async function checkOnce(ctx: IExecuteFunctions, itemIndex: number): Promise<INo
 			};
 	return [{ json, pairedItem: { item: itemIndex } }];
 }
+
+/** How the Operation picker lists it. */
+export const listing: Listing = [
+	'Check Health',
+	"Check that the provider's API is up",
+	'Check service health',
+	'docs/campaigns.md#service-check-health',
+];

@@ -18,6 +18,7 @@ import { ApprovalReader, DEFAULT_NO_WORDS, DEFAULT_YES_WORDS } from './approvalW
 import { ask, notSent, notSentReason, type Wait, type WaitLimits } from './ask';
 import { pause } from './paused';
 import { isHumanReviewType } from '../../../toolUse';
+import type { Listing } from '../../../resourceFields';
 
 /** A day: long enough for an appointment's confirmation, short enough that no run waits for ever. */
 const DEFAULT_WAIT_MINUTES = 1440;
@@ -205,3 +206,11 @@ export async function execute(
 	});
 	return items;
 }
+
+/** How the Operation picker lists it. */
+export const listing: Listing = [
+	'Send and Wait for Reply',
+	'Text a question and pause until the answer comes back',
+	'Send a text and wait for the reply',
+	'docs/conversations.md#send-and-wait-for-reply',
+];

@@ -9,6 +9,7 @@ import { sealedResumeUrl } from '../proof/sealedResumeToken';
 import { ask, notSentReason, type Wait, type WaitLimits } from './ask';
 import { FAILED, NO_RECEIPT, onOutput } from './deliveryOutputs';
 import { pause, writeWaitItem } from './paused';
+import type { Listing } from '../../../resourceFields';
 
 export { outputNames } from './deliveryOutputs';
 
@@ -98,3 +99,11 @@ export async function execute(
 	});
 	return onOutput(NO_RECEIPT, items[0]);
 }
+
+/** How the Operation picker lists it. */
+export const listing: Listing = [
+	'Send and Wait for Delivery',
+	'Text one number and pause until its delivery receipt: go on at Delivered, Failed or No Receipt',
+	'Send a text and wait for its delivery',
+	'docs/conversations.md#send-and-wait-for-delivery',
+];

@@ -37,6 +37,7 @@ import {
 	turnMessages,
 } from './messages';
 import { runsAsAiTool } from '../../../toolUse';
+import type { Listing } from '../../../resourceFields';
 
 /**
  * Turn: one item per burst. Handed Over: the turn of a person who asked for a person, or whose
@@ -407,3 +408,11 @@ export async function execute(
 	}
 	return [turns, toStaff, noTurns];
 }
+
+/** How the Operation picker lists it. */
+export const listing: Listing = [
+	'Collect Burst',
+	'Wait until a person stops texting, then put out their texts as one turn (for an AI assistant)',
+	'Collect a burst of texts into one turn',
+	'docs/conversations.md#sms-assistant-before-going-live',
+];

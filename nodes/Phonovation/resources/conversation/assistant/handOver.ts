@@ -16,6 +16,7 @@ import { type HandedBy, HANDOVER_HOURS, handoverRow } from './handoverState';
 import { logOnce, runOf } from './messageLog';
 import { messageId } from './messages';
 import { runsAsAiTool } from '../../../toolUse';
+import type { Listing } from '../../../resourceFields';
 
 export const description = operationFields('handOver', [
 	{
@@ -78,6 +79,14 @@ export const description = operationFields('handOver', [
 		displayOptions: { show: { handOverAction: ['handOver'] } },
 	},
 ] satisfies INodeProperties[]);
+
+/** How the Operation picker lists it. */
+export const listing: Listing = [
+	'Hand Over',
+	'Hand a conversation to a person (the assistant stays quiet) or back to the assistant',
+	'Hand a conversation over or back',
+	'docs/conversations.md#hand-over-to-a-person',
+];
 
 /** One item's hand-over (or back), logged once whatever the retries. */
 async function handedOver(

@@ -37,6 +37,7 @@ import { accountSendersOf } from './accountSenders';
 import { type AccountSenders, addressRefusal, logRefusal } from './replyGuards';
 import { cutToParts } from './replyText';
 import { nodeMemory, remembered } from '../../../runMemory';
+import type { Listing } from '../../../resourceFields';
 
 export const REPLY_LIMITS = {
 	perHour: { min: 1, max: 100, fallback: 10 },
@@ -349,3 +350,11 @@ export async function execute(
 	}
 	return out;
 }
+
+/** How the Operation picker lists it. */
+export const listing: Listing = [
+	'Reply',
+	'Text a person back from the longcode they texted, with limits against loops and drains',
+	'Reply to a text',
+	'docs/conversations.md#sms-assistant-before-going-live',
+];
