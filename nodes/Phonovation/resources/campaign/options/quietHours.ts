@@ -7,6 +7,7 @@ import {
 	sendAtWhenPosted,
 } from '../../../domain/compliance';
 import { zoneOfNumber } from '../../../domain/countryZones';
+import { asText } from '../../../../shared/values';
 import { canonicalWindow, hasOpenWindow, type QuietHours } from '../../../domain/quietHours';
 import { type CampaignOption, canonical, refusal, type SendTimeRule } from './option';
 
@@ -48,8 +49,12 @@ const ofCampaign: SendTimeRule<QuietHours>['ofCampaign'] = (quiet, moment, recip
 
 /** The rule at every phase: a row's send time, the campaign's recipients' zones, each request, the report. */
 const rule: SendTimeRule<QuietHours> = {
+	// Its window, and the zone Quiet Hours Time Zone contributes ('' when that option is not set).
 	judgedBy: (settings, zone) =>
-		quietHoursOf(settings as { quietWindow: string; quietZone: string }, zone),
+		quietHoursOf(
+			{ quietWindow: asText(settings.quietWindow), quietZone: asText(settings.quietZone) },
+			zone,
+		),
 	ofRow: sendAtOutsideQuietHours,
 	ofCampaign,
 	whenPosted: (quiet, planned, now) => sendAtWhenPosted({ ...planned, quiet }, now),

@@ -65,10 +65,10 @@ export function earlierWithCode(
 	);
 }
 
-/** Every Notify ID this question may take, variant 0 first; empty when it cannot fit. */
-export function variantsOf(question: Question, secret: string): string[] {
+/** The first `count` Notify IDs this question may take, variant 0 first; empty when they cannot fit. */
+export function variantsOf(question: Question, secret: string, count = VARIANTS): string[] {
 	const refs: string[] = [];
-	for (let variant = 0; variant < VARIANTS; variant++) {
+	for (let variant = 0; variant < count; variant++) {
 		const ref = questionRef(question, secret, variant);
 		if (ref === undefined) return [];
 		refs.push(ref);

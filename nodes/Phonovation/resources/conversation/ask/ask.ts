@@ -13,7 +13,7 @@ import {
 	sendOneText,
 } from '../../campaign/pipeline/sendOneText';
 import { QUESTION_PARAMETERS } from '../fields';
-import { questionOf } from '../proof/questionRef';
+import { questionOf, VARIANTS } from '../proof/questionRef';
 import { relaySecretOf } from '../proof/relaySecret';
 import { recordedResumeUrl } from '../proof/retryBinding';
 import { findQuestions, recordQuestion } from '../questionLog';
@@ -157,7 +157,7 @@ interface SentBefore {
 async function textOfThisRun(
 	ctx: IExecuteFunctions,
 	question: { run: CampaignRun; msisdn: string; at: Date; answerCode: boolean },
-	secret: string,
+	{ secret, variantsOfRun }: { secret: string; variantsOfRun: () => string[] },
 ): Promise<SentBefore> {
 	const { msisdn } = question;
 	const run = question.run.index;
@@ -172,7 +172,7 @@ async function textOfThisRun(
 			);
 		return earlier;
 	}
-	const variants = variantsOfThisRun(ctx, msisdn, run, secret);
+	const variants = variantsOfRun();
 	const askedAt = question.at.toISOString();
 	if (!question.answerCode) return (runs[run] = { notifyId: variants[0], askedAt });
 	// Read before it is chosen: a reviewer with two requests open answers each by its own code.
@@ -182,15 +182,22 @@ async function textOfThisRun(
 	return (runs[run] = { notifyId, askedAt });
 }
 
-/** The Notify IDs this run's question may take (variantsOf); an execution id too long is an error. */
+/**
+ * The Notify IDs this run's question may take (variantsOf): all of them with an Answer Code, only
+ * the first without (it needs no code of its own). An execution id too long is an error.
+ */
 function variantsOfThisRun(
 	ctx: IExecuteFunctions,
-	msisdn: string,
-	run: number,
+	question: { msisdn: string; run: number; answerCode: boolean },
 	secret: string,
 ): string[] {
+	const { msisdn, run, answerCode } = question;
 	const executionId = ctx.getExecutionId();
-	const variants = variantsOf({ executionId, nodeId: ctx.getNode().id, msisdn, ask: run }, secret);
+	const variants = variantsOf(
+		{ executionId, nodeId: ctx.getNode().id, msisdn, ask: run },
+		secret,
+		answerCode ? VARIANTS : 1,
+	);
 	if (variants.length === 0)
 		throw notSent(
 			ctx,
@@ -227,10 +234,9 @@ async function withCodeOfItsOwn(
 		state: PausedState;
 		record: (state: PausedState, until?: Date) => Promise<void>;
 	},
-	secret: string,
+	{ secret, variants }: { secret: string; variants: string[] },
 ): Promise<PausedState> {
 	let { state } = asked;
-	const variants = variantsOfThisRun(ctx, state.to, asked.run.index, secret);
 	const codes = codeContext(state.to, new Date(state.at), variants, secret);
 	for (let yielded = 0; yielded < YIELDS; yielded++) {
 		const rows = await findQuestions(ctx, 0, state.to, { reference: null });
@@ -299,12 +305,24 @@ export async function ask<Options extends AskOptions>(
 	const question = { run, msisdn, at: now, answerCode };
 	// Chosen anew unless an earlier attempt's text may have gone: that one is never changed.
 	const fresh = !oneTextMayHaveGone(run);
-	const { notifyId: first, askedAt } = await textOfThisRun(ctx, question, secret);
+	// Made once, when first needed: a Retry of a text that may have gone needs none.
+	let variants: string[] | undefined;
+	const variantsOfRun = () =>
+		(variants ??= variantsOfThisRun(ctx, { msisdn, run: run.index, answerCode }, secret));
+	const { notifyId: first, askedAt } = await textOfThisRun(ctx, question, {
+		secret,
+		variantsOfRun,
+	});
 	const record = async (asked: PausedState, until = waitTill) =>
 		await recordAsked(ctx, wait, { state: asked, waitTill: until }, secret);
 	let state: PausedState = { to: msisdn, notifyId: first, at: askedAt };
 	await record(state);
-	if (answerCode && fresh) state = await withCodeOfItsOwn(ctx, { run, state, record }, secret);
+	if (answerCode && fresh)
+		state = await withCodeOfItsOwn(
+			ctx,
+			{ run, state, record },
+			{ secret, variants: variantsOfRun() },
+		);
 	const { notifyId } = state;
 	const outcome = await sendOneText(ctx, items, {
 		run,

@@ -79,6 +79,10 @@ describe('answer codes: two questions waiting for one reviewer never share one',
 		const fifth = new Set([answerCodeOf(variants[5], SECRET)]);
 		expect(withFreeCode(variants, fifth, SECRET, variants[5])).toBe(variants[0]);
 		expect(withFreeCode(variants, new Set(), SECRET, refOf('1'))).toBe(variants[0]);
+		// A question without a code needs only its first: the same Notify ID, one MAC instead of 16.
+		expect(
+			variantsOf({ executionId: '900', nodeId: 'review', msisdn: REVIEWER, ask: 0 }, SECRET, 1),
+		).toEqual([variants[0]]);
 	});
 
 	it('an answer carrying a code two waiting questions share is named as such; other texts are not', () => {
