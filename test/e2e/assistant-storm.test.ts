@@ -25,7 +25,9 @@ describe('a reply storm: many people texting the longcode at once, some in burst
 					importWorkflow: (workflow) => env.importWorkflow(workflow),
 					webhookUrl: (webhookPath) => env.n8n.webhookUrl(webhookPath),
 				},
-				2,
+				// Whole-second stamps prove texts sent 1.2 s apart were sent within 3 s, not always
+				// within 2 s: a backlog may still cut a burst at 2 s (docs/conversations.md).
+				3,
 			);
 			env.sim.reset();
 			env.sim.injectFault(CHAT_COMPLETIONS, { kind: 'delay', ms: 200 }, 1_000);

@@ -58,26 +58,25 @@ const MAX_RELAY_LAG_MS = 2 * 60 * 1000;
 const STAMP_STEP_MS = 1000;
 
 /**
- * Whether two texts of a person were sent within `ms` of each other: by when they reached n8n, or
- * by the provider's stamps when both have one. A busy n8n takes a relay late but never changes its
- * stamp, so a burst's texts stay as close as the person sent them. Stamps are whole seconds: texts
- * sent within `ms` are never more than `ms` rounded up to a second apart by them (a text up to a
- * second later may count as within). The stamp is not signed: it only ever brings texts together
- * (fewer turns, never another paid reply), and not when it tells otherwise than the arrivals by
- * more than a relay is ever held.
+ * Whether the provider's stamps prove two texts of a person were sent less than `ms` apart. A busy
+ * n8n takes a relay late but never changes its stamp, so a burst's texts stay as close as the
+ * person sent them. Stamps are whole seconds, so texts stamped d seconds apart were sent less than
+ * d + 1 seconds apart: only that counts (texts sent 1.2 s apart are proven within 5 s, not always
+ * within 2 s). The stamp is not signed: it only ever brings texts together (fewer turns, never
+ * another paid reply), and not when it tells otherwise than the arrivals by more than a relay is
+ * ever held.
  */
-export function sentWithin(a: SentText, b: SentText, ms: number): boolean {
-	const arrived = b.sentAt - a.sentAt;
-	if (Math.abs(arrived) <= ms) return true;
+export function stampedWithin(a: SentText, b: SentText, ms: number): boolean {
 	if (a.providerAt === undefined || b.providerAt === undefined) return false;
 	const stamped = b.providerAt - a.providerAt;
-	if (Math.abs(stamped - arrived) > MAX_RELAY_LAG_MS) return false;
-	return Math.abs(stamped) <= Math.ceil(ms / STAMP_STEP_MS) * STAMP_STEP_MS;
+	if (!Number.isFinite(stamped)) return false;
+	if (Math.abs(stamped - (b.sentAt - a.sentAt)) > MAX_RELAY_LAG_MS) return false;
+	return Math.abs(stamped) + STAMP_STEP_MS <= ms;
 }
 
 /**
  * The person's texts (replays left out), in the order they reached n8n, cut into bursts: a text
- * starts a new burst when it came more than the quiet time after the one before (sentWithin), Max Wait or
+ * starts a new burst when it came more than the quiet time after the one before, Max Wait or
  * more after its burst's first text, after Max Texts texts, or after a flush word. From the texts
  * alone, never from which were answered, so every run that reads the same texts cuts them alike.
  */
@@ -94,7 +93,7 @@ export function burstPlaces(
 	for (const row of texts) {
 		const at = row.sentAt;
 		const closedByBound = previous?.place.endsAtOnce || at - first >= bounds.maxWaitMs;
-		if (!previous || closedByBound || !sentWithin(previous.row, row, quietMs)) {
+		if (!previous || closedByBound || at - previous.row.sentAt > quietMs) {
 			if (previous && closedByBound) previous.place.ends = true;
 			burst++;
 			first = at;

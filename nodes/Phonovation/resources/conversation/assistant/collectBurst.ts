@@ -32,6 +32,7 @@ import {
 	mergedRows,
 	messageId,
 	placesOf,
+	providerStampOf,
 	replayOf,
 	settling,
 	turnMessages,
@@ -177,10 +178,10 @@ interface Pending {
 }
 
 /** The provider's time stamp of the trigger item's text (unverified.receivedAt), '' when none. */
-function providerStampOf(item: IDataObject): string {
+function stampOfItem(item: IDataObject): string {
 	const unverified = item.unverified;
 	if (typeof unverified !== 'object' || unverified === null) return '';
-	return asText((unverified as IDataObject).receivedAt);
+	return providerStampOf((unverified as IDataObject).receivedAt);
 }
 
 /** When a text reached n8n, or was logged when that is unknown. */
@@ -225,7 +226,7 @@ async function logged(
 		text,
 		at,
 		arrivedAt: arrivalOf(item.arrivedAt, at),
-		providerAt: providerStampOf(item),
+		providerAt: stampOfItem(item),
 		id: messageId('in', runOf(ctx), itemIndex),
 		turn: '',
 		seq: null,

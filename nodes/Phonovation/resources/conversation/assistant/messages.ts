@@ -4,7 +4,7 @@ import {
 	type BurstPlace,
 	burstPlaces,
 	type SentText,
-	sentWithin,
+	stampedWithin,
 	UNBOUNDED,
 } from './burstBounds';
 
@@ -120,7 +120,7 @@ export function messagesOf(rows: ReadonlyArray<Record<string, unknown>>): Logged
 			text: text(row.text),
 			at: text(row.at),
 			arrivedAt,
-			providerAt: arrivedAt !== '' && ISO_UTC.test(stamp) ? stamp : '',
+			providerAt: arrivedAt === '' ? '' : providerStampOf(stamp),
 			id: text(row.id),
 			turn: text(row.turn),
 			seq: typeof row.seq === 'number' && Number.isSafeInteger(row.seq) ? row.seq : null,
@@ -166,6 +166,10 @@ export function arrivalOf(value: unknown, at: string): string {
 		arrived >= logged - ARRIVAL_BEFORE_LOG_MS && arrived <= logged + ARRIVAL_AFTER_LOG_MS;
 	return fits ? value : '';
 }
+
+/** The provider's stamp as the trigger gives it (ISO, UTC, ms), or '' (none, or from elsewhere). */
+export const providerStampOf = (value: unknown): string =>
+	typeof value === 'string' && ISO_UTC.test(value) && !Number.isNaN(Date.parse(value)) ? value : '';
 
 /**
  * What the `arrivedAt` column keeps of a text: when it reached n8n and, after a space, the
@@ -307,6 +311,49 @@ function burstsJoined(
 const HELD_BACK_MS = 1_000;
 
 /**
+ * Per answered turn, once (a person may have thousands of rows): its claiming text, whether it
+ * ended its burst at once (a flush word, Max Texts: it claimed when logged, not a quiet time
+ * later), and when its run read the log, at the earliest.
+ */
+function claimsOf(
+	texts: LoggedMessage[],
+	answered: LoggedMessage[],
+	{ quietMs, bounds }: { quietMs: number; bounds: BurstBounds },
+) {
+	const claims = new Map<string, { claimer?: LoggedMessage; atOnce: boolean; read: number }>();
+	return (turn: string) => {
+		let claim = claims.get(turn);
+		if (claim === undefined) {
+			const claimer = texts.find((row) => `turn:${row.id}` === turn);
+			const taken = answered.filter((row) => row.turn === turn);
+			const atOnce =
+				claimer !== undefined && (bounds.flushes(claimer.text) || taken.length >= bounds.maxTexts);
+			const logged = (claimer ? [claimer] : taken).map((row) => Date.parse(row.at));
+			claim = { claimer, atOnce, read: Math.max(...logged) + (atOnce ? 0 : quietMs) };
+			claims.set(turn, claim);
+		}
+		return claim;
+	};
+}
+
+/**
+ * Whether two texts are of one burst by the provider's stamps: they prove the person sent them
+ * within the quiet time (a backlog stretches arrivals, not stamps), and no bound (Max Wait, Max
+ * Texts, a flush word) ended a burst between the ones the arrivals put them in. Stamps never move
+ * the cut itself, so the bounds count as they did without them.
+ */
+function joinedByStamps(places: Map<string, BurstPlace>, quietMs: number) {
+	const boundEnded = new Set([...places.values()].filter((p) => p.ends).map((p) => p.burst));
+	return (text: LoggedMessage, member: LoggedMessage): boolean => {
+		const [a, b] = [places.get(text.id)?.burst, places.get(member.id)?.burst];
+		if (a === undefined || b === undefined) return false;
+		for (let burst = Math.min(a, b); burst < Math.max(a, b); burst++)
+			if (boundEnded.has(burst)) return false;
+		return stampedWithin(asSent(member), asSent(text), quietMs);
+	};
+}
+
+/**
  * A text of this person already in another turn whose burst holds every text this run would claim
  * (this one and the untaken ones logged before it), by when they reached n8n. A busy n8n hands a
  * burst's texts over late and out of step (in queue mode under a storm relays alone waited 40 s,
@@ -315,10 +362,10 @@ const HELD_BACK_MS = 1_000;
  * n8n within the quiet time before one of its texts, or after one: within the quiet time when it
  * was held back (it reached n8n HELD_BACK_MS or more before that turn's run read the log), else
  * within half of it (a text handed over in time is seen by that run when sent within half the
- * quiet time; one that came later is the person's next message, theirs to be answered), by when
- * they reached n8n or by the provider's stamps (sentWithin: a backlog stretches arrivals, not
- * stamps). Claimable texts chain, one that joined counting as the burst's. Only texts whose
- * arrival is known are judged so.
+ * quiet time; one that came later is the person's next message, theirs to be answered), or when
+ * the provider's stamps prove it was sent within the quiet time of one and no bound ended a burst
+ * between them (stampedWithin: a backlog stretches arrivals, not stamps). Claimable texts chain,
+ * one that joined counting as the burst's. Only texts whose arrival is known are judged so.
  */
 export function burstAnswered(
 	rows: LoggedMessage[],
@@ -343,37 +390,19 @@ export function burstAnswered(
 	);
 	const claimable = [mine, ...texts.filter((row) => row.turn === '' && byLogTime(row, mine) < 0)];
 	if (answered.length === 0 || claimable.some((row) => row.arrivedAt === '')) return undefined;
-	// When an answered turn's run read the log, at the earliest: its claiming text logged, plus the
-	// quiet time. Once per turn: a person may have thousands of rows.
-	// Per answered turn, once (a person may have thousands of rows): its claiming text, whether that
-	// text ended its burst at once (a flush word, or the turn holds Max Texts: it claimed when logged,
-	// not a quiet time later), and when its run read the log, at the earliest.
-	const claims = new Map<string, { claimer?: LoggedMessage; atOnce: boolean; read: number }>();
-	const claimOf = (turn: string) => {
-		let claim = claims.get(turn);
-		if (claim === undefined) {
-			const claimer = texts.find((row) => `turn:${row.id}` === turn);
-			const taken = answered.filter((row) => row.turn === turn);
-			const atOnce =
-				claimer !== undefined && (bounds.flushes(claimer.text) || taken.length >= bounds.maxTexts);
-			const logged = (claimer ? [claimer] : taken).map((row) => Date.parse(row.at));
-			claim = { claimer, atOnce, read: Math.max(...logged) + (atOnce ? 0 : quietMs) };
-			claims.set(turn, claim);
-		}
-		return claim;
-	};
+	const claimOf = claimsOf(texts, answered, { quietMs, bounds });
+	const stampsJoin = joinedByStamps(places, quietMs);
 	/** Whether `text` joins the burst of `member`, a text of the burst answered by `root`'s turn. */
 	const joins: Joins = (text, member, root) => {
-		// A bound (Max Wait, Max Texts, a flush word) ended the member's burst before this text.
-		if (places.get(text.id)?.burst !== places.get(member.id)?.burst) return false;
 		const claim = claimOf(root.turn);
-		// Sent after a text that put its turn out at once: the next burst, however a late text
-		// shifts the count.
+		// After a text that put its turn out at once: the next burst, whatever a late text shifts.
 		if (claim.atOnce && claim.claimer && sentAt(text) > sentAt(claim.claimer)) return false;
+		if (stampsJoin(text, member)) return true;
+		if (places.get(text.id)?.burst !== places.get(member.id)?.burst) return false;
 		const after = sentAt(text) - sentAt(member);
+		if (after < 0) return -after <= quietMs;
 		const heldBack = sentAt(text) <= claim.read - HELD_BACK_MS;
-		const limit = after < 0 || heldBack ? quietMs : quietMs / 2;
-		return sentWithin(asSent(member), asSent(text), limit);
+		return after <= (heldBack ? quietMs : quietMs / 2);
 	};
 	const burstOf = burstsJoined(claimable, answered, joins);
 	return burstOf.size === claimable.length ? burstOf.get(mine.id) : undefined;
@@ -399,7 +428,7 @@ export function placesOf(
 	const texts = rows
 		.filter((row) => row.kind === 'in' && row.phone === mine.phone && !replays.has(row.id))
 		.sort(byArrival)
-		.map(asSent);
+		.map((row) => ({ id: row.id, text: row.text, sentAt: sentAt(row) }));
 	return burstPlaces(texts, quietMs, bounds);
 }
 

@@ -40,6 +40,8 @@ interface Text {
 	readAt: number;
 	/** The provider's stamp (whole seconds, when it was sent); none from a relay without one. */
 	stamped?: number;
+	/** When the person sent it (what the stamp rounds down). */
+	sent?: number;
 	/** What it says (its id when not given). */
 	says?: string;
 }
@@ -47,16 +49,13 @@ interface Text {
 /** The provider's stamp of a text sent at `ms`: whole seconds of its own clock. */
 const stampOf = (ms: number) => Math.floor((START + ms) / 1000) * 1000 - START;
 
-/**
- * Whether two texts came within `ms` of each other, as the person sent them: by when they reached
- * n8n, or by the provider's whole-second stamps (sent within `ms`, they are at most `ms` rounded up
- * to a second apart).
- */
-const within = (a: Text, b: Text, ms: number) =>
-	Math.abs(b.arrived - a.arrived) <= ms ||
-	(a.stamped !== undefined &&
-		b.stamped !== undefined &&
-		Math.abs(b.stamped - a.stamped) <= Math.ceil(ms / 1000) * 1000);
+/** Whether both texts were stamped and really sent less than `ms` apart (the generator knows when). */
+const sentClose = (a: Text, b: Text, ms: number) =>
+	a.stamped !== undefined &&
+	b.stamped !== undefined &&
+	a.sent !== undefined &&
+	b.sent !== undefined &&
+	Math.abs(b.sent - a.sent) < ms;
 
 /** Bursts of texts sent within half a quiet time, bursts apart; relays stretched, hand-overs in time or late. */
 const timeline = fc
@@ -90,7 +89,7 @@ const timeline = fc
 					arrived,
 					logged,
 					readAt: logged + QUIET + each[i].read,
-					...(each[i].stamped ? { stamped: stampOf(ms) } : {}),
+					...(each[i].stamped ? { stamped: stampOf(ms), sent: ms } : {}),
 				};
 			}),
 		);
@@ -154,12 +153,14 @@ function play(
 	return { turns, rows, turnAt };
 }
 
-/** Texts that came within `gap` of the one before (within), in arrival order: the chains. */
+/** Texts that came within `gap` of the one before, in arrival order: the chains. */
 function chains(texts: Text[], gap: number): string[][] {
 	const sorted = [...texts].sort((a, b) => a.arrived - b.arrived);
 	const out: string[][] = [];
 	sorted.forEach((text, i) => {
-		if (i > 0 && within(sorted[i - 1], text, gap)) out.at(-1)!.push(text.id);
+		// Stamps join texts sent less than a quiet time apart, at the most.
+		const close = (a: Text) => text.arrived - a.arrived <= gap || sentClose(a, text, gap);
+		if (i > 0 && close(sorted[i - 1])) out.at(-1)!.push(text.id);
 		else out.push([text.id]);
 	});
 	return out;
@@ -180,7 +181,10 @@ describe('Collect Burst over generated timelines of one person', () => {
 						const text = byId.get(id)!;
 						const after = text.arrived - other.arrived;
 						const heldBack = text.arrived <= readFrom - 1_000;
-						return within(other, text, after < 0 || heldBack ? QUIET : QUIET / 2);
+						// Stamps a second apart or more prove texts sent a second closer than that.
+						if (sentClose(other, text, QUIET - 1_000)) return true;
+						if (after < 0) return -after <= QUIET;
+						return after <= (heldBack ? QUIET : QUIET / 2);
 					});
 				const answered: Array<{ text: Text; readFrom: number }> = [];
 				for (const turn of turns) {
@@ -249,6 +253,33 @@ describe('Collect Burst over generated timelines of one person', () => {
 				expect(play(played, DEFAULTS).turns).toHaveLength(1);
 			}),
 			{ seed: 7, numRuns: 2_000 },
+		);
+	});
+
+	it("the provider's stamps, true or forged, never make more turns than the arrivals alone, whatever the bounds", () => {
+		const bounded = fc.record({
+			maxWaitMs: fc.integer({ min: 2_000, max: 60_000 }),
+			maxTexts: fc.integer({ min: 1, max: 6 }),
+		});
+		// A forged stamp: moved up to 10 s either way (a relay replayed with a stamp of the attacker's).
+		const forgeries = fc.array(fc.option(fc.integer({ min: -10_000, max: 10_000 })), {
+			minLength: 16,
+			maxLength: 16,
+		});
+		fc.assert(
+			fc.property(timeline, bounded, forgeries, (texts, limits, forged) => {
+				const bounds = { ...limits, flushes: flushWords('') };
+				const stamped = texts.map((text, i) =>
+					forged[i] === null || text.stamped === undefined
+						? text
+						: { ...text, stamped: stampOf(text.stamped + forged[i]!) },
+				);
+				const plain = texts.map(({ stamped: _stamp, sent: _sent, ...text }) => text);
+				expect(play(stamped, bounds).turns.length).toBeLessThanOrEqual(
+					play(plain, bounds).turns.length,
+				);
+			}),
+			{ seed: 7, numRuns: 3_000 },
 		);
 	});
 

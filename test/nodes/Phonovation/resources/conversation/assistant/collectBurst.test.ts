@@ -280,16 +280,17 @@ describe('Collect Burst: the texts a person sends in a row become one turn, once
 		const late = await collect(inbound(ANNA, 'about my order', arrived(400)));
 		expect(late.outputs[TURN]).toEqual([]);
 		expect(late.outputs[NO_TURN][0].json).toMatchObject({ merged: true });
-		// Sent 2.5 s after "Hi" and 2.1 s after the late one (past the quiet time of 1 s, by n8n's
-		// clock and by the provider's whole-second stamps): the person's own next turn, which
-		// carries the late text along.
-		const next = await collect(inbound(ANNA, 'and my bill', arrived(2_500)));
+		// Sent 1.5 s after "Hi" and 1.1 s after the late one (past the quiet time of 1 s; its
+		// whole-second stamp cannot prove otherwise): the person's own next turn, which carries the
+		// late text along.
+		const next = await collect(inbound(ANNA, 'and my bill', arrived(1_500)));
 		expect(next.outputs[TURN].map((t) => t.json.text)).toEqual(['about my order\nand my bill']);
 	});
 
 	it("a storm stretches a burst past the quiet time on its way to n8n: the provider's stamps keep it one turn, one reply", async () => {
-		// Sent 1.2 s apart (the provider stamped them a second apart), but the second relay reached
-		// n8n 3 s after the first (a backlog), after the first text's turn went out.
+		// Sent 1.2 s apart (the provider stamped them a second apart: less than 2 s), but the second
+		// relay reached n8n 3 s after the first (a backlog, past the quiet time of 2 s), after the
+		// first text's turn went out.
 		const reached = Date.now() - 20_000;
 		const stamp = Math.floor(reached / 1000) * 1000;
 		const text = (words: string, arrivedMs: number, stampMs: number) =>
@@ -297,13 +298,13 @@ describe('Collect Burst: the texts a person sends in a row become one turn, once
 				arrivedAt: new Date(reached + arrivedMs).toISOString(),
 				unverified: { to: '353851234567', receivedAt: new Date(stamp + stampMs).toISOString() },
 			});
-		expect((await collect(text('Hi', 0, 0))).outputs[TURN]).toHaveLength(1);
-		const late = await collect(text('I need to move my appointment', 3_000, 1_000));
+		expect((await collect(text('Hi', 0, 0), 2)).outputs[TURN]).toHaveLength(1);
+		const late = await collect(text('I need to move my appointment', 3_000, 1_000), 2);
 		expect(late.outputs[TURN]).toEqual([]);
 		expect(late.outputs[NO_TURN][0].json).toMatchObject({ merged: true });
 		// Stamps that tell otherwise than the arrivals by minutes are not believed: the next text,
 		// 4 s after by n8n's clock, is the person's own turn whatever its stamp says.
-		const next = await collect(text('Thanks', 7_000, 1_000 - 10 * 60_000));
+		const next = await collect(text('Thanks', 7_000, 1_000 - 10 * 60_000), 2);
 		expect(next.outputs[TURN].map((t) => t.json.text)).toEqual([
 			'I need to move my appointment\nThanks',
 		]);
