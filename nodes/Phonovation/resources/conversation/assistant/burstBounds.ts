@@ -42,8 +42,8 @@ export interface BurstPlace {
 }
 
 /**
- * A text as the cut needs it: when it reached n8n (ms), the provider's time stamp of it (ms, whole
- * seconds, its own clock) when known, and what it says.
+ * A text as the cut needs it: when it reached n8n (ms) and what it says; and, for stampedWithin,
+ * the provider's time stamp of it (ms, whole seconds, its own clock) when known.
  */
 export interface SentText {
 	id: string;

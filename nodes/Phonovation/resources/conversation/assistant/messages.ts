@@ -33,9 +33,9 @@ export interface LoggedMessage {
 	arrivedAt: string;
 	/**
 	 * `in`: the provider's time stamp of the text (SMS-TimeStamp: ISO, whole seconds, the provider's
-	 * clock), '' or absent when unknown. A backlog delays a relay, never its stamp, so bursts are cut
-	 * by it too (sentWithin). Kept in the `arrivedAt` column after the arrival and a space: the column
-	 * every inbox already has (arrivalColumn).
+	 * clock), '' or absent when unknown. A backlog delays a relay, never its stamp, so a text n8n
+	 * took late may still join its answered burst by it (stampedWithin). Kept in the `arrivedAt`
+	 * column after the arrival and a space: the column every inbox already has (arrivalColumn).
 	 */
 	providerAt?: string;
 	/** Unique per kind, execution, node and item (messageId). */
@@ -180,7 +180,7 @@ export const arrivalColumn = (message: LoggedMessage): string =>
 		? `${message.arrivedAt} ${message.providerAt}`
 		: message.arrivedAt;
 
-/** A text as the burst cut reads it: when it reached n8n (logged when unknown) and the provider's stamp. */
+/** A text as stampedWithin reads it: when it reached n8n (logged when unknown) and the provider's stamp. */
 const asSent = (row: LoggedMessage): SentText => ({
 	id: row.id,
 	text: row.text,
