@@ -7,7 +7,7 @@
  */
 import './support/env';
 
-import { assistantStorm, assistantStormHistory } from './cases/assistantStorm';
+import { assistantStorm, assistantStormFloor, assistantStormHistory } from './cases/assistantStorm';
 import { bigCampaign } from './cases/bigCampaign';
 import { bulk100k } from './cases/bulk100k';
 import { hostileBody } from './cases/hostileBody';
@@ -40,6 +40,8 @@ const CASES: Record<string, (engine: ExpressionEngine) => Promise<CaseResult>> =
 		assistantStorm({ log, modes: ['default'], people: 12, seconds: 40 }),
 	// The light storm with 10 and with 2,000 logged messages per person: is a text's cost flat?
 	'assistant-storm-history': () => assistantStormHistory({ log }),
+	// The storm through the templates' debounce on Redis and on a Data Table: a one-execution floor.
+	'assistant-storm-floor': () => assistantStormFloor({ log }),
 };
 
 function selectedCases(argv: string[]): string[] {

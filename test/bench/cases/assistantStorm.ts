@@ -8,7 +8,7 @@ import { startQueueModeEnvironment } from '../../e2e/support/queue-environment';
 import { ensureRedisServer, startRedis } from '../../e2e/support/queue-redis';
 import { DEFAULT_CONFIG, type Simulator } from '../../simulator';
 import { CHAT_COMPLETIONS } from '../../simulator/chatModel';
-import { handBuiltDebounce } from '../support/handBuiltDebounce';
+import { dataTableDebounce, handBuiltDebounce } from '../support/handBuiltDebounce';
 import type { BenchLine, CaseResult } from '../support/report';
 import { round } from '../support/stats';
 import {
@@ -38,7 +38,8 @@ export interface AssistantStormOptions {
 export const HISTORY_DAYS = 30;
 
 type Mode = 'default' | 'queue';
-type Contender = 'ours' | 'handBuilt';
+/** Ours, the templates' Redis debounce, and that debounce on a Data Table (one execution per text). */
+type Contender = 'ours' | 'handBuilt' | 'dataTable';
 
 /** The account's longcode: people text it, and replies go from it. */
 const LONGCODE = DEFAULT_CONFIG.senders.find((sender) => sender.type === 2)!.name;
@@ -146,6 +147,20 @@ export async function publishOurs(
 		host.sim.sendInbound({ url, from: phone, to: LONGCODE, content, linked: false });
 }
 
+/** Publishes a debounce built for the path it is given, and returns how to text it. */
+async function publishDebounce(
+	host: Host,
+	build: (common: { path: string; chatUrl: string; sender: string }) => WorkflowJson,
+) {
+	const path = `storm-${randomUUID()}`;
+	const chatUrl = `${host.sim.url}${CHAT_COMPLETIONS}`;
+	const workflow = await host.importWorkflow(build({ path, chatUrl, sender: LONGCODE }));
+	await host.client.publishWorkflow(workflow.id);
+	const url = host.webhookUrl(path);
+	return (phone: string, content: string) =>
+		host.sim.sendInbound({ url, from: phone, to: LONGCODE, content, linked: false });
+}
+
 async function publishHandBuilt(host: Host, quietSeconds: number) {
 	const redis = await host.client.createCredential('Bench Redis', 'redis', {
 		host: host.redis.host,
@@ -153,21 +168,31 @@ async function publishHandBuilt(host: Host, quietSeconds: number) {
 		database: 0,
 		password: '',
 	});
-	const path = `storm-${randomUUID()}`;
-	const workflow = await host.importWorkflow(
-		handBuiltDebounce({
-			path,
-			quietSeconds,
-			chatUrl: `${host.sim.url}${CHAT_COMPLETIONS}`,
-			sender: LONGCODE,
-			redis: { id: String(redis.id), name: redis.name },
-		}),
+	const credential = { id: String(redis.id), name: redis.name };
+	return await publishDebounce(host, (common) =>
+		handBuiltDebounce({ ...common, quietSeconds, redis: credential }),
 	);
-	await host.client.publishWorkflow(workflow.id);
-	const url = host.webhookUrl(path);
-	return (phone: string, content: string) =>
-		host.sim.sendInbound({ url, from: phone, to: LONGCODE, content, linked: false });
 }
+
+/** The hand-built debounce with an n8n Data Table in place of Redis (dataTableDebounce). */
+async function publishDataTableDebounce(host: Host, quietSeconds: number) {
+	const table = await host.client.createDataTable(`storm-${randomUUID().slice(0, 8)}`, [
+		{ name: 'phone', type: 'string' },
+		{ name: 'text', type: 'string' },
+		{ name: 'run', type: 'string' },
+	]);
+	return await publishDebounce(host, (common) =>
+		dataTableDebounce({ ...common, quietSeconds, tableId: table.id }),
+	);
+}
+
+const PUBLISH: Record<
+	Contender,
+	(
+		host: Host,
+		quietSeconds: number,
+	) => Promise<(phone: string, content: string) => Promise<{ status: number }>>
+> = { ours: publishOurs, handBuilt: publishHandBuilt, dataTable: publishDataTableDebounce };
 
 export interface StormRun extends StormOutcome {
 	mode: Mode;
@@ -196,10 +221,7 @@ export async function stormOnce(
 	const { quietSeconds, modelMs, log, history = 0 } = settings;
 	const host = await startHost(mode, log);
 	try {
-		const send =
-			contender === 'ours'
-				? await publishOurs(host, quietSeconds)
-				: await publishHandBuilt(host, quietSeconds);
+		const send = await PUBLISH[contender](host, quietSeconds);
 		host.sim.injectFault(CHAT_COMPLETIONS, { kind: 'delay', ms: modelMs }, 1_000_000);
 		// A warm-up person, answered before the storm, so n8n has loaded every node once.
 		const warmUp = stormPlan(1, 1, 99, 99);
@@ -373,6 +395,51 @@ export async function assistantStorm(options: AssistantStormOptions = {}): Promi
 		notes: runs.map(
 			(r) =>
 				`${r.mode}/${r.contender}: ${r.exactlyOne} one, ${r.none} none, ${r.twoOrMore} two+; p50 ${r.p50Ms} p95 ${r.p95Ms} max ${r.maxMs} ms; relay p50 ${r.relayP50Ms} p95 ${r.relayP95Ms} ms (${r.relayFailures} failed); ${r.executionsPerText} exec/text; CPU ${r.cpuMsPerText} ms/text; left open ${r.leftOpen}`,
+		),
+	};
+}
+
+/**
+ * The floor of one execution per text on n8n's own Data Table nodes: the storm (default mode)
+ * through the templates' Redis debounce and through the same debounce on a Data Table, side by
+ * side in fresh n8ns, alternating. What an inbox reshaped to run its Data Table steps inline (no
+ * Question Log sub-runs, the turn in the relay's own execution) could reach at best.
+ */
+export async function assistantStormFloor(
+	options: { people?: number; seconds?: number; log?: (line: string) => void } = {},
+): Promise<CaseResult> {
+	const { people = 100, seconds = 30, log = () => {} } = options;
+	const settings = { quietSeconds: 5, modelMs: 800, log };
+	const runs: StormRun[] = [];
+	for (const [n, contender] of (
+		['dataTable', 'handBuilt', 'handBuilt', 'dataTable'] as const
+	).entries())
+		runs.push(await stormOnce('default', contender, stormPlan(people, seconds, 1, n), settings));
+	const mean = (
+		contender: Contender,
+		field: 'cpuMsPerText' | 'p95Ms' | 'peakRssMb' | 'relayP95Ms',
+	) =>
+		round(runs.filter((r) => r.contender === contender).reduce((sum, r) => sum + r[field], 0) / 2);
+	const ratio = round(mean('dataTable', 'cpuMsPerText') / mean('handBuilt', 'cpuMsPerText'), 2);
+	return {
+		line: {
+			name: 'assistant-storm-floor',
+			people,
+			seconds,
+			cpuMsPerText: mean('dataTable', 'cpuMsPerText'),
+			handBuiltCpuMsPerText: mean('handBuilt', 'cpuMsPerText'),
+			ratio,
+			p95Ms: mean('dataTable', 'p95Ms'),
+			handBuiltP95Ms: mean('handBuilt', 'p95Ms'),
+			peakRssMb: mean('dataTable', 'peakRssMb'),
+			handBuiltPeakRssMb: mean('handBuilt', 'peakRssMb'),
+		},
+		summary: `${people} people in ${seconds} s, default mode: on a Data Table ${mean('dataTable', 'cpuMsPerText')} ms CPU/text, p95 ${mean('dataTable', 'p95Ms')} ms, RSS ${mean('dataTable', 'peakRssMb')} MB; on Redis ${mean('handBuilt', 'cpuMsPerText')} ms, p95 ${mean('handBuilt', 'p95Ms')} ms, RSS ${mean('handBuilt', 'peakRssMb')} MB`,
+		target: 'reported: the floor a one-execution inbox on Data Tables could reach',
+		met: runs.every((r) => r.exactlyOne === people),
+		notes: runs.map(
+			(r) =>
+				`${r.contender}: ${r.exactlyOne} one, ${r.none} none, ${r.twoOrMore} two+; p50 ${r.p50Ms} p95 ${r.p95Ms} ms; relay p95 ${r.relayP95Ms} ms; ${r.executionsPerText} exec/text; CPU ${r.cpuMsPerText} ms/text; RSS ${r.peakRssMb} MB; left open ${r.leftOpen}`,
 		),
 	};
 }

@@ -22,6 +22,24 @@ const redis = (name: string, parameters: object, credential: { id: string; name:
 
 const FROM = "$('Relay In').first().json.body['SMS-From']";
 
+/** An If node that goes on only when `isLast` (an expression) says this run's text is the burst's last. */
+const mineTheLast = (isLast: string): Node =>
+	node('Mine the Last?', 'n8n-nodes-base.if', 2.2, {
+		conditions: {
+			options: { caseSensitive: true, leftValue: '', typeValidation: 'loose', version: 2 },
+			conditions: [
+				{
+					id: randomUUID(),
+					leftValue: isLast,
+					rightValue: '',
+					operator: { type: 'boolean', operation: 'true', singleValue: true },
+				},
+			],
+			combinator: 'and',
+		},
+		options: {},
+	});
+
 /**
  * One execution per text: the relay's text pushed onto the sender's Redis list under this
  * execution's id, a Wait of the quiet time, then only the run whose text is still the list's last
@@ -59,21 +77,7 @@ export function handBuiltDebounce(settings: {
 			{ operation: 'get', propertyName: 'texts', key, keyType: 'list', options: {} },
 			settings.redis,
 		),
-		node('Mine the Last?', 'n8n-nodes-base.if', 2.2, {
-			conditions: {
-				options: { caseSensitive: true, leftValue: '', typeValidation: 'loose', version: 2 },
-				conditions: [
-					{
-						id: randomUUID(),
-						leftValue: "={{ String($json.texts.at(-1)).startsWith($execution.id + '|') }}",
-						rightValue: '',
-						operator: { type: 'boolean', operation: 'true', singleValue: true },
-					},
-				],
-				combinator: 'and',
-			},
-			options: {},
-		}),
+		mineTheLast("={{ String($json.texts.at(-1)).startsWith($execution.id + '|') }}"),
 		redis('Clear Their List', { operation: 'delete', key }, settings.redis),
 		node('Ask the Model', 'n8n-nodes-base.httpRequest', 4.2, {
 			method: 'POST',
@@ -91,5 +95,94 @@ export function handBuiltDebounce(settings: {
 			recipients: `={{ ${FROM} }}`,
 			options: { campaignName: 'Assistant' },
 		}),
+	]);
+}
+
+/** A Data Table node of n8n 2.41 (typeVersion 1.1) on the table `tableId`. */
+const dataTable = (name: string, tableId: string, parameters: object): Node =>
+	node(name, 'n8n-nodes-base.dataTable', 1.1, {
+		resource: 'row',
+		dataTableId: { __rl: true, mode: 'id', value: tableId },
+		...parameters,
+	});
+
+const column = (id: string) => ({
+	id,
+	displayName: id,
+	required: false,
+	defaultMatch: false,
+	display: true,
+	type: 'string',
+	canBeUsedToMatch: true,
+});
+
+const theirRows = {
+	matchType: 'allConditions',
+	filters: { conditions: [{ keyName: 'phone', condition: 'eq', keyValue: `={{ ${FROM} }}` }] },
+};
+
+/**
+ * The same debounce with an n8n Data Table (`phone`, `text`, `run`) where the templates use Redis:
+ * what one execution per text costs when its steps are n8n's own Data Table nodes, inline. The
+ * floor an inbox reshaped that way could reach (no signature check, no guard of ours either).
+ */
+export function dataTableDebounce(settings: {
+	path: string;
+	quietSeconds: number;
+	chatUrl: string;
+	sender: string;
+	tableId: string;
+}): WorkflowJson {
+	const { tableId } = settings;
+	const relayIn = { ...webhook(settings.path, 'Relay In'), typeVersion: 2.1 };
+	const workflow = handBuiltDebounce({ ...settings, redis: { id: '', name: '' } });
+	const [, , wait, , , , model, send] = workflow.nodes;
+	return chain('Bench: hand-built debounce on a Data Table', [
+		relayIn,
+		dataTable('Add to Their Texts', tableId, {
+			operation: 'insert',
+			columns: {
+				mappingMode: 'defineBelow',
+				value: {
+					phone: `={{ ${FROM} }}`,
+					text: "={{ $json.body['SMS-Content'] }}",
+					run: '={{ $execution.id }}',
+				},
+				matchingColumns: [],
+				schema: ['phone', 'text', 'run'].map(column),
+				attemptToConvertTypes: false,
+				convertFieldsToString: false,
+			},
+			options: {},
+		}),
+		wait,
+		{
+			...dataTable('Read Their Texts', tableId, {
+				operation: 'get',
+				...theirRows,
+				returnAll: true,
+				orderBy: true,
+				orderByColumn: 'id',
+				orderByDirection: 'ASC',
+			}),
+			alwaysOutputData: true,
+		},
+		{
+			...mineTheLast("={{ $('Read Their Texts').all().at(-1)?.json.run === $execution.id }}"),
+			executeOnce: true,
+		},
+		{
+			...dataTable('Clear Their Texts', tableId, { operation: 'deleteRows', ...theirRows }),
+			alwaysOutputData: true,
+			executeOnce: true,
+		},
+		{
+			...model,
+			parameters: {
+				...(model.parameters as object),
+				jsonBody: `={{ JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'system', content: 'You answer our customers by SMS.' }, { role: 'user', content: $('Read Their Texts').all().map((row) => row.json.text).join('\\n') }] }) }}`,
+			},
+		},
+		send,
 	]);
 }
