@@ -43,19 +43,10 @@ export function resourceFields<Operation extends string>(
 ): INodeProperties[] {
 	const listed = Object.entries<ListedOperation>(operations);
 	const options = listed
-		.map(
-			([
-				value,
-				{
-					listing: [name, description, action],
-				},
-			]) => ({
-				name,
-				value,
-				description,
-				action,
-			}),
-		)
+		.map(([value, { listing }]) => {
+			const [name, description, action] = listing;
+			return { name, value, description, action };
+		})
 		.sort((a, b) => a.name.localeCompare(b.name));
 	return [
 		{

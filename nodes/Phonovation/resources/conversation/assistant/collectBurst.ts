@@ -177,13 +177,6 @@ interface Pending {
 	rows: LoggedMessage[];
 }
 
-/** The provider's time stamp of the trigger item's text (unverified.receivedAt), '' when none. */
-function stampOfItem(item: IDataObject): string {
-	const unverified = item.unverified;
-	if (typeof unverified !== 'object' || unverified === null) return '';
-	return providerStampOf((unverified as IDataObject).receivedAt);
-}
-
 /** When a text reached n8n, or was logged when that is unknown. */
 const sentAt = (row: LoggedMessage) => row.arrivedAt || row.at;
 
@@ -226,7 +219,7 @@ async function logged(
 		text,
 		at,
 		arrivedAt: arrivalOf(item.arrivedAt, at),
-		providerAt: stampOfItem(item),
+		providerAt: providerStampOf(((item.unverified ?? {}) as IDataObject).receivedAt),
 		id: messageId('in', runOf(ctx), itemIndex),
 		turn: '',
 		seq: null,
