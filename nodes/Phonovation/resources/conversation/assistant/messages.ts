@@ -343,13 +343,20 @@ function claimsOf(
  * the cut itself, so the bounds count as they did without them.
  */
 function joinedByStamps(places: Map<string, BurstPlace>, quietMs: number) {
-	const boundEnded = new Set([...places.values()].filter((p) => p.ends).map((p) => p.burst));
+	// How many bursts a bound ended before each burst: one between two bursts is a difference.
+	const last = [...places.values()].reduce((most, p) => Math.max(most, p.burst), -1);
+	const endedBefore = Array.from({ length: last + 2 }, () => 0);
+	for (const place of places.values()) if (place.ends) endedBefore[place.burst + 1]++;
+	for (let burst = 1; burst < endedBefore.length; burst++)
+		endedBefore[burst] += endedBefore[burst - 1];
+	/** Each row as stampedWithin reads it, made once: a person may have thousands. */
+	const sent = new Map<LoggedMessage, SentText>();
+	const sentOf = (row: LoggedMessage) => sent.get(row) ?? sent.set(row, asSent(row)).get(row)!;
 	return (text: LoggedMessage, member: LoggedMessage): boolean => {
+		if (!stampedWithin(sentOf(member), sentOf(text), quietMs)) return false;
 		const [a, b] = [places.get(text.id)?.burst, places.get(member.id)?.burst];
 		if (a === undefined || b === undefined) return false;
-		for (let burst = Math.min(a, b); burst < Math.max(a, b); burst++)
-			if (boundEnded.has(burst)) return false;
-		return stampedWithin(asSent(member), asSent(text), quietMs);
+		return endedBefore[Math.max(a, b)] === endedBefore[Math.min(a, b)];
 	};
 }
 
@@ -394,11 +401,13 @@ export function burstAnswered(
 	const stampsJoin = joinedByStamps(places, quietMs);
 	/** Whether `text` joins the burst of `member`, a text of the burst answered by `root`'s turn. */
 	const joins: Joins = (text, member, root) => {
+		// The cheap tests first: most pairs of a long history are neither of one burst nor stamped close.
+		const stamped = stampsJoin(text, member);
+		if (!stamped && places.get(text.id)?.burst !== places.get(member.id)?.burst) return false;
 		const claim = claimOf(root.turn);
 		// After a text that put its turn out at once: the next burst, whatever a late text shifts.
 		if (claim.atOnce && claim.claimer && sentAt(text) > sentAt(claim.claimer)) return false;
-		if (stampsJoin(text, member)) return true;
-		if (places.get(text.id)?.burst !== places.get(member.id)?.burst) return false;
+		if (stamped) return true;
 		const after = sentAt(text) - sentAt(member);
 		if (after < 0) return -after <= quietMs;
 		const heldBack = sentAt(text) <= claim.read - HELD_BACK_MS;
