@@ -14,6 +14,7 @@ import {
 	burstOutputNames as burstOutputs,
 	conversationDescription,
 	deliveryOutputNames as deliveryOutputs,
+	relayOutputNames as relayOutputs,
 	resume,
 } from './resources/conversation';
 import { legacyMessageDescription } from './resources/legacyMessage';
@@ -68,10 +69,10 @@ export class Phonovation implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		// Send and Wait for Delivery branches on its receipt, Collect Burst on whether a turn came of
-		// the text; every other operation has one output.
+		// the text, Verify Relay on whether the relay was taken; every other operation has one output.
 		outputs: `={{ $parameter.resource !== 'conversation' ? ['${NodeConnectionTypes.Main}'] : $parameter.operation === 'sendAndWaitForDelivery' ? ${namedOutputs(
 			deliveryOutputs,
-		)} : $parameter.operation === 'collectBurst' ? ${namedOutputs(burstOutputs)} : ['${NodeConnectionTypes.Main}'] }}`,
+		)} : $parameter.operation === 'collectBurst' ? ${namedOutputs(burstOutputs)} : $parameter.operation === 'verifyRelay' ? ${namedOutputs(relayOutputs)} : ['${NodeConnectionTypes.Main}'] }}`,
 		credentials: [{ name: 'phonovationApi', required: true }],
 		webhooks: RESUME_WEBHOOKS,
 		properties: [

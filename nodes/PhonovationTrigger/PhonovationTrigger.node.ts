@@ -7,6 +7,7 @@
 import type {
 	IDataObject,
 	IHookFunctions,
+	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
 	IWebhookFunctions,
@@ -14,29 +15,24 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import type { RelayEvent } from './events';
-import { defaultEvents, eventNotices, eventOptions } from './events';
-import { parseKeywords } from './events/fields/keywords';
-import type { TriggerSettings } from './handler';
 import { handleRelay } from './handler';
-import type { TriggerOptions } from './parameters';
+import { relayEventFields, relayOptionFields, relaySettingsOf } from './relayFields';
 import { readTriggerParameters } from './parameters';
 import { configurationLog, requestCausedLog } from './incoming/log';
 import { REFUSAL_TEXT, RelayRejection } from './incoming/rejection';
 import { secretsLoader } from './verification/secrets';
 import { optionsCollection } from '../shared/optionsCollection';
 
-function settingsOf(events: RelayEvent[], options: TriggerOptions): TriggerSettings {
-	return {
-		events,
-		keywords: parseKeywords(options.keywords ?? ''),
-		verifySignature: options.verifySignature !== false,
-		includeRaw: options.includeRaw === true,
-		stopReplies: options.stopReplies !== false,
-		optIns: events.includes('optIn'),
-		acceptUnlinkedReceipts: options.acceptUnlinkedReceipts === true,
-	};
-}
+/** The URL token's old place, kept working until the credential's URL Token replaces it. */
+const URL_TOKEN_OPTION: INodeProperties = {
+	displayName: 'URL Token (Deprecated)',
+	name: 'token',
+	type: 'string',
+	typeOptions: { password: true },
+	default: '',
+	description:
+		"Replaced by the credential's URL Token, which is stored encrypted. Used only when the credential has none.",
+};
 
 /** The refusal's fixed text as plain text, never sniffed as HTML whatever opens the URL. */
 function refuse(
@@ -95,25 +91,7 @@ export class PhonovationTrigger implements INodeType {
 				type: 'notice',
 				default: '',
 			},
-			{
-				displayName: 'Events',
-				name: 'events',
-				type: 'multiOptions',
-				required: true,
-				// Both from the event registry (events/index.ts); n8n's lint wants the default as an array literal.
-				default: [...defaultEvents()],
-				description: 'Which relays start the workflow; others are acknowledged and ignored',
-				options: eventOptions(),
-			},
-			...eventNotices(),
-			{
-				displayName:
-					'Signature verification is off: anyone who knows the webhook URL can start this workflow with made-up messages. Items carry verified: false.',
-				name: 'unverifiedNotice',
-				type: 'notice',
-				default: '',
-				displayOptions: { show: { 'options.verifySignature': [false] } },
-			},
+			...relayEventFields('Which relays start the workflow; others are acknowledged and ignored'),
 			{
 				displayName:
 					"The URL Token option is stored in plain text with the workflow. Move it to the Phonovation credential's URL Token (stored encrypted) and clear the option; until then it keeps working.",
@@ -122,58 +100,11 @@ export class PhonovationTrigger implements INodeType {
 				default: '',
 				displayOptions: { show: { 'options.token': [{ _cnd: { exists: true } }] } },
 			},
-			optionsCollection([
-				{
-					displayName: 'Accept Receipts Without Notify ID',
-					name: 'acceptUnlinkedReceipts',
-					type: 'boolean',
-					default: false,
-					description:
-						'Whether to let delivery receipts with an empty SMS-NotifyId through, marked verified: false. Their SMS-Verify is the same for every such receipt of the account, so one seen lets anyone forge them; they are refused with 401 by default.',
-				},
-				{
-					displayName: 'Include Raw Fields',
-					name: 'includeRaw',
-					type: 'boolean',
-					default: false,
-					description:
-						'Whether to add the fields as received under "raw", including the legacy SMS-AuthCode and SMS-GroupCode',
-				},
-				{
-					displayName: 'Keywords',
-					name: 'keywords',
-					type: 'string',
-					default: '',
-					placeholder: 'CONFIRM, CANCEL, *',
-					description:
-						'Comma-separated keywords, case-insensitive. Inbound messages start the workflow only when the first word of the text (which the signature covers) is one of them. * stands for "none of the others". Leave empty for all. Opt-outs are never filtered.',
-				},
-				{
-					displayName: 'STOP Replies as Opt-Outs',
-					name: 'stopReplies',
-					type: 'boolean',
-					default: true,
-					description:
-						'Whether a reply to your own number whose whole text is STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT, REVOKE, OPTOUT or OPT OUT (any case; spaces, punctuation and emoji around it ignored) arrives as an Opt-Out instead of an Inbound Message. A stop word texted to the shortcode 50123 is always an Opt-Out.',
-				},
-				{
-					displayName: 'URL Token (Deprecated)',
-					name: 'token',
-					type: 'string',
-					typeOptions: { password: true },
-					default: '',
-					description:
-						"Replaced by the credential's URL Token, which is stored encrypted. Used only when the credential has none.",
-				},
-				{
-					displayName: 'Verify Signature',
-					name: 'verifySignature',
-					type: 'boolean',
-					default: true,
-					description:
-						"Whether to refuse relays and receipts whose SMS-Verify MD5 does not match the credential's Relay Secret (HTTP 401)",
-				},
-			]),
+			optionsCollection(
+				[...relayOptionFields({ refused: 'refused with HTTP 401' }), URL_TOKEN_OPTION].sort(
+					(a, b) => a.displayName.localeCompare(b.displayName),
+				),
+			),
 		],
 	};
 
@@ -199,7 +130,7 @@ export class PhonovationTrigger implements INodeType {
 		const arrivedAt = new Date().toISOString();
 		try {
 			const { events, options } = readTriggerParameters(this);
-			const outcome = await handleRelay(this.getRequestObject(), settingsOf(events, options), {
+			const outcome = await handleRelay(this.getRequestObject(), relaySettingsOf(events, options), {
 				queryToken: (this.getQueryData() as IDataObject)?.token,
 				secrets: secretsLoader(this, options.token ?? ''),
 			});

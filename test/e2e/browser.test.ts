@@ -21,6 +21,7 @@ import {
 import { oneDemoAtATime, type RunningDemo, startDemo } from './support/demo-process';
 import { TYPES, withCredential } from './support/environment';
 import { exampleNames, readExample } from './support/examples';
+import { chain, phonovationTrigger } from './support/workflow-builder';
 import { ensureN8nInstalled } from './support/install';
 import { N8nClient } from './support/n8n-client';
 import { packPackage } from './support/pack';
@@ -32,7 +33,9 @@ const CAMPAIGN = {
 };
 const AUTO_RESPONDER = {
 	name: 'Phonovation: inbox and question log',
-	trigger: 'On Reply or Opt-Out',
+	/** n8n's Webhook node the provider relays to, and Verify Relay after it. */
+	relayUrl: 'Relay URL',
+	verify: 'On Reply or Opt-Out',
 };
 /** The example's customers as the provider receives them (international format). */
 const CUSTOMER_NUMBERS = ['353871234501', '353871234502', '353861234567', '447911123456'];
@@ -112,9 +115,9 @@ describe('the editor in a real browser, against the npm start demo', () => {
 		const panel = await waitForText(page, testId('node-creator'), 'Triggers (5)');
 		const shown = await shownText(panel);
 		expect(shown).toMatch(
-			/Triggers \(5\).*On delivery receipt.*On inbound message.*On opt in.*On opt out.*On processing result.*Actions \(12\)/,
+			/Triggers \(5\).*On delivery receipt.*On inbound message.*On opt in.*On opt out.*On processing result.*Actions \(13\)/,
 		);
-		await page.locator(`${testId('node-creator')} ::-p-text(Actions (12))`).click();
+		await page.locator(`${testId('node-creator')} ::-p-text(Actions (13))`).click();
 		const actions = await shownText(
 			await waitForText(page, testId('node-creator'), 'Send a campaign'),
 		);
@@ -147,8 +150,18 @@ describe('the editor in a real browser, against the npm start demo', () => {
 		await openNode(page, CAMPAIGN.sendNode);
 		links.push(await panelDocsLink(page));
 		await closeNode(page);
-		await openWorkflow(page, n8nUrl, await workflowId(AUTO_RESPONDER.name));
-		await openNode(page, AUTO_RESPONDER.trigger);
+		// No example starts with the trigger now: a workflow of the user's own does. Set up whole (its
+		// events, its credential), so that opening it changes nothing and leaving asks nothing.
+		const credential = (await client.credentials()).find((c) => c.type === TYPES.credential)!;
+		const trigger = phonovationTrigger('Phonovation Trigger', {
+			events: ['inbound', 'optOut', 'deliveryReceipt'],
+			options: {},
+		});
+		const own = await client.createWorkflow(
+			withCredential(chain('Texts in (browser)', [trigger]), credential),
+		);
+		await openWorkflow(page, n8nUrl, String(own.id));
+		await openNode(page, 'Phonovation Trigger');
 		links.push(await panelDocsLink(page));
 		await closeNode(page);
 		expect(links.map((href) => href.split(/[?#]/)[0])).toEqual([
@@ -250,7 +263,7 @@ describe('the editor in a real browser, against the npm start demo', () => {
 				)
 			).click();
 			// In an empty workflow n8n offers the triggers first; the actions are one click further.
-			await page.locator(`${testId('node-creator')} ::-p-text(Actions (12))`).click();
+			await page.locator(`${testId('node-creator')} ::-p-text(Actions (13))`).click();
 			await page.locator(`${testId('node-creator')} ::-p-text(Send a campaign)`).click();
 			const panel = await page.waitForSelector(testId('ndv'), { visible: true });
 			// n8n chooses the account's one credential for the new node while the panel opens.
@@ -296,13 +309,15 @@ describe('the editor in a real browser, against the npm start demo', () => {
 		expect(campaigns).toHaveLength(1);
 	}, 180_000);
 
-	it('shows the trigger hand-off notice and its Production URL', async () => {
+	it("shows Verify Relay's hand-off notice, and the Relay URL's Production URL the demo relays to", async () => {
 		await openWorkflow(page, n8nUrl, await workflowId(AUTO_RESPONDER.name));
-		const panel = await openNode(page, AUTO_RESPONDER.trigger);
-		expect(await shownText(panel)).toContain(
-			'Copy the Production URL above and email it to support@phonovation.com',
-		);
-		await page.locator(`${testId('ndv')} .webhooks .headline`).click();
+		const verify = await openNode(page, AUTO_RESPONDER.verify);
+		expect(await shownText(verify)).toContain('give its Production URL to Phonovation');
+		await closeNode(page);
+		await openNode(page, AUTO_RESPONDER.relayUrl);
+		// n8n shows a Webhook node's URLs opened; another node's behind their headline.
+		if ((await page.$(testId('radio-button-production'))) === null)
+			await page.locator(`${testId('ndv')} .webhooks .headline`).click();
 		await page.locator(testId('radio-button-production')).click();
 		const url = await waitForText(page, `${testId('ndv')} .webhook-url`, '/webhook/');
 		const printedRelayPath = new URL(demo.output().match(/relays replies to:\s+(\S+)/)![1])

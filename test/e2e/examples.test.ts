@@ -32,8 +32,6 @@ const RELAYS = { mode: 'webhook' };
 /** The inbox with its Settings toggle flipped, on a webhook of its own. */
 function withSetting(workflow: WorkflowJson, sendStopConfirmation: boolean): WorkflowJson {
 	const nodes = workflow.nodes.map((node) => {
-		if (node.name === 'On Reply or Opt-Out')
-			return { ...node, webhookId: '3f0c5a52-6a1e-4c55-9d0e-7d1f4b0e2a12' };
 		if (node.name !== 'Settings') return node;
 		const parameters = JSON.parse(JSON.stringify(node.parameters)) as {
 			assignments: { assignments: Array<{ name: string; value: unknown }> };
@@ -224,16 +222,11 @@ describe('example workflows in n8n', () => {
 		beforeAll(async () => {
 			const env = suite.env();
 			// A copy on a webhook of its own: the appointment tests' inbox keeps the example's.
-			const inbox = loadExample('inbox', { questionLog });
-			const workflow = await env.importWorkflow({
-				...inbox,
-				name: `${inbox.name} (keywords)`,
-				nodes: inbox.nodes.map((node) =>
-					node.name === 'On Reply or Opt-Out'
-						? { ...node, webhookId: '5a1f0c3e-7b2d-4e6f-8a9b-0c1d2e3f4a5b' }
-						: node,
-				),
+			const inbox = loadExample('inbox', {
+				questionLog,
+				webhookId: '5a1f0c3e-7b2d-4e6f-8a9b-0c1d2e3f4a5b',
 			});
+			const workflow = await env.importWorkflow({ ...inbox, name: `${inbox.name} (keywords)` });
 			url = await env.publish(workflow, 'On Reply or Opt-Out');
 			workflowId = workflow.id;
 		}, 60_000);
@@ -347,7 +340,10 @@ describe('example workflows in n8n', () => {
 		suite.it(
 			'with sendStopConfirmation on, a STOP reply gets one transactional confirmation; a moved copy that is an opt-out of another number gets none',
 			async ({ client, importWorkflow, publish, sim }) => {
-				const confirming = withSetting(loadExample('inbox', { questionLog }), true);
+				const confirming = withSetting(
+					loadExample('inbox', { questionLog, webhookId: '3f0c5a52-6a1e-4c55-9d0e-7d1f4b0e2a12' }),
+					true,
+				);
 				const workflow = await importWorkflow(confirming);
 				const confirmingUrl = await publish(workflow, 'On Reply or Opt-Out');
 				sim.reset();
@@ -511,24 +507,16 @@ describe('example workflows in n8n', () => {
 			mail = await startSmtpSink();
 			smtp = await env.client.createCredential('Mail catcher', 'smtp', smtpCredentialData(mail));
 			// A copy of the inbox on a webhook of its own: the other suites keep the example's.
-			const inbox = loadExample('inbox', { questionLog });
+			const inbox = loadExample('inbox', {
+				questionLog,
+				webhookId: '6b2e1d4f-8c3a-4f7b-9b0c-1d2e3f4a5b6c',
+			});
 			// Processing results are vouched for by the credential's URL token.
 			const withUrlToken = await env.createCredential('Phonovation (inbox, URL token)', {
 				urlToken: URL_TOKEN,
 			});
 			inboxUrl = await env.publish(
-				await env.importWorkflow(
-					{
-						...inbox,
-						name: `${inbox.name} (receipts)`,
-						nodes: inbox.nodes.map((node) =>
-							node.name === 'On Reply or Opt-Out'
-								? { ...node, webhookId: '6b2e1d4f-8c3a-4f7b-9b0c-1d2e3f4a5b6c' }
-								: node,
-						),
-					},
-					withUrlToken,
-				),
+				await env.importWorkflow({ ...inbox, name: `${inbox.name} (receipts)` }, withUrlToken),
 				'On Reply or Opt-Out',
 			);
 			const example = loadExample('delivery-fallback', { questionLog });

@@ -33,9 +33,9 @@ describe('an inbox of an earlier version, and the inbox re-imported over it, in 
 			const { client, sim } = env;
 			sim.reset();
 			const webhookId = randomUUID();
-			const inbox = await env.importWorkflow(
-				loadExample('inbox', { webhookId, keywordReplies: false }),
-			);
+			// At the Production URL an inbox that began with a Phonovation Trigger had (its README's upgrade step).
+			const setUp = { webhookId, keywordReplies: false, relayPath: `${webhookId}/phonovation` };
+			const inbox = await env.importWorkflow(loadExample('inbox', setUp));
 			const url = await env.publish(inbox, 'On Reply or Opt-Out');
 			const asking = await env.importWorkflow(
 				loadExample('appointment-confirmation', { sender: LONGCODE, questionLog: inbox.id }),
@@ -96,7 +96,7 @@ describe('an inbox of an earlier version, and the inbox re-imported over it, in 
 			// Re-imported over it: same id, so the asking workflow's Question Log still points at it.
 			await client.replaceWorkflow(
 				inbox.id,
-				withCredential(loadExample('inbox', { webhookId, keywordReplies: false }), env.credential),
+				withCredential(loadExample('inbox', setUp), env.credential),
 			);
 			await env.publish(inbox, 'On Reply or Opt-Out');
 			expect(

@@ -6,7 +6,7 @@ import path from 'node:path';
 import packageJson from '../../package.json';
 import { DEFAULT_CONFIG } from '../simulator';
 import { TYPES, useE2eEnvironment } from './support/environment';
-import { loadExample } from './support/examples';
+import { asEditorImports, loadExample } from './support/examples';
 import { nodeOutput, type WorkflowJson } from './support/n8n-client';
 import { pollUntil } from './support/poll';
 import { waitingAt } from './support/question-log';
@@ -45,13 +45,8 @@ describe('on a fresh n8n, the steps of docs/conversations.md ask a question that
 					'utf8',
 				),
 			) as WorkflowJson;
-			// The editor gives an imported trigger a fresh webhook id, as here.
-			const inbox = await importWorkflow({
-				...shipped,
-				nodes: shipped.nodes.map((node) =>
-					node.type === TYPES.trigger ? { ...node, webhookId: randomUUID() } : node,
-				),
-			});
+			// The editor gives the imported relay URL a fresh webhook id and path, as here.
+			const inbox = await importWorkflow(asEditorImports(shipped));
 			// Step 4, the e-mail to the provider: the simulator relays to the Production URL.
 			relayUrl = await publish(inbox, 'On Reply or Opt-Out');
 			inboxId = inbox.id;

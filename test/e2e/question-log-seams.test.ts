@@ -130,14 +130,8 @@ describe('the Question Log seams in n8n: forged rows, replays and a proxy in fro
 		questionsTable = questions.id;
 		rowsPath = `/rest/projects/${questions.projectId}/data-tables/${questions.id}`;
 		questionLog = await publishQuestionLog(env);
-		const example = loadExample('inbox', { questionLog });
-		const workflow = await env.importWorkflow({
-			...example,
-			name: `${example.name} (seams)`,
-			nodes: example.nodes.map((node) =>
-				node.name === 'On Reply or Opt-Out' ? { ...node, webhookId: INBOX_WEBHOOK_ID } : node,
-			),
-		});
+		const example = loadExample('inbox', { questionLog, webhookId: INBOX_WEBHOOK_ID });
+		const workflow = await env.importWorkflow({ ...example, name: `${example.name} (seams)` });
 		inbox = { id: workflow.id, url: await env.publish(workflow, 'On Reply or Opt-Out') };
 	}, 60_000);
 

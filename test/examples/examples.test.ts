@@ -10,6 +10,7 @@ import {
 	exampleWebhookId,
 	exampleWorkflowPath,
 	loadExample,
+	asImported,
 	readExample,
 	QUESTION_LOG_PLACEHOLDER,
 	SENDER_PLACEHOLDER,
@@ -261,15 +262,24 @@ describe('loadExample: an example as the e2e suite and npm start import it', () 
 		expect(keywordReplies(loadExample('inbox', { keywordReplies: false }))).toBe('false');
 	});
 
-	it('gives each Phonovation Trigger the same webhook id on every load, different per example and node', () => {
-		const trigger = (loadExample('inbox').nodes as unknown as ExampleNode[]).find(
-			(n) => n.type === TRIGGER,
+	it("gives each relay URL the same webhook id on every load, different per example and node (a Webhook node's path too)", () => {
+		const relayUrl = (loadExample('inbox').nodes as unknown as ExampleNode[]).find(
+			(n) => n.type === 'n8n-nodes-base.webhook',
 		)!;
-		expect(trigger.webhookId).toBe(exampleWebhookId('inbox', trigger.name));
-		expect(trigger.webhookId).toMatch(
+		expect([relayUrl.webhookId, relayUrl.parameters?.path]).toEqual([
+			exampleWebhookId('inbox', relayUrl.name),
+			exampleWebhookId('inbox', relayUrl.name),
+		]);
+		expect(relayUrl.webhookId).toMatch(
 			/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
 		);
-		expect(exampleWebhookId('inbox', 'Other')).not.toBe(trigger.webhookId);
-		expect(exampleWebhookId('other-example', trigger.name)).not.toBe(trigger.webhookId);
+		expect(exampleWebhookId('inbox', 'Other')).not.toBe(relayUrl.webhookId);
+		expect(exampleWebhookId('other-example', relayUrl.name)).not.toBe(relayUrl.webhookId);
+		// A Phonovation Trigger (a workflow of the user's own) gets one the same way.
+		const trigger = asImported(
+			{ ...readExample('inbox'), nodes: [{ name: 'Mine', type: TRIGGER, parameters: {} }] },
+			'inbox',
+		).nodes[0] as unknown as ExampleNode;
+		expect(trigger.webhookId).toBe(exampleWebhookId('inbox', 'Mine'));
 	});
 });

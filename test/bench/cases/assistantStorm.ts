@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 
-import { startE2eEnvironment } from '../../e2e/support/environment';
+import { startE2eEnvironment, webhookPathOf } from '../../e2e/support/environment';
 import { assistantExample, loadExample, publishQuestionLog } from '../../e2e/support/examples';
 import type { N8nClient, WorkflowJson } from '../../e2e/support/n8n-client';
 import { startQueueModeEnvironment } from '../../e2e/support/queue-environment';
@@ -141,7 +141,7 @@ export async function publishOurs(
 		}),
 	);
 	await host.client.publishWorkflow(inbox.id);
-	const url = host.webhookUrl(`${webhookId}/phonovation`);
+	const url = host.webhookUrl(webhookPathOf(inbox, 'On Reply or Opt-Out'));
 	await host.client.waitForWebhook(url, 60_000);
 	return (phone: string, content: string) =>
 		host.sim.sendInbound({ url, from: phone, to: LONGCODE, content, linked: false });

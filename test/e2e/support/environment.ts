@@ -50,16 +50,45 @@ export function withCredential(workflow: WorkflowJson, credential: CredentialRef
 	};
 }
 
-/** The production URL n8n serves a trigger node's webhook on, once its workflow is published. */
+/** n8n's own Webhook node, which feeds Verify Relay in the inbox. */
+const WEBHOOK_NODE_TYPE = 'n8n-nodes-base.webhook';
+
+/**
+ * The path n8n serves a relay node's webhook on: the Phonovation Trigger's (`<webhookId>/phonovation`),
+ * or for Verify Relay (the inbox), the path of the n8n Webhook node that feeds it.
+ */
+export function webhookPathOf(
+	workflow: WorkflowJson,
+	nodeName: string,
+	webhookPath = 'phonovation',
+) {
+	const node = workflow.nodes.find((n) => n.name === nodeName);
+	if (node?.type === TYPES.trigger) {
+		if (!node.webhookId) throw new Error(`Node ${nodeName} has no webhookId`);
+		return `${String(node.webhookId)}/${webhookPath}`;
+	}
+	const feeding = Object.entries(workflow.connections ?? {}).find(([, outputs]) =>
+		(outputs as { main?: Array<Array<{ node: string }> | null> }).main?.some((targets) =>
+			targets?.some((target) => target.node === nodeName),
+		),
+	)?.[0];
+	const webhook = workflow.nodes.find(
+		(n) => n.type === WEBHOOK_NODE_TYPE && (n.name === nodeName || n.name === feeding),
+	);
+	const path = (webhook?.parameters as { path?: unknown } | undefined)?.path;
+	if (typeof path !== 'string' || path === '')
+		throw new Error(`Node ${nodeName} is no Phonovation Trigger, and no Webhook node feeds it`);
+	return path;
+}
+
+/** The production URL n8n serves a relay node's webhook on, once its workflow is published. */
 export function productionWebhookUrl(
 	n8nUrl: string,
 	workflow: WorkflowJson,
 	nodeName: string,
 	webhookPath = 'phonovation',
 ): string {
-	const node = workflow.nodes.find((n) => n.name === nodeName);
-	if (!node?.webhookId) throw new Error(`Node ${nodeName} has no webhookId`);
-	return `${n8nUrl}/webhook/${String(node.webhookId)}/${webhookPath}`;
+	return `${n8nUrl}/webhook/${webhookPathOf(workflow, nodeName, webhookPath)}`;
 }
 
 export interface E2eEnvironment {

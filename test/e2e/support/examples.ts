@@ -4,7 +4,7 @@
  * sender and no webhook id (n8n's editor gives the trigger a fresh one on import). What the suite
  * and the demo need instead is filled in here, when loading, and never written into the files.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -59,14 +59,20 @@ export function exampleWebhookId(name: string, nodeName: string): string {
  * An example as the suite and the demo import it: the placeholder sender replaced by one the
  * simulator approves (or `sender`), the placeholder Question Log by `questionLog` (an imported
  * inbox's id) when given, the inbox's keyword replies on (as a user who chose their Sender turns
- * them on; `keywordReplies: false` keeps the example's default), and each Phonovation Trigger given
- * exampleWebhookId (or `webhookId`). Bind a credential with withCredential / importWorkflow.
+ * them on; `keywordReplies: false` keeps the example's default), and each Phonovation Trigger or
+ * Webhook node given exampleWebhookId (or `webhookId`; a Webhook node's path too). Bind a
+ * credential with withCredential / importWorkflow.
  */
 export interface ExampleOptions {
 	sender?: string;
 	questionLog?: string;
 	keywordReplies?: boolean;
 	webhookId?: string;
+	/**
+	 * The Relay URL's path instead of its webhook id: `<id>/phonovation` keeps the Production URL of
+	 * an inbox that began with a Phonovation Trigger, as its README tells an upgrading user to set it.
+	 */
+	relayPath?: string;
 	/** The inbox hands inbound texts no question took to this workflow (the sms-assistant). */
 	assistantWorkflow?: string;
 }
@@ -87,6 +93,7 @@ export function asImported(
 		questionLog,
 		keywordReplies = true,
 		webhookId,
+		relayPath,
 		assistantWorkflow = '',
 	}: ExampleOptions = {},
 ): WorkflowJson {
@@ -98,6 +105,12 @@ export function asImported(
 					...node,
 					webhookId: webhookId ?? node.webhookId ?? exampleWebhookId(name, node.name),
 				};
+			// The inbox's relay URL: n8n's Webhook node, its path its webhookId (as n8n's import makes it).
+			if (node.type === 'n8n-nodes-base.webhook') {
+				const id = webhookId ?? exampleWebhookId(name, node.name);
+				const path = relayPath ?? id;
+				return { ...node, webhookId: id, parameters: { ...(node.parameters as object), path } };
+			}
 			if (node.name === INBOX_SETTINGS)
 				return settingsNodeWith(node, { keywordReplies, assistantWorkflow });
 			// An inbox before protocol 3 chose it in Settings (above): then its node has no Assistant.
@@ -113,6 +126,23 @@ export function asImported(
 				parameters = { ...parameters, questionLog: { __rl: true, mode: 'id', value: questionLog } };
 			}
 			return { ...node, parameters };
+		}),
+	};
+}
+
+/**
+ * A workflow as n8n's editor imports it (Import ▸ From File): each Phonovation Trigger gets a fresh
+ * webhook id, and a Webhook node whose path is empty gets one and that id as its path.
+ */
+export function asEditorImports(workflow: WorkflowJson): WorkflowJson {
+	return {
+		...workflow,
+		nodes: workflow.nodes.map((node) => {
+			const parameters = (node.parameters ?? {}) as Record<string, unknown>;
+			if (node.type === TYPES.trigger) return { ...node, webhookId: randomUUID() };
+			if (node.type !== 'n8n-nodes-base.webhook' || parameters.path !== '') return node;
+			const id = randomUUID();
+			return { ...node, webhookId: id, parameters: { ...parameters, path: id } };
 		}),
 	};
 }

@@ -8,6 +8,7 @@ import {
 	useSharedEnvironment,
 	withCredential,
 } from './environment';
+import { productionWebhookUrl } from './environment';
 import { ensureN8nInstalled } from './install';
 import { N8nClient, type WorkflowJson } from './n8n-client';
 import { packPackage } from './pack';
@@ -82,9 +83,7 @@ export async function startQueueModeEnvironment(
 			},
 			publish: async (workflow, triggerName) => {
 				await client.publishWorkflow(workflow.id);
-				const node = workflow.nodes.find((n) => n.name === triggerName);
-				if (!node?.webhookId) throw new Error(`Node ${triggerName} has no webhookId`);
-				const url = `${n8n.webhook.url}/webhook/${String(node.webhookId)}/phonovation`;
+				const url = productionWebhookUrl(n8n.webhook.url, workflow, triggerName);
 				await client.waitForWebhook(url, 60_000);
 				return url;
 			},

@@ -29,8 +29,8 @@ const shownDocs = (parameters: INodeParameters): INodeProperties[] =>
 	);
 
 describe("each operation's panel links to its own docs", () => {
-	it('there are the twelve operations the README lists', () => {
-		expect(operations).toHaveLength(12);
+	it('there are the thirteen operations the README lists', () => {
+		expect(operations).toHaveLength(13);
 	});
 
 	it.each(operations)(

@@ -11,7 +11,7 @@ import { eachItem } from '../../eachItem';
 import { asText } from '../../../shared/values';
 import { relaySecretOf } from './proof/relaySecret';
 import { waitingBaseOf } from './waitingRuns';
-import { runsAsAiTool } from '../../toolUse';
+import { refuseAsAiTool } from '../../toolUse';
 
 /** A trigger item handed over in a JSON parameter (n8n may hand it over as text). */
 export function itemOfParameter(value: unknown): IDataObject {
@@ -108,11 +108,7 @@ export function deliverOperation(
 		this: IExecuteFunctions,
 		items: INodeExecutionData[],
 	): Promise<INodeExecutionData[]> {
-		if (runsAsAiTool(this))
-			throw new NodeOperationError(
-				this.getNode(),
-				`${operation} cannot be used as an AI tool: ${handing.notATool}`,
-			);
+		refuseAsAiTool(this, operation, handing.notATool);
 		const secret = await relaySecretOf(this);
 		const waitingBase = waitingBaseOf(this);
 		return await eachItem(this, items, async (itemIndex) => {

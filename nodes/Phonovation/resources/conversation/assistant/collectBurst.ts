@@ -37,7 +37,7 @@ import {
 	settling,
 	turnMessages,
 } from './messages';
-import { runsAsAiTool } from '../../../toolUse';
+import { refuseAsAiTool } from '../../../toolUse';
 import type { Listing } from '../../../resourceFields';
 
 /**
@@ -354,11 +354,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[][]> {
-	if (runsAsAiTool(this))
-		throw new NodeOperationError(
-			this.getNode(),
-			'Collect Burst cannot be used as an AI tool: it reads what people texted, from the trigger',
-		);
+	refuseAsAiTool(this, 'Collect Burst', 'it reads what people texted, from the trigger');
 	const [turns, toStaff, noTurns]: INodeExecutionData[][] = [[], [], []];
 	const put = (itemIndex: number, outcome: Outcome) => {
 		const [output, json] =
