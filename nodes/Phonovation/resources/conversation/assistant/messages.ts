@@ -274,11 +274,17 @@ export function laterMessage(
 	);
 }
 
-type Joins = (text: LoggedMessage, member: LoggedMessage, root: LoggedMessage) => boolean;
+/** How a text joins a burst: by the provider's stamps, by when it reached n8n, or not. */
+type Joined = 'stamps' | 'arrival' | false;
+
+type Joins = (text: LoggedMessage, member: LoggedMessage, root: LoggedMessage) => Joined;
 
 /**
  * Each claimable text with the answered text whose burst it joined: first those next to an answered
- * text, then, one by one, those next to a text that joined (each pair looked at once).
+ * text, then, one by one, those next to a text that joined (each pair looked at once, again when a
+ * text's join turns from stamps to arrival). A text that joined by stamps alone takes only texts its
+ * stamp is close to: the stamp is not signed, and a replay with a moved stamp must not carry a
+ * genuine text that came after it into an answered burst. A join by arrival wins over one by stamps.
  */
 function burstsJoined(
 	claimable: LoggedMessage[],
@@ -286,20 +292,37 @@ function burstsJoined(
 	joins: Joins,
 ): Map<string, LoggedMessage> {
 	const burstOf = new Map<string, LoggedMessage>();
-	const joined: LoggedMessage[] = [];
-	const join = (text: LoggedMessage, root: LoggedMessage) => {
+	const how = new Map<string, Joined>();
+	const queue: LoggedMessage[] = [];
+	const join = (text: LoggedMessage, root: LoggedMessage, by: 'stamps' | 'arrival') => {
+		const had = how.get(text.id);
+		if (had === 'arrival' || had === by) return;
 		burstOf.set(text.id, root);
-		joined.push(text);
+		how.set(text.id, by);
+		queue.push(text);
 	};
 	for (const text of claimable) {
-		const root = answered.find((row) => joins(text, row, row));
-		if (root) join(text, root);
+		let byStamps: LoggedMessage | undefined;
+		for (const row of answered) {
+			const by = joins(text, row, row);
+			if (by === 'arrival') {
+				join(text, row, by);
+				break;
+			}
+			if (by === 'stamps') byStamps ??= row;
+		}
+		if (byStamps && !how.has(text.id)) join(text, byStamps, 'stamps');
 	}
-	for (let next = 0; next < joined.length; next++) {
-		const member = joined[next];
+	for (let next = 0; next < queue.length; next++) {
+		const member = queue[next];
+		const memberBy = how.get(member.id);
 		const root = burstOf.get(member.id)!;
-		for (const text of claimable)
-			if (!burstOf.has(text.id) && joins(text, member, root)) join(text, root);
+		for (const text of claimable) {
+			if (text.id === member.id || how.get(text.id) === 'arrival') continue;
+			const by = joins(text, member, root);
+			if (by === 'arrival' && memberBy === 'arrival') join(text, root, by);
+			else if (by === 'stamps' && !how.has(text.id)) join(text, root, by);
+		}
 	}
 	return burstOf;
 }
@@ -403,15 +426,16 @@ export function burstAnswered(
 	const joins: Joins = (text, member, root) => {
 		// The cheap tests first: most pairs of a long history are neither of one burst nor stamped close.
 		const stamped = stampsJoin(text, member);
-		if (!stamped && places.get(text.id)?.burst !== places.get(member.id)?.burst) return false;
+		const sameBurst = places.get(text.id)?.burst === places.get(member.id)?.burst;
+		if (!stamped && !sameBurst) return false;
 		const claim = claimOf(root.turn);
 		// After a text that put its turn out at once: the next burst, whatever a late text shifts.
 		if (claim.atOnce && claim.claimer && sentAt(text) > sentAt(claim.claimer)) return false;
-		if (stamped) return true;
 		const after = sentAt(text) - sentAt(member);
-		if (after < 0) return -after <= quietMs;
 		const heldBack = sentAt(text) <= claim.read - HELD_BACK_MS;
-		return after <= (heldBack ? quietMs : quietMs / 2);
+		const within = after < 0 ? -after <= quietMs : after <= (heldBack ? quietMs : quietMs / 2);
+		if (sameBurst && within) return 'arrival';
+		return stamped && 'stamps';
 	};
 	const burstOf = burstsJoined(claimable, answered, joins);
 	return burstOf.size === claimable.length ? burstOf.get(mine.id) : undefined;

@@ -283,6 +283,25 @@ describe('Collect Burst over generated timelines of one person', () => {
 		);
 	});
 
+	it('a text whose stamp was moved next to an answered burst never carries a genuine text that came after it there', () => {
+		// "in:1" is a captured relay posted again 20 s later (after our reply, so it passes as a repeat)
+		// with its stamp moved to 1 s after "in:0": it joins in:0's answered burst. "in:2", the person's
+		// genuine next text 2 s after it, must still get a turn of its own.
+		const { turns } = play([
+			{ id: 'in:0', arrived: 0, logged: 100, readAt: 5_100, stamped: stampOf(0), sent: 0 },
+			{ id: 'in:1', arrived: 20_000, logged: 20_100, readAt: 25_100, stamped: stampOf(1_000) },
+			{
+				id: 'in:2',
+				arrived: 22_000,
+				logged: 22_100,
+				readAt: 27_100,
+				stamped: stampOf(22_000),
+				sent: 22_000,
+			},
+		]);
+		expect(turns).toEqual([['in:0'], ['in:2', 'in:1']]);
+	});
+
 	it('leaves no text unanswered but one within a quiet time of an answered burst', () => {
 		fc.assert(
 			fc.property(timeline, (texts) => {
