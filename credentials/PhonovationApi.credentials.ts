@@ -95,7 +95,7 @@ export class PhonovationApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			description:
-				'The key Phonovation uses for the SMS-Verify MD5 of inbound relays and delivery receipts. Request it from Phonovation support. Only the trigger node uses it.',
+				'The key Phonovation uses for the SMS-Verify MD5 of inbound relays and delivery receipts. Request it from Phonovation support. The trigger and Verify Relay check relays with it; the conversation operations prove with it what they hand to a waiting run.',
 		},
 		{
 			displayName: 'URL Token',
@@ -104,7 +104,7 @@ export class PhonovationApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			description:
-				'A secret of your choice that processing results (V2 API webhooks) must carry as ?token=YOUR_TOKEN in the trigger URL given to Phonovation; they carry no signature. Only the trigger node uses it.',
+				'A secret of your choice that processing results (V2 API webhooks) must carry as ?token=YOUR_TOKEN in the relay URL given to Phonovation; they carry no signature. The trigger and Verify Relay check it.',
 		},
 		{
 			displayName: 'API ID',
