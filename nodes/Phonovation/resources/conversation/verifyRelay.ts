@@ -34,7 +34,7 @@ const RAW_BODY = 'data';
 export const description = operationFields('verifyRelay', [
 	{
 		displayName:
-			"Put n8n's Webhook node (POST, Respond Immediately, option Raw Body on) before this node, and give its Production URL to Phonovation. n8n answers the provider at once, even under load; this node then checks each relay against the credential and puts it out as the Phonovation Trigger would.",
+			"Put n8n's Webhook node (POST, Respond Immediately, option Raw Body on) before this node, and give its Production URL to Phonovation. n8n answers the provider without waiting for an expression isolate, as it must for a trigger; this node then checks each relay against the credential and puts it out as the Phonovation Trigger would.",
 		name: 'verifyRelayNotice',
 		type: 'notice',
 		default: '',
