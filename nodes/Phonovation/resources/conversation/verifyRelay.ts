@@ -14,7 +14,10 @@ import { optionsCollection } from '../../../shared/optionsCollection';
 import { asText } from '../../../shared/values';
 import type { RelayEvent } from '../../../PhonovationTrigger/events';
 import { handleRelay, type TriggerSettings } from '../../../PhonovationTrigger/handler';
-import type { RelayHttpRequest } from '../../../PhonovationTrigger/incoming/readBody';
+import {
+	MAX_BODY_BYTES,
+	type RelayHttpRequest,
+} from '../../../PhonovationTrigger/incoming/readBody';
 import { RelayRejection } from '../../../PhonovationTrigger/incoming/rejection';
 import type { TriggerOptions } from '../../../PhonovationTrigger/parameters';
 import {
@@ -59,9 +62,17 @@ async function requestOf(
 			`Verify Relay: item ${itemIndex} is not what n8n's Webhook node puts out (it has no headers); connect this node straight after the Webhook node that receives the relays`,
 			{ itemIndex },
 		);
-	const rawBody = item.binary?.[RAW_BODY]
-		? await ctx.helpers.getBinaryDataBuffer(itemIndex, RAW_BODY)
-		: undefined;
+	// Past 64 KiB by its own Content-Length, the body is refused unread (readRelayBody), not loaded.
+	const declared = Number(
+		Array.isArray(headers['content-length'])
+			? headers['content-length'][0]
+			: headers['content-length'],
+	);
+	const tooLarge = Number.isFinite(declared) && declared > MAX_BODY_BYTES;
+	const rawBody =
+		item.binary?.[RAW_BODY] && !tooLarge
+			? await ctx.helpers.getBinaryDataBuffer(itemIndex, RAW_BODY)
+			: undefined;
 	return {
 		request: { headers: headers as RelayHttpRequest['headers'], rawBody, body },
 		queryToken: isObject(query) ? query.token : undefined,
@@ -72,7 +83,16 @@ async function requestOf(
 function secretsOnce(ctx: IExecuteFunctions): () => Promise<TriggerSecrets> {
 	let loaded: Promise<TriggerSecrets> | undefined;
 	const load = async (): Promise<TriggerSecrets> => {
-		const credential = await ctx.getCredentials('phonovationApi');
+		let credential;
+		try {
+			credential = await ctx.getCredentials('phonovationApi');
+		} catch (error) {
+			// n8n's message (credential not found, not decryptable) never holds the secrets.
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`Verify Relay: the Phonovation credential could not be read (${(error as Error).message}); no relay can be checked`,
+			);
+		}
 		const text = (value: unknown) => asText(value) || undefined;
 		return { relaySecret: text(credential.relaySecret), urlToken: text(credential.urlToken) };
 	};
@@ -94,10 +114,13 @@ async function verified(
 		if ('ignored' in outcome) return { notTaken: { ignored: outcome.ignored } };
 		return { relay: { ...outcome.item, arrivedAt } };
 	} catch (error) {
+		if (error instanceof NodeOperationError) throw asNodeError(ctx, error, itemIndex);
 		if (!(error instanceof RelayRejection))
 			return { notTaken: { refused: 400, reason: 'not a relay this node can read' } };
-		// The owner must set something up: say so, as the trigger's warning does, and take nothing.
-		if (error.source === 'configuration')
+		// Without a Relay Secret no relay can pass: the owner must set it, so the run fails saying so.
+		// A processing result without a URL Token set is refused like a stranger's JSON: a stranger
+		// must not be able to fail the inbox's runs (processing results come only with the V2 API).
+		if (error.source === 'configuration' && (await secrets()).relaySecret === undefined)
 			throw new NodeOperationError(ctx.getNode(), `Verify Relay: ${error.detail}`, { itemIndex });
 		// The reason names our own fields, never what the request held.
 		return { notTaken: { refused: error.status, reason: error.detail } };

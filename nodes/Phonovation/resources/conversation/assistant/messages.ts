@@ -274,17 +274,11 @@ export function laterMessage(
 	);
 }
 
-/** How a text joins a burst: by the provider's stamps, by when it reached n8n, or not. */
-type Joined = 'stamps' | 'arrival' | false;
-
-type Joins = (text: LoggedMessage, member: LoggedMessage, root: LoggedMessage) => Joined;
+type Joins = (text: LoggedMessage, member: LoggedMessage, root: LoggedMessage) => boolean;
 
 /**
  * Each claimable text with the answered text whose burst it joined: first those next to an answered
- * text, then, one by one, those next to a text that joined (each pair looked at once, again when a
- * text's join turns from stamps to arrival). A text that joined by stamps alone takes only texts its
- * stamp is close to: the stamp is not signed, and a replay with a moved stamp must not carry a
- * genuine text that came after it into an answered burst. A join by arrival wins over one by stamps.
+ * text, then, one by one, those next to a text that joined (each pair looked at once).
  */
 function burstsJoined(
 	claimable: LoggedMessage[],
@@ -292,37 +286,20 @@ function burstsJoined(
 	joins: Joins,
 ): Map<string, LoggedMessage> {
 	const burstOf = new Map<string, LoggedMessage>();
-	const how = new Map<string, Joined>();
-	const queue: LoggedMessage[] = [];
-	const join = (text: LoggedMessage, root: LoggedMessage, by: 'stamps' | 'arrival') => {
-		const had = how.get(text.id);
-		if (had === 'arrival' || had === by) return;
+	const joined: LoggedMessage[] = [];
+	const join = (text: LoggedMessage, root: LoggedMessage) => {
 		burstOf.set(text.id, root);
-		how.set(text.id, by);
-		queue.push(text);
+		joined.push(text);
 	};
 	for (const text of claimable) {
-		let byStamps: LoggedMessage | undefined;
-		for (const row of answered) {
-			const by = joins(text, row, row);
-			if (by === 'arrival') {
-				join(text, row, by);
-				break;
-			}
-			if (by === 'stamps') byStamps ??= row;
-		}
-		if (byStamps && !how.has(text.id)) join(text, byStamps, 'stamps');
+		const root = answered.find((row) => joins(text, row, row));
+		if (root) join(text, root);
 	}
-	for (let next = 0; next < queue.length; next++) {
-		const member = queue[next];
-		const memberBy = how.get(member.id);
+	for (let next = 0; next < joined.length; next++) {
+		const member = joined[next];
 		const root = burstOf.get(member.id)!;
-		for (const text of claimable) {
-			if (text.id === member.id || how.get(text.id) === 'arrival') continue;
-			const by = joins(text, member, root);
-			if (by === 'arrival' && memberBy === 'arrival') join(text, root, by);
-			else if (by === 'stamps' && !how.has(text.id)) join(text, root, by);
-		}
+		for (const text of claimable)
+			if (!burstOf.has(text.id) && joins(text, member, root)) join(text, root);
 	}
 	return burstOf;
 }
@@ -359,13 +336,35 @@ function claimsOf(
 	};
 }
 
+const unstamped = (row: LoggedMessage): LoggedMessage => ({ ...row, providerAt: '' });
+
+/**
+ * The texts of the person whose signed text (key) this number sent before: a genuine repeat ("ok"
+ * again) or a captured relay posted again after a reply. Their stamps are not believed: whoever
+ * posts a captured relay again sets its stamp, and a moved one would join it, and the texts after
+ * it, to an answered burst, leaving the person's next text unanswered.
+ */
+function repeatsOf(texts: LoggedMessage[]): Set<string> {
+	const seen = new Set<string>();
+	const repeats = new Set<string>();
+	for (const row of [...texts].sort(byLogOrder)) {
+		if (seen.has(row.key)) repeats.add(row.id);
+		seen.add(row.key);
+	}
+	return repeats;
+}
+
 /**
  * Whether two texts are of one burst by the provider's stamps: they prove the person sent them
  * within the quiet time (a backlog stretches arrivals, not stamps), and no bound (Max Wait, Max
  * Texts, a flush word) ended a burst between the ones the arrivals put them in. Stamps never move
  * the cut itself, so the bounds count as they did without them.
  */
-function joinedByStamps(places: Map<string, BurstPlace>, quietMs: number) {
+function joinedByStamps(
+	places: Map<string, BurstPlace>,
+	quietMs: number,
+	repeats: ReadonlySet<string>,
+) {
 	// How many bursts a bound ended before each burst: one between two bursts is a difference.
 	const last = [...places.values()].reduce((most, p) => Math.max(most, p.burst), -1);
 	const endedBefore = Array.from({ length: last + 2 }, () => 0);
@@ -374,7 +373,8 @@ function joinedByStamps(places: Map<string, BurstPlace>, quietMs: number) {
 		endedBefore[burst] += endedBefore[burst - 1];
 	/** Each row as stampedWithin reads it, made once: a person may have thousands. */
 	const sent = new Map<LoggedMessage, SentText>();
-	const sentOf = (row: LoggedMessage) => sent.get(row) ?? sent.set(row, asSent(row)).get(row)!;
+	const sentOf = (row: LoggedMessage) =>
+		sent.get(row) ?? sent.set(row, asSent(repeats.has(row.id) ? unstamped(row) : row)).get(row)!;
 	return (text: LoggedMessage, member: LoggedMessage): boolean => {
 		if (!stampedWithin(sentOf(member), sentOf(text), quietMs)) return false;
 		const [a, b] = [places.get(text.id)?.burst, places.get(member.id)?.burst];
@@ -421,21 +421,20 @@ export function burstAnswered(
 	const claimable = [mine, ...texts.filter((row) => row.turn === '' && byLogTime(row, mine) < 0)];
 	if (answered.length === 0 || claimable.some((row) => row.arrivedAt === '')) return undefined;
 	const claimOf = claimsOf(texts, answered, { quietMs, bounds });
-	const stampsJoin = joinedByStamps(places, quietMs);
+	const stampsJoin = joinedByStamps(places, quietMs, repeatsOf([mine, ...texts]));
 	/** Whether `text` joins the burst of `member`, a text of the burst answered by `root`'s turn. */
 	const joins: Joins = (text, member, root) => {
 		// The cheap tests first: most pairs of a long history are neither of one burst nor stamped close.
 		const stamped = stampsJoin(text, member);
-		const sameBurst = places.get(text.id)?.burst === places.get(member.id)?.burst;
-		if (!stamped && !sameBurst) return false;
+		if (!stamped && places.get(text.id)?.burst !== places.get(member.id)?.burst) return false;
 		const claim = claimOf(root.turn);
 		// After a text that put its turn out at once: the next burst, whatever a late text shifts.
 		if (claim.atOnce && claim.claimer && sentAt(text) > sentAt(claim.claimer)) return false;
+		if (stamped) return true;
 		const after = sentAt(text) - sentAt(member);
+		if (after < 0) return -after <= quietMs;
 		const heldBack = sentAt(text) <= claim.read - HELD_BACK_MS;
-		const within = after < 0 ? -after <= quietMs : after <= (heldBack ? quietMs : quietMs / 2);
-		if (sameBurst && within) return 'arrival';
-		return stamped && 'stamps';
+		return after <= (heldBack ? quietMs : quietMs / 2);
 	};
 	const burstOf = burstsJoined(claimable, answered, joins);
 	return burstOf.size === claimable.length ? burstOf.get(mine.id) : undefined;

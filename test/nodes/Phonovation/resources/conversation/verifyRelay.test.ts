@@ -58,12 +58,13 @@ const processingResult = (token?: string) => ({
 	query: token === undefined ? {} : { token },
 });
 
-function verifyEngine(credential: Record<string, string>) {
+function verifyEngine(credential: Record<string, string> | null) {
 	const engine = new Engine({
 		nodeTypes: { [NODE_TYPE]: new Phonovation() },
 		credentialTypes: [new PhonovationApi()],
 	});
-	engine.credentials.set('cred-1', { username: 'acme', password: 'pw-Secret-99', ...credential });
+	if (credential)
+		engine.credentials.set('cred-1', { username: 'acme', password: 'pw-Secret-99', ...credential });
 	const node = (parameters: IDataObject): INode => ({
 		id: 'verify',
 		name: 'Verify Relay',
@@ -147,6 +148,19 @@ describe('Verify Relay: a relay from n8n’s Webhook node, read as the Phonovati
 		expect(outputs[1]).toEqual([
 			{ json: { ignored: 'event not selected' }, pairedItem: { item: 0 } },
 		]);
+	});
+
+	it("refuses a stranger's JSON on Not Taken when no URL Token is set up, without failing the run", async () => {
+		const noToken = verifyEngine({ relaySecret: RELAY_SECRET });
+		const { outputs, error } = await noToken([webhookItem(processingResult())]);
+		expect(error).toBeUndefined();
+		expect(outputs[0]).toEqual([]);
+		expect(outputs[1].map(({ json }) => json.refused)).toEqual([401]);
+	});
+
+	it('fails saying so when the credential cannot be read, instead of refusing every relay', async () => {
+		const { error } = await verifyEngine(null)([webhookItem(form(inboundFields()))]);
+		expect(error?.message).toMatch(/^Verify Relay: the Phonovation credential could not be read/);
 	});
 
 	it('fails with what to set up when the credential has no Relay Secret, and says which item is no webhook request', async () => {

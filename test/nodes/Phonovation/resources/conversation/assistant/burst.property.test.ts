@@ -44,6 +44,8 @@ interface Text {
 	sent?: number;
 	/** What it says (its id when not given). */
 	says?: string;
+	/** Its signed text's key (its own when not given): another text's key makes it a copy of that text. */
+	key?: string;
 }
 
 /** The provider's stamp of a text sent at `ms`: whole seconds of its own clock. */
@@ -103,8 +105,21 @@ const timeline = fc
 function play(
 	texts: Text[],
 	bounds: BurstBounds = UNBOUNDED,
+	/** When our replies to the person were logged. */
+	replies: number[] = [],
 ): { turns: string[][]; rows: LoggedMessage[]; turnAt: Map<string, number> } {
-	const rows: LoggedMessage[] = [];
+	const rows: LoggedMessage[] = replies.map((at, i) => ({
+		kind: 'out',
+		phone: PHONE,
+		key: `reply ${i}`,
+		text: 'our reply',
+		at: iso(at),
+		arrivedAt: '',
+		providerAt: '',
+		id: `out:${i}`,
+		turn: '',
+		seq: null,
+	}));
 	const events = [
 		...texts.map((text) => ({ at: text.logged, log: true, text })),
 		...texts.map((text) => ({ at: text.readAt, log: false, text })),
@@ -124,7 +139,8 @@ function play(
 		);
 		if (!('claim' in next)) return;
 		const turn = `turn:${mine.id}`;
-		for (const row of rows) if (row.turn === '' && row.at <= mine.at) row.turn = turn;
+		for (const row of rows)
+			if (row.kind === 'in' && row.turn === '' && row.at <= mine.at) row.turn = turn;
 		const taken = rows.filter((row) => row.turn === turn).map((row) => row.id);
 		if (!taken.includes(mine.id)) return;
 		turns.push([mine.id, ...taken.filter((id) => id !== mine.id)]);
@@ -138,7 +154,7 @@ function play(
 		const row: LoggedMessage = {
 			kind: 'in',
 			phone: PHONE,
-			key: `key ${text.id}`,
+			key: text.key ?? `key ${text.id}`,
 			text: text.says ?? text.id,
 			at: iso(text.logged),
 			arrivedAt: iso(text.arrived),
@@ -283,22 +299,33 @@ describe('Collect Burst over generated timelines of one person', () => {
 		);
 	});
 
-	it('a text whose stamp was moved next to an answered burst never carries a genuine text that came after it there', () => {
-		// "in:1" is a captured relay posted again 20 s later (after our reply, so it passes as a repeat)
-		// with its stamp moved to 1 s after "in:0": it joins in:0's answered burst. "in:2", the person's
-		// genuine next text 2 s after it, must still get a turn of its own.
-		const { turns } = play([
-			{ id: 'in:0', arrived: 0, logged: 100, readAt: 5_100, stamped: stampOf(0), sent: 0 },
-			{ id: 'in:1', arrived: 20_000, logged: 20_100, readAt: 25_100, stamped: stampOf(1_000) },
-			{
-				id: 'in:2',
-				arrived: 22_000,
-				logged: 22_100,
-				readAt: 27_100,
-				stamped: stampOf(22_000),
-				sent: 22_000,
-			},
-		]);
+	it("a captured relay posted again after our reply, its stamp moved next to the burst it was in, carries no genuine text there: a repeat's stamp is not believed", () => {
+		// "in:1" is "in:0"'s relay posted again 65 s later, after our reply (so it passes as a repeat),
+		// its stamp moved to 1 s after in:0's. "in:2", the person's genuine next text 2 s after it,
+		// must get a turn: believed, the stamp joined in:1 to in:0's answered burst and in:2 with it.
+		const { turns } = play(
+			[
+				{ id: 'in:0', arrived: 0, logged: 100, readAt: 5_100, stamped: stampOf(0), sent: 0 },
+				{
+					id: 'in:1',
+					key: 'key in:0',
+					arrived: 65_000,
+					logged: 65_100,
+					readAt: 70_100,
+					stamped: stampOf(1_000),
+				},
+				{
+					id: 'in:2',
+					arrived: 67_000,
+					logged: 67_100,
+					readAt: 72_100,
+					stamped: stampOf(67_000),
+					sent: 67_000,
+				},
+			],
+			UNBOUNDED,
+			[6_000],
+		);
 		expect(turns).toEqual([['in:0'], ['in:2', 'in:1']]);
 	});
 
