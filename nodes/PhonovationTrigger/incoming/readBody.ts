@@ -78,10 +78,15 @@ function assertSize(bytes: number): void {
 	if (bytes > MAX_BODY_BYTES) throw tooLarge();
 }
 
+/** Whether a body says, by its Content-Length, that it is larger than a relay may be. */
+export function declaredTooLarge(header: unknown): boolean {
+	const declared = Number(Array.isArray(header) ? header[0] : header);
+	return Number.isFinite(declared) && declared > MAX_BODY_BYTES;
+}
+
 /** Refuses a body that says it is too large before a byte of it is read or decoded. */
 function assertDeclaredSize(header: string | string[] | undefined): void {
-	const declared = Number(Array.isArray(header) ? header[0] : header);
-	if (Number.isFinite(declared)) assertSize(declared);
+	if (declaredTooLarge(header)) throw tooLarge();
 }
 
 /** Builds the relay from the host's parsed body (only when no raw body exists). */

@@ -15,7 +15,7 @@ import { asText } from '../../../shared/values';
 import type { RelayEvent } from '../../../PhonovationTrigger/events';
 import { handleRelay, type TriggerSettings } from '../../../PhonovationTrigger/handler';
 import {
-	MAX_BODY_BYTES,
+	declaredTooLarge,
 	type RelayHttpRequest,
 } from '../../../PhonovationTrigger/incoming/readBody';
 import { RelayRejection } from '../../../PhonovationTrigger/incoming/rejection';
@@ -63,14 +63,8 @@ async function requestOf(
 			{ itemIndex },
 		);
 	// Past 64 KiB by its own Content-Length, the body is refused unread (readRelayBody), not loaded.
-	const declared = Number(
-		Array.isArray(headers['content-length'])
-			? headers['content-length'][0]
-			: headers['content-length'],
-	);
-	const tooLarge = Number.isFinite(declared) && declared > MAX_BODY_BYTES;
 	const rawBody =
-		item.binary?.[RAW_BODY] && !tooLarge
+		item.binary?.[RAW_BODY] && !declaredTooLarge(headers['content-length'])
 			? await ctx.helpers.getBinaryDataBuffer(itemIndex, RAW_BODY)
 			: undefined;
 	return {
